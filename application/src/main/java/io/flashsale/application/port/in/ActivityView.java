@@ -1,0 +1,11 @@
+package io.flashsale.application.port.in;
+
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.stock.SkuStock;
+
+import java.util.List;
+import java.util.Optional;
+
+/** @param stock the live ledgers, empty until the activity is warmed up */
+public record ActivityView(Activity activity, Optional<List<SkuStock>> stock) {
+}

@@ -1,0 +1,13 @@
+package io.flashsale.application.port.in;
+
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.util.Optional;
+
+public interface GetReservationUseCase {
+
+    /** Empty when there is no such reservation or it belongs to another buyer: the two look the same. */
+    Optional<Reservation> find(BuyerId buyerId, ReservationId reservationId);
+}

@@ -1,0 +1,21 @@
+package io.flashsale.application.port.in;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.shared.Require;
+
+import java.util.List;
+
+/** @param requestId the buyer's idempotency key; null when the buyer sent none */
+public record ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
+                                  List<ReservationLine> lines) {
+
+    public ReserveStockCommand {
+        Require.present(activityId, "activityId");
+        Require.present(buyerId, "buyerId");
+        lines = Reservation.requireLines(lines);
+    }
+}

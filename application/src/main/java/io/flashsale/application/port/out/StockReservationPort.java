@@ -1,0 +1,42 @@
+package io.flashsale.application.port.out;
+
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.stock.SkuStock;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The hot store that decides reservations atomically. Its rules are those of
+ * {@link io.flashsale.domain.stock.ActivityLedger}; the contract suite holds every implementation to them.
+ */
+public interface StockReservationPort {
+
+    /** Loads the activity's stock. Idempotent: a ledger that is already there is left as it is. */
+    List<SkuStock> warmUp(Activity activity);
+
+    /** Decides one attempt atomically: all lines deducted or none. {@code NotReady} before warm-up. */
+    ReservationOutcome reserve(ReservationRequest request);
+
+    /** RESERVED -> CANCELLED, giving the units back; false when the reservation is not RESERVED. */
+    boolean release(ReservationId reservationId);
+
+    /** RESERVED -> ORDERED, reserved units become sold; false when the reservation is not RESERVED. */
+    boolean confirm(ReservationId reservationId);
+
+    Optional<Reservation> findReservation(ReservationId reservationId);
+
+    /** The ledgers in item order; empty when the activity is not warmed up. */
+    Optional<List<SkuStock>> stock(ActivityId activityId);
+
+    /** SKU -> units the buyer holds in the activity, without zero entries. */
+    Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId);
+}

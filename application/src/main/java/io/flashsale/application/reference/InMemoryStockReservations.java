@@ -1,0 +1,67 @@
+package io.flashsale.application.reference;
+
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.stock.ActivityLedger;
+import io.flashsale.domain.stock.SkuStock;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The reference model of the stock port: the domain's {@link ActivityLedger} behind one lock.
+ * The Redis scripts must behave exactly like this; the contract and model-based tests check it.
+ */
+public class InMemoryStockReservations implements StockReservationPort {
+
+    private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
+
+    @Override
+    public synchronized List<SkuStock> warmUp(Activity activity) {
+        return ledgers.computeIfAbsent(activity.id(), id -> ActivityLedger.warmUp(activity)).stock();
+    }
+
+    @Override
+    public synchronized ReservationOutcome reserve(ReservationRequest request) {
+        ActivityLedger ledger = ledgers.get(request.activityId());
+        return ledger == null ? new ReservationOutcome.NotReady() : ledger.reserve(request);
+    }
+
+    @Override
+    public synchronized boolean release(ReservationId reservationId) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        return ledger != null && ledger.release(reservationId);
+    }
+
+    @Override
+    public synchronized boolean confirm(ReservationId reservationId) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        return ledger != null && ledger.confirm(reservationId);
+    }
+
+    @Override
+    public synchronized Optional<Reservation> findReservation(ReservationId reservationId) {
+        return Optional.ofNullable(ledgers.get(reservationId.activityId()))
+                .flatMap(ledger -> ledger.reservation(reservationId));
+    }
+
+    @Override
+    public synchronized Optional<List<SkuStock>> stock(ActivityId activityId) {
+        return Optional.ofNullable(ledgers.get(activityId)).map(ActivityLedger::stock);
+    }
+
+    @Override
+    public synchronized Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        return ledger == null ? Map.of() : ledger.holdings(buyerId);
+    }
+}

@@ -1,0 +1,66 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.ActivityView;
+import io.flashsale.application.port.in.CreateActivityCommand;
+import io.flashsale.application.port.in.CreateActivityUseCase;
+import io.flashsale.application.port.in.GetActivityUseCase;
+import io.flashsale.application.port.in.GetStockUseCase;
+import io.flashsale.application.port.in.WarmUpActivityUseCase;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.stock.SkuStock;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Setting up a sale: create it in the database of record, load it into the hot store, look at it. */
+public class ActivityService implements CreateActivityUseCase, GetActivityUseCase, WarmUpActivityUseCase, GetStockUseCase {
+
+    private final ActivityRepository activities;
+    private final StockReservationPort stock;
+    private final IdGenerator ids;
+
+    public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids) {
+        this.activities = activities;
+        this.stock = stock;
+        this.ids = ids;
+    }
+
+    @Override
+    public Activity create(CreateActivityCommand command) {
+        ActivityId id = command.id() == null ? new ActivityId(ids.next()) : command.id();
+        Activity activity = command.toActivity(id);
+        activities.add(activity);
+        return activity;
+    }
+
+    @Override
+    public Optional<ActivityView> find(ActivityId activityId) {
+        return activities.findById(activityId)
+                .map(activity -> new ActivityView(activity, stock.stock(activityId)));
+    }
+
+    @Override
+    public List<SkuStock> warmUp(ActivityId activityId) {
+        Activity activity = activities.findById(activityId)
+                .orElseThrow(() -> new ActivityNotFoundException(activityId));
+        return stock.warmUp(activity);
+    }
+
+    @Override
+    public List<SkuStock> stock(ActivityId activityId) {
+        Optional<List<SkuStock>> ledgers = stock.stock(activityId);
+        if (ledgers.isPresent()) {
+            return ledgers.get();
+        }
+        if (activities.findById(activityId).isEmpty()) {
+            throw new ActivityNotFoundException(activityId);
+        }
+        throw new ActivityNotReadyException(activityId);
+    }
+}

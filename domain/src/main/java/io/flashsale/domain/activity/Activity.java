@@ -1,0 +1,61 @@
+package io.flashsale.domain.activity;
+
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.shared.InvalidValueException;
+import io.flashsale.domain.shared.Require;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+
+/** A sale: SKUs with fixed stock, a per-user limit and a time window [startsAt, endsAt). */
+public record Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
+                       PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items) {
+
+    public static final int MAX_ITEMS = 50;
+    public static final int MAX_NAME_LENGTH = 200;
+    public static final Duration DEFAULT_PAYMENT_TIMEOUT = Duration.ofMinutes(15);
+
+    public Activity {
+        Require.present(id, "id");
+        Require.text(name, MAX_NAME_LENGTH, "name");
+        Require.present(startsAt, "startsAt");
+        Require.present(endsAt, "endsAt");
+        if (!endsAt.isAfter(startsAt)) {
+            throw new InvalidValueException("endsAt", "must be after startsAt");
+        }
+        Require.present(perUserLimit, "perUserLimit");
+        Require.present(paymentTimeout, "paymentTimeout");
+        if (paymentTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new InvalidValueException("paymentTimeoutSeconds", "must be at least 1 second");
+        }
+        Require.present(items, "items");
+        Require.inRange(items.size(), 1, MAX_ITEMS, "items");
+        var seen = new HashSet<SkuId>();
+        for (ActivityItem item : items) {
+            Require.present(item, "items");
+            if (!seen.add(item.skuId())) {
+                throw new InvalidValueException("items", "repeat skuId " + item.skuId());
+            }
+        }
+        items = List.copyOf(items);
+    }
+
+    public Optional<ActivityItem> item(SkuId skuId) {
+        return items.stream().filter(item -> item.skuId().equals(skuId)).findFirst();
+    }
+
+    /** The limit that applies to one SKU: its own override, else the activity's. */
+    public PurchaseLimit limitFor(ActivityItem item) {
+        return item.perUserLimit() == null ? perUserLimit : new PurchaseLimit(item.perUserLimit());
+    }
+
+    public SalePhase phaseAt(Instant now) {
+        if (now.isBefore(startsAt)) {
+            return SalePhase.NOT_STARTED;
+        }
+        return now.isBefore(endsAt) ? SalePhase.OPEN : SalePhase.ENDED;
+    }
+}

@@ -1,0 +1,48 @@
+package io.flashsale.testsupport;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.regex.Pattern;
+
+/** A MySQL-compatible server (MariaDB here, MySQL in a container) that tests may create databases on. */
+public record MariaDbEndpoint(String host, int port, String username, String password) {
+
+    private static final Pattern DATABASE_NAME = Pattern.compile("[a-z0-9_]{1,64}");
+
+    /** The JDBC URL of a database on this server; the database is created when absent. */
+    public String jdbcUrl(String database) {
+        createDatabase(database);
+        return url(database);
+    }
+
+    public void createDatabase(String database) {
+        if (!DATABASE_NAME.matcher(database).matches()) {
+            throw new IllegalArgumentException("test database names are [a-z0-9_]: " + database);
+        }
+        try (Connection connection = DriverManager.getConnection(url(""), username, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute("CREATE DATABASE IF NOT EXISTS `" + database + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + database + " on " + host + ":" + port, e);
+        }
+    }
+
+    /** Drops and re-creates a database: for tests that must start from an empty schema. */
+    public void recreateDatabase(String database) {
+        createDatabase(database);
+        try (Connection connection = DriverManager.getConnection(url(""), username, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE `" + database + "`");
+            statement.execute("CREATE DATABASE `" + database + "`");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot re-create test database " + database, e);
+        }
+    }
+
+    private String url(String database) {
+        return "jdbc:mysql://" + host + ":" + port + "/" + database
+                + "?useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true";
+    }
+}
