@@ -1,0 +1,75 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.application.port.in.ActivityAlreadyExistsException;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.shared.InvalidValueException;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.transaction.support.TransactionOperations;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Activities in MySQL: an activity and its items are written in one transaction and never change after. */
+public class MysqlActivityRepository implements ActivityRepository {
+
+    /** The range of a DATETIME column on both MySQL and MariaDB. */
+    private static final Instant EARLIEST = Instant.parse("1000-01-01T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999Z");
+
+    private final ActivityDao dao;
+    private final ActivityRowMapper mapper;
+    private final TransactionOperations transactions;
+
+    MysqlActivityRepository(ActivityDao dao, ActivityRowMapper mapper, TransactionOperations transactions) {
+        this.dao = dao;
+        this.mapper = mapper;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public void add(Activity activity) {
+        ActivityRow row = mapper.toRow(activity);
+        requireStorable(row);
+        List<ActivityItemRow> items = mapper.toItemRows(activity);
+        transactions.executeWithoutResult(status -> {
+            insertActivity(row, activity.id());
+            dao.insertItems(items);
+        });
+    }
+
+    private static void requireStorable(ActivityRow row) {
+        requireDatetimeRange(row.startsAt(), "startsAt");
+        requireDatetimeRange(row.endsAt(), "endsAt");
+        if (!row.endsAt().isAfter(row.startsAt())) {
+            // Both ends fell into one millisecond, the finest time the table keeps.
+            throw new InvalidValueException("endsAt", "must be at least one millisecond after startsAt");
+        }
+    }
+
+    private static void requireDatetimeRange(Instant instant, String field) {
+        if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
+            throw new InvalidValueException(field, "must be between " + EARLIEST + " and " + LATEST);
+        }
+    }
+
+    private void insertActivity(ActivityRow row, ActivityId id) {
+        try {
+            dao.insertActivity(row);
+        } catch (DuplicateKeyException e) {
+            // The primary key decides, so two concurrent adds of one id cannot both win.
+            throw new ActivityAlreadyExistsException(id);
+        }
+    }
+
+    @Override
+    public Optional<Activity> findById(ActivityId activityId) {
+        ActivityRow row = dao.selectActivity(activityId.value());
+        if (row == null) {
+            return Optional.empty();
+        }
+        return Optional.of(mapper.toActivity(row, dao.selectItems(activityId.value())));
+    }
+}

@@ -1,0 +1,30 @@
+package io.flashsale.adapter.mysql;
+
+import org.apache.ibatis.annotations.Mapper;
+import org.mapstruct.factory.Mappers;
+import org.mybatis.spring.annotation.MapperScan;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The MySQL adapter's beans. Relies on Boot's DataSource, transaction manager, MyBatis and Flyway
+ * auto-configuration; the mapper XML sits beside its interface and the migrations in db/migration,
+ * both where MyBatis and Flyway look by default.
+ */
+@Configuration(proxyBeanMethods = false)
+@MapperScan(basePackageClasses = ActivityDao.class, annotationClass = Mapper.class)
+public class MysqlAdapterConfiguration {
+
+    @Bean
+    ActivityRowMapper activityRowMapper() {
+        return Mappers.getMapper(ActivityRowMapper.class);
+    }
+
+    @Bean
+    MysqlActivityRepository mysqlActivityRepository(ActivityDao activityDao, ActivityRowMapper activityRowMapper,
+                                                     PlatformTransactionManager transactionManager) {
+        return new MysqlActivityRepository(activityDao, activityRowMapper, new TransactionTemplate(transactionManager));
+    }
+}

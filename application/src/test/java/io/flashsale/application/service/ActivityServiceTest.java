@@ -1,0 +1,177 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityAlreadyExistsException;
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.ActivityView;
+import io.flashsale.application.port.in.CreateActivityCommand;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.domain.stock.StockLedger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.ArgumentCaptor;
+import org.mockito.InjectMocks;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+@ExtendWith(MockitoExtension.class)
+class ActivityServiceTest {
+
+    private static final ActivityId SALE = new ActivityId("summer-sale");
+    private static final Instant STARTS_AT = Instant.parse("2030-06-01T10:00:00Z");
+    private static final Instant ENDS_AT = Instant.parse("2030-06-01T12:00:00Z");
+    private static final List<SkuStock> LEDGERS = List.of(new SkuStock(new SkuId("a"), new StockLedger(10, 2, 1)));
+
+    @Mock
+    private ActivityRepository activities;
+    @Mock
+    private StockReservationPort stock;
+    @Mock
+    private IdGenerator ids;
+    @InjectMocks
+    private ActivityService service;
+
+    private static CreateActivityCommand command(ActivityId id) {
+        return new CreateActivityCommand(id, "Summer sale", STARTS_AT, ENDS_AT, new PurchaseLimit(2), null,
+                List.of(ActivityItem.of("a", 10)));
+    }
+
+    private static Activity activity() {
+        return command(SALE).toActivity(SALE);
+    }
+
+    @Test
+    void givenNoId_whenCreating_thenTheGeneratedIdIsUsedAndTheActivityIsStored() {
+        when(ids.next()).thenReturn("01JGENERATED");
+
+        Activity created = service.create(command(null));
+
+        assertThat(created.id()).isEqualTo(new ActivityId("01JGENERATED"));
+        ArgumentCaptor<Activity> stored = ArgumentCaptor.forClass(Activity.class);
+        verify(activities).add(stored.capture());
+        assertThat(stored.getValue()).isEqualTo(created);
+        assertThat(created.perUserLimit()).isEqualTo(new PurchaseLimit(2));
+        assertThat(created.paymentTimeout()).isEqualTo(Activity.DEFAULT_PAYMENT_TIMEOUT);
+    }
+
+    @Test
+    void givenId_whenCreating_thenItIsKeptAndNoIdIsGenerated() {
+        Activity created = service.create(command(SALE));
+
+        assertThat(created).isEqualTo(activity());
+        verify(activities).add(activity());
+        verifyNoInteractions(ids);
+    }
+
+    @Test
+    void givenTakenId_whenCreating_thenActivityAlreadyExistsPropagates() {
+        doThrow(new ActivityAlreadyExistsException(SALE)).when(activities).add(any());
+
+        assertThatThrownBy(() -> service.create(command(SALE)))
+                .isInstanceOfSatisfying(ActivityAlreadyExistsException.class,
+                        refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+    }
+
+    @Test
+    void creatingDoesNotTouchTheHotStore() {
+        service.create(command(SALE));
+
+        verifyNoInteractions(stock);
+    }
+
+    @Test
+    void givenUnknownActivity_whenWarmingUp_thenActivityNotFoundAndTheStoreIsUntouched() {
+        when(activities.findById(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service.warmUp(SALE))
+                .isInstanceOfSatisfying(ActivityNotFoundException.class,
+                        refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+        verifyNoInteractions(stock);
+    }
+
+    @Test
+    void givenActivity_whenWarmingUp_thenTheStoreLoadsItAndItsLedgersAreReturned() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.warmUp(activity())).thenReturn(LEDGERS);
+
+        assertThat(service.warmUp(SALE)).isEqualTo(LEDGERS);
+    }
+
+    @Test
+    void givenWarmedUpActivity_whenAskingForStock_thenTheStoresLedgersWithoutAskingTheDatabase() {
+        when(stock.stock(SALE)).thenReturn(Optional.of(LEDGERS));
+
+        assertThat(service.stock(SALE)).isEqualTo(LEDGERS);
+        verifyNoInteractions(activities);
+    }
+
+    @Test
+    void givenUnknownActivity_whenAskingForStock_thenActivityNotFound() {
+        when(stock.stock(SALE)).thenReturn(Optional.empty());
+        when(activities.findById(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service.stock(SALE)).isInstanceOf(ActivityNotFoundException.class);
+    }
+
+    @Test
+    void givenActivityNotWarmedUp_whenAskingForStock_thenActivityNotReady() {
+        when(stock.stock(SALE)).thenReturn(Optional.empty());
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+
+        assertThatThrownBy(() -> service.stock(SALE))
+                .isInstanceOfSatisfying(ActivityNotReadyException.class,
+                        refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+    }
+
+    @Test
+    void givenUnknownActivity_whenFinding_thenEmptyAndTheStoreIsNotAsked() {
+        when(activities.findById(SALE)).thenReturn(Optional.empty());
+
+        assertThat(service.find(SALE)).isEmpty();
+        verify(stock, never()).stock(any());
+    }
+
+    @Test
+    void givenActivityNotWarmedUp_whenFinding_thenTheActivityWithoutStock() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.stock(SALE)).thenReturn(Optional.empty());
+
+        assertThat(service.find(SALE)).contains(new ActivityView(activity(), Optional.empty()));
+    }
+
+    @Test
+    void givenWarmedUpActivity_whenFinding_thenTheActivityWithItsLiveLedgers() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.stock(SALE)).thenReturn(Optional.of(LEDGERS));
+
+        assertThat(service.find(SALE)).contains(new ActivityView(activity(), Optional.of(LEDGERS)));
+    }
+
+    @Test
+    void givenInvalidCommand_thenItIsRefusedBeforeTheServiceIsReached() {
+        assertThatThrownBy(() -> new CreateActivityCommand(null, "Sale", ENDS_AT, STARTS_AT, null, Duration.ofMinutes(1),
+                List.of(ActivityItem.of("a", 1)))).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,185 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ReserveStockCommand;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.ArgumentCaptor;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+@ExtendWith(MockitoExtension.class)
+class ReservationServiceTest {
+
+    private static final ActivityId SALE = new ActivityId("summer-sale");
+    private static final BuyerId ALICE = new BuyerId("alice");
+    private static final Instant NOW = Instant.parse("2030-06-01T10:15:30.123456789Z");
+    private static final List<ReservationLine> LINES = List.of(new ReservationLine(new SkuId("a"), 2));
+
+    @Mock
+    private StockReservationPort stock;
+    @Mock
+    private ActivityRepository activities;
+    @Mock
+    private IdGenerator ids;
+    private ReservationService service;
+
+    @BeforeEach
+    void wireWithAFixedClock() {
+        service = new ReservationService(stock, activities, ids, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private static Activity activity() {
+        return new Activity(SALE, "Summer sale", NOW.minusSeconds(60), NOW.plusSeconds(60), PurchaseLimit.ONE,
+                Duration.ofMinutes(15), List.of(ActivityItem.of("a", 10)));
+    }
+
+    private ReservationRequest sentToTheStore() {
+        ArgumentCaptor<ReservationRequest> request = ArgumentCaptor.forClass(ReservationRequest.class);
+        verify(stock).reserve(request.capture());
+        return request.getValue();
+    }
+
+    private void storeAnswers(ReservationOutcome outcome) {
+        when(stock.reserve(any())).thenReturn(outcome);
+    }
+
+    @Test
+    void reservationIdIsTheActivityIdDotTheGeneratedToken() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
+
+        service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("key-1"), LINES));
+
+        assertThat(sentToTheStore().id()).isEqualTo(new ReservationId("summer-sale.01JTOKEN"));
+    }
+
+    @Test
+    void givenNoRequestId_thenTheTokenIsTheRequestIdSoTheAttemptCanNeverBeAReplay() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
+
+        service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES));
+
+        assertThat(sentToTheStore().requestId()).isEqualTo(new RequestId("01JTOKEN"));
+    }
+
+    @Test
+    void givenRequestId_thenTheStoreGetsItWithTheBuyerLinesAndTheClocksInstant() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
+
+        service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("key-1"), LINES));
+
+        ReservationRequest request = sentToTheStore();
+        assertThat(request.requestId()).isEqualTo(new RequestId("key-1"));
+        assertThat(request.buyerId()).isEqualTo(ALICE);
+        assertThat(request.lines()).isEqualTo(LINES);
+        assertThat(request.at()).isEqualTo(NOW);
+    }
+
+    @Test
+    void givenStoreDecides_thenItsOutcomeIsReturnedAsItIsAndTheDatabaseIsNotAsked() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("01JTOKEN"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        storeAnswers(new ReservationOutcome.Reserved(reservation));
+
+        assertThat(service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES)))
+                .isEqualTo(new ReservationOutcome.Reserved(reservation));
+        verifyNoInteractions(activities);
+    }
+
+    @Test
+    void givenStoreNotReadyAndNoSuchActivity_thenActivityNotFound() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.NotReady());
+        when(activities.findById(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES)))
+                .isInstanceOfSatisfying(ActivityNotFoundException.class,
+                        refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+    }
+
+    @Test
+    void givenStoreNotReadyAndTheActivityExists_thenNotReady() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.NotReady());
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+
+        assertThat(service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES)))
+                .isEqualTo(new ReservationOutcome.NotReady());
+    }
+
+    @Test
+    void eachAttemptGetsAFreshToken() {
+        when(ids.next()).thenReturn("01JFIRST", "01JSECOND");
+        storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
+
+        service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES));
+        service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES));
+
+        ArgumentCaptor<ReservationRequest> requests = ArgumentCaptor.forClass(ReservationRequest.class);
+        verify(stock, times(2)).reserve(requests.capture());
+        assertThat(requests.getAllValues()).extracting(request -> request.id().value())
+                .containsExactly("summer-sale.01JFIRST", "summer-sale.01JSECOND");
+    }
+
+    @Test
+    void givenTheBuyersOwnReservation_whenFinding_thenFound() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+
+        assertThat(service.find(ALICE, reservation.id())).contains(reservation);
+    }
+
+    @Test
+    void givenAnotherBuyersReservation_whenFinding_thenItLooksAbsent() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+
+        assertThat(service.find(new BuyerId("mallory"), reservation.id())).isEmpty();
+    }
+
+    @Test
+    void givenNoSuchReservation_whenFinding_thenEmpty() {
+        ReservationId id = new ReservationId("summer-sale.01JNONE");
+        when(stock.findReservation(id)).thenReturn(Optional.empty());
+
+        assertThat(service.find(ALICE, id)).isEmpty();
+    }
+}

@@ -1,0 +1,65 @@
+package io.flashsale.domain.reservation;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.shared.InvalidValueException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullAndEmptySource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReservationIdTest {
+
+    @Test
+    void ofJoinsActivityAndTokenWithADot() {
+        ReservationId id = ReservationId.of(new ActivityId("summer-sale_1"), "01JABCxyz");
+
+        assertThat(id.value()).isEqualTo("summer-sale_1.01JABCxyz");
+        assertThat(id).hasToString("summer-sale_1.01JABCxyz");
+    }
+
+    @Test
+    void activityIdIsReadBackFromTheId() {
+        assertThat(ReservationId.of(new ActivityId("summer-sale_1"), "tok").activityId())
+                .isEqualTo(new ActivityId("summer-sale_1"));
+        assertThat(new ReservationId("a.b").activityId()).isEqualTo(new ActivityId("a"));
+    }
+
+    @Test
+    void givenLongestActivityIdAndToken_thenAccepted() {
+        String activity = "a".repeat(64);
+        String token = "T".repeat(32);
+
+        ReservationId id = ReservationId.of(new ActivityId(activity), token);
+
+        assertThat(id.activityId().value()).isEqualTo(activity);
+        assertThat(ReservationId.isValid(activity + "." + token)).isTrue();
+    }
+
+    @ParameterizedTest
+    @NullAndEmptySource
+    @ValueSource(strings = {"noDot", ".tok", "act.", "act.tok.more", "a.b.c", "act.tok-en", "act.tok_en",
+            "act.tok en", "act.t\u00f6k", "act.tok\n", "act..tok", "a'OR'1'='1.tok", "act.{x}", "fs:{a}.tok"})
+    void givenMalformedValue_thenRefusedAndNotValid(String value) {
+        assertThat(ReservationId.isValid(value)).isFalse();
+        assertThatThrownBy(() -> new ReservationId(value))
+                .isInstanceOfSatisfying(InvalidValueException.class,
+                        refused -> assertThat(refused.field()).isEqualTo("reservationId"));
+    }
+
+    @Test
+    void givenActivityPartOfSixtyFiveCharactersOrTokenOfThirtyThree_thenRefused() {
+        assertThat(ReservationId.isValid("a".repeat(65) + ".tok")).isFalse();
+        assertThat(ReservationId.isValid("act." + "T".repeat(33))).isFalse();
+    }
+
+    @Test
+    void givenTokenThatIsNotAlphanumeric_thenOfRefuses() {
+        ActivityId activity = new ActivityId("sale");
+
+        assertThatThrownBy(() -> ReservationId.of(activity, "tok-1")).isInstanceOf(InvalidValueException.class);
+        assertThatThrownBy(() -> ReservationId.of(activity, "")).isInstanceOf(InvalidValueException.class);
+    }
+}

@@ -1,0 +1,305 @@
+package io.flashsale.domain.stock;
+
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationOutcome.Ended;
+import io.flashsale.domain.reservation.ReservationOutcome.InsufficientStock;
+import io.flashsale.domain.reservation.ReservationOutcome.LimitExceeded;
+import io.flashsale.domain.reservation.ReservationOutcome.NotStarted;
+import io.flashsale.domain.reservation.ReservationOutcome.Replayed;
+import io.flashsale.domain.reservation.ReservationOutcome.Reserved;
+import io.flashsale.domain.reservation.ReservationOutcome.SoldOut;
+import io.flashsale.domain.reservation.ReservationOutcome.UnknownSku;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+class ActivityLedgerTest {
+
+    private static final ActivityId ACTIVITY = new ActivityId("sale-1");
+    private static final Instant STARTS_AT = Instant.parse("2030-06-01T10:00:00Z");
+    private static final Instant ENDS_AT = Instant.parse("2030-06-01T12:00:00Z");
+    private static final Instant OPEN = STARTS_AT.plusSeconds(60);
+
+    private final AtomicInteger tokens = new AtomicInteger();
+
+    private static ActivityLedger ledgerOf(int perUserLimit, ActivityItem... items) {
+        return ActivityLedger.warmUp(new Activity(ACTIVITY, "Sale", STARTS_AT, ENDS_AT, new PurchaseLimit(perUserLimit),
+                Duration.ofMinutes(15), List.of(items)));
+    }
+
+    private static ActivityItem item(String sku, long stock) {
+        return ActivityItem.of(sku, stock);
+    }
+
+    private static ReservationLine line(String sku, int quantity) {
+        return new ReservationLine(new SkuId(sku), quantity);
+    }
+
+    private static SkuId sku(String sku) {
+        return new SkuId(sku);
+    }
+
+    private ReservationRequest request(String buyer, String requestId, Instant at, ReservationLine... lines) {
+        return new ReservationRequest(ReservationId.of(ACTIVITY, "t" + tokens.incrementAndGet()), new BuyerId(buyer),
+                new RequestId(requestId), List.of(lines), at);
+    }
+
+    private ReservationRequest request(String buyer, ReservationLine... lines) {
+        return request(buyer, "req-" + tokens.get(), OPEN, lines);
+    }
+
+    private static Reservation reserved(ReservationOutcome outcome) {
+        if (outcome instanceof Reserved(Reservation reservation)) {
+            return reservation;
+        }
+        return fail("expected Reserved but was " + outcome);
+    }
+
+    private static StockLedger ledger(ActivityLedger activity, String sku) {
+        return activity.stock().stream().filter(stock -> stock.skuId().equals(sku(sku))).findFirst().orElseThrow().ledger();
+    }
+
+    @Test
+    void whenWarmedUp_thenEveryItemHasItsFullStockInItemOrder() {
+        ActivityLedger ledger = ledgerOf(1, item("z", 3), item("a", 0));
+
+        assertThat(ledger.stock()).containsExactly(
+                new SkuStock(sku("z"), StockLedger.of(3)), new SkuStock(sku("a"), StockLedger.of(0)));
+    }
+
+    @Test
+    void givenStockOfTen_whenThreeReserved_thenReservationRecordedAndUnitsHeld() {
+        ActivityLedger ledger = ledgerOf(5, item("a", 10));
+        ReservationRequest request = request("alice", line("a", 3));
+
+        Reservation reservation = reserved(ledger.reserve(request));
+
+        assertThat(reservation).isEqualTo(request.toReservation());
+        assertThat(reservation.status()).isEqualTo(ReservationStatus.RESERVED);
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(10, 3, 0));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(3);
+        assertThat(ledger.reservation(request.id())).contains(reservation);
+    }
+
+    @Test
+    void givenStockOfTen_whenElevenRequested_thenInsufficientStockAndNothingDeducted() {
+        ActivityLedger ledger = ledgerOf(1000, item("a", 10));
+
+        assertThat(ledger.reserve(request("alice", line("a", 11)))).isEqualTo(new InsufficientStock(sku("a"), 10));
+        assertThat(ledger(ledger, "a")).isEqualTo(StockLedger.of(10));
+        assertThat(ledger.holdings(new BuyerId("alice"))).isEmpty();
+    }
+
+    @Test
+    void givenNothingAvailable_whenOneRequested_thenSoldOutRatherThanInsufficientStock() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+        reserved(ledger.reserve(request("alice", line("a", 1))));
+
+        assertThat(ledger.reserve(request("bob", line("a", 1)))).isEqualTo(new SoldOut(sku("a")));
+    }
+
+    @Test
+    void givenSameBuyerAndRequestId_whenSentAgain_thenReplayedFirstEvenAfterTheSaleEndedAndStockRanOut() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+        Reservation first = reserved(ledger.reserve(request("alice", "key", OPEN, line("a", 1))));
+
+        assertThat(ledger.reserve(request("alice", "key", OPEN, line("a", 1)))).isEqualTo(new Replayed(first));
+        assertThat(ledger.reserve(request("alice", "key", ENDS_AT.plusSeconds(1), line("a", 1)))).isEqualTo(new Replayed(first));
+        assertThat(ledger.reserve(request("alice", "key", OPEN, line("nope", 1)))).isEqualTo(new Replayed(first));
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(1, 1, 0));
+    }
+
+    @Test
+    void givenSameRequestIdFromAnotherBuyer_thenItIsANewAttempt() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        Reservation alices = reserved(ledger.reserve(request("alice", "key", OPEN, line("a", 1))));
+
+        Reservation bobs = reserved(ledger.reserve(request("bob", "key", OPEN, line("a", 1))));
+
+        assertThat(bobs.id()).isNotEqualTo(alices.id());
+        assertThat(ledger(ledger, "a").reserved()).isEqualTo(2);
+    }
+
+    @Test
+    void givenRefusedAttempt_whenTheSameRequestIdComesBack_thenItIsDecidedAgain() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+        Reservation alices = reserved(ledger.reserve(request("alice", line("a", 1))));
+        assertThat(ledger.reserve(request("bob", "key", OPEN, line("a", 1)))).isEqualTo(new SoldOut(sku("a")));
+        ledger.release(alices.id());
+
+        reserved(ledger.reserve(request("bob", "key", OPEN, line("a", 1))));
+    }
+
+    @Test
+    void givenRequestBeforeStart_thenNotStartedWithStartsAt() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+
+        assertThat(ledger.reserve(request("alice", "k", STARTS_AT.minusNanos(1), line("a", 1))))
+                .isEqualTo(new NotStarted(STARTS_AT));
+        reserved(ledger.reserve(request("alice", "k", STARTS_AT, line("a", 1))));
+    }
+
+    @Test
+    void givenRequestAtEnd_thenEndedWithEndsAt() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+
+        assertThat(ledger.reserve(request("alice", "k", ENDS_AT, line("a", 1)))).isEqualTo(new Ended(ENDS_AT));
+        reserved(ledger.reserve(request("alice", "k", ENDS_AT.minusNanos(1), line("a", 1))));
+    }
+
+    @Test
+    void givenUnknownSkuOutsideTheWindow_thenTheWindowIsReported() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+
+        assertThat(ledger.reserve(request("alice", "k", ENDS_AT, line("nope", 1)))).isEqualTo(new Ended(ENDS_AT));
+    }
+
+    @Test
+    void givenUnknownSkuOnTheLastLine_thenUnknownSkuIsReportedBeforeLimitOrStockOfEarlierLines() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 10), item("b", 0));
+
+        assertThat(ledger.reserve(request("alice", line("a", 2), line("b", 1), line("nope", 1))))
+                .isEqualTo(new UnknownSku(sku("nope")));
+    }
+
+    @Test
+    void givenLineOverLimitAndOutOfStock_thenTheLimitIsCheckedFirst() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 1));
+
+        assertThat(ledger.reserve(request("alice", line("a", 3)))).isEqualTo(new LimitExceeded(sku("a"), 2, 0));
+    }
+
+    @Test
+    void givenSeveralFailingLines_thenTheFirstInLineOrderIsReported() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 10), item("gone", 0), item("b", 10));
+
+        assertThat(ledger.reserve(request("alice", line("a", 1), line("gone", 1), line("b", 2))))
+                .isEqualTo(new SoldOut(sku("gone")));
+        assertThat(ledger.reserve(request("alice", line("a", 1), line("b", 2), line("gone", 1))))
+                .isEqualTo(new LimitExceeded(sku("b"), 1, 0));
+    }
+
+    @Test
+    void givenSecondLineFails_thenTheFirstLineIsNotDeductedNorHeld() {
+        ActivityLedger ledger = ledgerOf(5, item("a", 10), item("b", 2));
+
+        assertThat(ledger.reserve(request("alice", line("a", 4), line("b", 3)))).isEqualTo(new InsufficientStock(sku("b"), 2));
+
+        assertThat(ledger.stock()).containsExactly(
+                new SkuStock(sku("a"), StockLedger.of(10)), new SkuStock(sku("b"), StockLedger.of(2)));
+        assertThat(ledger.holdings(new BuyerId("alice"))).isEmpty();
+    }
+
+    @Test
+    void givenLimitOfThree_whenHoldingsAccumulate_thenLimitExceededCarriesLimitAndHeld() {
+        ActivityLedger ledger = ledgerOf(3, item("a", 10));
+        reserved(ledger.reserve(request("alice", line("a", 1))));
+        reserved(ledger.reserve(request("alice", line("a", 2))));
+
+        assertThat(ledger.reserve(request("alice", line("a", 1)))).isEqualTo(new LimitExceeded(sku("a"), 3, 3));
+    }
+
+    @Test
+    void givenItemOverride_thenItsLimitAppliesToThatSkuOnly() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 10), new ActivityItem(sku("b"), 10, 4, 1));
+
+        reserved(ledger.reserve(request("alice", line("a", 1), line("b", 4))));
+
+        assertThat(ledger.reserve(request("alice", line("b", 1)))).isEqualTo(new LimitExceeded(sku("b"), 4, 4));
+    }
+
+    @Test
+    void whenReleased_thenUnitsAndAllowanceComeBackAndTheReservationIsCancelled() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1), item("b", 3));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 1), line("b", 1))));
+
+        assertThat(ledger.release(reservation.id())).isTrue();
+
+        assertThat(ledger.stock()).containsExactly(
+                new SkuStock(sku("a"), StockLedger.of(1)), new SkuStock(sku("b"), StockLedger.of(3)));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isZero();
+        assertThat(ledger.holdings(new BuyerId("alice"))).isEmpty();
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+        reserved(ledger.reserve(request("alice", line("a", 1))));
+    }
+
+    @Test
+    void givenReleased_whenReleasedOrConfirmedAgain_thenFalseAndNothingMoves() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 1))));
+        ledger.release(reservation.id());
+
+        assertThat(ledger.release(reservation.id())).isFalse();
+        assertThat(ledger.confirm(reservation.id())).isFalse();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(StockLedger.of(5));
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void whenConfirmed_thenReservedBecomesSoldTheBuyerStillHoldsItAndTheReservationIsOrdered() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 2))));
+
+        assertThat(ledger.confirm(reservation.id())).isTrue();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 2));
+        assertThat(ledger.holdings(new BuyerId("alice"))).containsExactly(Map.entry(sku("a"), 2L));
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+    }
+
+    @Test
+    void givenConfirmed_whenConfirmedOrReleasedAgain_thenFalseAndNothingMoves() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 2))));
+        ledger.confirm(reservation.id());
+
+        assertThat(ledger.confirm(reservation.id())).isFalse();
+        assertThat(ledger.release(reservation.id())).isFalse();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 2));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(2);
+    }
+
+    @Test
+    void givenUnknownReservation_thenReleaseAndConfirmAreFalse() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        ReservationId unknown = ReservationId.of(ACTIVITY, "nope");
+
+        assertThat(ledger.release(unknown)).isFalse();
+        assertThat(ledger.confirm(unknown)).isFalse();
+        assertThat(ledger.reservation(unknown)).isEmpty();
+    }
+
+    @Test
+    void holdingsListOnlySkusTheBuyerStillHolds() {
+        ActivityLedger ledger = ledgerOf(3, item("a", 5), item("b", 5));
+        reserved(ledger.reserve(request("alice", line("a", 2))));
+        Reservation b = reserved(ledger.reserve(request("alice", line("b", 1))));
+
+        ledger.release(b.id());
+
+        assertThat(ledger.holdings(new BuyerId("alice"))).containsExactly(Map.entry(sku("a"), 2L));
+        assertThat(ledger.holdings(new BuyerId("bob"))).isEmpty();
+        assertThat(ledger.held(new BuyerId("bob"), sku("a"))).isZero();
+    }
+}
