@@ -1,0 +1,111 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
+
+/**
+ * Every Redis key name and hash field the adapter uses. The Lua scripts in {@code resources/lua/} build the
+ * same hash fields from the same parts; they never build a key name.
+ *
+ * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
+ * and one script may touch them together. An activity has six keys, whatever its number of SKUs, buyers or
+ * reservations, and each script receives every key it touches in {@code KEYS}: data that only a stored value
+ * leads to (the reservation a requestId points at, the buyer of a reservation being released) lives in hash
+ * fields of these fixed keys, never under a key name a script would have to make up.
+ *
+ * <pre>
+ * fs:{a}:meta          hash    ready         "1" once warm_up.lua has loaded everything (written last)
+ *                              startsAtSec, startsAtNano, endsAtSec, endsAtNano
+ *                                            the window [startsAt, endsAt) as epoch seconds + nano-of-second,
+ *                                            exact to the nanosecond like {@link java.time.Instant}
+ *                              limit         the activity's per-user limit
+ *                              skus          SKU ids in item order, comma-separated
+ * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold
+ *                              &lt;sku&gt;:limit       effective per-user limit (item override, else activity's)
+ *                              &lt;sku&gt;:segments    number of available counters, 1..16
+ *                              &lt;sku&gt;:avail:&lt;i&gt;   available units of segment i (1-based); their sum is the
+ *                                                SKU's available = total - reserved - sold
+ *                              &lt;sku&gt;:cursor      rotating first segment of the next deduction (segmented SKUs)
+ * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
+ * fs:{a}:reservations  hash    &lt;id&gt;:buyer, &lt;id&gt;:requestId
+ *                              &lt;id&gt;:lines         "sku:quantity,sku:quantity" in request order
+ *                              &lt;id&gt;:status        RESERVED | ORDERED | CANCELLED
+ *                              &lt;id&gt;:reservedAt    ISO-8601 instant of the attempt
+ * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
+ * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
+ *                              buyerId, requestId, lines, at (epoch millis)
+ * </pre>
+ *
+ * <p>Ids never contain {@code :} or {@code ,} (they are {@code [A-Za-z0-9_-]}, reservation ids add {@code .}),
+ * so every field name and the encoded lines read back unambiguously.
+ */
+public final class RedisKeys {
+
+    public static final String META_READY = "ready";
+    public static final String META_SKUS = "skus";
+
+    public static final String RESERVATION_BUYER = "buyer";
+    public static final String RESERVATION_REQUEST_ID = "requestId";
+    public static final String RESERVATION_LINES = "lines";
+    public static final String RESERVATION_STATUS = "status";
+    public static final String RESERVATION_RESERVED_AT = "reservedAt";
+
+    private RedisKeys() {
+    }
+
+    public static String meta(ActivityId activityId) {
+        return key(activityId, "meta");
+    }
+
+    public static String stock(ActivityId activityId) {
+        return key(activityId, "stock");
+    }
+
+    public static String holdings(ActivityId activityId) {
+        return key(activityId, "holdings");
+    }
+
+    public static String reservations(ActivityId activityId) {
+        return key(activityId, "reservations");
+    }
+
+    public static String requests(ActivityId activityId) {
+        return key(activityId, "requests");
+    }
+
+    public static String outbox(ActivityId activityId) {
+        return key(activityId, "outbox");
+    }
+
+    /** Field of {@link #holdings(ActivityId)}. */
+    public static String holdingField(BuyerId buyerId, SkuId skuId) {
+        return buyerId.value() + ":" + skuId.value();
+    }
+
+    /** Field of {@link #reservations(ActivityId)}, e.g. {@code <id>:status}. */
+    public static String reservationField(ReservationId reservationId, String attribute) {
+        return reservationId.value() + ":" + attribute;
+    }
+
+    /** Field of {@link #requests(ActivityId)}. */
+    public static String requestField(BuyerId buyerId, RequestId requestId) {
+        return buyerId.value() + ":" + requestId.value();
+    }
+
+    /** Field of {@link #stock(ActivityId)}, e.g. {@code <sku>:reserved}. */
+    public static String stockField(SkuId skuId, String figure) {
+        return skuId.value() + ":" + figure;
+    }
+
+    /** Field of {@link #stock(ActivityId)} holding one segment's available units; segments count from 1. */
+    public static String segmentField(SkuId skuId, int segment) {
+        return skuId.value() + ":avail:" + segment;
+    }
+
+    private static String key(ActivityId activityId, String part) {
+        return "fs:{" + activityId.value() + "}:" + part;
+    }
+}

@@ -1,0 +1,136 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReservationLines;
+import io.flashsale.adapter.redis.internal.ReserveScriptCall;
+import io.flashsale.adapter.redis.internal.ScriptReplies;
+import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.SkuStock;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_BUYER;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_LINES;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_REQUEST_ID;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_RESERVED_AT;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
+
+/**
+ * The stock port on Redis: every move is one Lua script, so Redis serializes them as the reference
+ * {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}.
+ * Thread-safe: many threads may share the one connection.
+ */
+public final class RedisStockReservationAdapter implements StockReservationPort {
+
+    private final RedisCommands<String, String> redis;
+    private final LuaScript warmUp;
+    private final LuaScript reserve;
+    private final LuaScript release;
+    private final LuaScript confirm;
+    private final LuaScript stock;
+
+    public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection) {
+        this.redis = connection.sync();
+        this.warmUp = LuaScript.load(redis, "warm_up");
+        this.reserve = LuaScript.load(redis, "reserve");
+        this.release = LuaScript.load(redis, "release");
+        this.confirm = LuaScript.load(redis, "confirm");
+        this.stock = LuaScript.load(redis, "stock");
+    }
+
+    @Override
+    public List<SkuStock> warmUp(Activity activity) {
+        Long loadedNow = warmUp.run(redis, ScriptOutputType.INTEGER,
+                WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        return stock(activity.id()).orElseThrow(() -> new IllegalStateException(
+                "activity " + activity.id() + " is not ready right after warm-up (loaded now: " + loadedNow + ")"));
+    }
+
+    @Override
+    public ReservationOutcome reserve(ReservationRequest request) {
+        List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
+                ReserveScriptCall.keys(request.activityId()), ReserveScriptCall.arguments(request));
+        return ReserveScriptCall.outcome(reply, request);
+    }
+
+    @Override
+    public boolean release(ReservationId reservationId) {
+        ActivityId activityId = reservationId.activityId();
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId), RedisKeys.reservations(activityId)};
+        Long released = release.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
+        return released == 1L;
+    }
+
+    @Override
+    public boolean confirm(ReservationId reservationId) {
+        ActivityId activityId = reservationId.activityId();
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId)};
+        Long confirmed = confirm.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
+        return confirmed == 1L;
+    }
+
+    @Override
+    public Optional<Reservation> findReservation(ReservationId id) {
+        List<KeyValue<String, String>> fields = redis.hmget(RedisKeys.reservations(id.activityId()),
+                RedisKeys.reservationField(id, RESERVATION_BUYER),
+                RedisKeys.reservationField(id, RESERVATION_REQUEST_ID),
+                RedisKeys.reservationField(id, RESERVATION_LINES),
+                RedisKeys.reservationField(id, RESERVATION_STATUS),
+                RedisKeys.reservationField(id, RESERVATION_RESERVED_AT));
+        if (!fields.getFirst().hasValue()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Reservation(id, id.activityId(),
+                new BuyerId(fields.get(0).getValue()),
+                new RequestId(fields.get(1).getValue()),
+                ReservationLines.decode(fields.get(2).getValue()),
+                ReservationStatus.valueOf(fields.get(3).getValue()),
+                Instant.parse(fields.get(4).getValue())));
+    }
+
+    @Override
+    public Optional<List<SkuStock>> stock(ActivityId activityId) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        List<Object> reply = stock.run(redis, ScriptOutputType.MULTI, keys);
+        return ScriptReplies.stock(reply);
+    }
+
+    @Override
+    public Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId) {
+        String skus = redis.hget(RedisKeys.meta(activityId), RedisKeys.META_SKUS);
+        if (skus == null) {
+            return Map.of();
+        }
+        List<SkuId> skuIds = Arrays.stream(skus.split(",")).map(SkuId::new).toList();
+        String[] fields = skuIds.stream().map(sku -> RedisKeys.holdingField(buyerId, sku)).toArray(String[]::new);
+        List<KeyValue<String, String>> units = redis.hmget(RedisKeys.holdings(activityId), fields);
+        var held = new LinkedHashMap<SkuId, Long>();
+        for (int i = 0; i < skuIds.size(); i++) {
+            long value = units.get(i).hasValue() ? Long.parseLong(units.get(i).getValue()) : 0L;
+            if (value != 0) {
+                held.put(skuIds.get(i), value);
+            }
+        }
+        return held;
+    }
+}

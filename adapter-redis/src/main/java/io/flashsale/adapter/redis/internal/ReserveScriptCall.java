@@ -1,0 +1,86 @@
+package io.flashsale.adapter.redis.internal;
+
+import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.flashsale.adapter.redis.internal.ScriptReplies.number;
+import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
+
+/** The KEYS and ARGV of {@code reserve.lua} and the outcome its reply stands for. */
+public final class ReserveScriptCall {
+
+    private ReserveScriptCall() {
+    }
+
+    public static String[] keys(ActivityId activityId) {
+        return new String[] {
+                RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
+    }
+
+    public static String[] arguments(ReservationRequest request) {
+        Instant at = request.at();
+        var args = new ArrayList<String>(9 + 2 * request.lines().size());
+        args.add(request.id().value());
+        args.add(request.activityId().value());
+        args.add(request.buyerId().value());
+        args.add(request.requestId().value());
+        args.add(Long.toString(at.getEpochSecond()));
+        args.add(Integer.toString(at.getNano()));
+        args.add(at.toString());
+        args.add(Long.toString(at.toEpochMilli()));
+        args.add(ReservationLines.encode(request.lines()));
+        for (ReservationLine line : request.lines()) {
+            args.add(line.skuId().value());
+            args.add(Integer.toString(line.quantity()));
+        }
+        return args.toArray(String[]::new);
+    }
+
+    public static ReservationOutcome outcome(List<Object> reply, ReservationRequest request) {
+        String code = text(reply, 0);
+        return switch (code) {
+            case "RESERVED" -> new ReservationOutcome.Reserved(request.toReservation());
+            case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
+            case "NOT_READY" -> new ReservationOutcome.NotReady();
+            case "NOT_STARTED" -> new ReservationOutcome.NotStarted(instant(reply, 1));
+            case "ENDED" -> new ReservationOutcome.Ended(instant(reply, 1));
+            case "UNKNOWN_SKU" -> new ReservationOutcome.UnknownSku(sku(reply));
+            case "LIMIT_EXCEEDED" -> new ReservationOutcome.LimitExceeded(
+                    sku(reply), Math.toIntExact(number(reply, 2)), number(reply, 3));
+            case "SOLD_OUT" -> new ReservationOutcome.SoldOut(sku(reply));
+            case "INSUFFICIENT_STOCK" -> new ReservationOutcome.InsufficientStock(sku(reply), number(reply, 2));
+            default -> throw new IllegalStateException("reserve.lua answered " + reply);
+        };
+    }
+
+    /** {@code REPLAYED, id, buyerId, requestId, lines, status, reservedAt}. */
+    private static Reservation replayed(List<Object> reply) {
+        var id = new ReservationId(text(reply, 1));
+        return new Reservation(id, id.activityId(), new BuyerId(text(reply, 2)), new RequestId(text(reply, 3)),
+                ReservationLines.decode(text(reply, 4)), ReservationStatus.valueOf(text(reply, 5)),
+                Instant.parse(text(reply, 6)));
+    }
+
+    /** Epoch seconds and nano-of-second at {@code index} and the next entry. */
+    private static Instant instant(List<Object> reply, int index) {
+        return Instant.ofEpochSecond(number(reply, index), number(reply, index + 1));
+    }
+
+    private static SkuId sku(List<Object> reply) {
+        return new SkuId(text(reply, 1));
+    }
+}

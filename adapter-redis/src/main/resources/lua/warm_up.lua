@@ -1,0 +1,28 @@
+-- Loads an activity's ledgers once. A loaded activity is left exactly as it is, so warming up
+-- again can never reset stock that buyers already hold. Field names follow RedisKeys.
+--
+-- KEYS: 1 meta, 2 stock
+-- ARGV: 1 startsAt epoch seconds, 2 startsAt nano, 3 endsAt epoch seconds, 4 endsAt nano,
+--       5 activity limit, 6 SKU ids in item order as "a,b,c",
+--       then per item from 7 on: skuId, total, effective limit, segments
+-- Reply: 1 when loaded now, 0 when it was loaded before.
+
+local meta, stock = KEYS[1], KEYS[2]
+if redis.call('HGET', meta, 'ready') == '1' then
+    return 0
+end
+for i = 7, #ARGV, 4 do
+    local sku, total, limit, segments = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
+    redis.call('HSET', stock, sku .. ':total', ARGV[i + 1], sku .. ':reserved', 0, sku .. ':sold', 0,
+        sku .. ':limit', limit, sku .. ':segments', segments)
+    -- An even split; the first (total mod segments) segments carry one unit more.
+    local share, extra = math.floor(total / segments), total % segments
+    for s = 1, segments do
+        redis.call('HSET', stock, sku .. ':avail:' .. s, share + (s <= extra and 1 or 0))
+    end
+end
+redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
+    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6])
+-- Ready goes last: it is what reserve.lua checks.
+redis.call('HSET', meta, 'ready', '1')
+return 1

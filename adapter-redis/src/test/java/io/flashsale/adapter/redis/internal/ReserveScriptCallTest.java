@@ -1,0 +1,70 @@
+package io.flashsale.adapter.redis.internal;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ReserveScriptCallTest {
+
+    private static final ActivityId ACTIVITY = new ActivityId("sale");
+    private static final Instant AT = Instant.parse("2030-05-01T10:00:00.123456789Z");
+    private static final ReservationRequest REQUEST = new ReservationRequest(ReservationId.of(ACTIVITY, "t1"),
+            new BuyerId("alice"), new RequestId("r-1"),
+            List.of(new ReservationLine(new SkuId("a"), 2), new ReservationLine(new SkuId("b"), 1)), AT);
+
+    @Test
+    void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
+        assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly(
+                "sale.t1", "sale", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
+                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "a", "2", "b", "1");
+    }
+
+    @Test
+    void repliesBecomeTheOutcomesTheyName() {
+        assertThat(ReserveScriptCall.outcome(List.of("RESERVED"), REQUEST))
+                .isEqualTo(new ReservationOutcome.Reserved(REQUEST.toReservation()));
+        assertThat(ReserveScriptCall.outcome(List.of("NOT_READY"), REQUEST)).isEqualTo(new ReservationOutcome.NotReady());
+        assertThat(ReserveScriptCall.outcome(List.of("NOT_STARTED", "1900000000", "5"), REQUEST))
+                .isEqualTo(new ReservationOutcome.NotStarted(Instant.ofEpochSecond(1_900_000_000L, 5)));
+        assertThat(ReserveScriptCall.outcome(List.of("ENDED", "1900000000", "0"), REQUEST))
+                .isEqualTo(new ReservationOutcome.Ended(Instant.ofEpochSecond(1_900_000_000L)));
+        assertThat(ReserveScriptCall.outcome(List.of("UNKNOWN_SKU", "zz"), REQUEST))
+                .isEqualTo(new ReservationOutcome.UnknownSku(new SkuId("zz")));
+        assertThat(ReserveScriptCall.outcome(List.of("LIMIT_EXCEEDED", "a", 3L, 2L), REQUEST))
+                .isEqualTo(new ReservationOutcome.LimitExceeded(new SkuId("a"), 3, 2));
+        assertThat(ReserveScriptCall.outcome(List.of("SOLD_OUT", "b"), REQUEST))
+                .isEqualTo(new ReservationOutcome.SoldOut(new SkuId("b")));
+        assertThat(ReserveScriptCall.outcome(List.of("INSUFFICIENT_STOCK", "a", 1L), REQUEST))
+                .isEqualTo(new ReservationOutcome.InsufficientStock(new SkuId("a"), 1));
+    }
+
+    @Test
+    void aReplayRebuildsTheOriginalReservationFromTheStoredRecord() {
+        List<Object> reply = List.of("REPLAYED", "sale.t0", "alice", "r-1", "b:1", "CANCELLED", "2030-05-01T09:59:00.5Z");
+
+        var original = new Reservation(ReservationId.of(ACTIVITY, "t0"), ACTIVITY, new BuyerId("alice"),
+                new RequestId("r-1"), List.of(new ReservationLine(new SkuId("b"), 1)), ReservationStatus.CANCELLED,
+                Instant.parse("2030-05-01T09:59:00.5Z"));
+        assertThat(ReserveScriptCall.outcome(reply, REQUEST)).isEqualTo(new ReservationOutcome.Replayed(original));
+    }
+
+    @Test
+    void anUnknownReplyIsAnErrorNotARefusal() {
+        assertThatThrownBy(() -> ReserveScriptCall.outcome(List.of("MAYBE"), REQUEST))
+                .isInstanceOf(IllegalStateException.class);
+    }
+}

@@ -1,0 +1,65 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.RelayReservationsUseCase;
+import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.domain.activity.ActivityId;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Moves accepted reservations from the hot store's outbox to the broker. An entry is acknowledged only
+ * after the broker acknowledged it, so a crash anywhere leaves it pending; another relay (or this one,
+ * restarted) claims it once it has been idle for {@code staleAfter}. The price is a possible duplicate
+ * on the broker, which the order consumer absorbs.
+ */
+public class OutboxRelayService implements RelayReservationsUseCase {
+
+    private final ReservationOutboxPort outbox;
+    private final ReservationEventPublisher publisher;
+    private final OrderPipelineMetrics metrics;
+    private final String relayName;
+    private final Duration staleAfter;
+    private final int batchSize;
+
+    public OutboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisher publisher, OrderPipelineMetrics metrics,
+                              String relayName, Duration staleAfter, int batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive");
+        }
+        this.outbox = outbox;
+        this.publisher = publisher;
+        this.metrics = metrics;
+        this.relayName = relayName;
+        this.staleAfter = staleAfter;
+        this.batchSize = batchSize;
+    }
+
+    @Override
+    public int relayPending() {
+        int relayed = 0;
+        for (ActivityId activityId : outbox.activities()) {
+            relayed += relay(activityId);
+        }
+        if (relayed > 0) {
+            metrics.relayed(relayed);
+        }
+        return relayed;
+    }
+
+    private int relay(ActivityId activityId) {
+        List<OutboxEntry> entries = new ArrayList<>(outbox.claimStale(activityId, relayName, staleAfter, batchSize));
+        entries.addAll(outbox.readNew(activityId, relayName, batchSize));
+        if (entries.isEmpty()) {
+            return 0;
+        }
+        // Throws when the broker did not acknowledge: the entries stay pending and are claimed again later.
+        publisher.publish(entries.stream().map(OutboxEntry::reservation).toList());
+        outbox.acknowledge(activityId, entries);
+        return entries.size();
+    }
+}

@@ -1,0 +1,11 @@
+package io.flashsale.domain.order;
+
+/** Why the database of record refused a reservation the hot store had accepted: it disagrees with the cache. */
+public enum OrderRefusal {
+    /** The conditional stock update found fewer units than the reservation holds. */
+    OUT_OF_STOCK,
+    /** The buyer's purchase row would exceed the per-user limit. */
+    LIMIT_EXCEEDED,
+    /** The activity or one of the SKUs does not exist in the database. */
+    UNKNOWN_ITEM
+}
