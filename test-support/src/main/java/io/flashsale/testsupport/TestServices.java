@@ -8,7 +8,7 @@ import java.util.Locale;
  * The one place that decides where tests find their servers. {@code FLASHSALE_TEST_SERVICES}
  * chooses: {@code containers} (Testcontainers), {@code local} (this machine's services) or
  * {@code auto} (the default: containers when a Docker engine answers, local otherwise).
- * Each server is started or located once per test JVM and shared.
+ * Each server is started or located once per test JVM and shared. Kafka: see {@link #kafka()}.
  */
 public final class TestServices {
 
@@ -23,6 +23,15 @@ public final class TestServices {
 
     public static MariaDbEndpoint mariadb() {
         return useContainers() ? ContainerServices.mariadb() : LocalServices.mariadb();
+    }
+
+    /**
+     * Kafka: the cluster named by {@code FLASHSALE_TEST_KAFKA_BOOTSTRAP_SERVERS} when set; otherwise a container,
+     * or, without Docker, one in-JVM KRaft broker (spring-kafka-test) started on first use.
+     */
+    public static KafkaEndpoint kafka() {
+        return KafkaServices.external()
+                .orElseGet(() -> useContainers() ? KafkaServices.container() : KafkaServices.embedded());
     }
 
     public static boolean useContainers() {
