@@ -27,4 +27,20 @@ public class MysqlAdapterConfiguration {
                                                      PlatformTransactionManager transactionManager) {
         return new MysqlActivityRepository(activityDao, activityRowMapper, new TransactionTemplate(transactionManager));
     }
+
+    @Bean
+    OrderRowMapper orderRowMapper() {
+        return Mappers.getMapper(OrderRowMapper.class);
+    }
+
+    @Bean
+    MysqlOrderRepository mysqlOrderRepository(OrderDao orderDao, OrderRowMapper orderRowMapper,
+                                              PlatformTransactionManager transactionManager) {
+        return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager));
+    }
+
+    @Bean
+    MysqlSalesFigures mysqlSalesFigures(SalesFiguresDao salesFiguresDao) {
+        return new MysqlSalesFigures(salesFiguresDao);
+    }
 }
