@@ -99,5 +99,5 @@ redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', requ
 redis.call('HSET', requests, requestField, id)
 -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.
 redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', activityId,
-    'buyerId', buyer, 'requestId', requestId, 'lines', ARGV[9], 'at', ARGV[8])
+    'buyerId', buyer, 'requestId', requestId, 'lines', ARGV[9], 'at', ARGV[8], 'reservedAt', ARGV[7])
 return { 'RESERVED' }

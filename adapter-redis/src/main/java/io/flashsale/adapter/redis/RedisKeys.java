@@ -32,11 +32,20 @@ import io.flashsale.domain.reservation.ReservationId;
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
  * fs:{a}:reservations  hash    &lt;id&gt;:buyer, &lt;id&gt;:requestId
  *                              &lt;id&gt;:lines         "sku:quantity,sku:quantity" in request order
- *                              &lt;id&gt;:status        RESERVED | ORDERED | CANCELLED
+ *                              &lt;id&gt;:status        RESERVED | ORDERED | CANCELLED | FAILED
  *                              &lt;id&gt;:reservedAt    ISO-8601 instant of the attempt
  * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
  * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
- *                              buyerId, requestId, lines, at (epoch millis)
+ *                              buyerId, requestId, lines, at (epoch millis), reservedAt (ISO-8601, exact);
+ *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
+ *                              group has acknowledged
+ * </pre>
+ *
+ * <p>One key lives outside every activity's hash tag, so it sits in a slot of its own:
+ * <pre>
+ * fs:outbox:activities  set    activity ids whose outbox relays read ({@link #outboxActivities()}); a warm-up adds
+ *                              its activity. A deployment (or a test run) sharing the Redis with others may use a
+ *                              registry key of its own, see the adapters' constructors.
  * </pre>
  *
  * <p>Ids never contain {@code :} or {@code ,} (they are {@code [A-Za-z0-9_-]}, reservation ids add {@code .}),
@@ -52,6 +61,19 @@ public final class RedisKeys {
     public static final String RESERVATION_LINES = "lines";
     public static final String RESERVATION_STATUS = "status";
     public static final String RESERVATION_RESERVED_AT = "reservedAt";
+
+    /** The consumer group every relay reads the outbox streams with. */
+    public static final String OUTBOX_GROUP = "relays";
+
+    public static final String OUTBOX_TYPE = "type";
+    public static final String OUTBOX_TYPE_RESERVED = "reserved";
+    public static final String OUTBOX_RESERVATION_ID = "reservationId";
+    public static final String OUTBOX_ACTIVITY_ID = "activityId";
+    public static final String OUTBOX_BUYER_ID = "buyerId";
+    public static final String OUTBOX_REQUEST_ID = "requestId";
+    public static final String OUTBOX_LINES = "lines";
+    public static final String OUTBOX_AT_MILLIS = "at";
+    public static final String OUTBOX_RESERVED_AT = "reservedAt";
 
     private RedisKeys() {
     }
@@ -78,6 +100,11 @@ public final class RedisKeys {
 
     public static String outbox(ActivityId activityId) {
         return key(activityId, "outbox");
+    }
+
+    /** The default registry of activities whose outbox relays read: no hash tag, it spans every activity. */
+    public static String outboxActivities() {
+        return "fs:outbox:activities";
     }
 
     /** Field of {@link #holdings(ActivityId)}. */

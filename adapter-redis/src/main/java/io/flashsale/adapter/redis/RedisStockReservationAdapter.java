@@ -47,14 +47,27 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final LuaScript reserve;
     private final LuaScript release;
     private final LuaScript confirm;
+    private final LuaScript fail;
     private final LuaScript stock;
+    private final String outboxRegistry;
 
+    /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection) {
+        this(connection, RedisKeys.outboxActivities());
+    }
+
+    /**
+     * @param outboxRegistry the set key a warm-up adds its activity to; the relays' {@link RedisReservationOutbox}
+     *                       must read the same one
+     */
+    public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
         this.redis = connection.sync();
+        this.outboxRegistry = outboxRegistry;
         this.warmUp = LuaScript.load(redis, "warm_up");
         this.reserve = LuaScript.load(redis, "reserve");
         this.release = LuaScript.load(redis, "release");
         this.confirm = LuaScript.load(redis, "confirm");
+        this.fail = LuaScript.load(redis, "fail");
         this.stock = LuaScript.load(redis, "stock");
     }
 
@@ -62,6 +75,9 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     public List<SkuStock> warmUp(Activity activity) {
         Long loadedNow = warmUp.run(redis, ScriptOutputType.INTEGER,
                 WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        // Outside the script: the registry spans activities, so it has no place in one activity's slot.
+        // Every warm-up adds it again, so a warm-up that died in between heals on the next one.
+        redis.sadd(outboxRegistry, activity.id().value());
         return stock(activity.id()).orElseThrow(() -> new IllegalStateException(
                 "activity " + activity.id() + " is not ready right after warm-up (loaded now: " + loadedNow + ")"));
     }
@@ -87,6 +103,13 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId)};
         Long confirmed = confirm.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return confirmed == 1L;
+    }
+
+    @Override
+    public boolean fail(ReservationId reservationId) {
+        String[] keys = {RedisKeys.reservations(reservationId.activityId())};
+        Long failed = fail.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
+        return failed == 1L;
     }
 
     @Override

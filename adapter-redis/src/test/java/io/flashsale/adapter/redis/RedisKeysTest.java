@@ -28,6 +28,11 @@ class RedisKeysTest {
     }
 
     @Test
+    void theOutboxRegistrySpansActivitiesSoItCarriesNoHashTag() {
+        assertThat(RedisKeys.outboxActivities()).isEqualTo("fs:outbox:activities").doesNotContain("{");
+    }
+
+    @Test
     void fieldsJoinTheirPartsWithAColonThatNoIdContains() {
         var reservation = ReservationId.of(ACTIVITY, "tok1");
 

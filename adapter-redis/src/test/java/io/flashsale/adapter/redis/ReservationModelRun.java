@@ -28,8 +28,9 @@ import java.util.random.RandomGenerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One seeded random walk: the same operations go to Redis and to the reference model, and the outcome of every
- * step and the whole state after it must be equal. Everything but the activity's unique id follows from the seed.
+ * One seeded random walk (reserve, release, confirm, fail, warm-up): the same operations go to Redis and to the
+ * reference model, and the outcome of every step and the whole state after it must be equal. Everything but the
+ * activity's unique id follows from the seed.
  */
 final class ReservationModelRun {
 
@@ -76,17 +77,19 @@ final class ReservationModelRun {
 
     private void randomStep() {
         int dice = random.nextInt(100);
-        if (dice < 64) {
+        if (dice < 62) {
             reserve();
-        } else if (dice < 80) {
+        } else if (dice < 76) {
             move("release", known(), StockReservationPort::release);
-        } else if (dice < 96) {
+        } else if (dice < 90) {
             move("confirm", known(), StockReservationPort::confirm);
+        } else if (dice < 96) {
+            move("fail", known(), StockReservationPort::fail);
         } else if (dice < 98) {
-            if (random.nextBoolean()) {
-                move("release", freshId(), StockReservationPort::release);
-            } else {
-                move("confirm", freshId(), StockReservationPort::confirm);
+            switch (random.nextInt(3)) {
+                case 0 -> move("release", freshId(), StockReservationPort::release);
+                case 1 -> move("confirm", freshId(), StockReservationPort::confirm);
+                default -> move("fail", freshId(), StockReservationPort::fail);
             }
         } else {
             warmUp();

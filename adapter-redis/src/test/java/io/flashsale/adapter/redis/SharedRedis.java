@@ -5,15 +5,22 @@ import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 
-/** One Redis client, connection and adapter per test JVM, as the application shares them. */
+import java.util.UUID;
+
+/**
+ * One Redis client, connection and adapter per test JVM, as the application shares them. The Redis is shared with
+ * other test runs, so this JVM's warm-ups go to an outbox registry of its own: no other run's relay reads them.
+ */
 final class SharedRedis {
 
     private static final RedisClient CLIENT = RedisClient.create(TestServices.redis().uri());
     private static final StatefulRedisConnection<String, String> CONNECTION = CLIENT.connect();
-    private static final RedisStockReservationAdapter ADAPTER = new RedisStockReservationAdapter(CONNECTION);
+    private static final String REGISTRY = newRegistry();
+    private static final RedisStockReservationAdapter ADAPTER = new RedisStockReservationAdapter(CONNECTION, REGISTRY);
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            CONNECTION.sync().del(REGISTRY);
             CONNECTION.close();
             CLIENT.shutdown();
         }));
@@ -30,9 +37,24 @@ final class SharedRedis {
         return ADAPTER;
     }
 
-    /** Deletes every key of a test's activity: the Redis is shared and never flushed. */
+    /** The outbox registry of {@link #adapter()}. */
+    static String registry() {
+        return REGISTRY;
+    }
+
+    /** A registry key no other test uses; delete it with {@link #forgetRegistry(String)}. */
+    static String newRegistry() {
+        return "fs:outbox:activities:it-" + UUID.randomUUID();
+    }
+
+    static void forgetRegistry(String registry) {
+        CONNECTION.sync().del(registry);
+    }
+
+    /** Deletes every key of a test's activity and its registration: the Redis is shared and never flushed. */
     static void forget(ActivityId activityId) {
         CONNECTION.sync().del(RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId));
+        CONNECTION.sync().srem(REGISTRY, activityId.value());
     }
 }

@@ -49,6 +49,12 @@ public class InMemoryStockReservations implements StockReservationPort {
     }
 
     @Override
+    public synchronized boolean fail(ReservationId reservationId) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        return ledger != null && ledger.fail(reservationId);
+    }
+
+    @Override
     public synchronized Optional<Reservation> findReservation(ReservationId reservationId) {
         return Optional.ofNullable(ledgers.get(reservationId.activityId()))
                 .flatMap(ledger -> ledger.reservation(reservationId));

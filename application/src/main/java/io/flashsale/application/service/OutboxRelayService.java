@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.RelayReservationsUseCase;
+import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.ReservationEventPublisher;
@@ -15,7 +16,8 @@ import java.util.List;
  * Moves accepted reservations from the hot store's outbox to the broker. An entry is acknowledged only
  * after the broker acknowledged it, so a crash anywhere leaves it pending; another relay (or this one,
  * restarted) claims it once it has been idle for {@code staleAfter}. The price is a possible duplicate
- * on the broker, which the order consumer absorbs.
+ * on the broker, which the order consumer absorbs. A pass that could not publish some activity's entries still
+ * relays the other activities, then throws the {@link EventPublishException}.
  */
 public class OutboxRelayService implements RelayReservationsUseCase {
 
@@ -42,18 +44,34 @@ public class OutboxRelayService implements RelayReservationsUseCase {
     @Override
     public int relayPending() {
         int relayed = 0;
+        EventPublishException failure = null;
         for (ActivityId activityId : outbox.activities()) {
-            relayed += relay(activityId);
+            try {
+                relayed += relay(activityId);
+            } catch (EventPublishException notAcknowledged) {
+                // One activity's entries stay pending; the others are still relayed in this pass.
+                if (failure == null) {
+                    failure = notAcknowledged;
+                } else {
+                    failure.addSuppressed(notAcknowledged);
+                }
+            }
         }
         if (relayed > 0) {
             metrics.relayed(relayed);
         }
+        if (failure != null) {
+            throw failure;
+        }
         return relayed;
     }
 
+    /** At most {@code batchSize} entries per activity and pass: stale ones first, then new ones. */
     private int relay(ActivityId activityId) {
         List<OutboxEntry> entries = new ArrayList<>(outbox.claimStale(activityId, relayName, staleAfter, batchSize));
-        entries.addAll(outbox.readNew(activityId, relayName, batchSize));
+        if (entries.size() < batchSize) {
+            entries.addAll(outbox.readNew(activityId, relayName, batchSize - entries.size()));
+        }
         if (entries.isEmpty()) {
             return 0;
         }

@@ -6,7 +6,9 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
@@ -19,18 +21,22 @@ import java.util.Optional;
 
 /**
  * The hot path: one call to the stock store decides the attempt. The database of record is only
- * asked when the store does not know the activity, to tell "not warmed up" from "no such activity".
+ * asked when the store does not know the activity, to tell "not warmed up" from "no such activity", and when
+ * it does not know a reservation (lost by the store, or archived), whose order then tells its status.
  */
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
     private final StockReservationPort stock;
     private final ActivityRepository activities;
+    private final OrderRepository orders;
     private final IdGenerator ids;
     private final Clock clock;
 
-    public ReservationService(StockReservationPort stock, ActivityRepository activities, IdGenerator ids, Clock clock) {
+    public ReservationService(StockReservationPort stock, ActivityRepository activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock) {
         this.stock = stock;
         this.activities = activities;
+        this.orders = orders;
         this.ids = ids;
         this.clock = clock;
     }
@@ -51,6 +57,8 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
 
     @Override
     public Optional<Reservation> find(BuyerId buyerId, ReservationId reservationId) {
-        return stock.findReservation(reservationId).filter(reservation -> reservation.isOwnedBy(buyerId));
+        return stock.findReservation(reservationId)
+                .or(() -> orders.find(reservationId).map(Order::toReservation))
+                .filter(reservation -> reservation.isOwnedBy(buyerId));
     }
 }

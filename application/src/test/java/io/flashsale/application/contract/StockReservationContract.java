@@ -623,6 +623,90 @@ public abstract class StockReservationContract {
         assertThat(ledger("a")).isEqualTo(new StockLedger(10, 1, 0));
     }
 
+    // ---- fail: RESERVED -> FAILED, nothing given back ----
+
+    @Test
+    void whenFailing_thenTheReservationIsFailedAndStockAndHoldingsStayAsTheyWere() {
+        warmUp(limit(2), item("a", 3), segmentedItem("b", 5, 3));
+        Reservation reservation = reserved(reserve("alice", line("a", 2), line("b", 1)));
+        reserved(reserve("bob", line("a", 1)));
+
+        assertThat(port().fail(reservation.id())).isTrue();
+
+        assertThat(stockNow()).containsExactly(stock("a", 3, 3, 0), stock("b", 5, 1, 0));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 2L), Map.entry(sku("b"), 1L));
+        assertSameReservation(port().findReservation(reservation.id()).orElseThrow(),
+                reservation.transitionTo(ReservationStatus.FAILED));
+        assertThat(reserve("carol", line("a", 1))).isEqualTo(new SoldOut(sku("a")));
+        assertThat(reserve("alice", line("a", 1))).isEqualTo(new LimitExceeded(sku("a"), 2, 2));
+    }
+
+    @Test
+    void givenFailed_whenFailingAgain_thenFalseAndNothingChanges() {
+        warmUp(limit(2), item("a", 10));
+        Reservation reservation = reserved(reserve("alice", line("a", 2)));
+        port().fail(reservation.id());
+
+        assertThat(port().fail(reservation.id())).isFalse();
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 2, 0));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 2L));
+        assertThat(port().findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenConfirmedOrReleased_whenFailing_thenFalseAndTheStatusAndStockStay() {
+        warmUp(limit(2), item("a", 10));
+        Reservation ordered = reserved(reserve("alice", line("a", 1)));
+        Reservation cancelled = reserved(reserve("alice", line("a", 1)));
+        port().confirm(ordered.id());
+        port().release(cancelled.id());
+
+        assertThat(port().fail(ordered.id())).isFalse();
+        assertThat(port().fail(cancelled.id())).isFalse();
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 0, 1));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 1L));
+        assertThat(port().findReservation(ordered.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(port().findReservation(cancelled.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenFailed_whenConfirmingOrReleasing_thenFalseAndNothingMoves() {
+        warmUp(limit(1), item("a", 10));
+        Reservation failed = reserved(reserve("alice", line("a", 1)));
+        port().fail(failed.id());
+
+        assertThat(port().confirm(failed.id())).isFalse();
+        assertThat(port().release(failed.id())).isFalse();
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 1, 0));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 1L));
+        assertThat(port().findReservation(failed.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenFailed_whenSameRequestIdAgain_thenReplayedAsFailedAndNothingDeducted() {
+        warmUp(limit(1), item("a", 10));
+        Reservation first = reserved(reserveWithRequestId("alice", "key-1", NOW, line("a", 1)));
+        port().fail(first.id());
+
+        Reservation again = replayed(reserveWithRequestId("alice", "key-1", NOW, line("a", 1)));
+
+        assertSameReservation(again, first.transitionTo(ReservationStatus.FAILED));
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 1, 0));
+    }
+
+    @Test
+    void whenFailingAReservationThatDoesNotExist_thenFalseAndNothingChanges() {
+        warmUp(limit(1), item("a", 10));
+        reserved(reserve("alice", line("a", 1)));
+
+        assertThat(port().fail(newReservationId(activityId))).isFalse();
+        assertThat(port().fail(newReservationId(randomActivityId()))).isFalse();
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 1, 0));
+    }
+
     // ---- findReservation ----
 
     @Test

@@ -4,11 +4,14 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -53,12 +56,14 @@ class ReservationServiceTest {
     @Mock
     private ActivityRepository activities;
     @Mock
+    private OrderRepository orders;
+    @Mock
     private IdGenerator ids;
     private ReservationService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new ReservationService(stock, activities, ids, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private static Activity activity() {
@@ -179,7 +184,49 @@ class ReservationServiceTest {
     void givenNoSuchReservation_whenFinding_thenEmpty() {
         ReservationId id = new ReservationId("summer-sale.01JNONE");
         when(stock.findReservation(id)).thenReturn(Optional.empty());
+        when(orders.find(id)).thenReturn(Optional.empty());
 
         assertThat(service.find(ALICE, id)).isEmpty();
+    }
+
+    @Test
+    void givenTheHotStoreKnowsTheReservation_whenFinding_thenTheDatabaseIsNotAsked() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.ORDERED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+
+        assertThat(service.find(ALICE, reservation.id())).contains(reservation);
+        verifyNoInteractions(orders);
+    }
+
+    @Test
+    void givenTheHotStoreLostTheReservation_whenFinding_thenItsOrderTellsTheStatus() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(orders.find(reservation.id())).thenReturn(Optional.of(Order.placed(reservation, NOW.plusSeconds(1))));
+
+        assertThat(service.find(ALICE, reservation.id())).contains(reservation.transitionTo(ReservationStatus.ORDERED));
+    }
+
+    @Test
+    void givenTheHotStoreLostARefusedReservation_whenFinding_thenFailed() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(orders.find(reservation.id()))
+                .thenReturn(Optional.of(Order.refused(reservation, OrderRefusal.OUT_OF_STOCK, NOW.plusSeconds(1))));
+
+        assertThat(service.find(ALICE, reservation.id())).map(Reservation::status).contains(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenOnlyTheDatabaseKnowsAnotherBuyersReservation_whenFinding_thenItLooksAbsent() {
+        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
+                LINES, ReservationStatus.RESERVED, NOW);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(orders.find(reservation.id())).thenReturn(Optional.of(Order.placed(reservation, NOW.plusSeconds(1))));
+
+        assertThat(service.find(new BuyerId("mallory"), reservation.id())).isEmpty();
     }
 }

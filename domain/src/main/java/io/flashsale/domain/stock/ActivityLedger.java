@@ -128,6 +128,20 @@ public final class ActivityLedger {
         return true;
     }
 
+    /**
+     * RESERVED -> FAILED: the database of record refused the order, so it disagrees with this store. Nothing
+     * moves: the units stay reserved and the buyer keeps holding them until reconciliation decides, because
+     * giving them back blindly could sell units the database no longer has.
+     */
+    public boolean fail(ReservationId id) {
+        Reservation reservation = reservations.get(id);
+        if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
+            return false;
+        }
+        reservations.put(id, reservation.transitionTo(ReservationStatus.FAILED));
+        return true;
+    }
+
     public List<SkuStock> stock() {
         return ledgers.entrySet().stream().map(entry -> new SkuStock(entry.getKey(), entry.getValue())).toList();
     }

@@ -291,6 +291,64 @@ class ActivityLedgerTest {
     }
 
     @Test
+    void whenFailed_thenTheReservationIsFailedAndNoUnitMovesNorComesBackToTheBuyer() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1), item("b", 3));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 1), line("b", 1))));
+
+        assertThat(ledger.fail(reservation.id())).isTrue();
+
+        assertThat(ledger.stock()).containsExactly(
+                new SkuStock(sku("a"), new StockLedger(1, 1, 0)), new SkuStock(sku("b"), new StockLedger(3, 1, 0)));
+        assertThat(ledger.holdings(new BuyerId("alice"))).containsOnly(Map.entry(sku("a"), 1L), Map.entry(sku("b"), 1L));
+        assertThat(ledger.reservation(reservation.id())).contains(reservation.transitionTo(ReservationStatus.FAILED));
+        assertThat(ledger.reserve(request("bob", line("a", 1)))).isEqualTo(new SoldOut(sku("a")));
+        assertThat(ledger.reserve(request("alice", line("b", 1)))).isEqualTo(new LimitExceeded(sku("b"), 1, 1));
+    }
+
+    @Test
+    void givenFailed_whenFailedConfirmedOrReleasedAgain_thenFalseAndNothingMoves() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5));
+        Reservation reservation = reserved(ledger.reserve(request("alice", line("a", 2))));
+        ledger.fail(reservation.id());
+
+        assertThat(ledger.fail(reservation.id())).isFalse();
+        assertThat(ledger.confirm(reservation.id())).isFalse();
+        assertThat(ledger.release(reservation.id())).isFalse();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 2, 0));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(2);
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenConfirmedOrReleased_whenFailed_thenFalseAndTheStatusStays() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5));
+        Reservation ordered = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation cancelled = reserved(ledger.reserve(request("alice", line("a", 1))));
+        ledger.confirm(ordered.id());
+        ledger.release(cancelled.id());
+
+        assertThat(ledger.fail(ordered.id())).isFalse();
+        assertThat(ledger.fail(cancelled.id())).isFalse();
+        assertThat(ledger.fail(ReservationId.of(ACTIVITY, "nope"))).isFalse();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 1));
+        assertThat(ledger.reservation(ordered.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(ledger.reservation(cancelled.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenFailed_whenTheSameRequestIdComesBack_thenReplayedAsFailed() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        Reservation reservation = reserved(ledger.reserve(request("alice", "key-1", OPEN, line("a", 1))));
+        ledger.fail(reservation.id());
+
+        assertThat(ledger.reserve(request("alice", "key-1", OPEN, line("a", 1))))
+                .isEqualTo(new Replayed(reservation.transitionTo(ReservationStatus.FAILED)));
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 1, 0));
+    }
+
+    @Test
     void holdingsListOnlySkusTheBuyerStillHolds() {
         ActivityLedger ledger = ledgerOf(3, item("a", 5), item("b", 5));
         reserved(ledger.reserve(request("alice", line("a", 2))));

@@ -32,6 +32,12 @@ public interface StockReservationPort {
     /** RESERVED -> ORDERED, reserved units become sold; false when the reservation is not RESERVED. */
     boolean confirm(ReservationId reservationId);
 
+    /**
+     * RESERVED -> FAILED: the database of record refused the order. Nothing is given back: reserved units and
+     * the buyer's holdings stay as they are until reconciliation decides. False when the reservation is not RESERVED.
+     */
+    boolean fail(ReservationId reservationId);
+
     Optional<Reservation> findReservation(ReservationId reservationId);
 
     /** The ledgers in item order; empty when the activity is not warmed up. */

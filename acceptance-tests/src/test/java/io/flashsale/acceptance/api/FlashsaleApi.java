@@ -1,0 +1,93 @@
+package io.flashsale.acceptance.api;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/** The service's HTTP API as the scenarios use it: builds the calls, sends them, one by one or as a crowd. */
+public final class FlashsaleApi {
+
+    public static final String ACTIVITIES = "/api/v1/activities";
+    public static final String RESERVATIONS = "/api/v1/reservations";
+    public static final String BUYER_HEADER = "X-User-Id";
+    public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+    // One client for the whole run: its connections are reused from scenario to scenario.
+    private static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .build();
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(60);
+
+    private final URI root;
+    private final String adminToken;
+
+    public FlashsaleApi(int port, String adminToken) {
+        this.root = URI.create("http://127.0.0.1:" + port);
+        this.adminToken = adminToken;
+    }
+
+    public ApiCall createSale(Map<String, Object> sale) {
+        return asAdmin(ApiCall.post(ACTIVITIES, Json.write(sale)));
+    }
+
+    public ApiCall warmUp(String saleId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/warm-up", null));
+    }
+
+    public ApiCall stockView(String saleId) {
+        return asAdmin(ApiCall.get(ACTIVITIES + "/" + saleId + "/stock"));
+    }
+
+    public ApiCall sale(String saleId) {
+        return ApiCall.get(ACTIVITIES + "/" + saleId);
+    }
+
+    public ApiCall reserve(String saleId, String buyerId, Map<String, Object> request) {
+        return ApiCall.post(ACTIVITIES + "/" + saleId + "/reservations", Json.write(request))
+                .withHeader(BUYER_HEADER, buyerId);
+    }
+
+    public ApiCall reservation(String buyerId, String reservationId) {
+        return ApiCall.get(RESERVATIONS + "/" + reservationId).withHeader(BUYER_HEADER, buyerId);
+    }
+
+    public ApiCall asAdmin(ApiCall call) {
+        return call.withHeader("Authorization", "Bearer " + adminToken);
+    }
+
+    public ApiAnswer send(ApiCall call) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(root.resolve(call.path()))
+                .timeout(ANSWER_TIMEOUT)
+                .method(call.method(), call.body() == null
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(call.body()));
+        call.headers().forEach((name, value) -> {
+            if (value != null) {
+                request.header(name, value);
+            }
+        });
+        try {
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new ApiAnswer(call, response.statusCode(), response.headers(), response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("no answer to " + call.method() + " " + call.path(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + call.path(), e);
+        }
+    }
+
+    /** Sends all calls released at the same instant; the answers come back in the order of the calls. */
+    public List<ApiAnswer> sendTogether(List<ApiCall> calls) {
+        return new Crowd(this).send(calls);
+    }
+}

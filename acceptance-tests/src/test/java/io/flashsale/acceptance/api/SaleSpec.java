@@ -1,0 +1,53 @@
+package io.flashsale.acceptance.api;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/** A sale as the admin describes it when creating it. */
+public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit, List<Product> products) {
+
+    /**
+     * @param ownLimit  a per-buyer limit for this product that overrides the sale's, if any
+     * @param segments  how many counters the stock is split into, if not the default
+     */
+    public record Product(String skuId, long units, OptionalInt ownLimit, OptionalInt segments) {
+
+        public static Product of(String skuId, long units) {
+            return new Product(skuId, units, OptionalInt.empty(), OptionalInt.empty());
+        }
+    }
+
+    public SaleSpec {
+        products = List.copyOf(products);
+    }
+
+    public long unitsOf(String skuId) {
+        return products.stream().filter(product -> product.skuId().equals(skuId)).findFirst()
+                .map(Product::units)
+                .orElseThrow(() -> new IllegalArgumentException("the sale offers no " + skuId));
+    }
+
+    public Map<String, Object> toBody() {
+        var items = new ArrayList<Map<String, Object>>();
+        for (Product product : products) {
+            var item = new LinkedHashMap<String, Object>();
+            item.put("skuId", product.skuId());
+            item.put("stock", product.units());
+            product.ownLimit().ifPresent(limit -> item.put("perUserLimit", limit));
+            product.segments().ifPresent(segments -> item.put("segments", segments));
+            items.add(item);
+        }
+        var body = new LinkedHashMap<String, Object>();
+        body.put("id", id);
+        body.put("name", name);
+        body.put("startsAt", startsAt.toString());
+        body.put("endsAt", endsAt.toString());
+        body.put("perUserLimit", perUserLimit);
+        body.put("items", items);
+        return body;
+    }
+}

@@ -1,0 +1,45 @@
+package io.flashsale.acceptance.steps;
+
+import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
+import io.flashsale.acceptance.api.ApiAnswer;
+
+import java.util.Map;
+
+import static io.flashsale.acceptance.steps.Answers.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Malformed and hostile requests: each is refused with its stable code and changes nothing. */
+public class BadInputSteps {
+
+    private static final Map<String, Integer> STATUS_OF_CODE = Map.of(
+            "VALIDATION", 400,
+            "MISSING_USER", 401,
+            "UNAUTHORIZED", 401,
+            "PAYLOAD_TOO_LARGE", 413);
+
+    private final SaleWorld world;
+    private MalformedRequests requests;
+
+    public BadInputSteps(SaleWorld world) {
+        this.world = world;
+    }
+
+    @When("^someone sends (.+)$")
+    public void someoneSends(String request) {
+        requests = new MalformedRequests(world);
+        world.send(requests.named(request));
+    }
+
+    @Then("it is refused as {word}")
+    public void refusedAs(String code) {
+        assertThat(STATUS_OF_CODE).as("codes this feature knows").containsKey(code);
+        assertRefused(world.lastAnswer(), STATUS_OF_CODE.get(code), code);
+    }
+
+    @Then("no new sale has appeared")
+    public void noNewSale() {
+        ApiAnswer lookup = world.api().send(world.api().sale(requests.proposedSaleId()));
+        assertThat(lookup.status()).as("the refused sale: %s", lookup.describe()).isEqualTo(404);
+    }
+}

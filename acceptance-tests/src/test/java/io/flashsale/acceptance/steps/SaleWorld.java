@@ -1,0 +1,120 @@
+package io.flashsale.acceptance.steps;
+
+import io.cucumber.spring.ScenarioScope;
+import io.flashsale.acceptance.CucumberSpringConfiguration;
+import io.flashsale.acceptance.api.ApiAnswer;
+import io.flashsale.acceptance.api.ApiCall;
+import io.flashsale.acceptance.api.FlashsaleApi;
+import io.flashsale.acceptance.api.SaleSpec;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.JsonNode;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What one scenario knows: its sale, its buyers and the answers they got. Every scenario draws a
+ * fresh token, so its sale and buyers never meet another scenario's stock, even across runs.
+ */
+@Component
+@ScenarioScope
+public class SaleWorld {
+
+    private final FlashsaleApi api;
+    private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    private final List<ApiAnswer> answers = new ArrayList<>();
+    private final Map<String, ApiAnswer> lastAnswerOfBuyer = new LinkedHashMap<>();
+    private List<ApiAnswer> crowdAnswers = List.of();
+    private SaleSpec sale;
+
+    public SaleWorld(@Value("${local.server.port}") int port) {
+        this.api = new FlashsaleApi(port, CucumberSpringConfiguration.ADMIN_TOKEN);
+    }
+
+    public FlashsaleApi api() {
+        return api;
+    }
+
+    /** A name that no other scenario or run uses, e.g. for a sale id. */
+    public String unique(String prefix) {
+        return prefix + "-" + token;
+    }
+
+    public String buyerId(String name) {
+        return name.toLowerCase(Locale.ROOT) + "-" + token;
+    }
+
+    public void open(SaleSpec spec) {
+        ApiAnswer created = api.send(api.createSale(spec.toBody()));
+        assertThat(created.status()).as("creating the sale: %s", created.describe()).isEqualTo(201);
+        assertThat(created.header("Location")).as("where the new sale lives").isPresent();
+        this.sale = spec;
+    }
+
+    public SaleSpec sale() {
+        return Objects.requireNonNull(sale, "the scenario has not set up a sale");
+    }
+
+    /** Sends one of the scenario's requests and remembers the answer; look-ups and set-up use {@link #api()}. */
+    public ApiAnswer send(ApiCall call) {
+        ApiAnswer answer = api.send(call);
+        answers.add(answer);
+        return answer;
+    }
+
+    public ApiAnswer reserveAs(String buyer, Map<String, Object> request) {
+        return sendAs(buyer, api.reserve(sale().id(), buyerId(buyer), request));
+    }
+
+    public ApiAnswer sendAs(String buyer, ApiCall call) {
+        ApiAnswer answer = send(call);
+        lastAnswerOfBuyer.put(buyer, answer);
+        return answer;
+    }
+
+    public ApiAnswer lastAnswer() {
+        assertThat(answers).as("answers so far").isNotEmpty();
+        return answers.getLast();
+    }
+
+    public List<ApiAnswer> lastAnswers(int count) {
+        assertThat(answers).as("answers so far").hasSizeGreaterThanOrEqualTo(count);
+        return answers.subList(answers.size() - count, answers.size());
+    }
+
+    public ApiAnswer lastAnswerOf(String buyer) {
+        ApiAnswer answer = lastAnswerOfBuyer.get(buyer);
+        assertThat(answer).as("%s has sent a request", buyer).isNotNull();
+        return answer;
+    }
+
+    public void crowdAnswered(List<ApiAnswer> answers) {
+        this.crowdAnswers = List.copyOf(answers);
+    }
+
+    public List<ApiAnswer> crowdAnswers() {
+        return crowdAnswers;
+    }
+
+    /** The admin's view of one SKU of the scenario's sale, as the hot store holds it. */
+    public StockLine stockOf(String skuId) {
+        ApiAnswer view = api.send(api.stockView(sale().id()));
+        assertThat(view.status()).as("the stock view: %s", view.describe()).isEqualTo(200);
+        assertThat(view.text("activityId")).as("the stock view's sale").isEqualTo(sale().id());
+        for (JsonNode item : view.json().path("items")) {
+            if (skuId.equals(item.path("skuId").asString(""))) {
+                return StockLine.from(item);
+            }
+        }
+        throw new AssertionError("the stock view does not list " + skuId + ": " + view.describe());
+    }
+}

@@ -1,0 +1,31 @@
+Feature: A crowd races for a few units
+  In order to never sell more than we have, even when everyone clicks in the same second
+  As a merchant running a flash sale
+  I want exactly as many reservations accepted as there are units, and no buyer above the limit
+
+  Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units>
+    Given a sale with <units> units of one SKU and a limit of 1 per buyer that has started and is warmed up
+    When <buyers> buyers each send 2 reservation requests at the same moment
+    Then exactly <units> reservations are accepted
+    And the other <refused> are refused as sold out or over the limit
+    And <units> different buyers hold a reservation
+    And no stock remains
+
+    Examples:
+      | units | buyers | refused |
+      | 10    | 100    | 190     |
+      | 100   | 1000   | 1900    |
+      | 1     | 250    | 499     |
+
+  Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units> kept in <segments> separate counters
+    Given a sale with <units> units of one SKU split into <segments> segments and a limit of 1 per buyer that has started and is warmed up
+    When <buyers> buyers each send 2 reservation requests at the same moment
+    Then exactly <units> reservations are accepted
+    And the other <refused> are refused as sold out or over the limit
+    And <units> different buyers hold a reservation
+    And no stock remains
+
+    Examples:
+      | units | segments | buyers | refused |
+      | 10    | 4        | 100    | 190     |
+      | 100   | 16       | 500    | 900     |

@@ -1,0 +1,35 @@
+Feature: Sending the same request again does not buy twice
+  In order to retry safely when my connection drops
+  As a buyer
+  I want a repeated request to give me my original reservation without taking more stock
+
+  Background:
+    Given a sale that has started with a limit of 2 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is warmed up
+
+  Scenario: Repeating a request returns the same reservation, even at the limit
+    When Alice reserves 2 tickets with request id "order-1"
+    And Alice sends the same request again
+    Then both answers name the same reservation
+    And 8 tickets are still available
+    And Alice sees that reservation as reserved
+    And Bob cannot see that reservation
+
+  Scenario: The idempotency key works the same way as the request id
+    When Alice reserves 2 tickets with idempotency key "retry-7"
+    And Alice sends the same request again
+    Then both answers name the same reservation
+    And 8 tickets are still available
+
+  Scenario: Another buyer using the same request id gets a reservation of their own
+    When Alice reserves 2 tickets with request id "order-1"
+    And Bob reserves 2 tickets with request id "order-1"
+    Then the two answers name different reservations
+    And 6 tickets are still available
+
+  Scenario: Many copies of one request arriving at once still take stock once
+    When Alice sends 20 identical requests for 1 ticket with request id "burst" at the same moment
+    Then all 20 answers name the same reservation
+    And 9 tickets are still available

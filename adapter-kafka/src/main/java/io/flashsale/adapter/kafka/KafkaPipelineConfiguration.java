@@ -1,0 +1,95 @@
+package io.flashsale.adapter.kafka;
+
+import io.flashsale.application.port.in.PlaceOrderUseCase;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.annotation.EnableKafka;
+import org.springframework.kafka.config.TopicBuilder;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.RetryListener;
+
+import java.time.Duration;
+
+/**
+ * The reservation pipeline's Kafka beans, on top of Spring Boot's Kafka auto-configuration (its ProducerFactory,
+ * KafkaTemplate, ConsumerFactory, listener container factory and KafkaAdmin, which creates the two topics below
+ * when they are absent). Needs a {@link PlaceOrderUseCase} bean; any {@link RetryListener} beans hear of every
+ * failed delivery and every dead-lettered event.
+ *
+ * <p>Properties, with defaults: {@code flashsale.kafka.topic} (flashsale.reservations),
+ * {@code flashsale.kafka.dead-letter-topic} (the topic + ".DLT"), {@code flashsale.kafka.partitions} (3, both
+ * topics), {@code flashsale.kafka.replication-factor} (1), {@code flashsale.kafka.publish-timeout} (10s),
+ * {@code flashsale.kafka.consumer.group-id} (flashsale-orders), {@code flashsale.kafka.consumer.concurrency} (3),
+ * {@code flashsale.kafka.retry.initial-interval} (200ms), {@code flashsale.kafka.retry.multiplier} (2.0),
+ * {@code flashsale.kafka.retry.max-interval} (10s), {@code flashsale.kafka.retry.max-attempts} (6, the first
+ * delivery included), {@code flashsale.kafka.dead-letters.timeout} (10s).
+ *
+ * <p>The producer must be idempotent with acks=all, or the publisher refuses to start:
+ * {@code spring.kafka.producer.acks=all}, {@code spring.kafka.producer.properties[enable.idempotence]=true}, and
+ * {@code spring.kafka.producer.properties[max.block.ms]} at or below the publish timeout. The listener sets its
+ * own {@code auto.offset.reset=earliest} and {@code enable.auto.commit=false}.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableKafka
+public class KafkaPipelineConfiguration {
+
+    private static final String TOPIC = "${flashsale.kafka.topic:flashsale.reservations}";
+    private static final String DEAD_LETTER_TOPIC = "${flashsale.kafka.dead-letter-topic:" + TOPIC + ".DLT}";
+
+    @Bean
+    NewTopic reservationsTopic(@Value(TOPIC) String topic,
+                               @Value("${flashsale.kafka.partitions:3}") int partitions,
+                               @Value("${flashsale.kafka.replication-factor:1}") short replicationFactor) {
+        return TopicBuilder.name(topic).partitions(partitions).replicas(replicationFactor).build();
+    }
+
+    @Bean
+    NewTopic reservationsDeadLetterTopic(@Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
+                                         @Value("${flashsale.kafka.partitions:3}") int partitions,
+                                         @Value("${flashsale.kafka.replication-factor:1}") short replicationFactor) {
+        return TopicBuilder.name(deadLetterTopic).partitions(partitions).replicas(replicationFactor).build();
+    }
+
+    @Bean
+    KafkaReservationEventPublisher kafkaReservationEventPublisher(
+            KafkaTemplate<String, String> kafkaTemplate, @Value(TOPIC) String topic,
+            @Value("${flashsale.kafka.publish-timeout:10s}") Duration publishTimeout) {
+        return new KafkaReservationEventPublisher(kafkaTemplate, topic, publishTimeout);
+    }
+
+    @Bean
+    RetryPolicy reservationRetryPolicy(@Value("${flashsale.kafka.retry.initial-interval:200ms}") Duration initialInterval,
+                                       @Value("${flashsale.kafka.retry.multiplier:2.0}") double multiplier,
+                                       @Value("${flashsale.kafka.retry.max-interval:10s}") Duration maxInterval,
+                                       @Value("${flashsale.kafka.retry.max-attempts:6}") int maxAttempts) {
+        return new RetryPolicy(initialInterval, multiplier, maxInterval, maxAttempts);
+    }
+
+    @Bean(ReservationListenerContainerSetup.BEAN_NAME)
+    ReservationListenerContainerSetup reservationListenerContainerSetup(
+            KafkaTemplate<String, String> kafkaTemplate, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
+            RetryPolicy reservationRetryPolicy, ObjectProvider<RetryListener> retryListeners) {
+        return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy,
+                retryListeners.orderedStream().toList());
+    }
+
+    @Bean
+    ReservationOrderListener reservationOrderListener(
+            PlaceOrderUseCase placeOrderUseCase, @Value(TOPIC) String topic,
+            @Value("${flashsale.kafka.consumer.group-id:flashsale-orders}") String groupId,
+            @Value("${flashsale.kafka.consumer.concurrency:3}") int concurrency) {
+        return new ReservationOrderListener(placeOrderUseCase, topic, groupId, concurrency);
+    }
+
+    @Bean
+    KafkaDeadLetters kafkaDeadLetters(ConsumerFactory<?, ?> consumerFactory, KafkaTemplate<String, String> kafkaTemplate,
+                                      @Value(TOPIC) String topic, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
+                                      @Value("${flashsale.kafka.dead-letters.timeout:10s}") Duration timeout) {
+        return new KafkaDeadLetters(consumerFactory.getConfigurationProperties(), kafkaTemplate, topic, deadLetterTopic,
+                timeout);
+    }
+}

@@ -1,0 +1,98 @@
+package io.flashsale.adapter.kafka;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.KafkaException;
+import org.springframework.kafka.config.ContainerPostProcessor;
+import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties.AckMode;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.RetryListener;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How the order consumer's container commits and fails, applied to that one container only, so listeners that
+ * bootstrap may add keep their own error handling, and a CommonErrorHandler or ContainerCustomizer bean elsewhere
+ * (which Boot would apply to every container) cannot replace it.
+ *
+ * <ul>
+ *   <li>AckMode BATCH: after each poll, the container commits the offsets of the records whose listener call
+ *   returned (or that went to the dead-letter topic), in one commit; never an offset whose order was not placed.
+ *   A crash re-delivers at most one poll ({@code max.poll.records}) per partition, which the idempotent order
+ *   placement absorbs; a commit per record would add a broker round trip to every order.</li>
+ *   <li>A failing event is retried with exponential back-off, then published unchanged (key, value, headers plus
+ *   spring-kafka's {@code kafka_dlt-*} headers) to the dead-letter topic, on whichever partition its key hashes to
+ *   (so the dead-letter topic may have fewer partitions than the main one). An event that cannot be decoded
+ *   ({@link MalformedReservationMessageException}) is dead-lettered at once. If the dead-letter topic does not
+ *   take it, the event is not committed and is tried again.</li>
+ * </ul>
+ */
+public class ReservationListenerContainerSetup
+        implements ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> {
+
+    public static final String BEAN_NAME = "reservationListenerContainerSetup";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReservationListenerContainerSetup.class);
+
+    private final DefaultErrorHandler errorHandler;
+
+    /** @param retryListeners told of every failed delivery and of every dead-lettered event, e.g. to count them */
+    public ReservationListenerContainerSetup(KafkaOperations<?, ?> template, String deadLetterTopic,
+                                             RetryPolicy retryPolicy, List<RetryListener> retryListeners) {
+        var recoverer = new DeadLetterPublishingRecoverer(template,
+                (record, failure) -> new TopicPartition(deadLetterTopic, -1));
+        errorHandler = new DefaultErrorHandler(recoverer, retryPolicy.backOff());
+        errorHandler.addNotRetryableExceptions(MalformedReservationMessageException.class);
+        // Each failed attempt is expected and retried: a warning, not an error with a stack trace.
+        errorHandler.setLogLevel(KafkaException.Level.WARN);
+        List<RetryListener> listeners = new ArrayList<>(retryListeners);
+        listeners.add(new FailureLog(deadLetterTopic));
+        errorHandler.setRetryListeners(listeners.toArray(RetryListener[]::new));
+    }
+
+    @Override
+    public void postProcess(AbstractMessageListenerContainer<Object, Object> container) {
+        container.getContainerProperties().setAckMode(AckMode.BATCH);
+        container.setCommonErrorHandler(errorHandler);
+    }
+
+    public DefaultErrorHandler errorHandler() {
+        return errorHandler;
+    }
+
+    /** One line per failed attempt, without a stack trace; the dead-lettering itself as a warning too. */
+    private record FailureLog(String deadLetterTopic) implements RetryListener {
+
+        @Override
+        public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
+            LOG.warn("attempt {} to place reservation {} failed: {}", deliveryAttempt, record.key(),
+                    failure == null ? null : rootMessage(failure));
+        }
+
+        @Override
+        public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
+            LOG.warn("reservation {} ({}-{}@{}) moved to {} after its last attempt: {}", record.key(), record.topic(),
+                    record.partition(), record.offset(), deadLetterTopic, failure == null ? null : rootMessage(failure));
+        }
+
+        @Override
+        public void recoveryFailed(ConsumerRecord<?, ?> record, Exception original, Exception failure) {
+            LOG.error("reservation {} could not be moved to {}; it stays uncommitted and is tried again",
+                    record.key(), deadLetterTopic, failure);
+        }
+
+        private static String rootMessage(Throwable failure) {
+            Throwable root = failure;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            return root.toString();
+        }
+    }
+}

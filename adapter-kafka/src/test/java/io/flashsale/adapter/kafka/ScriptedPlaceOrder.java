@@ -1,0 +1,80 @@
+package io.flashsale.adapter.kafka;
+
+import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Places every order it is handed, except where a test scripted failures first; remembers every hand-over. */
+final class ScriptedPlaceOrder implements PlaceOrderUseCase {
+
+    private final List<Reservation> deliveries = new CopyOnWriteArrayList<>();
+    private final List<Reservation> placed = new CopyOnWriteArrayList<>();
+    private final Map<ReservationId, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
+    private final Map<ReservationId, CountDownLatch> holds = new ConcurrentHashMap<>();
+
+    /** Deliveries of this reservation wait inside placeOrder until the returned latch is counted down. */
+    CountDownLatch holdDeliveries(ReservationId id) {
+        var release = new CountDownLatch(1);
+        holds.put(id, release);
+        return release;
+    }
+
+    void failNextDeliveries(ReservationId id, int times) {
+        failuresLeft.put(id, new AtomicInteger(times));
+    }
+
+    void failEveryDelivery(ReservationId id) {
+        failNextDeliveries(id, Integer.MAX_VALUE);
+    }
+
+    void stopFailing(ReservationId id) {
+        failuresLeft.remove(id);
+    }
+
+    long deliveriesOf(ReservationId id) {
+        return deliveries.stream().filter(reservation -> reservation.id().equals(id)).count();
+    }
+
+    long placementsOf(ReservationId id) {
+        return placed.stream().filter(reservation -> reservation.id().equals(id)).count();
+    }
+
+    List<Reservation> placed() {
+        return List.copyOf(placed);
+    }
+
+    @Override
+    public OrderPlacement placeOrder(Reservation reservation) {
+        deliveries.add(reservation);
+        awaitRelease(reservation.id());
+        AtomicInteger left = failuresLeft.get(reservation.id());
+        if (left != null && left.getAndDecrement() > 0) {
+            throw new IllegalStateException("database down for " + reservation.id());
+        }
+        placed.add(reservation);
+        return new OrderPlacement.Placed(Order.placed(reservation, Instant.now()));
+    }
+
+    private void awaitRelease(ReservationId id) {
+        CountDownLatch release = holds.get(id);
+        try {
+            if (release != null && !release.await(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released " + id);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while holding " + id, interrupted);
+        }
+    }
+}

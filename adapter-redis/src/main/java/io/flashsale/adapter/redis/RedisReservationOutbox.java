@@ -1,0 +1,171 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
+import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.domain.activity.ActivityId;
+import io.lettuce.core.Consumer;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.XAutoClaimArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.models.stream.ClaimedMessages;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The outbox streams that {@code reserve.lua} appends to, read by the consumer group {@value RedisKeys#OUTBOX_GROUP}.
+ * Reads never block (the connection is shared). The group is made on first use from id 0, so entries written
+ * before it existed are delivered too; an activity without a stream reads as empty and no stream is made for it.
+ *
+ * <p>An entry that cannot be read back into a reservation is never dropped: it is logged as an error each time
+ * it is read or claimed and stays pending, so it is visible in XPENDING and the stream is not trimmed past it
+ * until an operator repairs or removes it. Everything else keeps flowing around it.
+ */
+public final class RedisReservationOutbox implements ReservationOutboxPort {
+
+    private static final System.Logger LOG = System.getLogger(RedisReservationOutbox.class.getName());
+    /** Entries per acknowledge script call: bounds the script's argument list. */
+    private static final int ACKNOWLEDGE_CHUNK = 500;
+    private static final String CURSOR_END = "0-0";
+
+    private final RedisCommands<String, String> redis;
+    private final String registry;
+    private final LuaScript acknowledge;
+
+    /** Reads the activities of the default registry {@link RedisKeys#outboxActivities()}. */
+    public RedisReservationOutbox(StatefulRedisConnection<String, String> connection) {
+        this(connection, RedisKeys.outboxActivities());
+    }
+
+    /** @param registry the set key that {@link RedisStockReservationAdapter}'s warm-up adds activities to */
+    public RedisReservationOutbox(StatefulRedisConnection<String, String> connection, String registry) {
+        this.redis = connection.sync();
+        this.registry = registry;
+        this.acknowledge = LuaScript.load(redis, "acknowledge");
+    }
+
+    @Override
+    public Set<ActivityId> activities() {
+        var activities = new LinkedHashSet<ActivityId>();
+        for (String member : redis.smembers(registry)) {
+            try {
+                activities.add(new ActivityId(member));
+            } catch (RuntimeException notAnActivityId) {
+                LOG.log(Level.WARNING, "outbox registry {0} holds {1}, which is no activity id; skipped", registry, member);
+            }
+        }
+        return activities;
+    }
+
+    @Override
+    public List<OutboxEntry> readNew(ActivityId activityId, String relay, int max) {
+        if (max < 1) {
+            return List.of();
+        }
+        String outbox = RedisKeys.outbox(activityId);
+        List<StreamMessage<String, String>> read = inGroup(outbox, () -> redis.xreadgroup(
+                Consumer.from(RedisKeys.OUTBOX_GROUP, relay), XReadArgs.Builder.count(max),
+                XReadArgs.StreamOffset.lastConsumed(outbox)));
+        return decode(activityId, read == null ? List.of() : read, relay);
+    }
+
+    /** XAUTOCLAIM from the start of the pending list, following its cursor until {@code max} entries were claimed. */
+    @Override
+    public List<OutboxEntry> claimStale(ActivityId activityId, String relay, Duration minIdle, int max) {
+        if (max < 1) {
+            return List.of();
+        }
+        String outbox = RedisKeys.outbox(activityId);
+        var claimed = new ArrayList<StreamMessage<String, String>>();
+        String cursor = CURSOR_END;
+        do {
+            int room = max - claimed.size();
+            String from = cursor;
+            ClaimedMessages<String, String> batch = inGroup(outbox, () -> redis.xautoclaim(outbox,
+                    XAutoClaimArgs.Builder.xautoclaim(Consumer.from(RedisKeys.OUTBOX_GROUP, relay), minIdle, from)
+                            .count(room)));
+            if (batch == null) {
+                break;
+            }
+            claimed.addAll(batch.getMessages());
+            cursor = batch.getId();
+        } while (!CURSOR_END.equals(cursor) && claimed.size() < max);
+        return decode(activityId, claimed, relay);
+    }
+
+    @Override
+    public void acknowledge(ActivityId activityId, List<OutboxEntry> entries) {
+        String[] keys = {RedisKeys.outbox(activityId)};
+        for (int from = 0; from < entries.size(); from += ACKNOWLEDGE_CHUNK) {
+            List<OutboxEntry> chunk = entries.subList(from, Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK));
+            var args = new ArrayList<String>(chunk.size() + 1);
+            args.add(RedisKeys.OUTBOX_GROUP);
+            chunk.forEach(entry -> args.add(entry.entryId()));
+            acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+        }
+    }
+
+    private List<OutboxEntry> decode(ActivityId activityId, List<StreamMessage<String, String>> messages, String relay) {
+        var entries = new ArrayList<OutboxEntry>(messages.size());
+        for (StreamMessage<String, String> message : messages) {
+            try {
+                entries.add(OutboxEntryDecoder.decode(activityId, message.getId(), message.getBody()));
+            } catch (IllegalArgumentException malformed) {
+                LOG.log(Level.ERROR, "outbox entry left pending with relay " + relay
+                        + " until repaired (XPENDING / XRANGE " + RedisKeys.outbox(activityId) + "): "
+                        + malformed.getMessage());
+            }
+        }
+        return entries;
+    }
+
+    /**
+     * Runs a group read; when the group does not exist yet it is made from id 0 and the read repeated. Null when
+     * the activity has no outbox stream at all.
+     */
+    private <T> T inGroup(String outbox, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (RedisCommandExecutionException error) {
+            if (!isNoGroup(error)) {
+                throw error;
+            }
+        }
+        try {
+            // Without MKSTREAM: a registered activity whose stream is gone must not get an empty one back.
+            redis.xgroupCreate(XReadArgs.StreamOffset.from(outbox, "0-0"), RedisKeys.OUTBOX_GROUP);
+        } catch (RedisCommandExecutionException error) {
+            if (isMissingStream(error) || redis.exists(outbox) == 0) {
+                // No stream when asked: nothing to read in this pass, even if the first entry arrives right now.
+                return null;
+            }
+            if (!isBusyGroup(error)) {
+                throw error;
+            }
+        }
+        return read.get();
+    }
+
+    private static boolean isMissingStream(RedisCommandExecutionException error) {
+        return error.getMessage() != null && error.getMessage().contains("requires the key to exist");
+    }
+
+    private static boolean isNoGroup(RedisCommandExecutionException error) {
+        return error.getMessage() != null && error.getMessage().startsWith("NOGROUP");
+    }
+
+    private static boolean isBusyGroup(RedisCommandExecutionException error) {
+        return error.getMessage() != null && error.getMessage().startsWith("BUSYGROUP");
+    }
+}

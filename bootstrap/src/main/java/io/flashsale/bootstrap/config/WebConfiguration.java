@@ -1,0 +1,62 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.bootstrap.security.AdminAuthorizationInterceptor;
+import io.flashsale.bootstrap.security.AdminToken;
+import io.flashsale.bootstrap.security.BuyerArgumentResolver;
+import io.flashsale.bootstrap.web.CompleteProblemWriter;
+import io.flashsale.bootstrap.web.ProblemErrorReportValve;
+import io.flashsale.bootstrap.web.RequestBodyLimitFilter;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.databind.json.JsonMapper;
+
+import java.util.List;
+
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(HttpLimitsProperties.class)
+public class WebConfiguration implements WebMvcConfigurer {
+
+    private final AdminToken adminToken;
+
+    public WebConfiguration(AdminToken adminToken) {
+        this.adminToken = adminToken;
+    }
+
+    @Override
+    public void addInterceptors(InterceptorRegistry registry) {
+        registry.addInterceptor(new AdminAuthorizationInterceptor(adminToken));
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(new BuyerArgumentResolver());
+    }
+
+    /** Runs after Boot's own Tomcat customizer, which installs the HTML error valve this one replaces. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> ProblemErrorReportValve.install(context.getParent()));
+    }
+
+    @Bean
+    CompleteProblemWriter completeProblemWriter(JsonMapper json) {
+        return new CompleteProblemWriter(json);
+    }
+
+    @Bean
+    FilterRegistrationBean<RequestBodyLimitFilter> requestBodyLimitFilter(HttpLimitsProperties limits,
+                                                                          CompleteProblemWriter problems) {
+        var registration = new FilterRegistrationBean<>(
+                new RequestBodyLimitFilter(limits.maxRequestBodySize().toBytes(), problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+}

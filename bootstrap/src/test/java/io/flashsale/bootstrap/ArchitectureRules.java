@@ -1,0 +1,108 @@
+package io.flashsale.bootstrap;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/**
+ * The dependency rules of the hexagon, in stock ArchUnit. Every rule refuses to pass on an empty
+ * selection, and {@code ArchitectureRulesTest} shows each one failing on a class that breaks it.
+ */
+final class ArchitectureRules {
+
+    static final String DOMAIN = "io.flashsale.domain..";
+    static final String APPLICATION = "io.flashsale.application..";
+    static final String ADAPTERS = "io.flashsale.adapter..";
+    static final String REDIS_ADAPTER = "io.flashsale.adapter.redis..";
+    static final String KAFKA_ADAPTER = "io.flashsale.adapter.kafka..";
+    static final String MYSQL_ADAPTER = "io.flashsale.adapter.mysql..";
+    static final String BOOTSTRAP = "io.flashsale.bootstrap..";
+    /** Bootstrap builds the Lettuce client the Redis adapter is handed; nothing else of it sees Lettuce. */
+    static final String BOOTSTRAP_WIRING = "io.flashsale.bootstrap.config..";
+
+    static final ArchRule DOMAIN_DEPENDS_ONLY_ON_THE_JDK = classes()
+            .that().resideInAPackage(DOMAIN)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN)
+            .allowEmptyShould(false);
+
+    static final ArchRule APPLICATION_DEPENDS_ONLY_ON_THE_JDK_AND_THE_DOMAIN = classes()
+            .that().resideInAPackage(APPLICATION)
+            .should().onlyDependOnClassesThat().resideInAnyPackage("java..", DOMAIN, APPLICATION)
+            .allowEmptyShould(false);
+
+    static final ArchRule CORE_DOES_NOT_USE_SPRING = noClasses()
+            .that().resideInAnyPackage(DOMAIN, APPLICATION)
+            .should().dependOnClassesThat().resideInAPackage("org.springframework..")
+            .allowEmptyShould(false);
+
+    static final ArchRule ADAPTERS_DO_NOT_DEPEND_ON_EACH_OTHER = slices()
+            .matching("io.flashsale.adapter.(*)..")
+            .should().notDependOnEachOther()
+            .allowEmptyShould(false);
+
+    static final ArchRule ADAPTERS_DO_NOT_USE_APPLICATION_SERVICES = noClasses()
+            .that().resideInAPackage(ADAPTERS)
+            .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.service..")
+            .allowEmptyShould(false);
+
+    static final ArchRule NOTHING_DEPENDS_ON_BOOTSTRAP = noClasses()
+            .that().resideOutsideOfPackage(BOOTSTRAP)
+            .should().dependOnClassesThat().resideInAPackage(BOOTSTRAP)
+            .allowEmptyShould(false);
+
+    static final ArchRule LETTUCE_ONLY_IN_THE_REDIS_ADAPTER = noClasses()
+            .that().resideOutsideOfPackages(REDIS_ADAPTER, BOOTSTRAP_WIRING)
+            .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
+            .allowEmptyShould(false);
+
+    static final ArchRule KAFKA_ONLY_IN_THE_KAFKA_ADAPTER = noClasses()
+            .that().resideOutsideOfPackage(KAFKA_ADAPTER)
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "org.springframework.kafka..")
+            .allowEmptyShould(false);
+
+    static final ArchRule MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER = noClasses()
+            .that().resideOutsideOfPackage(MYSQL_ADAPTER)
+            .should().dependOnClassesThat()
+            .resideInAnyPackage("org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..")
+            .allowEmptyShould(false);
+
+    static final ArchRule IN_PORTS_ARE_USE_CASES = classes()
+            .that().resideInAPackage("io.flashsale.application.port.in..").and().areInterfaces()
+            .should().haveSimpleNameEndingWith("UseCase")
+            .allowEmptyShould(false);
+
+    static final ArchRule OUT_PORTS_LIVE_IN_PORT_OUT = classes()
+            .that().resideInAPackage(APPLICATION).and().areInterfaces()
+            .and().resideOutsideOfPackage("io.flashsale.application.port.in..")
+            .should().resideInAPackage("io.flashsale.application.port.out..")
+            .allowEmptyShould(false);
+
+    static final ArchRule LAYERS = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("Domain").definedBy(DOMAIN)
+            .layer("Application").definedBy(APPLICATION)
+            .layer("Adapters").definedBy(ADAPTERS)
+            .layer("Bootstrap").definedBy(BOOTSTRAP)
+            .whereLayer("Bootstrap").mayNotBeAccessedByAnyLayer()
+            .whereLayer("Adapters").mayOnlyBeAccessedByLayers("Bootstrap")
+            .whereLayer("Application").mayOnlyBeAccessedByLayers("Adapters", "Bootstrap")
+            .whereLayer("Domain").mayOnlyBeAccessedByLayers("Application", "Adapters", "Bootstrap")
+            .allowEmptyShould(false);
+
+    private ArchitectureRules() {
+    }
+
+    /** Test infrastructure (Testcontainers, JDBC for test databases) is not part of the product. */
+    static final class ExcludeTestSupport implements ImportOption {
+
+        @Override
+        public boolean includes(Location location) {
+            return !location.contains("/io/flashsale/testsupport/");
+        }
+    }
+}

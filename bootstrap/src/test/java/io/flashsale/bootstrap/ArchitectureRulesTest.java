@@ -1,0 +1,104 @@
+package io.flashsale.bootstrap;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.EvaluationResult;
+import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
+import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
+import io.flashsale.application.archfixture.ApplicationUsingLettuce;
+import io.flashsale.application.archfixture.StockCounter;
+import io.flashsale.application.port.in.archfixture.ReservationFinder;
+import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
+import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
+import io.flashsale.domain.archfixture.DomainUsingApplication;
+import io.flashsale.domain.archfixture.DomainUsingSpring;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Each rule, run over the product plus one class that breaks it, must name that class. */
+class ArchitectureRulesTest {
+
+    private static final JavaClasses PRODUCT_WITH_VIOLATIONS = new ClassFileImporter()
+            .withImportOption(new ArchitectureRules.ExcludeTestSupport())
+            .withImportOption(location -> !ImportOption.Predefined.ONLY_INCLUDE_TESTS.includes(location)
+                    || location.contains("/archfixture/"))
+            .importPackages("io.flashsale");
+
+    @Test
+    void domainRuleCatchesSpringInTheDomain() {
+        assertCaught(ArchitectureRules.DOMAIN_DEPENDS_ONLY_ON_THE_JDK, DomainUsingSpring.class);
+    }
+
+    @Test
+    void applicationRuleCatchesLettuceInTheApplication() {
+        assertCaught(ArchitectureRules.APPLICATION_DEPENDS_ONLY_ON_THE_JDK_AND_THE_DOMAIN, ApplicationUsingLettuce.class);
+    }
+
+    @Test
+    void coreRuleCatchesSpringInTheDomain() {
+        assertCaught(ArchitectureRules.CORE_DOES_NOT_USE_SPRING, DomainUsingSpring.class);
+    }
+
+    @Test
+    void adapterSliceRuleCatchesOneAdapterUsingAnother() {
+        assertCaught(ArchitectureRules.ADAPTERS_DO_NOT_DEPEND_ON_EACH_OTHER, RedisAdapterUsingMysqlAdapter.class);
+    }
+
+    @Test
+    void adapterRuleCatchesAnAdapterUsingAService() {
+        assertCaught(ArchitectureRules.ADAPTERS_DO_NOT_USE_APPLICATION_SERVICES, KafkaAdapterUsingService.class);
+    }
+
+    @Test
+    void bootstrapRuleCatchesAnAdapterUsingBootstrap() {
+        assertCaught(ArchitectureRules.NOTHING_DEPENDS_ON_BOOTSTRAP, MysqlAdapterPart.class);
+    }
+
+    @Test
+    void lettuceRuleCatchesLettuceOutsideTheRedisAdapter() {
+        assertCaught(ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER, ApplicationUsingLettuce.class);
+    }
+
+    @Test
+    void kafkaRuleCatchesKafkaOutsideTheKafkaAdapter() {
+        assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, BootstrapUsingKafka.class);
+    }
+
+    @Test
+    void jdbcRuleCatchesJdbcOutsideTheMysqlAdapter() {
+        assertCaught(ArchitectureRules.MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER, BootstrapUsingJdbc.class);
+    }
+
+    @Test
+    void inPortRuleCatchesAnInPortNotNamedUseCase() {
+        assertCaught(ArchitectureRules.IN_PORTS_ARE_USE_CASES, ReservationFinder.class);
+    }
+
+    @Test
+    void outPortRuleCatchesAPortOutsidePortOut() {
+        assertCaught(ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT, StockCounter.class);
+    }
+
+    @Test
+    void layerRuleCatchesTheDomainReachingIntoTheApplication() {
+        assertCaught(ArchitectureRules.LAYERS, DomainUsingApplication.class);
+    }
+
+    @Test
+    void layerRuleCatchesAnAdapterReachingIntoBootstrap() {
+        assertCaught(ArchitectureRules.LAYERS, MysqlAdapterPart.class);
+    }
+
+    private static void assertCaught(ArchRule rule, Class<?> offender) {
+        EvaluationResult result = rule.evaluate(PRODUCT_WITH_VIOLATIONS);
+
+        assertThat(result.hasViolation()).as(rule.getDescription()).isTrue();
+        assertThat(result.getFailureReport().getDetails())
+                .as(rule.getDescription())
+                .anyMatch(line -> line.contains(offender.getName()));
+    }
+}

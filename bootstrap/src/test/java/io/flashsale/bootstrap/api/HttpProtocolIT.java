@@ -1,0 +1,74 @@
+package io.flashsale.bootstrap.api;
+
+import org.junit.jupiter.api.Test;
+
+import java.net.http.HttpRequest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HttpProtocolIT extends ApiTestBase {
+
+    @Test
+    void givenAnUnknownPath_whenCalled_then404NotFoundProblem() {
+        assertProblem(get("/nope"), 404, "NOT_FOUND");
+        assertProblem(post("/api/v2/activities", "{}"), 404, "NOT_FOUND");
+        assertProblem(get("/api/v1/reservations"), 404, "NOT_FOUND");
+    }
+
+    @Test
+    void givenAPathTheServerRefusesToDecode_whenCalled_then400ProblemNotAnHtmlPage() {
+        for (String path : new String[] {"/api/v1/activities/abc%2Fdef", "/api/v1/activities/abc%00",
+                "/api/v1/reservations/a%5Cb", "/api/v1/activities/..%2F..%2Fetc"}) {
+            Reply refused = get(path, "X-User-Id", "alice");
+
+            assertProblem(refused, 400, "VALIDATION");
+            assertThat(refused.body()).doesNotContain("<html", "Tomcat");
+        }
+    }
+
+    @Test
+    void givenAMethodTheResourceDoesNotHave_whenCalled_then405WithAllow() {
+        String id = openSale(1, item("sku-a", 10));
+
+        Reply delete = send(request("/api/v1/activities/" + id, "Authorization", "Bearer " + ADMIN_TOKEN).DELETE());
+        Reply put = send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice")
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
+
+        assertProblem(get("/api/v1/activities"), 405, "METHOD_NOT_ALLOWED");
+        assertProblem(delete, 405, "METHOD_NOT_ALLOWED");
+        assertThat(delete.header("Allow")).contains("GET");
+        assertProblem(put, 405, "METHOD_NOT_ALLOWED");
+        assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
+    }
+
+    @Test
+    void givenABodyThatIsNotJson_whenReserved_then415AndNothingChanges() {
+        String id = openSale(1, item("sku-a", 10));
+        for (String type : new String[] {"text/plain", "application/xml", "application/x-www-form-urlencoded"}) {
+            Reply refused = send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice")
+                    .header("Content-Type", type)
+                    .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
+
+            assertProblem(refused, 415, "UNSUPPORTED_MEDIA_TYPE");
+        }
+        assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
+    }
+
+    @Test
+    void givenAFailureInsideTheService_whenCalled_then500InternalWithoutItsDetails() {
+        Reply failed = get("/api/v1/test-only/failure");
+
+        assertProblem(failed, 500, "INTERNAL");
+        assertThat(failed.body()).doesNotContain(FailingController.SECRET, "IllegalStateException", "internal detail",
+                "at io.flashsale", "trace");
+    }
+
+    @Test
+    void givenTheService_whenHealthIsAsked_thenUp() {
+        Reply health = get("/actuator/health");
+
+        assertThat(health.status()).isEqualTo(200);
+        assertThat(health.json().path("status").asString()).isEqualTo("UP");
+    }
+}

@@ -1,0 +1,9 @@
+package io.flashsale.domain.archfixture;
+
+import io.flashsale.application.port.in.ActivityView;
+
+/** Breaks the rules on purpose: the domain reaching up into the application layer. */
+public class DomainUsingApplication {
+
+    public ActivityView view;
+}
