@@ -1,7 +1,7 @@
 Feature: A crowd races for a few units
   In order to never sell more than we have, even when everyone clicks in the same second
   As a merchant running a flash sale
-  I want exactly as many reservations accepted as there are units, and no buyer above the limit
+  I want exactly as many reservations accepted as there are units, no buyer above the limit, and each winner's reservation turned into one order
 
   Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units>
     Given a sale with <units> units of one SKU and a limit of 1 per buyer that has started and is warmed up
@@ -10,6 +10,8 @@ Feature: A crowd races for a few units
     And the other <refused> are refused as sold out or over the limit
     And <units> different buyers hold a reservation
     And no stock remains
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books hold exactly <units> orders, none failed
 
     Examples:
       | units | buyers | refused |
@@ -24,6 +26,8 @@ Feature: A crowd races for a few units
     And the other <refused> are refused as sold out or over the limit
     And <units> different buyers hold a reservation
     And no stock remains
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books hold exactly <units> orders, none failed
 
     Examples:
       | units | segments | buyers | refused |

@@ -14,7 +14,7 @@ Feature: Sending the same request again does not buy twice
     And Alice sends the same request again
     Then both answers name the same reservation
     And 8 tickets are still available
-    And Alice sees that reservation as reserved
+    And Alice sees that reservation as held
     And Bob cannot see that reservation
 
   Scenario: The idempotency key works the same way as the request id

@@ -2,7 +2,7 @@
 -- Any other status (or no reservation) changes nothing, so releasing twice is harmless.
 --
 -- KEYS: 1 stock, 2 holdings, 3 reservations
--- ARGV: 1 reservationId
+-- ARGV: 1 reservationId, 2 optional: when the buyer cancelled (ISO-8601), kept as <id>:cancelledAt
 -- Reply: 1 when released now, 0 otherwise.
 
 local stock, holdings, reservations, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
@@ -21,4 +21,7 @@ for sku, quantity in string.gmatch(r[3], '([^,:]+):(%d+)') do
     end
 end
 redis.call('HSET', reservations, id .. ':status', 'CANCELLED')
+if ARGV[2] then
+    redis.call('HSET', reservations, id .. ':cancelledAt', ARGV[2])
+end
 return 1

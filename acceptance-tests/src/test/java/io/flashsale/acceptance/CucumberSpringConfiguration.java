@@ -3,6 +3,7 @@ package io.flashsale.acceptance;
 import io.cucumber.spring.CucumberContextConfiguration;
 import io.flashsale.acceptance.steps.SaleWorld;
 import io.flashsale.bootstrap.FlashsaleApplication;
+import io.flashsale.testsupport.KafkaEndpoint;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
@@ -11,19 +12,36 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-/** The whole service on a random port, on real Redis and MariaDB; the steps reach it only over HTTP. */
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The whole service on a random port, on real Redis, Kafka and MariaDB; the steps reach it over HTTP, and look
+ * behind it only through {@link InspectionConfiguration}'s read-outs of the database, the topic and the hot store.
+ */
 @CucumberContextConfiguration
 @SpringBootTest(classes = FlashsaleApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@Import(SaleWorld.class)
+@Import({SaleWorld.class, InspectionConfiguration.class})
 public class CucumberSpringConfiguration {
 
     public static final String ADMIN_TOKEN = "acceptance-admin-token";
     private static final String DATABASE = "flashsale_it_acceptance";
 
+    // Names of this run only: the broker and Redis may be shared with other runs and other tests.
+    private static final String RUN = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+    public static final String TOPIC = "flashsale.acceptance." + RUN + ".reservations";
+    public static final String CONSUMER_GROUP = "flashsale-acceptance-" + RUN;
+    private static final String OUTBOX_REGISTRY = "fs:outbox:acceptance:" + RUN;
+
+    /** How long before its start a sale is loaded by the warm-up schedule: seconds, so a scenario can watch it. */
+    public static final Duration WARM_UP_LEAD = Duration.ofSeconds(2);
+
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         RedisEndpoint redis = TestServices.redis();
         MariaDbEndpoint mariadb = TestServices.mariadb();
+        KafkaEndpoint kafka = TestServices.kafka();
         // A fresh schema each run: migrations edited during development must not meet an old history.
         mariadb.recreateDatabase(DATABASE);
         registry.add("spring.data.redis.host", redis::host);
@@ -31,6 +49,17 @@ public class CucumberSpringConfiguration {
         registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
         registry.add("spring.datasource.username", mariadb::username);
         registry.add("spring.datasource.password", mariadb::password);
+        registry.add("spring.kafka.bootstrap-servers", kafka::bootstrapServers);
+        registry.add("flashsale.kafka.topic", () -> TOPIC);
+        registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
+        registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // The lifecycle's background jobs at a pace a scenario can wait for: payment time limits of a second or two.
+        registry.add("flashsale.lifecycle.expiry-interval", () -> "200ms");
+        registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "500ms");
+        registry.add("flashsale.warm-up.lead", () -> WARM_UP_LEAD.toMillis() + "ms");
+        registry.add("flashsale.warm-up.interval", () -> "200ms");
+        // Archives only when a scenario asks: a scheduled pass would take ended sales away from other scenarios.
+        registry.add("flashsale.archive.interval", () -> "1h");
     }
 }

@@ -13,6 +13,7 @@ import io.flashsale.application.archfixture.StockCounter;
 import io.flashsale.application.port.in.archfixture.ReservationFinder;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
+import io.flashsale.bootstrap.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.domain.archfixture.DomainUsingApplication;
 import io.flashsale.domain.archfixture.DomainUsingSpring;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,11 @@ class ArchitectureRulesTest {
     @Test
     void kafkaRuleCatchesKafkaOutsideTheKafkaAdapter() {
         assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, BootstrapUsingKafka.class);
+    }
+
+    @Test
+    void kafkaRuleCatchesASpringKafkaRetryListenerInBootstrapsMetrics() {
+        assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, DeadLetterRetryListener.class);
     }
 
     @Test

@@ -60,6 +60,19 @@ public final class FlashsaleApi {
         return ApiCall.get(RESERVATIONS + "/" + reservationId).withHeader(BUYER_HEADER, buyerId);
     }
 
+    public ApiCall archive(String saleId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/archive", null));
+    }
+
+    public ApiCall pay(String buyerId, String reservationId) {
+        return ApiCall.post(RESERVATIONS + "/" + reservationId + "/payment", null).withHeader(BUYER_HEADER, buyerId);
+    }
+
+    public ApiCall cancel(String buyerId, String reservationId) {
+        return ApiCall.post(RESERVATIONS + "/" + reservationId + "/cancellation", null)
+                .withHeader(BUYER_HEADER, buyerId);
+    }
+
     public ApiCall asAdmin(ApiCall call) {
         return call.withHeader("Authorization", "Bearer " + adminToken);
     }

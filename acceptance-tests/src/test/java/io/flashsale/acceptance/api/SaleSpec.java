@@ -7,8 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 
-/** A sale as the admin describes it when creating it. */
-public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit, List<Product> products) {
+/**
+ * A sale as the admin describes it when creating it.
+ *
+ * @param paymentTimeoutSeconds how long a buyer has to pay for an order, if not the service's default
+ */
+public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
+                       List<Product> products, OptionalInt paymentTimeoutSeconds) {
 
     /**
      * @param ownLimit  a per-buyer limit for this product that overrides the sale's, if any
@@ -23,6 +28,23 @@ public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt,
 
     public SaleSpec {
         products = List.copyOf(products);
+    }
+
+    public SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
+                    List<Product> products) {
+        this(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.empty());
+    }
+
+    public SaleSpec withPaymentTimeout(int seconds) {
+        return new SaleSpec(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.of(seconds));
+    }
+
+    /** The SKU of a sale that offers exactly one. */
+    public String onlyProduct() {
+        if (products.size() != 1) {
+            throw new IllegalStateException("the sale offers " + products.size() + " products, not one");
+        }
+        return products.getFirst().skuId();
     }
 
     public long unitsOf(String skuId) {
@@ -47,6 +69,7 @@ public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt,
         body.put("startsAt", startsAt.toString());
         body.put("endsAt", endsAt.toString());
         body.put("perUserLimit", perUserLimit);
+        paymentTimeoutSeconds.ifPresent(seconds -> body.put("paymentTimeoutSeconds", seconds));
         body.put("items", items);
         return body;
     }

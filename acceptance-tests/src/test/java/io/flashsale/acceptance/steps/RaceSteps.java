@@ -28,12 +28,13 @@ public class RaceSteps {
     @When("{int} buyers each send {int} reservation request(s) at the same moment")
     public void buyersRace(int buyers, int requestsEach) {
         String saleId = world.sale().id();
+        String product = world.sale().onlyProduct();
         List<ApiCall> calls = new ArrayList<>();
         // Round by round, so that one buyer's requests sit far apart and leave from different clients.
         for (int round = 1; round <= requestsEach; round++) {
             for (int buyer = 1; buyer <= buyers; buyer++) {
                 Map<String, Object> request = Map.of("requestId", "attempt-" + round,
-                        "items", List.of(Map.of("skuId", SaleSteps.ONLY_SKU, "quantity", 1)));
+                        "items", List.of(Map.of("skuId", product, "quantity", 1)));
                 calls.add(world.api().reserve(saleId, world.buyerId("Buyer" + buyer), request));
             }
         }
@@ -74,7 +75,8 @@ public class RaceSteps {
                 .toList();
         for (ApiAnswer shown : world.api().sendTogether(lookups)) {
             assertThat(shown.status()).as("a winner's reservation: %s", shown.describe()).isEqualTo(200);
-            assertThat(shown.text("status")).as("a winner's reservation: %s", shown.describe()).isEqualTo("RESERVED");
+            assertThat(shown.text("status")).as("a winner's reservation: %s", shown.describe())
+                    .isIn(Answers.HELD_STATUSES);
         }
     }
 

@@ -48,6 +48,23 @@ public class SaleSteps {
         world.open(startedSale(limit, products(offer)));
     }
 
+    @Given("a sale that has started with a limit of {int} per buyer and {int} second(s) to pay, offering:")
+    public void aStartedSaleWithPaymentTimeLimit(int limit, int seconds, DataTable offer) {
+        world.open(startedSale(limit, products(offer)).withPaymentTimeout(seconds));
+    }
+
+    @Given("a sale that has started and ends in {int} seconds, with a limit of {int} per buyer, offering:")
+    public void aSaleEndingSoon(int seconds, int limit, DataTable offer) {
+        Instant endsAt = now().plus(Duration.ofSeconds(seconds));
+        world.open(sale(endsAt.minus(Duration.ofHours(1)), endsAt, limit, products(offer)));
+    }
+
+    @Given("a sale that starts in {int} seconds, offering:")
+    public void aSaleStartingSoon(int seconds, DataTable offer) {
+        Instant startsAt = now().plus(Duration.ofSeconds(seconds));
+        world.open(sale(startsAt, startsAt.plus(Duration.ofHours(1)), 1, products(offer)));
+    }
+
     @Given("a sale that starts in {int} hour(s), offering:")
     public void aSaleStartingLater(int hours, DataTable offer) {
         Instant startsAt = now().plus(Duration.ofHours(hours));

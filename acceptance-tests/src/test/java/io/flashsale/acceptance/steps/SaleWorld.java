@@ -33,6 +33,7 @@ public class SaleWorld {
     private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final List<ApiAnswer> answers = new ArrayList<>();
     private final Map<String, ApiAnswer> lastAnswerOfBuyer = new LinkedHashMap<>();
+    private final Map<String, String> reservationOfBuyer = new LinkedHashMap<>();
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
 
@@ -78,7 +79,17 @@ public class SaleWorld {
     public ApiAnswer sendAs(String buyer, ApiCall call) {
         ApiAnswer answer = send(call);
         lastAnswerOfBuyer.put(buyer, answer);
+        if (Answers.isAccepted(answer)) {
+            reservationOfBuyer.put(buyer, answer.text("reservationId"));
+        }
         return answer;
+    }
+
+    /** The id of the last reservation the buyer was granted in this scenario. */
+    public String reservationOf(String buyer) {
+        String id = reservationOfBuyer.get(buyer);
+        assertThat(id).as("%s has been granted a reservation", buyer).isNotBlank();
+        return id;
     }
 
     public ApiAnswer lastAnswer() {
@@ -105,7 +116,17 @@ public class SaleWorld {
         return crowdAnswers;
     }
 
-    /** The admin's view of one SKU of the scenario's sale, as the hot store holds it. */
+    /** Reservation id to buyer id of every reservation accepted in this scenario, one by one or in a crowd. */
+    public Map<String, String> acceptedReservations() {
+        Map<String, String> accepted = new LinkedHashMap<>();
+        for (List<ApiAnswer> batch : List.of(answers, crowdAnswers)) {
+            batch.stream().filter(Answers::isAccepted)
+                    .forEach(answer -> accepted.put(answer.text("reservationId"), Answers.buyerOf(answer)));
+        }
+        return accepted;
+    }
+
+    /** The admin's view of one SKU of the scenario's sale: the hot store's ledger, or the books' once archived. */
     public StockLine stockOf(String skuId) {
         ApiAnswer view = api.send(api.stockView(sale().id()));
         assertThat(view.status()).as("the stock view: %s", view.describe()).isEqualTo(200);

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -17,8 +18,8 @@ import java.time.Duration;
 /**
  * The reservation pipeline's Kafka beans, on top of Spring Boot's Kafka auto-configuration (its ProducerFactory,
  * KafkaTemplate, ConsumerFactory, listener container factory and KafkaAdmin, which creates the two topics below
- * when they are absent). Needs a {@link PlaceOrderUseCase} bean; any {@link RetryListener} beans hear of every
- * failed delivery and every dead-lettered event.
+ * when they are absent). Needs a {@link PlaceOrderUseCase} bean and an {@link OrderPipelineMetrics} bean, which hears
+ * of every dead-lettered event; any {@link RetryListener} beans hear of every failed delivery and dead letter too.
  *
  * <p>Properties, with defaults: {@code flashsale.kafka.topic} (flashsale.reservations),
  * {@code flashsale.kafka.dead-letter-topic} (the topic + ".DLT"), {@code flashsale.kafka.partitions} (3, both
@@ -72,8 +73,9 @@ public class KafkaPipelineConfiguration {
     @Bean(ReservationListenerContainerSetup.BEAN_NAME)
     ReservationListenerContainerSetup reservationListenerContainerSetup(
             KafkaTemplate<String, String> kafkaTemplate, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
-            RetryPolicy reservationRetryPolicy, ObjectProvider<RetryListener> retryListeners) {
-        return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy,
+            RetryPolicy reservationRetryPolicy, OrderPipelineMetrics metrics,
+            ObjectProvider<RetryListener> retryListeners) {
+        return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy, metrics,
                 retryListeners.orderedStream().toList());
     }
 

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.kafka;
 
+import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -31,6 +32,8 @@ import java.util.List;
  *   (so the dead-letter topic may have fewer partitions than the main one). An event that cannot be decoded
  *   ({@link MalformedReservationMessageException}) is dead-lettered at once. If the dead-letter topic does not
  *   take it, the event is not committed and is tried again.</li>
+ *   <li>Every dead-lettered event is reported to the application's {@link OrderPipelineMetrics}, so operators
+ *   count dead letters without seeing Kafka.</li>
  * </ul>
  */
 public class ReservationListenerContainerSetup
@@ -42,9 +45,13 @@ public class ReservationListenerContainerSetup
 
     private final DefaultErrorHandler errorHandler;
 
-    /** @param retryListeners told of every failed delivery and of every dead-lettered event, e.g. to count them */
+    /**
+     * @param metrics        told of every dead-lettered event
+     * @param retryListeners told of every failed delivery and of every dead-lettered event as well
+     */
     public ReservationListenerContainerSetup(KafkaOperations<?, ?> template, String deadLetterTopic,
-                                             RetryPolicy retryPolicy, List<RetryListener> retryListeners) {
+                                             RetryPolicy retryPolicy, OrderPipelineMetrics metrics,
+                                             List<RetryListener> retryListeners) {
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, failure) -> new TopicPartition(deadLetterTopic, -1));
         errorHandler = new DefaultErrorHandler(recoverer, retryPolicy.backOff());
@@ -53,6 +60,7 @@ public class ReservationListenerContainerSetup
         errorHandler.setLogLevel(KafkaException.Level.WARN);
         List<RetryListener> listeners = new ArrayList<>(retryListeners);
         listeners.add(new FailureLog(deadLetterTopic));
+        listeners.add(new DeadLetterReport(metrics));
         errorHandler.setRetryListeners(listeners.toArray(RetryListener[]::new));
     }
 
@@ -64,6 +72,20 @@ public class ReservationListenerContainerSetup
 
     public DefaultErrorHandler errorHandler() {
         return errorHandler;
+    }
+
+    /** Hands each dead-lettered event to the application's metrics port, by its key: the reservation id. */
+    private record DeadLetterReport(OrderPipelineMetrics metrics) implements RetryListener {
+
+        @Override
+        public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
+            // Failed attempts are retried and logged by FailureLog; only the final give-up is reported.
+        }
+
+        @Override
+        public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
+            metrics.deadLettered(String.valueOf(record.key()));
+        }
     }
 
     /** One line per failed attempt, without a stack trace; the dead-lettering itself as a warning too. */

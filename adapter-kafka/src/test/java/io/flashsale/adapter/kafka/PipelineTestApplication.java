@@ -17,6 +17,11 @@ class PipelineTestApplication {
     }
 
     @Bean
+    RecordingOrderPipelineMetrics recordingOrderPipelineMetrics() {
+        return new RecordingOrderPipelineMetrics();
+    }
+
+    @Bean
     RecordingRetryListener recordingRetryListener() {
         return new RecordingRetryListener();
     }

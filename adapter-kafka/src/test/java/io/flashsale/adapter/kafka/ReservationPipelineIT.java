@@ -65,6 +65,8 @@ class ReservationPipelineIT {
     private ScriptedPlaceOrder orders;
     @Autowired
     private RecordingRetryListener retries;
+    @Autowired
+    private RecordingOrderPipelineMetrics metrics;
 
     private final ReservationMessageCodec codec = new ReservationMessageCodec();
     private final ActivityId activity = Reservations.newActivity();
@@ -146,6 +148,7 @@ class ReservationPipelineIT {
         var failed = failures.getFirst();
         await().atMost(WITHIN).until(() -> committedOffset(failed.partition()) > failed.offset());
         assertThat(retries.deadLetteredCount(reservation.id().value())).isZero();
+        assertThat(metrics.deadLetteredCount(reservation.id().value())).isZero();
     }
 
     @Test
@@ -161,6 +164,7 @@ class ReservationPipelineIT {
         assertThat(retries.failuresOf(reservation.id().value()))
                 .extracting(RecordingRetryListener.FailedDelivery::attempt).containsExactly(1, 2, 3, 4);
         assertThat(retries.deadLetteredCount(reservation.id().value())).isOne();
+        await().atMost(WITHIN).until(() -> metrics.deadLetteredCount(reservation.id().value()) == 1);
         assertThat(deadLetter.error()).contains("database down for " + reservation.id());
         assertThat(codec.decode(deadLetter.payload())).isEqualTo(reservation);
         assertThat(deadLetter.failedAt()).isBetween(before, Instant.now().plusSeconds(1));
@@ -178,6 +182,7 @@ class ReservationPipelineIT {
         DeadLetter deadLetter = awaitDeadLetter(key);
         assertThat(retries.failuresOf(key)).extracting(RecordingRetryListener.FailedDelivery::attempt).containsExactly(1);
         assertThat(retries.deadLetteredCount(key)).isOne();
+        await().atMost(WITHIN).until(() -> metrics.deadLetteredCount(key) == 1);
         assertThat(deadLetter.payload()).isEqualTo("{\"reservationId\": \"cut off");
         assertThat(deadLetter.error()).contains("unreadable reservation message");
     }

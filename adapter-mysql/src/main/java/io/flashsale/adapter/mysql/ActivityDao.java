@@ -3,6 +3,7 @@ package io.flashsale.adapter.mysql;
 import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 
+import java.time.Instant;
 import java.util.List;
 
 /** MyBatis statements for activities; the SQL lives in ActivityDao.xml beside this interface. */
@@ -16,4 +17,16 @@ interface ActivityDao {
     ActivityRow selectActivity(@Param("id") String id);
 
     List<ActivityItemRow> selectItems(@Param("activityId") String activityId);
+
+    List<ActivityRow> selectUnarchivedOverlapping(@Param("from") Instant from, @Param("to") Instant to);
+
+    List<String> selectEndedUnarchivedIds(@Param("now") Instant now);
+
+    /** Null when there is no such activity. */
+    ArchiveRow selectArchive(@Param("id") String id);
+
+    /** 1 when marked now, 0 when already archived, unknown, or not ended by {@code at}. */
+    int markArchived(@Param("id") String id, @Param("at") Instant at);
+
+    List<ItemStockRow> selectItemStock(@Param("activityId") String activityId);
 }

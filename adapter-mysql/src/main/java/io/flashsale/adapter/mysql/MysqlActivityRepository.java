@@ -4,7 +4,10 @@ import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.shared.InvalidValueException;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.domain.stock.StockLedger;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.support.TransactionOperations;
 
@@ -12,7 +15,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** Activities in MySQL: an activity and its items are written in one transaction and never change after. */
+/**
+ * Activities in MySQL: an activity and its items are written in one transaction and never change after, except for
+ * the archive mark set once after the sale.
+ */
 public class MysqlActivityRepository implements ActivityRepository {
 
     /** The range of a DATETIME column on both MySQL and MariaDB. */
@@ -71,5 +77,38 @@ public class MysqlActivityRepository implements ActivityRepository {
             return Optional.empty();
         }
         return Optional.of(mapper.toActivity(row, dao.selectItems(activityId.value())));
+    }
+
+    @Override
+    public List<Activity> findUnarchivedOverlapping(Instant from, Instant to) {
+        return dao.selectUnarchivedOverlapping(from, to).stream()
+                .map(row -> mapper.toActivity(row, dao.selectItems(row.id())))
+                .toList();
+    }
+
+    @Override
+    public List<ActivityId> findEndedUnarchived(Instant now) {
+        return dao.selectEndedUnarchivedIds(now).stream().map(ActivityId::new).toList();
+    }
+
+    @Override
+    public Optional<Instant> archivedAt(ActivityId activityId) {
+        return Optional.ofNullable(dao.selectArchive(activityId.value())).map(ArchiveRow::archivedAt);
+    }
+
+    @Override
+    public boolean markArchived(ActivityId activityId, Instant at) {
+        return dao.markArchived(activityId.value(), at) == 1;
+    }
+
+    @Override
+    public Optional<List<SkuStock>> recordedStock(ActivityId activityId) {
+        List<ItemStockRow> items = dao.selectItemStock(activityId.value());
+        if (items.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(items.stream()
+                .map(item -> new SkuStock(new SkuId(item.skuId()), new StockLedger(item.stock(), 0, item.sold())))
+                .toList());
     }
 }

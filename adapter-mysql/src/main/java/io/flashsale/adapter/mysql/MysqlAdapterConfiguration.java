@@ -40,6 +40,11 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlSettledReservations mysqlSettledReservations(SettledReservationsDao settledReservationsDao) {
+        return new MysqlSettledReservations(settledReservationsDao);
+    }
+
+    @Bean
     MysqlSalesFigures mysqlSalesFigures(SalesFiguresDao salesFiguresDao) {
         return new MysqlSalesFigures(salesFiguresDao);
     }

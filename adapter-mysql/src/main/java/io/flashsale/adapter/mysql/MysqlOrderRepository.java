@@ -1,24 +1,29 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.ActivityLedger;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionOperations;
 
 import java.time.Instant;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Orders in MySQL. A reservation is settled in one transaction (order, lines, limit-guarded purchases,
  * conditional stock update, stock flow) or, when the database refuses it, rolled back completely and
- * stored as a FAILED order in a second transaction. Lock waits, deadlocks and lost connections are not
- * caught: they reach the caller, whose redelivery finds either nothing or the settled order.
+ * stored as a FAILED order in a second transaction. Every later move is one conditional UPDATE out of
+ * ORDERED; the transaction that changes the row gives the stock back in the same transaction, and no other
+ * can. Lock waits, deadlocks and lost connections are not caught: they reach the caller, whose retry finds
+ * either nothing done or everything done.
  */
 public class MysqlOrderRepository implements OrderRepository {
 
@@ -26,12 +31,14 @@ public class MysqlOrderRepository implements OrderRepository {
     private final OrderRowMapper mapper;
     private final TransactionOperations transactions;
     private final StockTaking stockTaking;
+    private final StockRestoring stockRestoring;
 
     MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions) {
         this.dao = dao;
         this.mapper = mapper;
         this.transactions = transactions;
         this.stockTaking = new StockTaking(dao);
+        this.stockRestoring = new StockRestoring(dao);
     }
 
     @Override
@@ -42,16 +49,29 @@ public class MysqlOrderRepository implements OrderRepository {
             return new OrderPlacement.AlreadyPlaced(settled.get());
         }
         Order order = mapper.asStored(Order.placed(reservation, now));
-        Optional<Map<String, Integer>> limits = stockTaking.prepare(order);
-        if (limits.isEmpty()) {
+        Optional<StockTaking.Terms> terms = stockTaking.prepare(order);
+        if (terms.isEmpty()) {
             return storeRefusal(refused(reservation, OrderRefusal.UNKNOWN_ITEM, now));
         }
-        Settlement settlement = transactions.execute(status -> settle(order, limits.get(), status));
+        Settlement settlement = transactions.execute(status -> settle(order, terms.get(), status));
         return switch (settlement) {
             case Settlement.Settled settledNow -> new OrderPlacement.Placed(order);
             case Settlement.Duplicate duplicate -> alreadyPlaced(order.id());
             case Settlement.Refused refusal -> storeRefusal(refused(reservation, refusal.reason(), now));
         };
+    }
+
+    @Override
+    public OrderPlacement recordCancelledBeforeOrder(Reservation reservation, Instant cancelledAt, Instant now) {
+        Optional<Order> settled = find(reservation.id());
+        if (settled.isPresent()) {
+            return new OrderPlacement.AlreadyPlaced(settled.get());
+        }
+        Order cancelled = mapper.asStored(Order.cancelledBeforeOrder(reservation, cancelledAt, now));
+        Boolean stored = transactions.execute(status -> insertNew(mapper.toRow(cancelled), cancelled, status));
+        // A concurrent delivery may have placed it in between: then that order stands, and the caller sees it.
+        return Boolean.TRUE.equals(stored) ? new OrderPlacement.CancelledBeforeOrder(cancelled)
+                : alreadyPlaced(cancelled.id());
     }
 
     @Override
@@ -63,11 +83,79 @@ public class MysqlOrderRepository implements OrderRepository {
         return Optional.of(mapper.toOrder(row, dao.selectLines(reservationId.value())));
     }
 
-    private Settlement settle(Order order, Map<String, Integer> limits, TransactionStatus status) {
-        if (!insertNew(order, status)) {
+    @Override
+    public boolean markPaid(ReservationId reservationId, Instant paidAt) {
+        // One statement: it is its own transaction, and paying moves no stock.
+        return dao.closeOrdered(reservationId.value(), ReservationStatus.PAID.name(), mapper.storedPrecision(paidAt),
+                null) == 1;
+    }
+
+    @Override
+    public boolean closeWithRestore(ReservationId reservationId, ReservationStatus finalStatus, Instant at) {
+        ActivityLedger.requireRestoringStatus(finalStatus);
+        return Boolean.TRUE.equals(transactions.execute(status -> close(reservationId, finalStatus, at, at)));
+    }
+
+    @Override
+    public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
+        return Boolean.TRUE.equals(transactions.execute(
+                status -> close(reservationId, ReservationStatus.CANCELLED, cancelledAt, null)));
+    }
+
+    @Override
+    public Optional<ReservationId> expireNextDue(Instant now) {
+        return Optional.ofNullable(transactions.execute(status -> {
+            String due = dao.selectNextDueForUpdate(mapper.storedPrecision(now));
+            if (due == null) {
+                return null;
+            }
+            ReservationId id = new ReservationId(due);
+            if (!close(id, ReservationStatus.EXPIRED, now, now)) {
+                throw new IllegalStateException("order " + id + " was locked as ORDERED and yet did not expire");
+            }
+            return id;
+        }));
+    }
+
+    @Override
+    public List<PendingRestore> dueHotStoreRestores(Instant now, int max) {
+        return dao.selectDueRestores(mapper.storedPrecision(now), max).stream()
+                .map(row -> new PendingRestore(new ReservationId(row.reservationId()),
+                        ReservationStatus.valueOf(row.status())))
+                .toList();
+    }
+
+    @Override
+    public void hotStoreRestored(ReservationId reservationId) {
+        dao.clearRestoreDue(reservationId.value());
+    }
+
+    @Override
+    public void postponeHotStoreRestore(ReservationId reservationId, Instant retryAt) {
+        dao.postponeRestoreDue(reservationId.value(), mapper.storedPrecision(retryAt));
+    }
+
+    /**
+     * Inside a transaction: ORDERED -> {@code to}, and only if this call made the move, the stock comes back.
+     *
+     * @param restoreDueAt when the hot store's restore is due; null when the hot store owes none
+     */
+    private boolean close(ReservationId id, ReservationStatus to, Instant at, Instant restoreDueAt) {
+        Instant stored = mapper.storedPrecision(at);
+        if (dao.closeOrdered(id.value(), to.name(), stored, mapper.storedPrecision(restoreDueAt)) == 0) {
+            return false;
+        }
+        Order order = find(id).orElseThrow(() -> new IllegalStateException("order " + id + " vanished while closed"));
+        stockRestoring.giveBack(order, stored);
+        return true;
+    }
+
+    private Settlement settle(Order order, StockTaking.Terms terms, TransactionStatus status) {
+        OrderRow row = mapper.toRow(order).withPaymentDueAt(order.placedAt().plus(terms.paymentTimeout()));
+        if (!insertNew(row, order, status)) {
             return new Settlement.Duplicate();
         }
-        Optional<OrderRefusal> refusal = stockTaking.take(order, limits);
+        Optional<OrderRefusal> refusal = stockTaking.take(order, terms.limits());
         if (refusal.isPresent()) {
             // Nothing of this attempt may stay: not the order row, not the lines that passed before.
             status.setRollbackOnly();
@@ -81,15 +169,15 @@ public class MysqlOrderRepository implements OrderRepository {
     }
 
     private OrderPlacement storeRefusal(Order failed) {
-        Boolean stored = transactions.execute(status -> insertNew(failed, status));
+        Boolean stored = transactions.execute(status -> insertNew(mapper.toRow(failed), failed, status));
         // A concurrent delivery of the same reservation may have settled it in between.
         return Boolean.TRUE.equals(stored) ? new OrderPlacement.Refused(failed) : alreadyPlaced(failed.id());
     }
 
     /** Inserts the order and its lines; false, with the transaction marked for rollback, when the order exists. */
-    private boolean insertNew(Order order, TransactionStatus status) {
+    private boolean insertNew(OrderRow row, Order order, TransactionStatus status) {
         try {
-            dao.insertOrder(mapper.toRow(order));
+            dao.insertOrder(row);
         } catch (DuplicateKeyException e) {
             // The primary key is the reservation id: an earlier delivery settled it, placed or refused.
             status.setRollbackOnly();

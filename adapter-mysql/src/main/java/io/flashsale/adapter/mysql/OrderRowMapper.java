@@ -20,14 +20,25 @@ import java.util.List;
 
 /**
  * Order rows to domain and back. The order is rebuilt through its canonical constructor, so every row read
- * passes the domain's own validation; the factories below name each conversion.
+ * passes the domain's own validation; the factories below name each conversion. The row keeps one column per
+ * closing status (paid_at, cancelled_at, expired_at) where the order keeps one {@code closedAt} read by its status.
  */
 @Mapper(unmappedTargetPolicy = ReportingPolicy.ERROR)
 interface OrderRowMapper {
 
-    @Mapping(target = "id", source = "row.reservationId")
-    @Mapping(target = "lines", source = "lines")
-    Order toOrder(OrderRow row, List<OrderLineRow> lines);
+    /** The order a row and its lines hold; the payment deadline stays in the database. */
+    default Order toOrder(OrderRow row, List<OrderLineRow> lines) {
+        ReservationStatus status = status(row.status());
+        Instant closedAt = switch (status) {
+            case PAID -> row.paidAt();
+            case CANCELLED -> row.cancelledAt();
+            case EXPIRED -> row.expiredAt();
+            case RESERVED, ORDERED, FAILED -> null;
+        };
+        return new Order(reservationId(row.reservationId()), buyerId(row.buyerId()), requestId(row.requestId()),
+                lines.stream().map(this::toLine).toList(), status, failureReason(row.failureReason()),
+                row.reservedAt(), row.placedAt(), row.orderedAt(), closedAt);
+    }
 
     ReservationLine toLine(OrderLineRow row);
 
@@ -35,7 +46,31 @@ interface OrderRowMapper {
     @Mapping(target = "activityId", source = "id", qualifiedByName = "activityOf")
     @Mapping(target = "reservedAt", qualifiedByName = "storedPrecision")
     @Mapping(target = "placedAt", qualifiedByName = "storedPrecision")
+    @Mapping(target = "orderedAt", qualifiedByName = "storedPrecision")
+    @Mapping(target = "paidAt", source = "order", qualifiedByName = "paidAt")
+    @Mapping(target = "cancelledAt", source = "order", qualifiedByName = "cancelledAt")
+    @Mapping(target = "expiredAt", source = "order", qualifiedByName = "expiredAt")
+    @Mapping(target = "paymentDueAt", ignore = true)
     OrderRow toRow(Order order);
+
+    @Named("paidAt")
+    default Instant paidAt(Order order) {
+        return closedAtIf(order, ReservationStatus.PAID);
+    }
+
+    @Named("cancelledAt")
+    default Instant cancelledAt(Order order) {
+        return closedAtIf(order, ReservationStatus.CANCELLED);
+    }
+
+    @Named("expiredAt")
+    default Instant expiredAt(Order order) {
+        return closedAtIf(order, ReservationStatus.EXPIRED);
+    }
+
+    private Instant closedAtIf(Order order, ReservationStatus status) {
+        return order.status() == status ? storedPrecision(order.closedAt()) : null;
+    }
 
     @Mapping(target = "reservationId", source = "reservationId")
     @Mapping(target = "lineIndex", source = "lineIndex")
@@ -107,7 +142,7 @@ interface OrderRowMapper {
     /** DATETIME(3) keeps milliseconds: truncate here so the server never rounds. */
     @Named("storedPrecision")
     default Instant storedPrecision(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MILLIS);
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /** The order exactly as a later read will find it. */

@@ -7,4 +7,5 @@ record StockFlowRow(String activityId, String skuId, String reservationId, Strin
                     Instant createdAt) {
 
     static final String SALE = "SALE";
+    static final String RESTORE = "RESTORE";
 }

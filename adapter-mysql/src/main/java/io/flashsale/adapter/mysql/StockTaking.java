@@ -4,6 +4,7 @@ import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reservation.ReservationLine;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
 final class StockTaking {
 
     /** Every transaction locks purchase and item rows in SKU order, so multi-SKU orders cannot deadlock. */
-    private static final Comparator<ReservationLine> LOCK_ORDER = Comparator.comparing(line -> line.skuId().value());
+    static final Comparator<ReservationLine> LOCK_ORDER = Comparator.comparing(line -> line.skuId().value());
 
     private final OrderDao dao;
 
@@ -29,17 +30,25 @@ final class StockTaking {
         this.dao = dao;
     }
 
-    /** The per-user limit of every SKU of the order, its purchase rows made; empty when a SKU is unknown. */
-    Optional<Map<String, Integer>> prepare(Order order) {
+    /** What the activity sets for an order of these SKUs. */
+    record Terms(Map<String, Integer> limits, Duration paymentTimeout) {
+    }
+
+    /**
+     * The per-user limit of every SKU of the order and the payment timeout, with the buyer's purchase rows made;
+     * empty when a SKU is unknown.
+     */
+    Optional<Terms> prepare(Order order) {
         String activityId = order.activityId().value();
         List<String> skuIds = inLockOrder(order).stream().map(line -> line.skuId().value()).toList();
-        Map<String, Integer> limits = dao.selectItemLimits(activityId, skuIds).stream()
+        List<ItemLimitRow> items = dao.selectItemLimits(activityId, skuIds);
+        Map<String, Integer> limits = items.stream()
                 .collect(Collectors.toMap(ItemLimitRow::skuId, ItemLimitRow::perUserLimit));
         if (limits.size() < skuIds.size()) {
             return Optional.empty();
         }
         dao.createPurchases(activityId, order.buyerId().value(), skuIds);
-        return Optional.of(limits);
+        return Optional.of(new Terms(limits, Duration.ofSeconds(items.getFirst().paymentTimeoutSeconds())));
     }
 
     /** Per line in SKU order: the limit-guarded purchase, then the conditional stock update; then the flows. */
@@ -60,7 +69,7 @@ final class StockTaking {
         return Optional.empty();
     }
 
-    private static List<ReservationLine> inLockOrder(Order order) {
+    static List<ReservationLine> inLockOrder(Order order) {
         return order.lines().stream().sorted(LOCK_ORDER).toList();
     }
 

@@ -17,18 +17,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import javax.sql.DataSource;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TimeZone;
@@ -38,6 +42,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -92,7 +98,7 @@ class MysqlActivityRepositoryIT {
     }
 
     @Test
-    void givenAnEmptyDatabase_whenTheContextStarts_thenFlywayCreatedEveryTableAsInnoDbUtf8mb4() {
+    void givenAnEmptyDatabase_whenTheContextStarts_thenFlywayCreatedEveryTableAsInnoDbUtf8mb4() throws IOException {
         JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 
         List<Map<String, Object>> history = jdbc.queryForList(
@@ -101,7 +107,7 @@ class MysqlActivityRepositoryIT {
                 SELECT table_name AS name, engine, table_collation AS collation FROM information_schema.tables
                 WHERE table_schema = DATABASE() AND table_name <> 'flyway_schema_history' ORDER BY table_name""");
 
-        assertThat(history).extracting(row -> row.get("version")).containsExactly("1", "2");
+        assertThat(history).extracting(row -> row.get("version")).containsExactlyElementsOf(migrationVersions());
         assertThat(history).allSatisfy(row -> assertThat(row.get("success")).isIn(true, 1, (byte) 1));
         assertThat(tables).extracting(row -> row.get("name")).containsExactly("activity", "activity_item",
                 "buyer_purchase", "purchase_order", "purchase_order_line", "stock_flow");
@@ -305,6 +311,19 @@ class MysqlActivityRepositoryIT {
         assertThat(repository.findById(id)).contains(activity);
         assertThat(new JdbcTemplate(dataSource).queryForObject(
                 "SELECT COUNT(*) FROM activity_item", Integer.class)).isPositive();
+    }
+
+    /** The versions of the migrations shipped in db/migration, in the order Flyway applies them. */
+    private static List<String> migrationVersions() throws IOException {
+        Pattern versioned = Pattern.compile("V(\\d+)__.+\\.sql");
+        return Arrays.stream(new PathMatchingResourcePatternResolver().getResources("classpath:db/migration/*.sql"))
+                .map(Resource::getFilename)
+                .map(versioned::matcher)
+                .filter(Matcher::matches)
+                .map(matcher -> Integer.parseInt(matcher.group(1)))
+                .sorted()
+                .map(String::valueOf)
+                .toList();
     }
 
     private Callable<Boolean> addWhenStarted(Activity activity, CountDownLatch start) {

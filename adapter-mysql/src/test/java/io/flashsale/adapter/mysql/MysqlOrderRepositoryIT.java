@@ -485,6 +485,7 @@ class MysqlOrderRepositoryIT {
                     case Placed placed -> "Placed";
                     case Refused refused -> "Refused " + refused.order().failureReason();
                     case AlreadyPlaced already -> "AlreadyPlaced";
+                    case OrderPlacement.CancelledBeforeOrder cancelled -> "CancelledBeforeOrder";
                 }, Collectors.counting()));
     }
 

@@ -11,6 +11,8 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.mapstruct.factory.Mappers;
 
 import java.time.Instant;
@@ -35,7 +37,8 @@ class OrderRowMapperTest {
         Order order = Order.placed(reservation, Instant.parse("2026-12-01T10:00:01.999999Z"));
 
         assertThat(mapper.toRow(order)).isEqualTo(new OrderRow(ID.value(), "sale-1", "buyer-7", "req-1", "ORDERED",
-                null, Instant.parse("2026-12-01T10:00:00.123Z"), Instant.parse("2026-12-01T10:00:01.999Z")));
+                null, Instant.parse("2026-12-01T10:00:00.123Z"), Instant.parse("2026-12-01T10:00:01.999Z"),
+                Instant.parse("2026-12-01T10:00:01.999Z"), null, null, null, null));
         assertThat(mapper.toLineRows(order)).containsExactly(
                 new OrderLineRow(ID.value(), "zeta", 0, 2),
                 new OrderLineRow(ID.value(), "alpha", 1, 1));
@@ -58,9 +61,43 @@ class OrderRowMapperTest {
     @Test
     void givenARowBreakingADomainRule_whenMappedToTheDomain_thenTheDomainRefusesIt() {
         OrderRow failedWithoutReason = new OrderRow(ID.value(), "sale-1", "buyer-7", "req-1", "FAILED", null,
-                Instant.parse("2026-12-01T10:00:00Z"), Instant.parse("2026-12-01T10:00:01Z"));
+                Instant.parse("2026-12-01T10:00:00Z"), Instant.parse("2026-12-01T10:00:01Z"), null, null, null, null,
+                null);
 
         assertThatThrownBy(() -> mapper.toOrder(failedWithoutReason, List.of(new OrderLineRow(ID.value(), "a", 0, 1))))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PAID", "CANCELLED", "EXPIRED"})
+    void givenAClosedOrder_whenStoredAndRebuilt_thenItsClosingMomentIsInItsStatussOwnColumnOnly(ReservationStatus status) {
+        Order closed = Order.placed(reservation, Instant.parse("2026-12-01T10:00:01Z"))
+                .closed(status, Instant.parse("2026-12-01T10:05:00.123456Z"));
+        Instant stored = Instant.parse("2026-12-01T10:05:00.123Z");
+
+        OrderRow row = mapper.toRow(closed);
+
+        assertThat(row.paidAt()).isEqualTo(status == ReservationStatus.PAID ? stored : null);
+        assertThat(row.cancelledAt()).isEqualTo(status == ReservationStatus.CANCELLED ? stored : null);
+        assertThat(row.expiredAt()).isEqualTo(status == ReservationStatus.EXPIRED ? stored : null);
+        assertThat(row.orderedAt()).isEqualTo(Instant.parse("2026-12-01T10:00:01Z"));
+        Order rebuilt = mapper.asStored(closed);
+        assertThat(rebuilt.status()).isEqualTo(status);
+        assertThat(rebuilt.closedAt()).isEqualTo(stored);
+        assertThat(rebuilt.orderedAt()).isEqualTo(Instant.parse("2026-12-01T10:00:01Z"));
+    }
+
+    @Test
+    void givenAReservationCancelledBeforeItWasOrdered_whenStoredAndRebuilt_thenItWasNeverOrdered() {
+        Order cancelled = Order.cancelledBeforeOrder(reservation, Instant.parse("2026-12-01T10:00:00.9Z"),
+                Instant.parse("2026-12-01T10:00:02Z"));
+
+        OrderRow row = mapper.toRow(cancelled);
+        Order rebuilt = mapper.asStored(cancelled);
+
+        assertThat(row.orderedAt()).isNull();
+        assertThat(row.cancelledAt()).isEqualTo(Instant.parse("2026-12-01T10:00:00.9Z"));
+        assertThat(rebuilt.wasOrdered()).isFalse();
+        assertThat(rebuilt.closedAt()).isEqualTo(Instant.parse("2026-12-01T10:00:00.9Z"));
     }
 }

@@ -6,6 +6,8 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 
+import java.util.List;
+
 /**
  * Every Redis key name and hash field the adapter uses. The Lua scripts in {@code resources/lua/} build the
  * same hash fields from the same parts; they never build a key name.
@@ -32,8 +34,9 @@ import io.flashsale.domain.reservation.ReservationId;
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
  * fs:{a}:reservations  hash    &lt;id&gt;:buyer, &lt;id&gt;:requestId
  *                              &lt;id&gt;:lines         "sku:quantity,sku:quantity" in request order
- *                              &lt;id&gt;:status        RESERVED | ORDERED | CANCELLED | FAILED
+ *                              &lt;id&gt;:status        RESERVED | ORDERED | PAID | CANCELLED | EXPIRED | FAILED
  *                              &lt;id&gt;:reservedAt    ISO-8601 instant of the attempt
+ *                              &lt;id&gt;:cancelledAt   ISO-8601 instant the buyer cancelled it while RESERVED
  * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
  * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
  *                              buyerId, requestId, lines, at (epoch millis), reservedAt (ISO-8601, exact);
@@ -61,6 +64,7 @@ public final class RedisKeys {
     public static final String RESERVATION_LINES = "lines";
     public static final String RESERVATION_STATUS = "status";
     public static final String RESERVATION_RESERVED_AT = "reservedAt";
+    public static final String RESERVATION_CANCELLED_AT = "cancelledAt";
 
     /** The consumer group every relay reads the outbox streams with. */
     public static final String OUTBOX_GROUP = "relays";
@@ -100,6 +104,12 @@ public final class RedisKeys {
 
     public static String outbox(ActivityId activityId) {
         return key(activityId, "outbox");
+    }
+
+    /** Every key of one activity, outbox first: what an archive deletes. A new per-activity key belongs here too. */
+    public static List<String> activityKeys(ActivityId activityId) {
+        return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
+                reservations(activityId), requests(activityId));
     }
 
     /** The default registry of activities whose outbox relays read: no hash tag, it spans every activity. */

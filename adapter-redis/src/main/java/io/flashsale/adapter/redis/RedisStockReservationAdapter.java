@@ -16,6 +16,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.ActivityLedger;
 import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_BUYER;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_LINES;
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_REQUEST_ID;
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_RESERVED_AT;
@@ -48,6 +50,8 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final LuaScript release;
     private final LuaScript confirm;
     private final LuaScript fail;
+    private final LuaScript restore;
+    private final LuaScript markPaid;
     private final LuaScript stock;
     private final String outboxRegistry;
 
@@ -68,6 +72,8 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         this.release = LuaScript.load(redis, "release");
         this.confirm = LuaScript.load(redis, "confirm");
         this.fail = LuaScript.load(redis, "fail");
+        this.restore = LuaScript.load(redis, "restore");
+        this.markPaid = LuaScript.load(redis, "mark_paid");
         this.stock = LuaScript.load(redis, "stock");
     }
 
@@ -91,10 +97,49 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public boolean release(ReservationId reservationId) {
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId), RedisKeys.reservations(activityId)};
-        Long released = release.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
+        Long released = release.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
+                reservationId.value());
         return released == 1L;
+    }
+
+    @Override
+    public boolean release(ReservationId reservationId, Instant cancelledAt) {
+        if (cancelledAt == null) {
+            throw new IllegalArgumentException("a cancellation needs its moment");
+        }
+        Long released = release.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
+                reservationId.value(), cancelledAt.toString());
+        return released == 1L;
+    }
+
+    @Override
+    public Optional<Instant> cancelledAt(ReservationId reservationId) {
+        String at = redis.hget(RedisKeys.reservations(reservationId.activityId()),
+                RedisKeys.reservationField(reservationId, RESERVATION_CANCELLED_AT));
+        return Optional.ofNullable(at).map(Instant::parse);
+    }
+
+    @Override
+    public boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
+        // Checked here, not in the script: the script writes the status it is given.
+        ActivityLedger.requireRestoringStatus(finalStatus);
+        Long restored = restore.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
+                reservationId.value(), finalStatus.name());
+        return restored == 1L;
+    }
+
+    @Override
+    public boolean markPaid(ReservationId reservationId) {
+        String[] keys = {RedisKeys.reservations(reservationId.activityId())};
+        Long marked = markPaid.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
+        return marked == 1L;
+    }
+
+    /** The keys of a script that gives units back: stock, holdings, reservations. */
+    private static String[] stockMovingKeys(ReservationId reservationId) {
+        ActivityId activityId = reservationId.activityId();
+        return new String[]{RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId)};
     }
 
     @Override

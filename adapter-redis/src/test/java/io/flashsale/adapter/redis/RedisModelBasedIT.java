@@ -13,8 +13,9 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seeded random walks of reserve / release / confirm / fail / warm-up against Redis and the reference model, compared
- * after every step. Fixed seeds plus one fresh seed per run; {@code -Dflashsale.seed=<seed>} replays only that one.
+ * Seeded random walks of reserve / release / confirm / restore / mark paid / fail / warm-up against Redis and the
+ * reference model, compared after every step. Fixed seeds plus one fresh seed per run; {@code -Dflashsale.seed=<seed>}
+ * replays only that one.
  */
 class RedisModelBasedIT {
 
@@ -47,6 +48,7 @@ class RedisModelBasedIT {
         }
         assertThat(SEEN).contains("Reserved", "Replayed", "SoldOut", "InsufficientStock", "LimitExceeded",
                 "NotStarted", "Ended", "NotReady", "UnknownSku",
-                "release=true", "release=false", "confirm=true", "confirm=false", "fail=true", "fail=false");
+                "release=true", "release=false", "releaseAt=true", "releaseAt=false", "confirm=true", "confirm=false",
+                "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false");
     }
 }

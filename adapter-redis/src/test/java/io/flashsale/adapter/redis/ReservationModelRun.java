@@ -12,6 +12,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,9 +29,10 @@ import java.util.random.RandomGenerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One seeded random walk (reserve, release, confirm, fail, warm-up): the same operations go to Redis and to the
- * reference model, and the outcome of every step and the whole state after it must be equal. Everything but the
- * activity's unique id follows from the seed.
+ * One seeded random walk (reserve, release with or without its moment, confirm, restore, mark paid, fail, warm-up):
+ * the same operations go to Redis and to the reference model, and the outcome of every step and the whole state after
+ * it (stock, holdings, reservations, cancellation moments) must be equal. Everything but the activity's unique id
+ * follows from the seed.
  */
 final class ReservationModelRun {
 
@@ -77,23 +79,42 @@ final class ReservationModelRun {
 
     private void randomStep() {
         int dice = random.nextInt(100);
-        if (dice < 62) {
+        if (dice < 52) {
             reserve();
-        } else if (dice < 76) {
+        } else if (dice < 60) {
             move("release", known(), StockReservationPort::release);
-        } else if (dice < 90) {
+        } else if (dice < 66) {
+            releaseAt(known());
+        } else if (dice < 80) {
             move("confirm", known(), StockReservationPort::confirm);
+        } else if (dice < 88) {
+            restore(known());
+        } else if (dice < 92) {
+            move("markPaid", known(), StockReservationPort::markPaid);
         } else if (dice < 96) {
             move("fail", known(), StockReservationPort::fail);
         } else if (dice < 98) {
-            switch (random.nextInt(3)) {
+            switch (random.nextInt(5)) {
                 case 0 -> move("release", freshId(), StockReservationPort::release);
                 case 1 -> move("confirm", freshId(), StockReservationPort::confirm);
+                case 2 -> restore(freshId());
+                case 3 -> move("markPaid", freshId(), StockReservationPort::markPaid);
                 default -> move("fail", freshId(), StockReservationPort::fail);
             }
         } else {
             warmUp();
         }
+    }
+
+    /** The buyer's cancellation at a moment of nanosecond precision, which both stores must keep exactly. */
+    private void releaseAt(ReservationId id) {
+        Instant at = randomMoment();
+        move("releaseAt", id, (store, reservation) -> store.release(reservation, at));
+    }
+
+    private void restore(ReservationId id) {
+        ReservationStatus finalStatus = random.nextBoolean() ? ReservationStatus.CANCELLED : ReservationStatus.EXPIRED;
+        move("restore", id, (store, reservation) -> store.restore(reservation, finalStatus));
     }
 
     private void reserve() {
@@ -131,6 +152,7 @@ final class ReservationModelRun {
         }
         for (ReservationId id : known) {
             assertThat(redis.findReservation(id)).as(where() + " reservation " + id).isEqualTo(model.findReservation(id));
+            assertThat(redis.cancelledAt(id)).as(where() + " cancelledAt " + id).isEqualTo(model.cancelledAt(id));
         }
     }
 

@@ -9,9 +9,11 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.ActivityLedger;
 import io.flashsale.domain.stock.SkuStock;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +42,35 @@ public class InMemoryStockReservations implements StockReservationPort {
     public synchronized boolean release(ReservationId reservationId) {
         ActivityLedger ledger = ledgers.get(reservationId.activityId());
         return ledger != null && ledger.release(reservationId);
+    }
+
+    @Override
+    public synchronized boolean release(ReservationId reservationId, Instant cancelledAt) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        return ledger != null && ledger.release(reservationId, cancelledAt);
+    }
+
+    @Override
+    public synchronized Optional<Instant> cancelledAt(ReservationId reservationId) {
+        return Optional.ofNullable(ledgers.get(reservationId.activityId()))
+                .flatMap(ledger -> ledger.cancelledAt(reservationId));
+    }
+
+    @Override
+    public synchronized boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        if (ledger == null) {
+            // A wrong status is refused even where there is nothing to restore.
+            ActivityLedger.requireRestoringStatus(finalStatus);
+            return false;
+        }
+        return ledger.restore(reservationId, finalStatus);
+    }
+
+    @Override
+    public synchronized boolean markPaid(ReservationId reservationId) {
+        ActivityLedger ledger = ledgers.get(reservationId.activityId());
+        return ledger != null && ledger.markPaid(reservationId);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.ActivityView;
@@ -18,7 +19,10 @@ import io.flashsale.domain.stock.SkuStock;
 import java.util.List;
 import java.util.Optional;
 
-/** Setting up a sale: create it in the database of record, load it into the hot store, look at it. */
+/**
+ * Setting up a sale: create it in the database of record, load it into the hot store, look at it. Once archived, a
+ * sale is never loaded again and its stock is read from the database of record.
+ */
 public class ActivityService implements CreateActivityUseCase, GetActivityUseCase, WarmUpActivityUseCase, GetStockUseCase {
 
     private final ActivityRepository activities;
@@ -42,13 +46,17 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     @Override
     public Optional<ActivityView> find(ActivityId activityId) {
         return activities.findById(activityId)
-                .map(activity -> new ActivityView(activity, stock.stock(activityId)));
+                .map(activity -> new ActivityView(activity,
+                        stock.stock(activityId).or(() -> archivedStock(activityId))));
     }
 
     @Override
     public List<SkuStock> warmUp(ActivityId activityId) {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
+        if (activities.archivedAt(activityId).isPresent()) {
+            throw new ActivityArchivedException(activityId);
+        }
         return stock.warmUp(activity);
     }
 
@@ -61,6 +69,11 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         if (activities.findById(activityId).isEmpty()) {
             throw new ActivityNotFoundException(activityId);
         }
-        throw new ActivityNotReadyException(activityId);
+        return archivedStock(activityId).orElseThrow(() -> new ActivityNotReadyException(activityId));
+    }
+
+    /** The ledgers on record once the sale is archived; empty while it is not. */
+    private Optional<List<SkuStock>> archivedStock(ActivityId activityId) {
+        return activities.archivedAt(activityId).isPresent() ? activities.recordedStock(activityId) : Optional.empty();
     }
 }

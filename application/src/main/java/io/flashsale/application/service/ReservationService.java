@@ -2,6 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.GetReservationUseCase;
+import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
@@ -9,20 +10,27 @@ import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SalePhase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.reservation.StatusTimes;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The hot path: one call to the stock store decides the attempt. The database of record is only
- * asked when the store does not know the activity, to tell "not warmed up" from "no such activity", and when
- * it does not know a reservation (lost by the store, or archived), whose order then tells its status.
+ * The hot path: one call to the stock store decides the attempt. The database of record is only asked when the store
+ * does not know the activity, to tell "not warmed up" from "no such activity". Reads ask whichever store decides the
+ * reservation now: the hot store while it is RESERVED or was cancelled as such, the database of record once it is an
+ * order (it alone knows PAID, CANCELLED and EXPIRED orders), and the hot store again if the database has no order.
  */
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
@@ -47,18 +55,51 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         ReservationId id = ReservationId.of(command.activityId(), token);
         // Without a key from the buyer the attempt is its own key: it can never be replayed.
         RequestId requestId = command.requestId() != null ? command.requestId() : new RequestId(token);
+        Instant now = clock.instant();
         ReservationOutcome outcome = stock.reserve(
-                new ReservationRequest(id, command.buyerId(), requestId, command.lines(), clock.instant()));
-        if (outcome instanceof ReservationOutcome.NotReady && activities.findById(command.activityId()).isEmpty()) {
-            throw new ActivityNotFoundException(command.activityId());
-        }
-        return outcome;
+                new ReservationRequest(id, command.buyerId(), requestId, command.lines(), now));
+        return outcome instanceof ReservationOutcome.NotReady ? notInHotStore(command.activityId(), now) : outcome;
+    }
+
+    /** The hot store does not hold the sale: it does not exist, is not loaded yet, or is over (and archived). */
+    private ReservationOutcome notInHotStore(ActivityId activityId, Instant now) {
+        Activity activity = activities.findById(activityId).orElseThrow(() -> new ActivityNotFoundException(activityId));
+        return activity.phaseAt(now) == SalePhase.ENDED
+                ? new ReservationOutcome.Ended(activity.endsAt())
+                : new ReservationOutcome.NotReady();
     }
 
     @Override
     public Optional<Reservation> find(BuyerId buyerId, ReservationId reservationId) {
-        return stock.findReservation(reservationId)
-                .or(() -> orders.find(reservationId).map(Order::toReservation))
-                .filter(reservation -> reservation.isOwnedBy(buyerId));
+        return view(buyerId, reservationId).map(ReservationView::reservation);
+    }
+
+    @Override
+    public Optional<ReservationView> view(BuyerId buyerId, ReservationId reservationId) {
+        Optional<Reservation> held = stock.findReservation(reservationId);
+        Optional<ReservationView> hotView = held.flatMap(this::decidedByTheHotStore);
+        Optional<ReservationView> answer = hotView.isPresent() ? hotView
+                : orders.find(reservationId).map(ReservationService::orderView)
+                        .or(() -> held.map(reservation -> hotStoreView(reservation, null)));
+        return answer.filter(view -> view.reservation().isOwnedBy(buyerId));
+    }
+
+    /** RESERVED, or cancelled by the buyer while RESERVED: no order speaks for it (or it took no stock). */
+    private Optional<ReservationView> decidedByTheHotStore(Reservation reservation) {
+        return switch (reservation.status()) {
+            case RESERVED -> Optional.of(hotStoreView(reservation, null));
+            case CANCELLED -> stock.cancelledAt(reservation.id()).map(at -> hotStoreView(reservation, at));
+            case ORDERED, PAID, EXPIRED, FAILED -> Optional.empty();
+        };
+    }
+
+    private static ReservationView hotStoreView(Reservation reservation, Instant cancelledAt) {
+        StatusTimes times = StatusTimes.reservedAt(reservation.reservedAt());
+        return new ReservationView(reservation,
+                cancelledAt == null ? times : times.with(ReservationStatus.CANCELLED, cancelledAt), null);
+    }
+
+    private static ReservationView orderView(Order order) {
+        return new ReservationView(order.toReservation(), order.times(), order.failureReason());
     }
 }

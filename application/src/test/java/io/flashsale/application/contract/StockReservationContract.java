@@ -48,6 +48,7 @@ import static io.flashsale.application.contract.ContractFixtures.randomActivityI
 import static io.flashsale.application.contract.ContractFixtures.segmentedItem;
 import static io.flashsale.application.contract.ContractFixtures.sku;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
@@ -705,6 +706,245 @@ public abstract class StockReservationContract {
         assertThat(port().fail(newReservationId(activityId))).isFalse();
         assertThat(port().fail(newReservationId(randomActivityId()))).isFalse();
         assertThat(ledger("a")).isEqualTo(new StockLedger(10, 1, 0));
+    }
+
+    // ---- cancellation by the buyer: release with its moment ----
+
+    @Test
+    void givenReserved_whenReleasedByTheBuyerAtAMoment_thenUnitsComeBackAndTheMomentIsKeptExactly() {
+        warmUp(limit(1), item("a", 3));
+        Reservation reservation = reserved(reserve("alice", line("a", 1)));
+        Instant at = NOW.plusMillis(1234).plusNanos(567);
+
+        assertThat(port().release(reservation.id(), at)).isTrue();
+
+        assertThat(ledger("a")).isEqualTo(StockLedger.of(3));
+        assertThat(holdingsOf("alice")).isEmpty();
+        assertThat(port().cancelledAt(reservation.id())).contains(at);
+        assertThat(port().findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenNotReserved_whenReleasedByTheBuyer_thenFalseAndNoMomentIsRecorded() {
+        warmUp(limit(3), item("a", 10));
+        Reservation ordered = reserved(reserve("alice", line("a", 1)));
+        Reservation released = reserved(reserve("alice", line("a", 1)));
+        port().confirm(ordered.id());
+        port().release(released.id());
+
+        assertThat(port().release(ordered.id(), NOW)).isFalse();
+        assertThat(port().release(released.id(), NOW)).isFalse();
+        assertThat(port().release(newReservationId(activityId), NOW)).isFalse();
+
+        assertThat(port().cancelledAt(ordered.id())).isEmpty();
+        assertThat(port().cancelledAt(released.id())).isEmpty();
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 0, 1));
+    }
+
+    @Test
+    void givenReleasedByTheBuyer_whenReleasedAgainLater_thenTheFirstMomentStays() {
+        warmUp(limit(1), item("a", 3));
+        Reservation reservation = reserved(reserve("alice", line("a", 1)));
+        port().release(reservation.id(), NOW);
+
+        assertThat(port().release(reservation.id(), NOW.plusSeconds(5))).isFalse();
+
+        assertThat(port().cancelledAt(reservation.id())).contains(NOW);
+        assertThat(port().cancelledAt(newReservationId(randomActivityId()))).isEmpty();
+    }
+
+    // ---- restore: ORDERED -> CANCELLED | EXPIRED gives the units back ----
+
+    private Reservation ordered(String buyerId, ReservationLine... lines) {
+        Reservation reservation = reserved(reserve(buyerId, lines));
+        assertThat(port().confirm(reservation.id())).isTrue();
+        return reservation;
+    }
+
+    @Test
+    void givenOrdered_whenRestoredAsCancelled_thenSoldUnitsAreAvailableAgainAndTheAllowanceIsBack() {
+        warmUp(limit(2), item("a", 5), segmentedItem("b", 6, 3));
+        Reservation reservation = ordered("alice", line("a", 2), line("b", 1));
+        ordered("bob", line("a", 1));
+
+        assertThat(port().restore(reservation.id(), ReservationStatus.CANCELLED)).isTrue();
+
+        assertThat(stockNow()).containsExactly(stock("a", 5, 0, 1), stock("b", 6, 0, 0));
+        assertThat(holdingsOf("alice")).isEmpty();
+        assertThat(holdingsOf("bob")).containsOnly(Map.entry(sku("a"), 1L));
+        assertSameReservation(port().findReservation(reservation.id()).orElseThrow(),
+                reservation.transitionTo(ReservationStatus.ORDERED).transitionTo(ReservationStatus.CANCELLED));
+        assertThat(port().cancelledAt(reservation.id())).isEmpty();
+        reserved(reserve("alice", line("a", 2), line("b", 2)));
+    }
+
+    @Test
+    void givenOrdered_whenRestoredAsExpired_thenExpiredAndTheUnitsSellAgain() {
+        warmUp(limit(1), item("a", 1));
+        Reservation reservation = ordered("alice", line("a", 1));
+        assertThat(reserve("bob", line("a", 1))).isEqualTo(new SoldOut(sku("a")));
+
+        assertThat(port().restore(reservation.id(), ReservationStatus.EXPIRED)).isTrue();
+
+        assertThat(port().findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.EXPIRED);
+        reserved(reserve("bob", line("a", 1)));
+        assertThat(ledger("a")).isEqualTo(new StockLedger(1, 1, 0));
+    }
+
+    @Test
+    void givenRestored_whenRestoredAgainEitherWay_thenFalseAndNothingComesBackTwice() {
+        warmUp(limit(3), item("a", 5));
+        Reservation reservation = ordered("alice", line("a", 2));
+        ordered("alice", line("a", 1));
+        port().restore(reservation.id(), ReservationStatus.EXPIRED);
+
+        assertThat(port().restore(reservation.id(), ReservationStatus.EXPIRED)).isFalse();
+        assertThat(port().restore(reservation.id(), ReservationStatus.CANCELLED)).isFalse();
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(5, 0, 1));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 1L));
+        assertThat(port().findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.EXPIRED);
+    }
+
+    @Test
+    void givenReservedFailedReleasedPaidOrUnknown_whenRestored_thenFalseAndNothingMoves() {
+        warmUp(limit(5), item("a", 10));
+        Reservation reservedOnly = reserved(reserve("alice", line("a", 1)));
+        Reservation failed = reserved(reserve("alice", line("a", 1)));
+        Reservation released = reserved(reserve("alice", line("a", 1)));
+        Reservation paid = ordered("alice", line("a", 1));
+        port().fail(failed.id());
+        port().release(released.id());
+        port().markPaid(paid.id());
+
+        for (var id : List.of(reservedOnly.id(), failed.id(), released.id(), paid.id(), newReservationId(activityId),
+                newReservationId(randomActivityId()))) {
+            assertThat(port().restore(id, ReservationStatus.CANCELLED)).as(id.value()).isFalse();
+            assertThat(port().restore(id, ReservationStatus.EXPIRED)).as(id.value()).isFalse();
+        }
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(10, 2, 1));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 3L));
+        assertThat(port().findReservation(reservedOnly.id()).orElseThrow().status()).isEqualTo(ReservationStatus.RESERVED);
+        assertThat(port().findReservation(failed.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+        assertThat(port().findReservation(paid.id()).orElseThrow().status()).isEqualTo(ReservationStatus.PAID);
+    }
+
+    @Test
+    void whenRestoringToAStatusThatDoesNotGiveUnitsBack_thenRefusedAndNothingMoves() {
+        warmUp(limit(1), item("a", 5));
+        Reservation reservation = ordered("alice", line("a", 1));
+
+        for (ReservationStatus wrong : List.of(ReservationStatus.PAID, ReservationStatus.ORDERED,
+                ReservationStatus.RESERVED, ReservationStatus.FAILED)) {
+            assertThatThrownBy(() -> port().restore(reservation.id(), wrong)).as(wrong.name())
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        assertThat(ledger("a")).isEqualTo(new StockLedger(5, 0, 1));
+        assertThat(port().findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+    }
+
+    @Test
+    void givenTenSoldToTenBuyers_whenThreeAreCancelledAndTwoExpire_thenFiveNewBuyersSucceedAndTheSixthIsRefused() {
+        warmUp(limit(1), segmentedItem("a", 10, 4));
+        List<Reservation> sold = new ArrayList<>();
+        for (int buyer = 0; buyer < 10; buyer++) {
+            sold.add(ordered("first-" + buyer, line("a", 1)));
+        }
+        assertThat(reserve("late", line("a", 1))).isEqualTo(new SoldOut(sku("a")));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(port().restore(sold.get(i).id(), ReservationStatus.CANCELLED)).isTrue();
+        }
+        for (int i = 3; i < 5; i++) {
+            assertThat(port().restore(sold.get(i).id(), ReservationStatus.EXPIRED)).isTrue();
+        }
+
+        for (int buyer = 0; buyer < 5; buyer++) {
+            reserved(reserve("second-" + buyer, line("a", 1)));
+        }
+        assertThat(reserve("second-5", line("a", 1))).isEqualTo(new SoldOut(sku("a")));
+        assertThat(stockNow()).containsExactly(stock("a", 10, 5, 5));
+        assertThat(holdingsOf("first-0")).isEmpty();
+        assertThat(holdingsOf("first-9")).containsOnly(Map.entry(sku("a"), 1L));
+    }
+
+    @Test
+    void givenOneOrder_whenManyThreadsRestoreItAtOnce_thenExactlyOneRestoresAndTheUnitsComeBackOnce() throws Exception {
+        warmUp(limit(2), segmentedItem("a", 4, 2));
+        Reservation reservation = ordered("alice", line("a", 2));
+        ordered("bob", line("a", 1));
+        List<Callable<Boolean>> attempts = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            ReservationStatus finalStatus = i % 2 == 0 ? ReservationStatus.CANCELLED : ReservationStatus.EXPIRED;
+            attempts.add(() -> port().restore(reservation.id(), finalStatus));
+        }
+
+        List<Boolean> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            for (Future<Boolean> answer : pool.invokeAll(attempts)) {
+                answers.add(answer.get());
+            }
+        }
+
+        assertThat(answers).containsOnlyOnce(true);
+        assertThat(stockNow()).containsExactly(stock("a", 4, 0, 1));
+        assertThat(holdingsOf("alice")).isEmpty();
+    }
+
+    // ---- markPaid: ORDERED -> PAID, nothing moves ----
+
+    @Test
+    void givenOrdered_whenMarkedPaid_thenPaidAndTheUnitsStaySoldAndHeld() {
+        warmUp(limit(1), item("a", 3));
+        Reservation reservation = ordered("alice", line("a", 1));
+
+        assertThat(port().markPaid(reservation.id())).isTrue();
+
+        assertThat(port().markPaid(reservation.id())).isFalse();
+        assertThat(ledger("a")).isEqualTo(new StockLedger(3, 0, 1));
+        assertThat(holdingsOf("alice")).containsOnly(Map.entry(sku("a"), 1L));
+        assertSameReservation(port().findReservation(reservation.id()).orElseThrow(),
+                reservation.transitionTo(ReservationStatus.ORDERED).transitionTo(ReservationStatus.PAID));
+        assertThat(reserve("alice", line("a", 1))).isEqualTo(new LimitExceeded(sku("a"), 1, 1));
+    }
+
+    @Test
+    void givenNotOrdered_whenMarkedPaid_thenFalseAndTheStatusStays() {
+        warmUp(limit(3), item("a", 5));
+        Reservation reservedOnly = reserved(reserve("alice", line("a", 1)));
+        Reservation released = reserved(reserve("alice", line("a", 1)));
+        Reservation expired = ordered("alice", line("a", 1));
+        port().release(released.id());
+        port().restore(expired.id(), ReservationStatus.EXPIRED);
+
+        assertThat(port().markPaid(reservedOnly.id())).isFalse();
+        assertThat(port().markPaid(released.id())).isFalse();
+        assertThat(port().markPaid(expired.id())).isFalse();
+        assertThat(port().markPaid(newReservationId(activityId))).isFalse();
+
+        assertThat(port().findReservation(reservedOnly.id()).orElseThrow().status()).isEqualTo(ReservationStatus.RESERVED);
+        assertThat(port().findReservation(released.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+        assertThat(port().findReservation(expired.id()).orElseThrow().status()).isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(ledger("a")).isEqualTo(new StockLedger(5, 1, 0));
+    }
+
+    @Test
+    void givenAPaidOrExpiredReservation_whenTheSameRequestIdComesBack_thenReplayedInItsStatusAndNothingDeducted() {
+        warmUp(limit(2), item("a", 5));
+        Reservation paid = reserved(reserveWithRequestId("alice", "pay-me", NOW, line("a", 1)));
+        Reservation expired = reserved(reserveWithRequestId("alice", "let-go", NOW, line("a", 1)));
+        port().confirm(paid.id());
+        port().confirm(expired.id());
+        port().markPaid(paid.id());
+        port().restore(expired.id(), ReservationStatus.EXPIRED);
+
+        assertThat(replayed(reserveWithRequestId("alice", "pay-me", NOW, line("a", 1))).status())
+                .isEqualTo(ReservationStatus.PAID);
+        assertThat(replayed(reserveWithRequestId("alice", "let-go", NOW, line("a", 1))).status())
+                .isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(ledger("a")).isEqualTo(new StockLedger(5, 0, 1));
     }
 
     // ---- findReservation ----

@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
@@ -21,6 +22,7 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.reservation.StatusTimes;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,6 +66,11 @@ class ReservationServiceTest {
     @BeforeEach
     void wireWithAFixedClock() {
         service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    private static Reservation reservation(ReservationStatus status) {
+        return new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"), LINES, status,
+                NOW);
     }
 
     private static Activity activity() {
@@ -149,6 +156,19 @@ class ReservationServiceTest {
     }
 
     @Test
+    void givenStoreNotReadyAndTheSaleIsOver_thenEndedNotRetryLater() {
+        // An archived sale is gone from the hot store; its buyers must hear "ended", not "retry later" forever.
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.NotReady());
+        Activity ended = new Activity(SALE, "Summer sale", NOW.minusSeconds(120), NOW.minusSeconds(60),
+                PurchaseLimit.ONE, Duration.ofMinutes(15), List.of(ActivityItem.of("a", 10)));
+        when(activities.findById(SALE)).thenReturn(Optional.of(ended));
+
+        assertThat(service.reserve(new ReserveStockCommand(SALE, ALICE, null, LINES)))
+                .isEqualTo(new ReservationOutcome.Ended(ended.endsAt()));
+    }
+
+    @Test
     void eachAttemptGetsAFreshToken() {
         when(ids.next()).thenReturn("01JFIRST", "01JSECOND");
         storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
@@ -190,13 +210,84 @@ class ReservationServiceTest {
     }
 
     @Test
-    void givenTheHotStoreKnowsTheReservation_whenFinding_thenTheDatabaseIsNotAsked() {
-        var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
-                LINES, ReservationStatus.ORDERED, NOW);
+    void givenTheHotStoreHoldsItAsReserved_whenFinding_thenTheDatabaseIsNotAsked() {
+        var reservation = reservation(ReservationStatus.RESERVED);
         when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
 
         assertThat(service.find(ALICE, reservation.id())).contains(reservation);
+        assertThat(service.view(ALICE, reservation.id()))
+                .contains(new ReservationView(reservation, StatusTimes.reservedAt(NOW), null));
         verifyNoInteractions(orders);
+    }
+
+    @Test
+    void givenTheBuyerCancelledItWhileReserved_whenViewing_thenTheHotStoreAnswersWithTheMomentOfTheCancellation() {
+        var reservation = reservation(ReservationStatus.CANCELLED);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+        when(stock.cancelledAt(reservation.id())).thenReturn(Optional.of(NOW.plusSeconds(4)));
+
+        ReservationView view = service.view(ALICE, reservation.id()).orElseThrow();
+
+        assertThat(view.reservation()).isEqualTo(reservation);
+        assertThat(view.times()).isEqualTo(StatusTimes.reservedAt(NOW).with(ReservationStatus.CANCELLED, NOW.plusSeconds(4)));
+        assertThat(view.ordered()).isFalse();
+        verifyNoInteractions(orders);
+    }
+
+    @Test
+    void givenTheHotStoreSaysOrdered_whenFinding_thenTheDatabaseOfRecordTellsTheStatusAfterwards() {
+        var reservation = reservation(ReservationStatus.RESERVED);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)));
+        Order paid = Order.placed(reservation, NOW.plusSeconds(1)).closed(ReservationStatus.PAID, NOW.plusSeconds(30));
+        when(orders.find(reservation.id())).thenReturn(Optional.of(paid));
+
+        ReservationView view = service.view(ALICE, reservation.id()).orElseThrow();
+
+        assertThat(view.reservation().status()).isEqualTo(ReservationStatus.PAID);
+        assertThat(view.times()).isEqualTo(new StatusTimes(NOW, NOW.plusSeconds(1), NOW.plusSeconds(30), null, null, null));
+        assertThat(view.ordered()).isTrue();
+        assertThat(service.find(ALICE, reservation.id())).map(Reservation::status).contains(ReservationStatus.PAID);
+    }
+
+    @Test
+    void givenTheHotStoreRestoredACancelledOrder_whenViewing_thenTheOrderAnswersWithWhenItWasOrderedAndCancelled() {
+        var reservation = reservation(ReservationStatus.RESERVED);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)
+                .transitionTo(ReservationStatus.CANCELLED)));
+        when(stock.cancelledAt(reservation.id())).thenReturn(Optional.empty());
+        Order cancelled = Order.placed(reservation, NOW.plusSeconds(1)).closed(ReservationStatus.CANCELLED, NOW.plusSeconds(5));
+        when(orders.find(reservation.id())).thenReturn(Optional.of(cancelled));
+
+        ReservationView view = service.view(ALICE, reservation.id()).orElseThrow();
+
+        assertThat(view.reservation().status()).isEqualTo(ReservationStatus.CANCELLED);
+        assertThat(view.times()).isEqualTo(new StatusTimes(NOW, NOW.plusSeconds(1), null, NOW.plusSeconds(5), null, null));
+        assertThat(view.ordered()).isTrue();
+    }
+
+    @Test
+    void givenTheHotStoreSaysOrderedButTheDatabaseHasNoOrder_whenFinding_thenTheHotStoreAnswers() {
+        var ordered = reservation(ReservationStatus.ORDERED);
+        when(stock.findReservation(ordered.id())).thenReturn(Optional.of(ordered));
+        when(orders.find(ordered.id())).thenReturn(Optional.empty());
+
+        assertThat(service.find(ALICE, ordered.id())).contains(ordered);
+        assertThat(service.view(ALICE, ordered.id()).orElseThrow().ordered()).isTrue();
+    }
+
+    @Test
+    void givenAFailedOrder_whenViewing_thenTheReasonAndTheMomentItFailedAreShown() {
+        var reservation = reservation(ReservationStatus.RESERVED);
+        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.FAILED)));
+        when(orders.find(reservation.id()))
+                .thenReturn(Optional.of(Order.refused(reservation, OrderRefusal.LIMIT_EXCEEDED, NOW.plusSeconds(2))));
+
+        ReservationView view = service.view(ALICE, reservation.id()).orElseThrow();
+
+        assertThat(view.failureReason()).isEqualTo(OrderRefusal.LIMIT_EXCEEDED);
+        assertThat(view.times().failedAt()).isEqualTo(NOW.plusSeconds(2));
+        assertThat(view.ordered()).isFalse();
+        assertThat(service.view(new BuyerId("mallory"), reservation.id())).isEmpty();
     }
 
     @Test

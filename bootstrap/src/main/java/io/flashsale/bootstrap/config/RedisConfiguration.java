@@ -1,6 +1,10 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.redis.RedisActivityArchive;
+import io.flashsale.adapter.redis.RedisReservationOutbox;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
+import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -8,9 +12,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** One Lettuce client and one shared, thread-safe connection: Lettuce pipelines concurrent callers on it. */
+/**
+ * One Lettuce client and one shared, thread-safe connection: Lettuce pipelines concurrent callers on it.
+ * Nothing on it may block (no XREADGROUP BLOCK, no BLPOP): every caller would wait behind it.
+ */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(RedisConnectionProperties.class)
+@EnableConfigurationProperties({RedisConnectionProperties.class, OutboxRegistryProperties.class})
 public class RedisConfiguration {
 
     @Bean(destroyMethod = "shutdown")
@@ -24,7 +31,21 @@ public class RedisConfiguration {
     }
 
     @Bean
-    StockReservationPort stockReservationPort(StatefulRedisConnection<String, String> connection) {
-        return new RedisStockReservationAdapter(connection);
+    StockReservationPort stockReservationPort(StatefulRedisConnection<String, String> connection,
+                                              OutboxRegistryProperties registry) {
+        return new RedisStockReservationAdapter(connection, registry.outboxRegistry());
+    }
+
+    @Bean
+    ReservationOutboxPort reservationOutboxPort(StatefulRedisConnection<String, String> connection,
+                                                OutboxRegistryProperties registry) {
+        return new RedisReservationOutbox(connection, registry.outboxRegistry());
+    }
+
+    /** The same registry as the stock adapter's: archiving takes the activity out of the set its warm-up put it in. */
+    @Bean
+    HotStoreArchivePort hotStoreArchivePort(StatefulRedisConnection<String, String> connection,
+                                            OutboxRegistryProperties registry) {
+        return new RedisActivityArchive(connection, registry.outboxRegistry());
     }
 }

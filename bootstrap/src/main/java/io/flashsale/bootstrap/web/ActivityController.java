@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.web;
 
 import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ArchiveActivityUseCase;
 import io.flashsale.application.port.in.CreateActivityUseCase;
 import io.flashsale.application.port.in.GetActivityUseCase;
 import io.flashsale.application.port.in.GetStockUseCase;
@@ -28,13 +29,16 @@ public class ActivityController {
     private final GetActivityUseCase getActivity;
     private final WarmUpActivityUseCase warmUpActivity;
     private final GetStockUseCase getStock;
+    private final ArchiveActivityUseCase archiveActivity;
 
     public ActivityController(CreateActivityUseCase createActivity, GetActivityUseCase getActivity,
-                              WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock) {
+                              WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock,
+                              ArchiveActivityUseCase archiveActivity) {
         this.createActivity = createActivity;
         this.getActivity = getActivity;
         this.warmUpActivity = warmUpActivity;
         this.getStock = getStock;
+        this.archiveActivity = archiveActivity;
     }
 
     @AdminOnly
@@ -64,5 +68,13 @@ public class ActivityController {
     public StockResponse stock(@PathVariable String activityId) {
         ActivityId id = PathIds.activity(activityId);
         return StockResponse.of(id, getStock.stock(id));
+    }
+
+    /** Takes an ended sale out of Redis once nothing of it is in flight; safe to repeat. */
+    @AdminOnly
+    @PostMapping("/{activityId}/archive")
+    public ResponseEntity<?> archive(@PathVariable String activityId) {
+        ActivityId id = PathIds.activity(activityId);
+        return ArchiveOutcomeResponses.of(id, archiveActivity.archive(id));
     }
 }

@@ -1,8 +1,10 @@
 package io.flashsale.bootstrap.web;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
+import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.bootstrap.security.MissingUserException;
 import io.flashsale.bootstrap.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
@@ -60,9 +62,26 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.notReady("the activity is not warmed up yet");
     }
 
+    @ExceptionHandler(ActivityArchivedException.class)
+    ResponseEntity<ProblemDetail> activityArchived(ActivityArchivedException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.ACTIVITY_ARCHIVED,
+                "the sale has ended and was archived; it is not loaded again");
+        problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
     @ExceptionHandler(NotFoundException.class)
     ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
         return Problems.response(Problems.of(e.code(), e.getMessage()));
+    }
+
+    /** The broker did not take an event (a dead-letter replay): nothing changed, the admin may try again. */
+    @ExceptionHandler(EventPublishException.class)
+    ResponseEntity<ProblemDetail> notPublished(EventPublishException e) {
+        LOG.warn("an event was not acknowledged by the broker: {}", e.getMessage());
+        return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
+                .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
+                .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
     }
 
     @ExceptionHandler(UnauthorizedException.class)

@@ -23,11 +23,14 @@ public record CreateActivityRequest(
         @NotNull Instant startsAt,
         @NotNull Instant endsAt,
         @Min(1) @Max(PurchaseLimit.MAX) Integer perUserLimit,
-        @Min(1) @Max(MAX_PAYMENT_TIMEOUT_SECONDS) Long paymentTimeoutSeconds,
+        @Min(value = 1, message = PAYMENT_TIMEOUT_MESSAGE) @Max(value = MAX_PAYMENT_TIMEOUT_SECONDS,
+                message = PAYMENT_TIMEOUT_MESSAGE) Long paymentTimeoutSeconds,
         @NotNull @Size(min = 1, max = Activity.MAX_ITEMS) List<@NotNull @Valid ActivityItemRequest> items) {
 
     /** One day: longer payment windows make no sense for a flash sale and keep deadlines far from overflow. */
     public static final long MAX_PAYMENT_TIMEOUT_SECONDS = 86_400;
+    static final String PAYMENT_TIMEOUT_MESSAGE = "must be between 1 and " + MAX_PAYMENT_TIMEOUT_SECONDS
+            + " seconds (one day); default 900";
 
     CreateActivityCommand toCommand() {
         return new CreateActivityCommand(

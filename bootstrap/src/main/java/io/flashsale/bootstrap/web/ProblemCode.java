@@ -10,6 +10,7 @@ public enum ProblemCode {
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
+    DEAD_LETTER_NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     ACTIVITY_EXISTS(HttpStatus.CONFLICT),
@@ -18,6 +19,16 @@ public enum ProblemCode {
     LIMIT_EXCEEDED(HttpStatus.CONFLICT),
     NOT_STARTED(HttpStatus.CONFLICT),
     ENDED(HttpStatus.CONFLICT),
+    /** The reservation cannot be paid in its status ({@code reservationStatus}); RESERVED: try again shortly. */
+    NOT_PAYABLE(HttpStatus.CONFLICT),
+    /** The reservation cannot be cancelled in its status ({@code reservationStatus}). */
+    NOT_CANCELLABLE(HttpStatus.CONFLICT),
+    /** An archive of a sale that has not ended ({@code endsAt}). */
+    ACTIVITY_NOT_ENDED(HttpStatus.CONFLICT),
+    /** An archive of a sale whose reservations are still on their way to the database of record. */
+    RESERVATIONS_PENDING(HttpStatus.CONFLICT),
+    /** The sale was archived: it is never loaded into Redis again. */
+    ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     UNKNOWN_SKU(HttpStatus.UNPROCESSABLE_CONTENT),

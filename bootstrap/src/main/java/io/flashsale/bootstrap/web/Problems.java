@@ -13,7 +13,7 @@ public final class Problems {
 
     public static final String CODE = "code";
     public static final String ERRORS = "errors";
-    /** Seconds a buyer should wait before asking again while a sale is being warmed up. */
+    /** Seconds a buyer should wait before asking again while a sale is warmed up or a reservation becomes an order. */
     public static final String RETRY_AFTER_SECONDS = "1";
 
     private Problems() {

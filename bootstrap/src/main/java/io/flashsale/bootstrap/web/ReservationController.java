@@ -1,10 +1,18 @@
 package io.flashsale.bootstrap.web;
 
+import io.flashsale.application.port.in.CancelReservationUseCase;
+import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.GetReservationUseCase;
+import io.flashsale.application.port.in.PayReservationUseCase;
+import io.flashsale.application.port.in.PaymentResult;
+import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.StatusTimes;
 import io.flashsale.domain.shared.InvalidValueException;
 import jakarta.validation.Valid;
 import org.springframework.http.ResponseEntity;
@@ -23,10 +31,15 @@ public class ReservationController {
 
     private final ReserveStockUseCase reserveStock;
     private final GetReservationUseCase getReservation;
+    private final PayReservationUseCase payReservation;
+    private final CancelReservationUseCase cancelReservation;
 
-    public ReservationController(ReserveStockUseCase reserveStock, GetReservationUseCase getReservation) {
+    public ReservationController(ReserveStockUseCase reserveStock, GetReservationUseCase getReservation,
+                                 PayReservationUseCase payReservation, CancelReservationUseCase cancelReservation) {
         this.reserveStock = reserveStock;
         this.getReservation = getReservation;
+        this.payReservation = payReservation;
+        this.cancelReservation = cancelReservation;
     }
 
     @PostMapping("/api/v1/activities/{activityId}/reservations")
@@ -40,9 +53,45 @@ public class ReservationController {
 
     @GetMapping("/api/v1/reservations/{reservationId}")
     public ReservationResponse get(BuyerId buyer, @PathVariable String reservationId) {
-        return getReservation.find(buyer, PathIds.reservation(reservationId))
+        return getReservation.view(buyer, PathIds.reservation(reservationId))
                 .map(ReservationResponse::of)
                 .orElseThrow(PathIds::reservationNotFound);
+    }
+
+    /** ORDERED -> PAID; repeating it is harmless. 200 with the reservation as GET shows it. */
+    @PostMapping("/api/v1/reservations/{reservationId}/payment")
+    public ResponseEntity<?> pay(BuyerId buyer, @PathVariable String reservationId) {
+        ReservationId id = PathIds.reservation(reservationId);
+        return switch (payReservation.pay(buyer, id)) {
+            case PaymentResult.Paid paid -> ResponseEntity.ok(settled(buyer, paid.reservation()));
+            case PaymentResult.AlreadyPaid paid -> ResponseEntity.ok(settled(buyer, paid.reservation()));
+            case PaymentResult.NotPayable refused -> ReservationChangeProblems.notPayable(refused.status());
+            case PaymentResult.NotFound notFound -> throw PathIds.reservationNotFound();
+        };
+    }
+
+    /** RESERVED or ORDERED -> CANCELLED, the units back exactly once; repeating it is harmless. */
+    @PostMapping("/api/v1/reservations/{reservationId}/cancellation")
+    public ResponseEntity<?> cancel(BuyerId buyer, @PathVariable String reservationId) {
+        ReservationId id = PathIds.reservation(reservationId);
+        return switch (cancelReservation.cancel(buyer, id)) {
+            case CancellationResult.Cancelled cancelled -> ResponseEntity.ok(settled(buyer, cancelled.reservation()));
+            case CancellationResult.AlreadyCancelled cancelled ->
+                    ResponseEntity.ok(settled(buyer, cancelled.reservation()));
+            case CancellationResult.NotCancellable refused -> ReservationChangeProblems.notCancellable(refused.status());
+            case CancellationResult.NotFound notFound -> throw PathIds.reservationNotFound();
+        };
+    }
+
+    /**
+     * The reservation in the final status a payment or cancellation just gave it, read back for its times. Final
+     * statuses do not change, so the read shows what the call decided.
+     */
+    private ReservationResponse settled(BuyerId buyer, Reservation decided) {
+        ReservationView view = getReservation.view(buyer, decided.id())
+                .filter(read -> read.reservation().status() == decided.status())
+                .orElseGet(() -> new ReservationView(decided, StatusTimes.reservedAt(decided.reservedAt()), null));
+        return ReservationResponse.of(view);
     }
 
     /** The body's requestId or the Idempotency-Key header; both are fine when they agree. */

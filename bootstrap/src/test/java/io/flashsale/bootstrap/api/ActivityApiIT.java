@@ -64,6 +64,28 @@ class ActivityApiIT extends ApiTestBase {
     }
 
     @Test
+    void givenPaymentTimeoutsAtTheBounds_whenSalesAreCreated_thenOneSecondAndOneDayAreKeptAndMoreIsRefusedSayingTheLimit() {
+        for (long seconds : new long[] {1, 86_400}) {
+            Reply created = createActivity(withPaymentTimeout(seconds));
+
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+            assertThat(get("/api/v1/activities/" + created.json().path("id").asString()).json()
+                    .path("paymentTimeoutSeconds").asLong()).isEqualTo(seconds);
+        }
+
+        Reply refused = createActivity(withPaymentTimeout(86_401));
+
+        assertProblem(refused, 400, "VALIDATION");
+        assertThat(refused.json().path("errors").get(0).path("field").asString()).isEqualTo("paymentTimeoutSeconds");
+        assertThat(refused.json().path("errors").get(0).path("message").asString()).contains("1").contains("86400");
+    }
+
+    private static String withPaymentTimeout(long seconds) {
+        return "{\"name\":\"Sale\",\"startsAt\":\"" + now() + "\",\"endsAt\":\"" + now().plusSeconds(60)
+                + "\",\"paymentTimeoutSeconds\":" + seconds + ",\"items\":[" + item("sku-a", 1) + "]}";
+    }
+
+    @Test
     void givenATakenId_whenASaleIsCreatedAgain_then409ActivityExists() {
         String id = createOpenActivity(1, item("sku-a", 10));
 

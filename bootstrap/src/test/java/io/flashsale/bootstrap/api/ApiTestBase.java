@@ -41,6 +41,9 @@ abstract class ApiTestBase {
     static final String ADMIN_TOKEN = "bootstrap-it-admin-token";
     static final String DATABASE = "flashsale_it_bootstrap";
     static final String PROBLEM_JSON = "application/problem+json";
+    /** This test JVM's own topic and outbox registry: other runs on the same servers never see these events. */
+    static final String RUN = UUID.randomUUID().toString().replace("-", "");
+    static final String TOPIC = "flashsale-it-api-" + RUN;
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -63,6 +66,15 @@ abstract class ApiTestBase {
         registry.add("spring.datasource.username", mariadb::username);
         registry.add("spring.datasource.password", mariadb::password);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
+        registry.add("flashsale.kafka.topic", () -> TOPIC);
+        registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-api-" + RUN);
+        registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-api-" + RUN);
+        // Reservations stay RESERVED here, so these tests see exactly what the reservation path did.
+        registry.add("flashsale.relay.enabled", () -> "false");
+        // Sales are warmed up and archived only when a test says so.
+        registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
+        registry.add("flashsale.archive.schedule-enabled", () -> "false");
     }
 
     /** Once per test JVM: Flyway then builds the schema of this working tree, whatever an earlier run left. */

@@ -56,6 +56,8 @@ class ReservationApiIT extends ApiTestBase {
         assertThat(body.path("items").get(0).path("skuId").asString()).isEqualTo("sku-a");
         assertThat(body.path("items").get(0).path("quantity").asInt()).isEqualTo(1);
         assertThat(Instant.parse(body.path("reservedAt").asString())).isBetween(before, Instant.now().plusSeconds(1));
+        assertThat(body.has("orderId")).as("no order yet: " + body).isFalse();
+        assertThat(body.has("failureReason")).as(body.toString()).isFalse();
     }
 
     @Test

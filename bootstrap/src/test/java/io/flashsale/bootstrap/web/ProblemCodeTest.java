@@ -20,4 +20,12 @@ class ProblemCodeTest {
         assertThat(ProblemCode.forStatus(500)).isEqualTo(ProblemCode.INTERNAL);
         assertThat(ProblemCode.forStatus(502)).isEqualTo(ProblemCode.INTERNAL);
     }
+
+    @Test
+    void givenTheLifecycleRefusals_whenAnswered_thenEachIsAConflict() {
+        for (ProblemCode code : new ProblemCode[] {ProblemCode.NOT_PAYABLE, ProblemCode.NOT_CANCELLABLE,
+                ProblemCode.ACTIVITY_NOT_ENDED, ProblemCode.RESERVATIONS_PENDING, ProblemCode.ACTIVITY_ARCHIVED}) {
+            assertThat(code.status().value()).as(code.name()).isEqualTo(409);
+        }
+    }
 }

@@ -9,11 +9,18 @@ public sealed interface OrderPlacement {
     record Placed(Order order) implements OrderPlacement {
     }
 
-    /** An earlier delivery already settled this reservation (placed or refused); nothing changed. */
+    /** An earlier delivery already settled this reservation (placed, refused or cancelled); nothing changed. */
     record AlreadyPlaced(Order order) implements OrderPlacement {
     }
 
     /** The database refused the reservation; a FAILED order records why. */
     record Refused(Order order) implements OrderPlacement {
+    }
+
+    /**
+     * The buyer cancelled the reservation before it was delivered: it is recorded as a CANCELLED order that
+     * took no stock, so it can never become an order later.
+     */
+    record CancelledBeforeOrder(Order order) implements OrderPlacement {
     }
 }

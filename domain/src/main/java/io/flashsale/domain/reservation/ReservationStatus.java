@@ -30,6 +30,14 @@ public enum ReservationStatus {
         return next().isEmpty();
     }
 
+    /**
+     * Whether an ORDERED reservation that moves here gives its sold units and the buyer's allowance back:
+     * CANCELLED and EXPIRED. (PAID keeps them; nothing else follows ORDERED.)
+     */
+    public boolean restoresOrderedUnits() {
+        return ORDERED.canBecome(this) && !holdsStock();
+    }
+
     /** Whether units of a reservation in this status still count against stock and the buyer's limit. */
     public boolean holdsStock() {
         return this == RESERVED || this == ORDERED || this == PAID;

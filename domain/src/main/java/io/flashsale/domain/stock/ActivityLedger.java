@@ -13,6 +13,7 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +32,7 @@ public final class ActivityLedger {
     private final Map<BuyerId, Map<SkuId, Long>> holdings = new HashMap<>();
     private final Map<ReservationId, Reservation> reservations = new HashMap<>();
     private final Map<BuyerRequest, ReservationId> requests = new HashMap<>();
+    private final Map<ReservationId, Instant> cancelledAt = new HashMap<>();
 
     private record BuyerRequest(BuyerId buyerId, RequestId requestId) {
     }
@@ -112,6 +114,62 @@ public final class ActivityLedger {
             holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
         }
         reservations.put(id, reservation.transitionTo(ReservationStatus.CANCELLED));
+        return true;
+    }
+
+    /** {@link #release(ReservationId)} by the buyer, remembering when: the order pipeline and the buyer's view ask. */
+    public boolean release(ReservationId id, Instant at) {
+        if (at == null) {
+            throw new IllegalArgumentException("a cancellation needs its moment");
+        }
+        if (!release(id)) {
+            return false;
+        }
+        cancelledAt.put(id, at);
+        return true;
+    }
+
+    /** When the buyer cancelled the reservation while it was RESERVED; empty for any other reservation. */
+    public Optional<Instant> cancelledAt(ReservationId id) {
+        return Optional.ofNullable(cancelledAt.get(id));
+    }
+
+    /**
+     * ORDERED -> CANCELLED or EXPIRED: the database of record closed the order and gave its units back there, so
+     * here too sold units become available again and the buyer's allowance returns. False, and nothing moves, for
+     * a reservation that is not ORDERED: a second restore can never give the units back twice.
+     *
+     * @throws IllegalArgumentException when {@code finalStatus} is not one that gives units back
+     */
+    public boolean restore(ReservationId id, ReservationStatus finalStatus) {
+        requireRestoringStatus(finalStatus);
+        Reservation reservation = reservations.get(id);
+        if (reservation == null || reservation.status() != ReservationStatus.ORDERED) {
+            return false;
+        }
+        for (ReservationLine line : reservation.lines()) {
+            ledgers.computeIfPresent(line.skuId(), (sku, ledger) -> ledger.restore(line.quantity()));
+            holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
+        }
+        reservations.put(id, reservation.transitionTo(finalStatus));
+        return true;
+    }
+
+    /** @throws IllegalArgumentException unless {@code finalStatus} is one an order gives its units back in */
+    public static void requireRestoringStatus(ReservationStatus finalStatus) {
+        if (finalStatus == null || !finalStatus.restoresOrderedUnits()) {
+            throw new IllegalArgumentException("an ordered reservation gives its units back only when CANCELLED or "
+                    + "EXPIRED, not " + finalStatus);
+        }
+    }
+
+    /** ORDERED -> PAID, mirroring the database of record; nothing moves, the units stay sold and held. */
+    public boolean markPaid(ReservationId id) {
+        Reservation reservation = reservations.get(id);
+        if (reservation == null || reservation.status() != ReservationStatus.ORDERED) {
+            return false;
+        }
+        reservations.put(id, reservation.transitionTo(ReservationStatus.PAID));
         return true;
     }
 

@@ -76,4 +76,16 @@ class ReservationStatusTest {
     void cancelledExpiredAndFailedUnitsAreGivenBack(ReservationStatus status) {
         assertThat(status.holdsStock()).isFalse();
     }
+
+    @ParameterizedTest
+    @EnumSource(names = {"CANCELLED", "EXPIRED"})
+    void cancelledAndExpiredGiveAnOrdersUnitsBack(ReservationStatus status) {
+        assertThat(status.restoresOrderedUnits()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"RESERVED", "ORDERED", "PAID", "FAILED"})
+    void noOtherStatusGivesAnOrdersUnitsBack(ReservationStatus status) {
+        assertThat(status.restoresOrderedUnits()).isFalse();
+    }
 }

@@ -25,11 +25,13 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 class ActivityLedgerTest {
@@ -359,5 +361,162 @@ class ActivityLedgerTest {
         assertThat(ledger.holdings(new BuyerId("alice"))).containsExactly(Map.entry(sku("a"), 2L));
         assertThat(ledger.holdings(new BuyerId("bob"))).isEmpty();
         assertThat(ledger.held(new BuyerId("bob"), sku("a"))).isZero();
+    }
+
+    // ---- giving back what an order held: restore, and paying ----
+
+    private Reservation ordered(ActivityLedger ledger, String buyer, ReservationLine... lines) {
+        Reservation reservation = reserved(ledger.reserve(request(buyer, lines)));
+        assertThat(ledger.confirm(reservation.id())).isTrue();
+        return reservation;
+    }
+
+    @Test
+    void givenOrdered_whenRestoredAsCancelled_thenSoldUnitsAndAllowanceComeBackAndTheReservationIsCancelled() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5), item("b", 3));
+        Reservation reservation = ordered(ledger, "alice", line("a", 2), line("b", 1));
+        ordered(ledger, "bob", line("a", 1));
+
+        assertThat(ledger.restore(reservation.id(), ReservationStatus.CANCELLED)).isTrue();
+
+        assertThat(ledger.stock()).containsExactly(
+                new SkuStock(sku("a"), new StockLedger(5, 0, 1)), new SkuStock(sku("b"), StockLedger.of(3)));
+        assertThat(ledger.holdings(new BuyerId("alice"))).isEmpty();
+        assertThat(ledger.held(new BuyerId("bob"), sku("a"))).isEqualTo(1);
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+        reserved(ledger.reserve(request("alice", line("a", 2))));
+    }
+
+    @Test
+    void givenOrdered_whenRestoredAsExpired_thenTheReservationIsExpiredAndNoCancellationTimeIsRecorded() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 1));
+        Reservation reservation = ordered(ledger, "alice", line("a", 1));
+
+        assertThat(ledger.restore(reservation.id(), ReservationStatus.EXPIRED)).isTrue();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(StockLedger.of(1));
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(ledger.cancelledAt(reservation.id())).isEmpty();
+        reserved(ledger.reserve(request("bob", line("a", 1))));
+    }
+
+    @Test
+    void givenRestored_whenRestoredAgainEitherWay_thenFalseAndNothingIsGivenBackTwice() {
+        ActivityLedger ledger = ledgerOf(3, item("a", 5));
+        Reservation reservation = ordered(ledger, "alice", line("a", 2));
+        ordered(ledger, "alice", line("a", 1));
+        ledger.restore(reservation.id(), ReservationStatus.CANCELLED);
+
+        assertThat(ledger.restore(reservation.id(), ReservationStatus.CANCELLED)).isFalse();
+        assertThat(ledger.restore(reservation.id(), ReservationStatus.EXPIRED)).isFalse();
+        assertThat(ledger.markPaid(reservation.id())).isFalse();
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 1));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(1);
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenReservedFailedReleasedOrUnknown_whenRestored_thenFalseAndNothingMoves() {
+        ActivityLedger ledger = ledgerOf(5, item("a", 10));
+        Reservation reserved = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation failed = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation released = reserved(ledger.reserve(request("alice", line("a", 1))));
+        ledger.fail(failed.id());
+        ledger.release(released.id());
+
+        for (ReservationId id : List.of(reserved.id(), failed.id(), released.id(), ReservationId.of(ACTIVITY, "nope"))) {
+            assertThat(ledger.restore(id, ReservationStatus.CANCELLED)).as(id.value()).isFalse();
+            assertThat(ledger.restore(id, ReservationStatus.EXPIRED)).as(id.value()).isFalse();
+        }
+
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(10, 2, 0));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(2);
+        assertThat(ledger.reservation(reserved.id()).orElseThrow().status()).isEqualTo(ReservationStatus.RESERVED);
+    }
+
+    @Test
+    void whenRestoringToAStatusThatKeepsOrNeverHadTheUnits_thenRefusedAsAProgrammingError() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        Reservation reservation = ordered(ledger, "alice", line("a", 1));
+
+        for (ReservationStatus wrong : List.of(ReservationStatus.PAID, ReservationStatus.ORDERED,
+                ReservationStatus.RESERVED, ReservationStatus.FAILED)) {
+            assertThatThrownBy(() -> ledger.restore(reservation.id(), wrong))
+                    .as(wrong.name()).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> ledger.restore(reservation.id(), null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 1));
+    }
+
+    @Test
+    void givenTenSoldToTenBuyers_whenThreeAreCancelledAndTwoExpire_thenFiveNewBuyersGetThemAndTheSixthIsRefused() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 10));
+        List<Reservation> sold = new ArrayList<>();
+        for (int buyer = 0; buyer < 10; buyer++) {
+            sold.add(ordered(ledger, "first-" + buyer, line("a", 1)));
+        }
+        assertThat(ledger.reserve(request("late", line("a", 1)))).isEqualTo(new SoldOut(sku("a")));
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(ledger.restore(sold.get(i).id(), i < 3 ? ReservationStatus.CANCELLED : ReservationStatus.EXPIRED))
+                    .isTrue();
+        }
+
+        for (int buyer = 0; buyer < 5; buyer++) {
+            reserved(ledger.reserve(request("second-" + buyer, line("a", 1))));
+        }
+        assertThat(ledger.reserve(request("second-5", line("a", 1)))).isEqualTo(new SoldOut(sku("a")));
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(10, 5, 5));
+    }
+
+    @Test
+    void givenOrdered_whenMarkedPaid_thenPaidAndTheUnitsStaySoldAndHeld() {
+        ActivityLedger ledger = ledgerOf(1, item("a", 5));
+        Reservation reservation = ordered(ledger, "alice", line("a", 1));
+
+        assertThat(ledger.markPaid(reservation.id())).isTrue();
+
+        assertThat(ledger.markPaid(reservation.id())).isFalse();
+        assertThat(ledger.restore(reservation.id(), ReservationStatus.CANCELLED)).isFalse();
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 1));
+        assertThat(ledger.held(new BuyerId("alice"), sku("a"))).isEqualTo(1);
+        assertThat(ledger.reservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.PAID);
+    }
+
+    @Test
+    void givenNotOrdered_whenMarkedPaid_thenFalseAndTheStatusStays() {
+        ActivityLedger ledger = ledgerOf(2, item("a", 5));
+        Reservation reserved = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation released = reserved(ledger.reserve(request("alice", line("a", 1))));
+        ledger.release(released.id());
+
+        assertThat(ledger.markPaid(reserved.id())).isFalse();
+        assertThat(ledger.markPaid(released.id())).isFalse();
+        assertThat(ledger.markPaid(ReservationId.of(ACTIVITY, "nope"))).isFalse();
+
+        assertThat(ledger.reservation(reserved.id()).orElseThrow().status()).isEqualTo(ReservationStatus.RESERVED);
+        assertThat(ledger.reservation(released.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenReleasedByTheBuyerAtAMoment_thenThatMomentIsKeptAndOnlyForThatReservation() {
+        ActivityLedger ledger = ledgerOf(3, item("a", 5));
+        Reservation byBuyer = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation withoutMoment = reserved(ledger.reserve(request("alice", line("a", 1))));
+        Reservation ordered = ordered(ledger, "alice", line("a", 1));
+        Instant at = OPEN.plusMillis(1234).plusNanos(5);
+
+        assertThat(ledger.release(byBuyer.id(), at)).isTrue();
+        ledger.release(withoutMoment.id());
+
+        assertThat(ledger.cancelledAt(byBuyer.id())).contains(at);
+        assertThat(ledger.cancelledAt(withoutMoment.id())).isEmpty();
+        assertThat(ledger.release(ordered.id(), at)).isFalse();
+        assertThat(ledger.cancelledAt(ordered.id())).isEmpty();
+        assertThat(ledger.release(byBuyer.id(), at.plusSeconds(9))).isFalse();
+        assertThat(ledger.cancelledAt(byBuyer.id())).contains(at);
+        assertThat(ledger(ledger, "a")).isEqualTo(new StockLedger(5, 0, 1));
     }
 }

@@ -8,10 +8,10 @@ import java.util.List;
 public interface GetStockUseCase {
 
     /**
-     * The ledgers as the hot store holds them.
+     * The ledgers as the hot store holds them; once the activity is archived, as the database of record keeps them.
      *
      * @throws ActivityNotFoundException when there is no such activity
-     * @throws ActivityNotReadyException when it is not warmed up
+     * @throws ActivityNotReadyException when it is neither warmed up nor archived
      */
     List<SkuStock> stock(ActivityId activityId);
 }

@@ -11,6 +11,7 @@ public interface WarmUpActivityUseCase {
      * Loads the activity's stock into the hot store. Idempotent: a warmed-up ledger is never reset.
      *
      * @throws ActivityNotFoundException when there is no such activity
+     * @throws ActivityArchivedException when the sale was archived: it is never loaded again
      */
     List<SkuStock> warmUp(ActivityId activityId);
 }

@@ -2,10 +2,20 @@ package io.flashsale.application.port.out;
 
 import io.flashsale.domain.order.OrderPlacement;
 
-/** What the order pipeline reports to operators: counts per placement kind, and a log line for every refusal. */
+/**
+ * What the order pipeline reports to operators: counts per placement kind, a log line for every refusal, and every
+ * reservation event the order consumer gave up on.
+ */
 public interface OrderPipelineMetrics {
 
     void recorded(OrderPlacement placement);
 
     void relayed(int reservations);
+
+    /**
+     * The order consumer gave up on the event of {@code reservationId} after its last attempt and set it aside for an
+     * admin to replay. Ignored unless an implementation counts it: the event itself is kept either way.
+     */
+    default void deadLettered(String reservationId) {
+    }
 }

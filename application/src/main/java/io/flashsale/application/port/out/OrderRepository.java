@@ -4,11 +4,17 @@ import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
-/** Orders in the database of record. */
+/**
+ * Orders in the database of record. Once a reservation is an order, this store decides every later move:
+ * each one is a conditional transition out of ORDERED that one caller wins and every other loses, and only
+ * the winner gives stock back, in the same transaction.
+ */
 public interface OrderRepository {
 
     /**
@@ -20,5 +26,50 @@ public interface OrderRepository {
      */
     OrderPlacement place(Reservation reservation, Instant now);
 
+    /**
+     * Records a reservation the buyer cancelled while the hot store still held it as a CANCELLED order that
+     * takes no stock ({@link Order#cancelledBeforeOrder}), so no later delivery can make it an order. Comes back
+     * as {@code CancelledBeforeOrder}, or as {@code AlreadyPlaced} with whatever was settled before.
+     */
+    OrderPlacement recordCancelledBeforeOrder(Reservation reservation, Instant cancelledAt, Instant now);
+
     Optional<Order> find(ReservationId reservationId);
+
+    /** ORDERED -> PAID at {@code paidAt}; true when this call made the move, false when the order was not ORDERED. */
+    boolean markPaid(ReservationId reservationId, Instant paidAt);
+
+    /**
+     * ORDERED -> CANCELLED | EXPIRED at {@code at}, and only when this call made the move, in the same transaction:
+     * the order's units go back (sold and the buyer's purchase rows), a RESTORE stock flow per line is written,
+     * and the order is marked as owing the hot store its restore ({@link #dueHotStoreRestores}).
+     *
+     * @return false, with nothing changed, when the order was not ORDERED
+     * @throws IllegalArgumentException when {@code finalStatus} is neither CANCELLED nor EXPIRED
+     */
+    boolean closeWithRestore(ReservationId reservationId, ReservationStatus finalStatus, Instant at);
+
+    /**
+     * ORDERED -> CANCELLED for an order whose reservation the hot store had already released (the buyer cancelled
+     * while the order was being placed): the database gives its units back as {@link #closeWithRestore} does, but
+     * the hot store owes nothing, as it gave its units back when it released them.
+     */
+    boolean cancelReleased(ReservationId reservationId, Instant cancelledAt);
+
+    /**
+     * Expires the ORDERED order whose payment deadline passed first among those no other caller is expiring right
+     * now, as {@link #closeWithRestore} with EXPIRED, in a transaction of its own. Safe to call from every instance
+     * at once: each order is expired by one caller only.
+     *
+     * @return the expired order's id; empty when no order is due
+     */
+    Optional<ReservationId> expireNextDue(Instant now);
+
+    /** Orders that gave their units back here but not yet in the hot store, due by {@code now}, oldest first. */
+    List<PendingRestore> dueHotStoreRestores(Instant now, int max);
+
+    /** The hot store has nothing left to give back for this order. */
+    void hotStoreRestored(ReservationId reservationId);
+
+    /** The hot store cannot take the restore yet: try again from {@code retryAt}. No effect on a finished restore. */
+    void postponeHotStoreRestore(ReservationId reservationId, Instant retryAt);
 }

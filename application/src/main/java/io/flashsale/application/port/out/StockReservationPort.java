@@ -8,8 +8,10 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +30,24 @@ public interface StockReservationPort {
 
     /** RESERVED -> CANCELLED, giving the units back; false when the reservation is not RESERVED. */
     boolean release(ReservationId reservationId);
+
+    /** The buyer's cancellation: {@link #release(ReservationId)}, and the store keeps when it happened. */
+    boolean release(ReservationId reservationId, Instant cancelledAt);
+
+    /** When the buyer cancelled the reservation while it was RESERVED; empty for every other reservation. */
+    Optional<Instant> cancelledAt(ReservationId reservationId);
+
+    /**
+     * ORDERED -> CANCELLED | EXPIRED after the database of record closed the order and gave its units back there:
+     * sold units become available again (in any segment) and the buyer's allowance returns. False, and nothing
+     * moves, when the reservation is not ORDERED, so the units can never come back twice.
+     *
+     * @throws IllegalArgumentException when {@code finalStatus} is neither CANCELLED nor EXPIRED
+     */
+    boolean restore(ReservationId reservationId, ReservationStatus finalStatus);
+
+    /** ORDERED -> PAID, mirroring the database of record; nothing moves. False when the reservation is not ORDERED. */
+    boolean markPaid(ReservationId reservationId);
 
     /** RESERVED -> ORDERED, reserved units become sold; false when the reservation is not RESERVED. */
     boolean confirm(ReservationId reservationId);

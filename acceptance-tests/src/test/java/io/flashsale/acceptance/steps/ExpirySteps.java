@@ -1,0 +1,52 @@
+package io.flashsale.acceptance.steps;
+
+import io.cucumber.java.en.Given;
+import io.cucumber.java.en.Then;
+import io.flashsale.acceptance.api.ApiAnswer;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static io.flashsale.acceptance.steps.ReservationLookups.awaitStatus;
+import static io.flashsale.acceptance.steps.ReservationLookups.namesAnOrder;
+import static io.flashsale.acceptance.steps.ReservationLookups.requiredTime;
+import static io.flashsale.acceptance.steps.ReservationLookups.time;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The payment time limit: an order nobody pays for lapses, no sooner than the sale allows. */
+public class ExpirySteps {
+
+    /** Past the sale's time to pay: how long the expiry job may take to notice, on a busy machine. */
+    private static final Duration EXPIRY_SLACK = Duration.ofSeconds(10);
+
+    private final SaleWorld world;
+
+    public ExpirySteps(SaleWorld world) {
+        this.world = world;
+    }
+
+    @Given("{buyer}'s order has lapsed unpaid")
+    public void hasLapsed(String buyer) {
+        awaitLapsed(world, world.buyerId(buyer), world.reservationOf(buyer), timeToPay(world).plus(EXPIRY_SLACK));
+    }
+
+    @Then("within {int} seconds {buyer}'s order lapses unpaid")
+    public void lapsesWithin(int seconds, String buyer) {
+        awaitLapsed(world, world.buyerId(buyer), world.reservationOf(buyer), Duration.ofSeconds(seconds));
+    }
+
+    /** Waits until the buyer sees the order EXPIRED, and checks that it lapsed no sooner than the time to pay. */
+    static void awaitLapsed(SaleWorld world, String buyerId, String reservationId, Duration patience) {
+        ApiAnswer shown = awaitStatus(world, buyerId, reservationId, "EXPIRED", patience);
+        assertThat(namesAnOrder(shown)).as("the order named: %s", shown.describe()).isTrue();
+        Instant orderedAt = requiredTime(shown, "orderedAt");
+        assertThat(requiredTime(shown, "expiredAt")).as("lapsed no sooner than the time to pay: %s", shown.describe())
+                .isAfterOrEqualTo(orderedAt.plus(timeToPay(world)));
+        assertThat(time(shown, "paidAt")).as("never paid: %s", shown.describe()).isEmpty();
+    }
+
+    static Duration timeToPay(SaleWorld world) {
+        return Duration.ofSeconds(world.sale().paymentTimeoutSeconds().orElseThrow(() -> new AssertionError(
+                "the scenario's sale sets no time to pay")));
+    }
+}

@@ -1,0 +1,187 @@
+package io.flashsale.load;
+
+import io.flashsale.acceptance.api.ApiAnswer;
+import io.flashsale.acceptance.api.FlashsaleApi;
+import io.flashsale.acceptance.api.SaleSpec;
+import io.flashsale.acceptance.inspect.HotStore;
+import io.flashsale.acceptance.inspect.ShopDatabase;
+import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.acceptance.service.ServiceSettings;
+import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.testsupport.TestServices;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.common.utils.AppInfoParser;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import static io.flashsale.load.PipelineFigures.format;
+import static io.flashsale.load.PipelineFigures.millis;
+
+/**
+ * The order pipeline's benchmark (not a test: it asserts nothing and no build runs it). Starts the runnable jar as
+ * ServiceCrashIT does, on this machine's Redis and MariaDB and a Kafka broker in this JVM, offers a sustained,
+ * fixed rate of reservations from new buyers against a stock that never runs out, waits for the pipeline to drain,
+ * and prints orders per second into MariaDB and the reservation-to-order latency, with the machine they ran on.
+ *
+ * <p>Run from the repository root, after {@code ./mvnw -pl bootstrap -am install -DskipTests}:
+ * <pre>
+ * ./mvnw -pl acceptance-tests test-compile exec:exec@load-harness -Dflashsale.load.rate=500 -Dflashsale.load.seconds=30
+ * </pre>
+ * Settings: {@link LoadSettings}. The service's log is {@code acceptance-tests/target/load-harness/service.log}.
+ */
+public final class OrderPipelineLoadHarness {
+
+    private static final String DATABASE = "flashsale_load_harness";
+    private static final String ADMIN_TOKEN = "load-harness-admin-token";
+    private static final String SKU = "load-item";
+    private static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx1g");
+    private static final Duration START_PATIENCE = Duration.ofSeconds(120);
+    private static final int PRIMING_ORDERS = 20;
+
+    private OrderPipelineLoadHarness() {
+    }
+
+    public static void main(String[] args) {
+        LoadSettings settings = LoadSettings.fromSystemProperties();
+        Path jar = ServiceProcess.runnableJar();
+        if (!Files.isRegularFile(jar)) {
+            System.err.println("no runnable jar at " + jar + ": run ./mvnw -pl bootstrap -am install -DskipTests first");
+            System.exit(2);
+        }
+        int status = 0;
+        try {
+            run(settings, jar).forEach(System.out::println);
+        } catch (RuntimeException failed) {
+            failed.printStackTrace();
+            status = 1;
+        }
+        // The in-JVM broker's threads would keep the JVM alive; its shutdown hook still runs.
+        System.exit(status);
+    }
+
+    private static List<String> run(LoadSettings settings, Path jar) {
+        String run = "load-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        MariaDbEndpoint mariadb = TestServices.mariadb();
+        mariadb.recreateDatabase(DATABASE);
+        int port = ServiceProcess.freePort();
+        Map<String, String> properties = ServiceSettings.onTestServices(run, DATABASE, port, ADMIN_TOKEN);
+        Path log = Path.of(System.getProperty("user.dir"), "target", "load-harness", "service.log");
+        ShopDatabase books = new ShopDatabase(mariadb.jdbcUrl(DATABASE), mariadb.username(), mariadb.password());
+        FlashsaleApi api = new FlashsaleApi(port, ADMIN_TOKEN);
+
+        System.out.println("[load] starting the service, log in " + log);
+        try (ServiceProcess service = ServiceProcess.start(jar, JVM_OPTIONS, properties, log).awaitReady(START_PATIENCE);
+             HotStore hotStore = new HotStore(TestServices.redis().uri())) {
+            primePipeline(api, books, run);
+            String saleId = openSale(api, run, settings.stock());
+            System.out.printf("[load] offering %d reservations/s for %d s to sale %s%n", settings.rate(),
+                    settings.seconds(), saleId);
+            FixedRateLoad load = new FixedRateLoad(api, saleId, SKU, run + "-buyer-");
+            Instant loadStart = Instant.now();
+            load.run(settings.rate(), settings.seconds(), settings.maxInFlight());
+            Instant loadEnd = loadStart.plusSeconds(settings.seconds());
+            long placed = awaitOrders(books, saleId, load.accepted(), Duration.ofSeconds(settings.drainSeconds()));
+
+            var figures = new PipelineFigures(books.placements(saleId),
+                    epochMicros(loadStart.plusSeconds(settings.warmupSeconds())), epochMicros(loadEnd));
+            MachineFacts machine = MachineFacts.describe(hotStore.serverVersion(), books.serverVersion(),
+                    AppInfoParser.getVersion() + " (one KRaft broker in the harness JVM)");
+            return report(settings, load, placed, figures, machine, properties);
+        }
+    }
+
+    /**
+     * A few orders through the whole pipeline before the clock starts, in a sale of their own: the consumers have
+     * joined their group and own their partitions, so the warm-up window is about the JIT, not the start-up.
+     */
+    private static void primePipeline(FlashsaleApi api, ShopDatabase books, String run) {
+        String primeSale = openSale(api, run + "-prime", PRIMING_ORDERS);
+        for (int i = 0; i < PRIMING_ORDERS; i++) {
+            requireStatus(api.send(api.reserve(primeSale, run + "-primer-" + i,
+                    Map.of("items", List.of(Map.of("skuId", SKU, "quantity", 1))))), 202);
+        }
+        if (awaitOrders(books, primeSale, PRIMING_ORDERS, START_PATIENCE) < PRIMING_ORDERS) {
+            throw new IllegalStateException("the pipeline placed no orders within " + START_PATIENCE
+                    + "; see the service's log");
+        }
+    }
+
+    private static String openSale(FlashsaleApi api, String run, long stock) {
+        Instant startsAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(1));
+        var sale = new SaleSpec(run, "Load harness " + run, startsAt, startsAt.plus(Duration.ofHours(2)), 1,
+                List.of(SaleSpec.Product.of(SKU, stock)));
+        requireStatus(api.send(api.createSale(sale.toBody())), 201);
+        requireStatus(api.send(api.warmUp(sale.id())), 200);
+        return sale.id();
+    }
+
+    /** Waits until every accepted reservation is an order, or the patience runs out; returns the orders placed. */
+    private static long awaitOrders(ShopDatabase books, String saleId, long accepted, Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        long placed = books.orderCount(saleId);
+        while (placed < accepted && System.nanoTime() < deadline) {
+            sleep(Duration.ofMillis(500));
+            placed = books.orderCount(saleId);
+        }
+        return placed;
+    }
+
+    private static List<String> report(LoadSettings settings, FixedRateLoad load, long placed, PipelineFigures figures,
+                                       MachineFacts machine, Map<String, String> properties) {
+        Histogram answers = load.answerTimes();
+        List<String> lines = new ArrayList<>();
+        lines.add("=== Flashsale order pipeline: sustained load ===");
+        lines.add(format("offered: %d reservations/s for %d s (%d requests), one unit each from a new buyer; "
+                + "steady window after %d s of warm-up", settings.rate(), settings.seconds(), settings.requests(),
+                settings.warmupSeconds()));
+        lines.add(format("client: %d accepted (202), %d skipped (over %d in flight), other answers %s",
+                load.accepted(), load.skipped(), settings.maxInFlight(), load.otherOutcomes()));
+        if (load.skipped() > 0) {
+            lines.add("WARNING: the service could not take the offered rate (requests were skipped): the machine was"
+                    + " saturated, and the figures below describe an overloaded service, not the pipeline's pace");
+        }
+        lines.add(format("reservation answer time (from the request's due time): p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                millis(answers.getValueAtPercentile(50)), millis(answers.getValueAtPercentile(99)),
+                millis(answers.getMaxValue())));
+        lines.add(format("orders placed / reservations accepted: %d / %d%s", placed, load.accepted(),
+                placed < load.accepted() ? " (NOT DRAINED within " + settings.drainSeconds() + " s)" : ""));
+        lines.addAll(figures.lines());
+        lines.add("--- machine ---");
+        lines.addAll(machine.lines());
+        lines.add("--- service ---");
+        lines.add("one process: java " + String.join(" ", JVM_OPTIONS) + " -jar flashsale.jar; Kafka topic "
+                + properties.get("flashsale.kafka.topic") + " with the default partitions and listener concurrency; "
+                + "one hot SKU, so every order updates the same stock row; "
+                + "client, service, Redis, MariaDB and broker share the machine");
+        return lines;
+    }
+
+    private static void requireStatus(ApiAnswer answer, int status) {
+        if (answer.status() != status) {
+            throw new IllegalStateException("expected " + status + ": " + answer.describe());
+        }
+    }
+
+    private static long epochMicros(Instant instant) {
+        return TimeUnit.SECONDS.toMicros(instant.getEpochSecond()) + instant.getNano() / 1_000;
+    }
+
+    private static void sleep(Duration pause) {
+        try {
+            Thread.sleep(pause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

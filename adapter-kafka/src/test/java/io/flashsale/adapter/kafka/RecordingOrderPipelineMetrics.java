@@ -1,0 +1,32 @@
+package io.flashsale.adapter.kafka;
+
+import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.domain.order.OrderPlacement;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** The application's metrics port as the Kafka adapter reaches it: here only dead letters arrive. */
+final class RecordingOrderPipelineMetrics implements OrderPipelineMetrics {
+
+    private final List<String> deadLettered = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void recorded(OrderPlacement placement) {
+        // Placements are the use case's to report; the scripted one in these tests reports none.
+    }
+
+    @Override
+    public void relayed(int reservations) {
+        // The relay is not part of these tests.
+    }
+
+    @Override
+    public void deadLettered(String reservationId) {
+        deadLettered.add(reservationId);
+    }
+
+    long deadLetteredCount(String reservationId) {
+        return deadLettered.stream().filter(reservationId::equals).count();
+    }
+}

@@ -1,0 +1,35 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.testsupport.TestServices;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The database of the order lifecycle tests, made afresh once per test JVM and shared by their classes (one Spring
+ * context). The session runs in a non-UTC zone, so stored times are shown to be UTC, and gives up lock waits after a
+ * few seconds, so a test that blocks fails instead of hanging.
+ */
+abstract class LifecycleDatabase {
+
+    static final String DATABASE = "flashsale_it_lifecycle";
+    static final int LOCK_WAIT_SECONDS = 5;
+
+    private static final AtomicBoolean CREATED = new AtomicBoolean();
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        MariaDbEndpoint mariadb = TestServices.mariadb();
+        if (CREATED.compareAndSet(false, true)) {
+            mariadb.recreateDatabase(DATABASE);
+        }
+        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
+        registry.add("spring.datasource.username", mariadb::username);
+        registry.add("spring.datasource.password", mariadb::password);
+        registry.add("spring.datasource.hikari.maximum-pool-size", () -> "16");
+        registry.add("spring.datasource.hikari.connection-init-sql",
+                () -> "SET time_zone = '+05:45', innodb_lock_wait_timeout = " + LOCK_WAIT_SECONDS);
+    }
+}

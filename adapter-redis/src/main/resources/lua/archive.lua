@@ -1,0 +1,45 @@
+-- Checks that an activity's outbox is drained and, when asked, deletes every key of the activity in the same
+-- atomic step. Drained: the relays' group has no pending entry and nothing after its last-delivered id (or, with no
+-- group yet, the stream is empty). A reservation accepted before this script ran is then in the order pipeline;
+-- one attempted after it finds no activity (NOT_READY). UNLINK frees big hashes off the main thread.
+--
+-- KEYS: 1 outbox, then every other key of the activity
+-- ARGV: 1 relay group, 2 'check' or 'delete'
+-- Reply: 1 when drained (and, for 'delete', every key is gone), 0 when not drained (nothing deleted).
+
+local outbox, group, mode = KEYS[1], ARGV[1], ARGV[2]
+
+local function drained()
+    if redis.call('EXISTS', outbox) == 0 then
+        return true
+    end
+    local lastDelivered = nil
+    for _, info in ipairs(redis.call('XINFO', 'GROUPS', outbox)) do
+        local name, last
+        for i = 1, #info, 2 do
+            if info[i] == 'name' then
+                name = info[i + 1]
+            elseif info[i] == 'last-delivered-id' then
+                last = info[i + 1]
+            end
+        end
+        if name == group then
+            lastDelivered = last
+        end
+    end
+    if lastDelivered == nil then
+        return redis.call('XLEN', outbox) == 0
+    end
+    if redis.call('XPENDING', outbox, group)[1] > 0 then
+        return false
+    end
+    return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
+end
+
+if not drained() then
+    return 0
+end
+if mode == 'delete' then
+    redis.call('UNLINK', unpack(KEYS))
+end
+return 1

@@ -1,0 +1,13 @@
+-- ORDERED -> PAID, mirroring MySQL. Nothing moves: the units stay sold and held. Any other status (or no
+-- reservation) changes nothing, so marking twice is harmless.
+--
+-- KEYS: 1 reservations
+-- ARGV: 1 reservationId
+-- Reply: 1 when marked now, 0 otherwise.
+
+local reservations, id = KEYS[1], ARGV[1]
+if redis.call('HGET', reservations, id .. ':status') ~= 'ORDERED' then
+    return 0
+end
+redis.call('HSET', reservations, id .. ':status', 'PAID')
+return 1

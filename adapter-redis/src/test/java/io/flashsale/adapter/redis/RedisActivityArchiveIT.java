@@ -1,0 +1,275 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.Reservation;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Archiving on the real Redis: exact counts, a drained outbox before anything goes, and only the one sale's keys go. */
+class RedisActivityArchiveIT {
+
+    private static final int ATTEMPTS_PER_BUYER = 300;
+
+    private final OutboxFixture fixture = new OutboxFixture();
+    private final RedisCommands<String, String> redis = fixture.redis;
+    private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.connection(), fixture.registry);
+    private final List<ActivityId> extraActivities = new ArrayList<>();
+
+    @AfterEach
+    void forgetEverything() {
+        extraActivities.forEach(SharedRedis::forget);
+        fixture.close();
+    }
+
+    @Test
+    void givenReservationsInEveryStatus_thenOnlyTheReservedOnesAreCountedAndOnlyTheCancelledOnesListed() {
+        Activity sale = fixture.warmedUpSale("count", 10);
+        List<Reservation> made = fixture.reserveEach(sale.id(), 8);
+        made.subList(0, 3).forEach(reservation -> fixture.stock.confirm(reservation.id()));
+        made.subList(3, 5).forEach(reservation -> fixture.stock.release(reservation.id()));
+        fixture.stock.fail(made.get(5).id());
+
+        assertThat(archive.reservedCount(sale.id())).isEqualTo(2);
+        assertThat(archive.cancelledReservations(sale.id())).containsExactlyInAnyOrder(made.get(3).id(), made.get(4).id());
+
+        made.subList(6, 8).forEach(reservation -> fixture.stock.confirm(reservation.id()));
+        assertThat(archive.reservedCount(sale.id())).isZero();
+    }
+
+    @Test
+    void givenAHashTooBigForOneScanStep_thenTheCountIsStillExact() {
+        Activity sale = fixture.warmedUpSale("count-big", 700);
+        List<Reservation> made = fixture.reserveEach(sale.id(), 700);
+        for (int i = 0; i < made.size(); i += 3) {
+            fixture.stock.confirm(made.get(i).id());
+        }
+        assertThat(redis.objectEncoding(RedisKeys.reservations(sale.id()))).as("scanned in steps, not at once")
+                .isEqualTo("hashtable");
+
+        assertThat(archive.reservedCount(sale.id())).isEqualTo(700 - 234);
+        assertThat(archive.cancelledReservations(sale.id())).isEmpty();
+    }
+
+    @Test
+    void givenAnActivityThatIsNotLoaded_thenNothingIsReservedItsOutboxIsDrainedAndNoKeyIsMade() {
+        ActivityId unknown = fixture.sale("absent", 1).id();
+
+        assertThat(archive.reservedCount(unknown)).isZero();
+        assertThat(archive.cancelledReservations(unknown)).isEmpty();
+        assertThat(archive.outboxDrained(unknown)).isTrue();
+        assertThat(existing(unknown)).isEmpty();
+    }
+
+    @Test
+    void theOutboxIsDrainedOnlyWhenNoEntryIsUnreadOrPending() {
+        Activity sale = fixture.warmedUpSale("drain", 10);
+        assertThat(archive.outboxDrained(sale.id())).as("no stream yet").isTrue();
+
+        fixture.reserveEach(sale.id(), 3);
+        assertThat(archive.outboxDrained(sale.id())).as("unread, no relay group yet").isFalse();
+
+        List<OutboxEntry> firstTwo = fixture.outbox.readNew(sale.id(), "r1", 2);
+        assertThat(archive.outboxDrained(sale.id())).as("two pending, one unread").isFalse();
+
+        fixture.outbox.acknowledge(sale.id(), firstTwo);
+        assertThat(fixture.pending(sale.id())).isZero();
+        assertThat(archive.outboxDrained(sale.id())).as("one unread").isFalse();
+
+        List<OutboxEntry> last = fixture.outbox.readNew(sale.id(), "r1", 10);
+        assertThat(archive.outboxDrained(sale.id())).as("one pending").isFalse();
+
+        fixture.outbox.acknowledge(sale.id(), last);
+        assertThat(archive.outboxDrained(sale.id())).as("everything acknowledged").isTrue();
+
+        fixture.reserve(sale.id(), "late-buyer");
+        assertThat(archive.outboxDrained(sale.id())).as("a new entry").isFalse();
+    }
+
+    @Test
+    void givenAStreamWithEntriesButOnlyAnotherGroup_thenItIsNotDrained() {
+        Activity sale = fixture.warmedUpSale("other-group", 10);
+        fixture.reserve(sale.id(), "alice");
+        redis.xgroupCreate(XReadArgs.StreamOffset.from(RedisKeys.outbox(sale.id()), "$"), "auditors");
+
+        assertThat(archive.outboxDrained(sale.id())).isFalse();
+    }
+
+    @Test
+    void givenAnOutboxNotDrained_whenDeleting_thenNothingIsDeletedAndTheActivityStaysRegistered() {
+        Activity sale = fixture.warmedUpSale("refused", 10);
+        Reservation reservation = fixture.reserve(sale.id(), "alice");
+        fixture.stock.confirm(reservation.id());
+        Map<String, String> before = dump(sale.id());
+
+        assertThat(archive.delete(sale.id())).isFalse();
+
+        assertThat(existing(sale.id())).containsExactlyInAnyOrderElementsOf(RedisKeys.activityKeys(sale.id()));
+        assertThat(dump(sale.id())).containsExactlyInAnyOrderEntriesOf(before);
+        assertThat(redis.sismember(fixture.registry, sale.id().value())).isTrue();
+    }
+
+    @Test
+    void givenADrainedSale_whenDeleted_thenExactlyItsKeysAndRegistrationGoAndANeighbourSurvivesUntouched() {
+        Activity sale = fixture.warmedUpSale("gone", 10);
+        Activity canary = canaryOf(sale);
+        sellAndRelay(sale, 4);
+        sellAndRelay(canary, 3);
+        fixture.reserve(canary.id(), "still-reserved");
+        Map<String, String> canaryBefore = dump(canary.id());
+        assertThat(existing(sale.id())).as("every key, the stream emptied by trimming but still there")
+                .containsExactlyInAnyOrderElementsOf(RedisKeys.activityKeys(sale.id()));
+
+        boolean deleted = archive.delete(sale.id());
+
+        assertThat(deleted).isTrue();
+        assertThat(existing(sale.id())).isEmpty();
+        assertThat(keysMatching("fs:{" + sale.id().value() + "}*")).isEmpty();
+        assertThat(redis.smembers(fixture.registry)).containsExactly(canary.id().value());
+        assertThat(dump(canary.id())).containsExactlyInAnyOrderEntriesOf(canaryBefore);
+        assertThat(fixture.stock.stock(canary.id())).isPresent();
+        assertThat(fixture.stock.stock(sale.id())).isEmpty();
+        assertThat(fixture.reserve(sale.id(), "too-late")).isNull();
+        assertThat(existing(sale.id())).as("a refused attempt writes nothing").isEmpty();
+    }
+
+    @Test
+    void deletingTwiceOrDeletingWhatWasNeverLoadedIsHarmless() {
+        Activity sale = fixture.warmedUpSale("twice", 10);
+        Activity canary = canaryOf(sale);
+        sellAndRelay(sale, 2);
+        Map<String, String> canaryBefore = dump(canary.id());
+
+        assertThat(archive.delete(sale.id())).isTrue();
+        assertThat(archive.delete(sale.id())).isTrue();
+        assertThat(archive.delete(fixture.sale("never", 1).id())).isTrue();
+
+        assertThat(existing(sale.id())).isEmpty();
+        assertThat(redis.smembers(fixture.registry)).containsExactly(canary.id().value());
+        assertThat(dump(canary.id())).containsExactlyInAnyOrderEntriesOf(canaryBefore);
+    }
+
+    @Test
+    void givenBuyersStillReservingWhileTheArchiveTries_thenEveryAcceptedReservationReachedTheRelaysBeforeTheKeysWent()
+            throws Exception {
+        Activity sale = fixture.warmedUpSale("race", 100_000);
+        var accepted = new ConcurrentLinkedQueue<Reservation>();
+        var delivered = new ConcurrentLinkedQueue<OutboxEntry>();
+        var deleted = new AtomicBoolean();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            var buyers = new ArrayList<Future<?>>();
+            for (int b = 0; b < 2; b++) {
+                String prefix = "b" + b;
+                buyers.add(pool.submit(() -> {
+                    for (int n = 0; n < ATTEMPTS_PER_BUYER; n++) {
+                        Reservation reservation = fixture.reserve(sale.id(), prefix + "-" + n);
+                        if (reservation != null) {
+                            accepted.add(reservation);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            Future<?> relay = pool.submit(() -> relayUntilDeleted(sale.id(), deleted, delivered));
+            Future<Integer> archiver = pool.submit(() -> {
+                // Some reservations first, so the deletion races buyers rather than an empty sale.
+                while (accepted.size() < ATTEMPTS_PER_BUYER / 10 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                int attempts = 1;
+                while (!archive.delete(sale.id()) && System.nanoTime() < deadline) {
+                    attempts++;
+                }
+                deleted.set(true);
+                return attempts;
+            });
+
+            int attempts = archiver.get();
+            relay.get();
+            for (Future<?> buyer : buyers) {
+                buyer.get();
+            }
+            System.out.println("[archive-race] deleted after " + attempts + " attempts, " + accepted.size()
+                    + " of " + 2 * ATTEMPTS_PER_BUYER + " attempts accepted");
+        }
+
+        assertThat(existing(sale.id())).as("deleted before the deadline").isEmpty();
+        assertThat(accepted).isNotEmpty();
+        assertThat(delivered.stream().map(OutboxEntry::reservation).toList())
+                .containsExactlyInAnyOrderElementsOf(accepted);
+        assertThat(fixture.reserve(sale.id(), "after-the-race")).isNull();
+    }
+
+    /** Reads and acknowledges as a relay does, until the keys are gone. */
+    private Void relayUntilDeleted(ActivityId activityId, AtomicBoolean deleted, Queue<OutboxEntry> delivered) {
+        while (!deleted.get()) {
+            List<OutboxEntry> read = fixture.outbox.readNew(activityId, "relay", 50);
+            delivered.addAll(read);
+            fixture.outbox.acknowledge(activityId, read);
+        }
+        return null;
+    }
+
+    /** A sale on the same Redis whose id starts with the other's: a delete by pattern would take it too. */
+    private Activity canaryOf(Activity sale) {
+        var canary = new Activity(new ActivityId(sale.id().value() + "-canary"), "canary", sale.startsAt(),
+                sale.endsAt(), sale.perUserLimit(), sale.paymentTimeout(), sale.items());
+        extraActivities.add(canary.id());
+        fixture.stock.warmUp(canary);
+        return canary;
+    }
+
+    /** Reservations that became orders and whose outbox entries the relays acknowledged: nothing in flight. */
+    private void sellAndRelay(Activity sale, int buyers) {
+        List<Reservation> made = fixture.reserveEach(sale.id(), buyers);
+        fixture.outbox.acknowledge(sale.id(), fixture.outbox.readNew(sale.id(), "relay", 100));
+        made.forEach(reservation -> fixture.stock.confirm(reservation.id()));
+        assertThat(archive.reservedCount(sale.id())).isZero();
+        assertThat(archive.outboxDrained(sale.id())).isTrue();
+    }
+
+    private List<String> existing(ActivityId activityId) {
+        return RedisKeys.activityKeys(activityId).stream().filter(key -> redis.exists(key) == 1).toList();
+    }
+
+    /** Each existing key's serialized value, to show it unchanged byte for byte. */
+    private Map<String, String> dump(ActivityId activityId) {
+        var dumps = new LinkedHashMap<String, String>();
+        for (String key : existing(activityId)) {
+            dumps.put(key, Base64.getEncoder().encodeToString(redis.dump(key)));
+        }
+        return dumps;
+    }
+
+    private List<String> keysMatching(String pattern) {
+        var keys = new ArrayList<String>();
+        KeyScanCursor<String> cursor = redis.scan(ScanArgs.Builder.matches(pattern).limit(1000));
+        keys.addAll(cursor.getKeys());
+        while (!cursor.isFinished()) {
+            cursor = redis.scan(cursor, ScanArgs.Builder.matches(pattern).limit(1000));
+            keys.addAll(cursor.getKeys());
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,36 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.domain.activity.ActivityId;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** An archive deletes {@link RedisKeys#activityKeys(ActivityId)}: a per-activity key missing there would outlive it. */
+class RedisActivityKeysTest {
+
+    private static final ActivityId ACTIVITY = new ActivityId("sale-7");
+
+    @Test
+    void everyKeyMadeFromAnActivityIdAloneIsAmongTheKeysAnArchiveDeletesOutboxFirst() throws Exception {
+        List<Method> keyMethods = Arrays.stream(RedisKeys.class.getDeclaredMethods())
+                .filter(method -> Modifier.isPublic(method.getModifiers()) && Modifier.isStatic(method.getModifiers()))
+                .filter(method -> method.getReturnType() == String.class)
+                .filter(method -> Arrays.equals(method.getParameterTypes(), new Class<?>[] {ActivityId.class}))
+                .toList();
+        var keys = new ArrayList<String>();
+        for (Method method : keyMethods) {
+            keys.add((String) method.invoke(null, ACTIVITY));
+        }
+
+        assertThat(keys).hasSizeGreaterThanOrEqualTo(6);
+        assertThat(RedisKeys.activityKeys(ACTIVITY)).containsExactlyInAnyOrderElementsOf(keys)
+                .startsWith(RedisKeys.outbox(ACTIVITY))
+                .doesNotContain(RedisKeys.outboxActivities());
+    }
+}

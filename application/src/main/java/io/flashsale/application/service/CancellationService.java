@@ -1,0 +1,88 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.CancelReservationUseCase;
+import io.flashsale.application.port.in.CancellationResult;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Cancellation by the buyer. Whoever holds the reservation decides: the hot store while it is RESERVED (its atomic
+ * release gives the units back; the order pipeline then never makes it an order), the database of record once it
+ * is an order (its conditional ORDERED -> CANCELLED, whose winner alone gives the units back there, then here).
+ */
+public class CancellationService implements CancelReservationUseCase {
+
+    /** The hot store is told after the database, so it can move on between the two reads: look again, boundedly. */
+    private static final int LOOKS = 3;
+
+    private final OrderRepository orders;
+    private final StockReservationPort stock;
+    private final HotStoreRestores restores;
+    private final Clock clock;
+
+    public CancellationService(OrderRepository orders, StockReservationPort stock, Clock clock) {
+        this.orders = orders;
+        this.stock = stock;
+        this.restores = new HotStoreRestores(orders, stock, clock);
+        this.clock = clock;
+    }
+
+    @Override
+    public CancellationResult cancel(BuyerId buyerId, ReservationId reservationId) {
+        ReservationStatus lastSeen = null;
+        for (int look = 1; look <= LOOKS; look++) {
+            Optional<Order> order = orders.find(reservationId);
+            if (order.isPresent()) {
+                if (!order.get().buyerId().equals(buyerId)) {
+                    return new CancellationResult.NotFound();
+                }
+                Optional<CancellationResult> decided = cancelOrder(order.get());
+                if (decided.isPresent()) {
+                    return decided.get();
+                }
+                lastSeen = ReservationStatus.ORDERED;
+                continue;
+            }
+            Optional<Reservation> held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
+            if (held.isEmpty()) {
+                return new CancellationResult.NotFound();
+            }
+            Reservation reservation = held.get();
+            lastSeen = reservation.status();
+            if (lastSeen == ReservationStatus.CANCELLED) {
+                return new CancellationResult.AlreadyCancelled(reservation);
+            }
+            if (lastSeen == ReservationStatus.RESERVED && stock.release(reservationId, clock.instant())) {
+                return new CancellationResult.Cancelled(reservation.transitionTo(ReservationStatus.CANCELLED));
+            }
+            // Confirmed or failed since the database was asked: the database knows the order now.
+        }
+        return new CancellationResult.NotCancellable(lastSeen);
+    }
+
+    /** Empty when a concurrent move won the transition: the caller looks again and finds what it left. */
+    private Optional<CancellationResult> cancelOrder(Order order) {
+        return switch (order.status()) {
+            case ORDERED -> {
+                Instant now = clock.instant();
+                if (!orders.closeWithRestore(order.id(), ReservationStatus.CANCELLED, now)) {
+                    yield Optional.empty();
+                }
+                restores.tryComplete(order.id(), ReservationStatus.CANCELLED);
+                yield Optional.of(new CancellationResult.Cancelled(
+                        order.closed(ReservationStatus.CANCELLED, now).toReservation()));
+            }
+            case CANCELLED -> Optional.of(new CancellationResult.AlreadyCancelled(order.toReservation()));
+            case RESERVED, PAID, EXPIRED, FAILED -> Optional.of(new CancellationResult.NotCancellable(order.status()));
+        };
+    }
+}

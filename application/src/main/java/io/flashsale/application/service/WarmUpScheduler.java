@@ -1,0 +1,95 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
+import io.flashsale.application.port.in.WarmUpPass;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.stock.SkuStock;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Loads sales into the hot store a lead time before they open, on whichever instance gets there first. Activities
+ * already loaded are warmed up again too: that never resets their ledgers and re-registers them with the outbox
+ * relays, healing a warm-up that died half-way. A failure with one activity does not stop the others; the pass then
+ * throws the first failure, the others suppressed in it.
+ */
+public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
+
+    public static final Duration DEFAULT_LEAD = Duration.ofSeconds(60);
+
+    private final ActivityRepository activities;
+    private final StockReservationPort stock;
+    private final Clock clock;
+    private final Duration lead;
+
+    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock) {
+        this(activities, stock, clock, DEFAULT_LEAD);
+    }
+
+    /** @param lead how long before {@code startsAt} an activity is loaded; zero loads it as it opens */
+    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead) {
+        if (lead == null || lead.isNegative()) {
+            throw new IllegalArgumentException("lead must be zero or positive, was " + lead);
+        }
+        this.activities = activities;
+        this.stock = stock;
+        this.clock = clock;
+        this.lead = lead;
+    }
+
+    @Override
+    public WarmUpPass warmUpDue() {
+        Instant now = clock.instant();
+        var warmedUp = new ArrayList<ActivityId>();
+        var awaitingRebuild = new ArrayList<ActivityId>();
+        RuntimeException failure = null;
+        for (Activity activity : activities.findUnarchivedOverlapping(now, now.plus(lead))) {
+            try {
+                switch (warmUp(activity)) {
+                    case LOADED_NOW -> warmedUp.add(activity.id());
+                    case AWAITING_REBUILD -> awaitingRebuild.add(activity.id());
+                    case LOADED_BEFORE -> {
+                    }
+                }
+            } catch (RuntimeException storeFailure) {
+                if (failure == null) {
+                    failure = storeFailure;
+                } else {
+                    failure.addSuppressed(storeFailure);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return new WarmUpPass(warmedUp, awaitingRebuild);
+    }
+
+    private Result warmUp(Activity activity) {
+        boolean loadedBefore = stock.stock(activity.id()).isPresent();
+        if (!loadedBefore && hasSalesOnRecord(activity)) {
+            return Result.AWAITING_REBUILD;
+        }
+        stock.warmUp(activity);
+        return loadedBefore ? Result.LOADED_BEFORE : Result.LOADED_NOW;
+    }
+
+    private boolean hasSalesOnRecord(Activity activity) {
+        return activities.recordedStock(activity.id()).orElse(List.of()).stream()
+                .map(SkuStock::ledger)
+                .anyMatch(ledger -> ledger.sold() > 0);
+    }
+
+    private enum Result {
+        LOADED_NOW,
+        LOADED_BEFORE,
+        AWAITING_REBUILD
+    }
+}

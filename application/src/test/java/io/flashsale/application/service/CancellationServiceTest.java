@@ -1,0 +1,169 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.CancellationResult;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.mockito.InOrder;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+import static io.flashsale.application.service.LifecycleFixtures.ALICE;
+import static io.flashsale.application.service.LifecycleFixtures.ID;
+import static io.flashsale.application.service.LifecycleFixtures.MALLORY;
+import static io.flashsale.application.service.LifecycleFixtures.NOW;
+import static io.flashsale.application.service.LifecycleFixtures.held;
+import static io.flashsale.application.service.LifecycleFixtures.order;
+import static io.flashsale.application.service.LifecycleFixtures.ordered;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+@ExtendWith(MockitoExtension.class)
+class CancellationServiceTest {
+
+    @Mock
+    private OrderRepository orders;
+    @Mock
+    private StockReservationPort stock;
+    private CancellationService service;
+
+    @BeforeEach
+    void wireWithAFixedClock() {
+        service = new CancellationService(orders, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @Test
+    void givenAReservedReservation_whenCancelled_thenTheHotStoreReleasesItAtThisMomentAndTheDatabaseIsNotWritten() {
+        when(orders.find(ID)).thenReturn(Optional.empty());
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(stock.release(ID, NOW)).thenReturn(true);
+
+        assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
+
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(orders, never()).cancelReleased(any(), any());
+    }
+
+    @Test
+    void givenAnOrderedOrder_whenCancelled_thenTheDatabaseClosesAndRestoresFirstThenTheHotStoreRestores() {
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+
+        assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
+
+        InOrder order = inOrder(orders, stock);
+        order.verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        order.verify(stock).restore(ID, ReservationStatus.CANCELLED);
+        order.verify(orders).hotStoreRestored(ID);
+        verify(stock, never()).release(any(), any());
+    }
+
+    @Test
+    void givenTheHotStoreHasNotConfirmedTheOrderYet_whenCancelled_thenCancelledAndTheHotStoreRestoreIsPostponed() {
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+
+        assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
+
+        verify(orders).postponeHotStoreRestore(ID, NOW.plus(HotStoreRestores.RETRY_AFTER));
+        verify(orders, never()).hotStoreRestored(any());
+        verify(stock, never()).release(any(), any());
+    }
+
+    @Test
+    void givenTheHotStoreIsDown_whenAnOrderIsCancelled_thenTheDatabasesDecisionStandsAndTheRestoreStaysDue() {
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenThrow(new IllegalStateException("redis unavailable"));
+
+        assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
+
+        verify(orders, never()).hotStoreRestored(any());
+    }
+
+    @Test
+    void givenTheExpiryWinsTheTransitionFirst_whenCancelled_thenNotCancellableAsExpiredAndNothingIsRestoredHere() {
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.EXPIRED)));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(false);
+
+        assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(ReservationStatus.EXPIRED));
+
+        verify(stock, never()).restore(any(), any());
+        verify(orders, never()).hotStoreRestored(any());
+    }
+
+    @Test
+    void givenACancelledOrder_whenCancelledAgain_thenAlreadyCancelledAndNothingMoves() {
+        when(orders.find(ID)).thenReturn(Optional.of(order(ReservationStatus.CANCELLED)));
+
+        assertThat(service.cancel(ALICE, ID))
+                .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
+
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(stock, never()).restore(any(), any());
+    }
+
+    @Test
+    void givenAReservationCancelledWhileReserved_whenCancelledAgain_thenAlreadyCancelled() {
+        when(orders.find(ID)).thenReturn(Optional.empty());
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
+
+        assertThat(service.cancel(ALICE, ID))
+                .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
+
+        verify(stock, never()).release(any(), any());
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"PAID", "EXPIRED", "FAILED"})
+    void givenAPaidExpiredOrFailedOrder_whenCancelled_thenNotCancellable(ReservationStatus status) {
+        when(orders.find(ID)).thenReturn(Optional.of(order(status)));
+
+        assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(status));
+
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+    }
+
+    @Test
+    void givenTheOrderIsConfirmedBetweenTheReads_whenCancelled_thenTheDatabaseCancelsIt() {
+        when(orders.find(ID)).thenReturn(Optional.empty(), Optional.of(ordered()));
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(stock.release(ID, NOW)).thenReturn(false);
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+
+        assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
+
+        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+    }
+
+    @Test
+    void givenAnotherBuyersOrUnknownReservation_whenCancelled_thenNotFoundAndNothingMoves() {
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        assertThat(service.cancel(MALLORY, ID)).isEqualTo(new CancellationResult.NotFound());
+
+        when(orders.find(ID)).thenReturn(Optional.empty());
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        assertThat(service.cancel(MALLORY, ID)).isEqualTo(new CancellationResult.NotFound());
+
+        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotFound());
+
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(stock, never()).release(any(), any());
+    }
+}

@@ -1,0 +1,30 @@
+package io.flashsale.bootstrap.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * The order lifecycle's background jobs on this instance; every instance may run them at once.
+ *
+ * @param expiryEnabled         false: this instance expires no unpaid orders (another one must)
+ * @param expiryInterval        how often due orders are looked for; an unpaid order expires this long after its
+ *                              deadline at most (plus the pass itself)
+ * @param restoreSweepEnabled   false: this instance does not finish hot-store restores left pending
+ * @param restoreSweepInterval  how often restores the hot store could not take at once are tried again
+ */
+@ConfigurationProperties("flashsale.lifecycle")
+public record LifecycleProperties(@DefaultValue("true") boolean expiryEnabled,
+                                  @DefaultValue("2s") Duration expiryInterval,
+                                  @DefaultValue("true") boolean restoreSweepEnabled,
+                                  @DefaultValue("5s") Duration restoreSweepInterval) {
+
+    /** Orders per expiry or sweep pass; a full pass is followed by the next one at once. */
+    public static final int BATCH = 200;
+
+    public LifecycleProperties {
+        PositiveDurations.require("flashsale.lifecycle.expiry-interval", expiryInterval);
+        PositiveDurations.require("flashsale.lifecycle.restore-sweep-interval", restoreSweepInterval);
+    }
+}

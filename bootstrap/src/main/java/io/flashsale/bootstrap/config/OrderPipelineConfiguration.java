@@ -1,0 +1,71 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.adapter.kafka.KafkaPipelineConfiguration;
+import io.flashsale.application.port.out.DeadLetterPort;
+import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.DeadLetterService;
+import io.flashsale.application.service.OrderService;
+import io.flashsale.application.service.OutboxRelayService;
+import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
+import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.bootstrap.relay.OutboxRelayLoop;
+import io.flashsale.bootstrap.relay.RelayNames;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+import java.time.Clock;
+
+/**
+ * From reservation to order: the outbox relay (Redis -> Kafka), the order consumer (Kafka -> MySQL, adapter-kafka's
+ * listener calling {@link OrderService}), dead letters, and the metrics of all three.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RelayProperties.class)
+@Import(KafkaPipelineConfiguration.class)
+public class OrderPipelineConfiguration {
+
+    /** One name per process start: a restarted instance's leftovers are claimed like any dead relay's. */
+    private final String relayName = RelayNames.forThisInstance();
+
+    /** Static: a bean factory post-processor must exist before the configuration class itself. */
+    @Bean
+    static EmbeddedKafkaLauncher embeddedKafkaLauncher(ConfigurableEnvironment environment) {
+        return new EmbeddedKafkaLauncher(environment);
+    }
+
+    @Bean
+    MicrometerOrderPipelineMetrics orderPipelineMetrics(MeterRegistry registry) {
+        return new MicrometerOrderPipelineMetrics(registry);
+    }
+
+    @Bean
+    OrderService orderService(OrderRepository orders, StockReservationPort stock, OrderPipelineMetrics metrics,
+                              Clock clock) {
+        return new OrderService(orders, stock, metrics, clock);
+    }
+
+    @Bean
+    OutboxRelayService outboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisher publisher,
+                                          OrderPipelineMetrics metrics, RelayProperties relay) {
+        return new OutboxRelayService(outbox, publisher, metrics, relayName, relay.staleAfter(), relay.batchSize());
+    }
+
+    @Bean
+    OutboxRelayLoop outboxRelayLoop(OutboxRelayService outboxRelayService, RelayProperties relay) {
+        return new OutboxRelayLoop(outboxRelayService, relayName, relay.interval(), relay.failureBackoff(),
+                relay.enabled());
+    }
+
+    @Bean
+    DeadLetterService deadLetterService(DeadLetterPort deadLetters) {
+        return new DeadLetterService(deadLetters);
+    }
+}

@@ -1,0 +1,38 @@
+package io.flashsale.bootstrap.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * The outbox relay of this instance.
+ *
+ * @param enabled        false: this instance relays nothing (another one must), e.g. a pure order-consumer node
+ * @param batchSize      entries per activity and pass
+ * @param staleAfter     how long an entry may stay pending with a relay before another relay takes it over
+ * @param interval       the pause after a pass that found nothing to relay
+ * @param failureBackoff the pause after a pass that failed (broker or Redis unreachable)
+ */
+@ConfigurationProperties("flashsale.relay")
+public record RelayProperties(@DefaultValue("true") boolean enabled,
+                              @DefaultValue("200") int batchSize,
+                              @DefaultValue("10s") Duration staleAfter,
+                              @DefaultValue("20ms") Duration interval,
+                              @DefaultValue("1s") Duration failureBackoff) {
+
+    public RelayProperties {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("flashsale.relay.batch-size must be positive, was " + batchSize);
+        }
+        requirePositive("stale-after", staleAfter);
+        requirePositive("interval", interval);
+        requirePositive("failure-backoff", failureBackoff);
+    }
+
+    private static void requirePositive(String name, Duration value) {
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("flashsale.relay." + name + " must be positive, was " + value);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.flashsale.bootstrap.metrics;
+
+import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderPlacement;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled}, {@value #RELAYED} and {@value #DEAD_LETTERED}. Every
+ * refusal is also a WARN line, because it means the database of record and Redis disagree and reconciliation has work
+ * to do; so is every dead letter, because it waits for an admin to replay it.
+ */
+public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetrics {
+
+    public static final String ORDERS = "flashsale.orders";
+    public static final String RELAYED = "flashsale.relay.relayed";
+    public static final String DEAD_LETTERED = "flashsale.orders.dead_lettered";
+    public static final String OUTCOME = "outcome";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MicrometerOrderPipelineMetrics.class);
+
+    private final Counter placed;
+    private final Counter duplicate;
+    private final Counter refused;
+    private final Counter cancelled;
+    private final Counter relayed;
+    private final Counter deadLettered;
+
+    public MicrometerOrderPipelineMetrics(MeterRegistry registry) {
+        placed = orders(registry, "placed", "reservations that became an order");
+        duplicate = orders(registry, "duplicate", "deliveries of reservations that were settled before");
+        refused = orders(registry, "refused", "reservations the database refused: it disagrees with Redis");
+        cancelled = orders(registry, "cancelled", "reservations the buyer cancelled before they became an order");
+        relayed = Counter.builder(RELAYED)
+                .description("outbox entries handed to the broker and acknowledged by it")
+                .register(registry);
+        deadLettered = Counter.builder(DEAD_LETTERED)
+                .description("reservation events moved to the dead-letter topic after their last attempt")
+                .register(registry);
+    }
+
+    @Override
+    public void recorded(OrderPlacement placement) {
+        switch (placement) {
+            case OrderPlacement.Placed ignored -> placed.increment();
+            case OrderPlacement.AlreadyPlaced ignored -> duplicate.increment();
+            case OrderPlacement.CancelledBeforeOrder ignored -> cancelled.increment();
+            case OrderPlacement.Refused refusal -> {
+                refused.increment();
+                Order order = refusal.order();
+                LOG.warn("Order refused by the database: reservation {} of activity {}, reason {}",
+                        order.id(), order.activityId(), order.failureReason());
+            }
+        }
+    }
+
+    @Override
+    public void relayed(int reservations) {
+        relayed.increment(reservations);
+    }
+
+    @Override
+    public void deadLettered(String reservationId) {
+        deadLettered.increment();
+        LOG.warn("Reservation {} was dead-lettered after its last attempt; an admin can replay it from "
+                + "/api/v1/admin/dead-letters", printable(reservationId));
+    }
+
+    /** The id comes from a message key, which may hold anything: no line breaks or control characters in the log. */
+    private static String printable(String text) {
+        return text == null ? null : text.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    private static Counter orders(MeterRegistry registry, String outcome, String description) {
+        return Counter.builder(ORDERS).tag(OUTCOME, outcome).description(description).register(registry);
+    }
+}

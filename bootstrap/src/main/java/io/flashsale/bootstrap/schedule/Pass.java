@@ -1,0 +1,9 @@
+package io.flashsale.bootstrap.schedule;
+
+/** One pass of a background job. */
+@FunctionalInterface
+public interface Pass {
+
+    /** Runs the pass; true when it stopped at its batch size, so more work is likely waiting at once. */
+    boolean run();
+}

@@ -1,0 +1,112 @@
+package io.flashsale.bootstrap.schedule;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One background thread that runs a {@link Pass} every {@code interval}, and at once again when a pass says more work
+ * is waiting. A failed pass is logged and the next one comes after the interval: the loop never dies of a failure.
+ * Every job it runs is safe on any number of instances at once, so every instance runs one. Started with the context,
+ * stopped on shutdown once the pass under way has finished; it may be stopped and started again.
+ */
+public final class PeriodicLoop implements SmartLifecycle {
+
+    /** Below the web server's phases, as the outbox relay: stopped only after the server stopped taking requests. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicLoop.class);
+    private static final Duration STOP_WAIT = Duration.ofSeconds(30);
+
+    private final String name;
+    private final Pass pass;
+    private final Duration interval;
+    private final boolean autoStartup;
+
+    private volatile boolean running;
+    private Thread thread;
+
+    /** @param autoStartup false: the loop runs only when started by hand (configured off) */
+    public PeriodicLoop(String name, Pass pass, Duration interval, boolean autoStartup) {
+        if (interval == null || interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("the interval of " + name + " must be positive, was " + interval);
+        }
+        this.name = name;
+        this.pass = pass;
+        this.interval = interval;
+        this.autoStartup = autoStartup;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = Thread.ofPlatform().name(name).daemon().start(this::run);
+        LOG.info("{} started, every {}", name, interval);
+    }
+
+    /** Returns once the pass under way (if any) has finished. */
+    @Override
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        try {
+            if (!thread.join(STOP_WAIT)) {
+                LOG.warn("{} did not finish its pass within {}", name, STOP_WAIT);
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("{} stopped", name);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return autoStartup;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    private void run() {
+        while (running) {
+            boolean more = runPass();
+            // An interrupt would make every park return at once: the loop would spin instead of waiting.
+            Thread.interrupted();
+            if (!more && running) {
+                LockSupport.parkNanos(this, interval.toNanos());
+            }
+        }
+    }
+
+    private boolean runPass() {
+        try {
+            return pass.run();
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable failure) {
+            LOG.warn("{} pass failed, next try in {}: {}", name, interval, failure.toString());
+            LOG.debug("{} pass failure", name, failure);
+            return false;
+        }
+    }
+}

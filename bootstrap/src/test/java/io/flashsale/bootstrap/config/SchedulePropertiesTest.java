@@ -1,0 +1,33 @@
+package io.flashsale.bootstrap.config;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SchedulePropertiesTest {
+
+    private static final Duration ONE_SECOND = Duration.ofSeconds(1);
+
+    @Test
+    void givenIntervalsThatAreNoIntervals_whenBound_thenTheServiceRefusesToStartNamingTheProperty() {
+        assertThatThrownBy(() -> new LifecycleProperties(true, Duration.ZERO, true, ONE_SECOND))
+                .hasMessageContaining("flashsale.lifecycle.expiry-interval");
+        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, Duration.ofSeconds(-5)))
+                .hasMessageContaining("flashsale.lifecycle.restore-sweep-interval");
+        assertThatThrownBy(() -> new WarmUpProperties(true, Duration.ZERO, ONE_SECOND))
+                .hasMessageContaining("flashsale.warm-up.interval");
+        assertThatThrownBy(() -> new ArchiveProperties(true, null))
+                .hasMessageContaining("flashsale.archive.interval");
+    }
+
+    @Test
+    void givenANegativeLead_whenBound_thenRefusedButNoLeadMeansWarmUpAsTheSaleOpens() {
+        assertThatThrownBy(() -> new WarmUpProperties(true, ONE_SECOND, Duration.ofSeconds(-1)))
+                .hasMessageContaining("flashsale.warm-up.lead");
+
+        assertThat(new WarmUpProperties(true, ONE_SECOND, Duration.ZERO).lead()).isZero();
+    }
+}

@@ -1,0 +1,75 @@
+package io.flashsale.bootstrap.metrics;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.order.OrderRefusal;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MicrometerOrderPipelineMetricsTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MicrometerOrderPipelineMetrics metrics = new MicrometerOrderPipelineMetrics(registry);
+
+    @Test
+    void givenPlacements_whenRecorded_thenEachOutcomeIsCountedUnderItsTag() {
+        Reservation reservation = reservation();
+
+        metrics.recorded(new OrderPlacement.Placed(Order.placed(reservation, NOW)));
+        metrics.recorded(new OrderPlacement.Placed(Order.placed(reservation, NOW)));
+        metrics.recorded(new OrderPlacement.AlreadyPlaced(Order.placed(reservation, NOW)));
+        metrics.recorded(new OrderPlacement.Refused(Order.refused(reservation, OrderRefusal.OUT_OF_STOCK, NOW)));
+
+        assertThat(orders("placed")).isEqualTo(2);
+        assertThat(orders("duplicate")).isEqualTo(1);
+        assertThat(orders("refused")).isEqualTo(1);
+    }
+
+    @Test
+    void givenRelayedBatches_whenRecorded_thenTheirSizesAddUp() {
+        metrics.relayed(200);
+        metrics.relayed(3);
+
+        assertThat(registry.get(MicrometerOrderPipelineMetrics.RELAYED).counter().count()).isEqualTo(203);
+    }
+
+    @Test
+    void givenNoDeadLetter_thenTheDeadLetterCounterIsExposedAtZero() {
+        assertThat(registry.get(MicrometerOrderPipelineMetrics.DEAD_LETTERED).counter().count()).isZero();
+    }
+
+    @Test
+    void givenDeadLetteredEvents_whenReported_thenEachIsCountedOnce() {
+        metrics.deadLettered("sale-1.0123abcd");
+        metrics.deadLettered("a key with\na line break");
+
+        assertThat(registry.get(MicrometerOrderPipelineMetrics.DEAD_LETTERED).counter().count()).isEqualTo(2);
+    }
+
+    private double orders(String outcome) {
+        return registry.get(MicrometerOrderPipelineMetrics.ORDERS).tag(MicrometerOrderPipelineMetrics.OUTCOME, outcome)
+                .counter().count();
+    }
+
+    private static Reservation reservation() {
+        ActivityId activity = new ActivityId("sale-1");
+        return new Reservation(ReservationId.of(activity, "0123abcd"), activity, new BuyerId("alice"),
+                new RequestId("req-1"), List.of(new ReservationLine(new SkuId("sku-a"), 1)), ReservationStatus.RESERVED,
+                NOW.minusSeconds(1));
+    }
+}

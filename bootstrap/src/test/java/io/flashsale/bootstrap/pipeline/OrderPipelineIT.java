@@ -1,0 +1,95 @@
+package io.flashsale.bootstrap.pipeline;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.SkuStock;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+
+import javax.sql.DataSource;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
+
+/** The race of the foundation issue, carried on to MySQL: accepted reservations become orders, and only those. */
+class OrderPipelineIT extends PipelineTestBase {
+
+    @Autowired
+    private DataSource dataSource;
+
+    @Test
+    void givenTenUnits_whenTwoHundredBuyersRace_thenExactlyTenOrdersAndRedisAndMysqlAgree() {
+        String activityId = openSale(10);
+        double placedBefore = orders("placed");
+
+        Map<String, String> accepted = race(activityId, 200);
+
+        assertThat(accepted).hasSize(10);
+        assertThat(Map.copyOf(accepted).values()).doesNotHaveDuplicates();
+        awaitExactlyOneOrderEach(activityId, 10, accepted);
+        assertThat(orders("placed") - placedBefore).isGreaterThanOrEqualTo(10);
+    }
+
+    @Test
+    void givenMysqlHoldsLessStockThanRedis_whenTheRaceIsSettled_thenTheExtraReservationsFailOutOfStock() {
+        String activityId = openSale(10);
+        // The database of record disagrees with the hot store: it has only 7 units.
+        new JdbcTemplate(dataSource).update("UPDATE activity_item SET stock = 7 WHERE activity_id = ? AND sku_id = ?",
+                activityId, SKU);
+        double refusedBefore = orders("refused");
+
+        Map<String, String> accepted = race(activityId, 200);
+
+        assertThat(accepted).hasSize(10);
+        ActivityId activity = new ActivityId(activityId);
+        await().atMost(WITHIN).untilAsserted(() -> assertThat(figures.orderCountByStatus(activity))
+                .containsOnly(entry(ReservationStatus.ORDERED, 7L), entry(ReservationStatus.FAILED, 3L)));
+        await().atMost(WITHIN).untilAsserted(() ->
+                assertThat(statusesOf(accepted)).isEqualTo(Map.of("ORDERED", 7L, "FAILED", 3L)));
+        accepted.forEach((reservationId, buyer) -> {
+            JsonNode read = reservation(reservationId, buyer);
+            if (read.path("status").asString().equals("FAILED")) {
+                assertThat(read.path("failureReason").asString()).isEqualTo("OUT_OF_STOCK");
+                assertThat(read.has("orderId")).as(read.toString()).isFalse();
+            } else {
+                assertThat(read.path("orderId").asString()).isEqualTo(reservationId);
+                assertThat(read.has("failureReason")).as(read.toString()).isFalse();
+            }
+        });
+        SkuId sku = new SkuId(SKU);
+        assertThat(figures.soldBySku(activity)).containsExactly(entry(sku, 7L));
+        assertThat(figures.stockFlowBySku(activity)).containsExactly(entry(sku, 7L));
+        // Redis is not blindly restored: the refused units stay reserved until reconciliation decides.
+        SkuStock redis = redisLedger(activityId);
+        assertThat(redis.ledger().sold()).isEqualTo(7);
+        assertThat(redis.ledger().reserved()).isEqualTo(3);
+        assertThat(orders("refused") - refusedBefore).isEqualTo(3);
+    }
+
+    @Test
+    void givenThePipeline_whenMetricsAreRead_thenTheOrderAndRelayCountersAreExposed() {
+        String activityId = openSale(1);
+        Map<String, String> accepted = reserveOneEach(activityId, 1);
+        awaitExactlyOneOrderEach(activityId, 1, accepted);
+
+        ServiceClient.Reply orderMetric = send("GET", "/actuator/metrics/flashsale.orders?tag=outcome:placed", null);
+        ServiceClient.Reply relayMetric = send("GET", "/actuator/metrics/flashsale.relay.relayed", null);
+
+        assertThat(orderMetric.status()).as(orderMetric.body()).isEqualTo(200);
+        assertThat(orderMetric.json().path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
+        assertThat(relayMetric.status()).as(relayMetric.body()).isEqualTo(200);
+        assertThat(relayMetric.json().path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
+    }
+
+    private Map<String, Long> statusesOf(Map<String, String> accepted) {
+        return accepted.entrySet().stream()
+                .map(reservation -> reservation(reservation.getKey(), reservation.getValue()).path("status").asString())
+                .collect(Collectors.groupingBy(status -> status, Collectors.counting()));
+    }
+}

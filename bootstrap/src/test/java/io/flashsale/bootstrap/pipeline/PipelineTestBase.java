@@ -1,0 +1,230 @@
+package io.flashsale.bootstrap.pipeline;
+
+import io.flashsale.adapter.mysql.MysqlSalesFigures;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.bootstrap.relay.OutboxRelayLoop;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.testsupport.RedisEndpoint;
+import io.flashsale.testsupport.TestServices;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole service on real Redis, Kafka and MariaDB, with the order pipeline running: every pipeline test class
+ * shares this one context. The database is reached through a {@link TcpProxy} that tests may cut; relays take
+ * over entries pending for 500 ms; a failing event is tried 4 times within about a second before it is
+ * dead-lettered. Topic, consumer group and outbox registry are this JVM's own, so other runs never see them.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@Import(CrashHooksConfiguration.class)
+abstract class PipelineTestBase {
+
+    static final String ADMIN_TOKEN = "pipeline-it-admin-token";
+    static final String RUN = UUID.randomUUID().toString().replace("-", "");
+    static final String TOPIC = "flashsale-it-pipeline-" + RUN;
+    static final Duration STALE_AFTER = Duration.ofMillis(500);
+    static final Duration WITHIN = Duration.ofSeconds(30);
+    static final String SKU = ServiceClient.SKU;
+
+    private static TcpProxy databaseProxy;
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    MysqlSalesFigures figures;
+    @Autowired
+    OrderRepository orders;
+    @Autowired
+    StockReservationPort stock;
+    @Autowired
+    ReservationOutboxPort outbox;
+    @Autowired
+    ReservationEventPublisher publisher;
+    @Autowired
+    OutboxRelayLoop relayLoop;
+    @Autowired
+    CrashingPlaceOrder crashes;
+    @Autowired
+    MeterRegistry meters;
+    @Autowired
+    DataSource database;
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        RedisEndpoint redis = TestServices.redis();
+        registry.add("spring.data.redis.host", redis::host);
+        registry.add("spring.data.redis.port", redis::port);
+        registry.add("spring.datasource.url", () -> PipelineDatabase.urlThrough(databaseProxy().port()));
+        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
+        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        // A cut database fails a delivery within a second instead of Hikari's default 30.
+        registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
+        registry.add("spring.datasource.hikari.validation-timeout", () -> "500");
+        registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
+        registry.add("flashsale.kafka.topic", () -> TOPIC);
+        registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-pipeline-" + RUN);
+        registry.add("flashsale.kafka.publish-timeout", () -> "5s");
+        registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
+        registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
+        registry.add("flashsale.kafka.retry.max-attempts", () -> "4");
+        registry.add("flashsale.kafka.dead-letters.timeout", () -> "5s");
+        registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-pipeline-" + RUN);
+        registry.add("flashsale.relay.stale-after", STALE_AFTER::toString);
+        // Unpaid orders expire within moments of their deadline; restores Redis could not take are retried soon.
+        registry.add("flashsale.lifecycle.expiry-interval", () -> "200ms");
+        registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "300ms");
+        // Off: sales are warmed up and archived by the tests. Another context on this database (EmbeddedBrokerIT)
+        // must not find its sales registered with this context's relay.
+        registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
+        registry.add("flashsale.archive.schedule-enabled", () -> "false");
+    }
+
+    static synchronized TcpProxy databaseProxy() {
+        if (databaseProxy == null) {
+            MariaDbEndpoint mariadb = TestServices.mariadb();
+            databaseProxy = TcpProxy.to(mariadb.host(), mariadb.port());
+        }
+        return databaseProxy;
+    }
+
+    // ---- the sale in test words ----
+
+    ServiceClient api() {
+        return new ServiceClient(port, ADMIN_TOKEN);
+    }
+
+    ServiceClient.Reply send(String method, String path, String body, String... headers) {
+        return api().send(method, path, body, headers);
+    }
+
+    ServiceClient.Reply asAdmin(String method, String path, String body) {
+        return api().asAdmin(method, path, body);
+    }
+
+    String openSale(long units) {
+        return api().openSale(units);
+    }
+
+    CompletableFuture<ServiceClient.Reply> reserveAsync(String activityId, String buyer) {
+        return api().reserveAsync(activityId, buyer);
+    }
+
+    JsonNode reservation(String reservationId, String buyer) {
+        return api().reservation(reservationId, buyer);
+    }
+
+    static String buyer(int i) {
+        return "buyer-" + i;
+    }
+
+    /** One unit for each of {@code buyers} buyers, one after the other; returns reservation id -> buyer of the accepted. */
+    Map<String, String> reserveOneEach(String activityId, int buyers) {
+        Map<String, String> accepted = new LinkedHashMap<>();
+        for (int i = 0; i < buyers; i++) {
+            ServiceClient.Reply reply = reserveAsync(activityId, buyer(i)).join();
+            assertThat(reply.status()).as(reply.body()).isEqualTo(202);
+            accepted.put(reply.json().path("reservationId").asString(), buyer(i));
+        }
+        return accepted;
+    }
+
+    /** All {@code buyers} at the same moment; returns reservation id -> buyer of the accepted ones. */
+    Map<String, String> race(String activityId, int buyers) {
+        List<CompletableFuture<ServiceClient.Reply>> attempts = new ArrayList<>();
+        for (int i = 0; i < buyers; i++) {
+            attempts.add(reserveAsync(activityId, buyer(i)));
+        }
+        Map<String, String> accepted = new LinkedHashMap<>();
+        for (int i = 0; i < buyers; i++) {
+            ServiceClient.Reply reply = attempts.get(i).join();
+            assertThat(reply.status()).as(reply.body()).isIn(202, 409);
+            if (reply.status() == 202) {
+                accepted.put(reply.json().path("reservationId").asString(), buyer(i));
+            }
+        }
+        return accepted;
+    }
+
+    /** RESTORE rows of the stock flow for one reservation: 1 at most, for it is unique per reservation, SKU and kind. */
+    long restoreRows(String reservationId) {
+        return new JdbcTemplate(database).queryForObject(
+                "SELECT COUNT(*) FROM stock_flow WHERE reservation_id = ? AND kind = 'RESTORE'", Long.class, reservationId);
+    }
+
+    SkuStock redisLedger(String activityId) {
+        return stock.stock(new ActivityId(activityId)).orElseThrow().getFirst();
+    }
+
+    double orders(String outcome) {
+        return meters.counter(MicrometerOrderPipelineMetrics.ORDERS, MicrometerOrderPipelineMetrics.OUTCOME, outcome)
+                .count();
+    }
+
+    // ---- the invariant every crash test ends with ----
+
+    void awaitExactlyOneOrderEach(String activityId, long units, Map<String, String> accepted) {
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(200))
+                .untilAsserted(() -> assertExactlyOneOrderEach(activityId, units, accepted));
+    }
+
+    /**
+     * Every accepted reservation is exactly one ORDERED order and reports so; no order exists without a
+     * reservation; MySQL sold = stock flow = ordered units = accepted, within the stock; Redis agrees.
+     */
+    void assertExactlyOneOrderEach(String activityId, long units, Map<String, String> accepted) {
+        ActivityId activity = new ActivityId(activityId);
+        SkuId sku = new SkuId(SKU);
+        long expected = accepted.size();
+        assertThat(figures.orderCountByStatus(activity)).as("orders by status")
+                .containsExactly(entry(ReservationStatus.ORDERED, expected));
+        for (String reservationId : accepted.keySet()) {
+            Order order = orders.find(new ReservationId(reservationId)).orElseThrow(
+                    () -> new AssertionError("no order for accepted reservation " + reservationId));
+            assertThat(order.status()).as(reservationId).isEqualTo(ReservationStatus.ORDERED);
+        }
+        assertThat(figures.soldBySku(activity)).as("MySQL sold").containsExactly(entry(sku, expected));
+        assertThat(expected).as("nothing oversold").isLessThanOrEqualTo(units);
+        assertThat(figures.stockFlowBySku(activity)).as("stock flow").containsExactly(entry(sku, expected));
+        assertThat(figures.orderedUnitsBySku(activity)).as("ordered units").containsExactly(entry(sku, expected));
+        SkuStock redis = redisLedger(activityId);
+        assertThat(redis.ledger().total()).as("Redis total").isEqualTo(units);
+        assertThat(redis.ledger().reserved()).as("Redis reserved").isZero();
+        assertThat(redis.ledger().sold()).as("Redis sold").isEqualTo(expected);
+        accepted.forEach((reservationId, buyer) -> {
+            JsonNode read = reservation(reservationId, buyer);
+            assertThat(read.path("status").asString()).as(reservationId).isEqualTo("ORDERED");
+            assertThat(read.path("orderId").asString()).as(reservationId).isEqualTo(reservationId);
+        });
+    }
+}

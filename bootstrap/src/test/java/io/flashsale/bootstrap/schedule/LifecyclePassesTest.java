@@ -1,0 +1,62 @@
+package io.flashsale.bootstrap.schedule;
+
+import io.flashsale.application.port.in.WarmUpPass;
+import io.flashsale.domain.activity.ActivityId;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LifecyclePassesTest {
+
+    @Test
+    void givenAnExpiryPassThatFilledItsBatch_whenRun_thenItAsksForTheNextPassAtOnce() {
+        List<Integer> asked = new ArrayList<>();
+
+        boolean full = LifecyclePasses.expiry(max -> {
+            asked.add(max);
+            return max;
+        }, 200).run();
+        boolean partial = LifecyclePasses.expiry(max -> 3, 200).run();
+        boolean empty = LifecyclePasses.expiry(max -> 0, 200).run();
+
+        assertThat(asked).containsExactly(200);
+        assertThat(full).isTrue();
+        assertThat(partial).isFalse();
+        assertThat(empty).isFalse();
+    }
+
+    @Test
+    void givenARestoreSweepThatFilledItsBatch_whenRun_thenItAsksForTheNextPassAtOnce() {
+        assertThat(LifecyclePasses.restoreSweep(max -> max, 50).run()).isTrue();
+        assertThat(LifecyclePasses.restoreSweep(max -> 49, 50).run()).isFalse();
+    }
+
+    @Test
+    void givenWarmUpsAndArchives_whenRun_thenTheyWaitForTheirIntervalWhateverTheyDid() {
+        ActivityId sale = new ActivityId("sale-1");
+
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(sale), List.of())).run()).isFalse();
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(sale))).run()).isFalse();
+        assertThat(LifecyclePasses.archives(() -> List.of(sale)).run()).isFalse();
+    }
+
+    @Test
+    void givenAFailingUseCase_whenRun_thenTheFailureReachesTheLoop() {
+        Pass failing = LifecyclePasses.expiry(max -> {
+            throw new IllegalStateException("database down");
+        }, 200);
+
+        assertThatThrownBy(failing::run).hasMessage("database down");
+    }
+
+    @Test
+    void givenNoRealBatch_whenBuilt_thenRefused() {
+        assertThatThrownBy(() -> LifecyclePasses.expiry(max -> 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LifecyclePasses.restoreSweep(max -> 0, -1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
