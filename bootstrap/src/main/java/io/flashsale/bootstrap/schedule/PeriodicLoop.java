@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One background thread that runs a {@link Pass} every {@code interval}, and at once again when a pass says more work
- * is waiting. A failed pass is logged and the next one comes after the interval: the loop never dies of a failure.
+ * is waiting. A failed pass is logged and the next one comes after {@code failureBackoff}: the loop never dies of a
+ * failure. It may make one last pass after it was told to stop, for work that arrived while it was stopping.
  * Every job it runs is safe on any number of instances at once, so every instance runs one. Started with the context,
  * stopped on shutdown once the pass under way has finished; it may be stopped and started again.
  */
@@ -24,6 +25,8 @@ public final class PeriodicLoop implements SmartLifecycle {
     private final String name;
     private final Pass pass;
     private final Duration interval;
+    private final Duration failureBackoff;
+    private final boolean finalPassOnStop;
     private final boolean autoStartup;
 
     private volatile boolean running;
@@ -31,13 +34,26 @@ public final class PeriodicLoop implements SmartLifecycle {
 
     /** @param autoStartup false: the loop runs only when started by hand (configured off) */
     public PeriodicLoop(String name, Pass pass, Duration interval, boolean autoStartup) {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("the interval of " + name + " must be positive, was " + interval);
-        }
+        this(name, pass, interval, interval, false, autoStartup);
+    }
+
+    /** @param finalPassOnStop true: {@link #stop()} returns after one more pass */
+    public PeriodicLoop(String name, Pass pass, Duration interval, Duration failureBackoff, boolean finalPassOnStop,
+                        boolean autoStartup) {
+        requirePositive(name, "interval", interval);
+        requirePositive(name, "failure back-off", failureBackoff);
         this.name = name;
         this.pass = pass;
         this.interval = interval;
+        this.failureBackoff = failureBackoff;
+        this.finalPassOnStop = finalPassOnStop;
         this.autoStartup = autoStartup;
+    }
+
+    private static void requirePositive(String name, String what, Duration duration) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException("the " + what + " of " + name + " must be positive, was " + duration);
+        }
     }
 
     @Override
@@ -89,24 +105,28 @@ public final class PeriodicLoop implements SmartLifecycle {
 
     private void run() {
         while (running) {
-            boolean more = runPass();
+            Duration pause = runPass();
             // An interrupt would make every park return at once: the loop would spin instead of waiting.
             Thread.interrupted();
-            if (!more && running) {
-                LockSupport.parkNanos(this, interval.toNanos());
+            if (!pause.isZero() && running) {
+                LockSupport.parkNanos(this, pause.toNanos());
             }
+        }
+        if (finalPassOnStop) {
+            runPass();
         }
     }
 
-    private boolean runPass() {
+    /** One pass; returns how long to wait before the next one. */
+    private Duration runPass() {
         try {
-            return pass.run();
+            return pass.run() ? Duration.ZERO : interval;
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable failure) {
-            LOG.warn("{} pass failed, next try in {}: {}", name, interval, failure.toString());
+            LOG.warn("{} pass failed, next try in {}: {}", name, failureBackoff, failure.toString());
             LOG.debug("{} pass failure", name, failure);
-            return false;
+            return failureBackoff;
         }
     }
 }

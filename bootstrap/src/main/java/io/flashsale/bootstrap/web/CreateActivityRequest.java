@@ -27,10 +27,10 @@ public record CreateActivityRequest(
                 message = PAYMENT_TIMEOUT_MESSAGE) Long paymentTimeoutSeconds,
         @NotNull @Size(min = 1, max = Activity.MAX_ITEMS) List<@NotNull @Valid ActivityItemRequest> items) {
 
-    /** One day: longer payment windows make no sense for a flash sale and keep deadlines far from overflow. */
-    public static final long MAX_PAYMENT_TIMEOUT_SECONDS = 86_400;
+    /** A year: any sensible payment window fits, and every deadline stays far inside the database's date range. */
+    public static final long MAX_PAYMENT_TIMEOUT_SECONDS = 31_536_000;
     static final String PAYMENT_TIMEOUT_MESSAGE = "must be between 1 and " + MAX_PAYMENT_TIMEOUT_SECONDS
-            + " seconds (one day); default 900";
+            + " seconds (365 days); default 900";
 
     CreateActivityCommand toCommand() {
         return new CreateActivityCommand(

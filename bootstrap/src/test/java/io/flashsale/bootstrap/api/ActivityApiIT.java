@@ -64,8 +64,8 @@ class ActivityApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenPaymentTimeoutsAtTheBounds_whenSalesAreCreated_thenOneSecondAndOneDayAreKeptAndMoreIsRefusedSayingTheLimit() {
-        for (long seconds : new long[] {1, 86_400}) {
+    void givenPaymentTimeoutsAtTheBounds_whenSalesAreCreated_thenOneSecondAndAYearAreKeptAndMoreIsRefusedSayingTheLimit() {
+        for (long seconds : new long[] {1, 31_536_000}) {
             Reply created = createActivity(withPaymentTimeout(seconds));
 
             assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -73,11 +73,11 @@ class ActivityApiIT extends ApiTestBase {
                     .path("paymentTimeoutSeconds").asLong()).isEqualTo(seconds);
         }
 
-        Reply refused = createActivity(withPaymentTimeout(86_401));
+        Reply refused = createActivity(withPaymentTimeout(31_536_001));
 
         assertProblem(refused, 400, "VALIDATION");
         assertThat(refused.json().path("errors").get(0).path("field").asString()).isEqualTo("paymentTimeoutSeconds");
-        assertThat(refused.json().path("errors").get(0).path("message").asString()).contains("1").contains("86400");
+        assertThat(refused.json().path("errors").get(0).path("message").asString()).contains("1").contains("31536000");
     }
 
     private static String withPaymentTimeout(long seconds) {
