@@ -26,7 +26,8 @@ import java.util.concurrent.ThreadLocalRandom;
 public class CucumberSpringConfiguration {
 
     public static final String ADMIN_TOKEN = "acceptance-admin-token";
-    private static final String DATABASE = "flashsale_it_acceptance";
+    /** One per test JVM: overlapping runs on one server never share it. */
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_acceptance");
 
     // Names of this run only: the broker and Redis may be shared with other runs and other tests.
     private static final String RUN = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
@@ -36,6 +37,9 @@ public class CucumberSpringConfiguration {
 
     /** How long before its start a sale is loaded by the warm-up schedule: seconds, so a scenario can watch it. */
     public static final Duration WARM_UP_LEAD = Duration.ofSeconds(2);
+
+    /** How long a move between the stores may be on its way before reconciliation counts it as lost. */
+    public static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(4);
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
@@ -61,5 +65,9 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.warm-up.interval", () -> "200ms");
         // Archives only when a scenario asks: a scheduled pass would take ended sales away from other scenarios.
         registry.add("flashsale.archive.interval", () -> "1h");
+        // Reconciliation only when a scenario asks, so its report is the one the scenario reads; and a short grace,
+        // so a lost event or confirmation counts as lost within seconds rather than a minute.
+        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
+        registry.add("flashsale.reconciliation.grace", () -> RECONCILIATION_GRACE.toMillis() + "ms");
     }
 }

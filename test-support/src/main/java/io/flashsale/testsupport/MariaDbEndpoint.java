@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 
 /** A MySQL-compatible server (MariaDB here, MySQL in a container) that tests may create databases on. */
@@ -38,6 +39,26 @@ public record MariaDbEndpoint(String host, int port, String username, String pas
             statement.execute("CREATE DATABASE `" + database + "`");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot re-create test database " + database, e);
+        }
+    }
+
+    /**
+     * A new, empty database named {@code <prefix>_<random>} that exists only for this test JVM: dropped when the
+     * JVM exits. Test runs that overlap on one server (two checkouts, a developer and CI) never share a schema.
+     */
+    public String freshDatabase(String prefix) {
+        String database = prefix + "_" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
+        createDatabase(database);
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> dropQuietly(database)));
+        return database;
+    }
+
+    private void dropQuietly(String database) {
+        try (Connection connection = DriverManager.getConnection(url(""), username, password);
+             Statement statement = connection.createStatement()) {
+            statement.execute("DROP DATABASE IF EXISTS `" + database + "`");
+        } catch (SQLException e) {
+            System.err.println("[flashsale-tests] could not drop test database " + database + ": " + e.getMessage());
         }
     }
 

@@ -18,6 +18,7 @@ public final class FlashsaleApi {
     public static final String RESERVATIONS = "/api/v1/reservations";
     public static final String BUYER_HEADER = "X-User-Id";
     public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
+    public static final String OPERATOR_HEADER = "X-Operator";
 
     // One client for the whole run: its connections are reused from scenario to scenario.
     private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -45,6 +46,19 @@ public final class FlashsaleApi {
 
     public ApiCall stockView(String saleId) {
         return asAdmin(ApiCall.get(ACTIVITIES + "/" + saleId + "/stock"));
+    }
+
+    public ApiCall reconcile(String saleId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/reconciliation", null));
+    }
+
+    public ApiCall adjustStock(String saleId, String operator, Map<String, Object> adjustment) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/stock-adjustments", Json.write(adjustment)))
+                .withHeader(OPERATOR_HEADER, operator);
+    }
+
+    public ApiCall stockAdjustments(String saleId) {
+        return asAdmin(ApiCall.get(ACTIVITIES + "/" + saleId + "/stock-adjustments"));
     }
 
     public ApiCall sale(String saleId) {

@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * The Redis hot store as the checks read it: which reservations it accepted and in which status they are now, what
- * each buyer holds, and which keys of a sale it still keeps.
+ * each buyer holds, and which keys of a sale it still keeps; and the damage Redis can suffer (lost figures, a lost
+ * sale, a lost outbox entry, a lost confirmation), which reconciliation must find and repair.
  */
 public final class HotStore implements AutoCloseable {
 
@@ -74,6 +75,55 @@ public final class HotStore implements AutoCloseable {
             cursor = page;
         } while (!cursor.isFinished());
         return keys;
+    }
+
+    /**
+     * Deletes a SKU's ledger figures (total, reserved, sold and every segment's available units), as a lost write
+     * would; its reservations and holdings stay.
+     *
+     * @return how many figures were deleted
+     */
+    public long loseFiguresOf(String activityId, String skuId) {
+        String stock = RedisKeys.stock(new ActivityId(activityId));
+        SkuId sku = new SkuId(skuId);
+        String segmentPrefix = RedisKeys.stockField(sku, "avail:");
+        List<String> figures = new ArrayList<>(List.of(RedisKeys.stockField(sku, "total"),
+                RedisKeys.stockField(sku, "reserved"), RedisKeys.stockField(sku, "sold")));
+        connection.sync().hkeys(stock).stream().filter(field -> field.startsWith(segmentPrefix)).forEach(figures::add);
+        return connection.sync().hdel(stock, figures.toArray(String[]::new));
+    }
+
+    /** Deletes every key of the sale: what a Redis restarted without its data shows of it. */
+    public long wipe(String activityId) {
+        List<String> keys = keysOf(activityId);
+        return keys.isEmpty() ? 0 : connection.sync().del(keys.toArray(String[]::new));
+    }
+
+    /**
+     * Trims the sale's outbox to nothing, keeping the stream and its consumer group: entries no relay has read yet
+     * are lost, as a write Redis never persisted.
+     *
+     * @return how many entries were dropped
+     */
+    public long dropOutbox(String activityId) {
+        return connection.sync().xtrim(RedisKeys.outbox(new ActivityId(activityId)), 0);
+    }
+
+    /**
+     * Undoes the hot store's half of an order in one transaction, as if the confirmation never arrived: the
+     * reservation reads RESERVED again and its units move from sold back to reserved.
+     */
+    public void unconfirm(String activityId, String reservationId, String skuId, long units) {
+        ActivityId activity = new ActivityId(activityId);
+        SkuId sku = new SkuId(skuId);
+        var commands = connection.sync();
+        commands.multi();
+        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "RESERVED");
+        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
+        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "reserved"), units);
+        if (commands.exec().wasDiscarded()) {
+            throw new IllegalStateException("could not undo the confirmation of " + reservationId);
+        }
     }
 
     public String serverVersion() {

@@ -6,6 +6,7 @@ import org.mybatis.spring.annotation.MapperScan;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -47,5 +48,25 @@ public class MysqlAdapterConfiguration {
     @Bean
     MysqlSalesFigures mysqlSalesFigures(SalesFiguresDao salesFiguresDao) {
         return new MysqlSalesFigures(salesFiguresDao);
+    }
+
+    @Bean
+    MysqlRecordedStock mysqlRecordedStock(ReconciliationFiguresDao reconciliationFiguresDao,
+                                          PlatformTransactionManager transactionManager) {
+        TransactionTemplate snapshotReads = new TransactionTemplate(transactionManager);
+        snapshotReads.setReadOnly(true);
+        snapshotReads.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
+        return new MysqlRecordedStock(reconciliationFiguresDao, snapshotReads);
+    }
+
+    @Bean
+    MysqlStockAdjustments mysqlStockAdjustments(StockAdjustmentDao stockAdjustmentDao,
+                                                PlatformTransactionManager transactionManager) {
+        return new MysqlStockAdjustments(stockAdjustmentDao, new TransactionTemplate(transactionManager));
+    }
+
+    @Bean
+    MysqlReconciliationReports mysqlReconciliationReports(ReconciliationReportDao reconciliationReportDao) {
+        return new MysqlReconciliationReports(reconciliationReportDao);
     }
 }

@@ -31,6 +31,8 @@ import java.util.List;
  *                              &lt;sku&gt;:avail:&lt;i&gt;   available units of segment i (1-based); their sum is the
  *                                                SKU's available = total - reserved - sold
  *                              &lt;sku&gt;:cursor      rotating first segment of the next deduction (segmented SKUs)
+ *                              &lt;sku&gt;:adj:&lt;id&gt;    "1" once the audited stock adjustment &lt;id&gt; is in the total
+ *                                                (applied by adjust.lua, or included by a repair or a rebuild)
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
  * fs:{a}:reservations  hash    &lt;id&gt;:buyer, &lt;id&gt;:requestId
  *                              &lt;id&gt;:lines         "sku:quantity,sku:quantity" in request order
@@ -135,6 +137,11 @@ public final class RedisKeys {
     /** Field of {@link #stock(ActivityId)}, e.g. {@code <sku>:reserved}. */
     public static String stockField(SkuId skuId, String figure) {
         return skuId.value() + ":" + figure;
+    }
+
+    /** Field of {@link #stock(ActivityId)} marking a stock adjustment as included in the SKU's total. */
+    public static String adjustmentField(SkuId skuId, long adjustmentId) {
+        return skuId.value() + ":adj:" + adjustmentId;
     }
 
     /** Field of {@link #stock(ActivityId)} holding one segment's available units; segments count from 1. */

@@ -1,9 +1,16 @@
 package io.flashsale.application.reference;
 
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -11,10 +18,12 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.ActivityLedger;
+import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,8 +31,9 @@ import java.util.Optional;
 /**
  * The reference model of the stock port: the domain's {@link ActivityLedger} behind one lock.
  * The Redis scripts must behave exactly like this; the contract and model-based tests check it.
+ * It also serves reconciliation; it keeps no outbox, so no reservation is ever reported waiting in one.
  */
-public class InMemoryStockReservations implements StockReservationPort {
+public class InMemoryStockReservations implements StockReservationPort, HotStoreReconciliationPort {
 
     private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
 
@@ -100,5 +110,49 @@ public class InMemoryStockReservations implements StockReservationPort {
     public synchronized Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId) {
         ActivityLedger ledger = ledgers.get(activityId);
         return ledger == null ? Map.of() : ledger.holdings(buyerId);
+    }
+
+    @Override
+    public synchronized Optional<HotStoreSnapshot> snapshot(ActivityId activityId) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        if (ledger == null) {
+            return Optional.empty();
+        }
+        Map<SkuId, HotSkuSnapshot> skus = new LinkedHashMap<>();
+        for (ActivityItem item : ledger.activity().items()) {
+            skus.put(item.skuId(), ledger.snapshot(item.skuId()));
+        }
+        return Optional.of(new HotStoreSnapshot(activityId, skus));
+    }
+
+    @Override
+    public synchronized LedgerRepairResult repair(ActivityId activityId, LedgerRepair repair) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        if (ledger == null) {
+            return LedgerRepairResult.NOT_LOADED;
+        }
+        return ledger.repair(repair) ? LedgerRepairResult.REPAIRED : LedgerRepairResult.RETRY;
+    }
+
+    /** Without an outbox there is nothing to append to: true when the reservation is still RESERVED. */
+    @Override
+    public synchronized boolean redrive(ReservationId reservationId) {
+        return findReservation(reservationId).map(Reservation::status).filter(ReservationStatus.RESERVED::equals)
+                .isPresent();
+    }
+
+    @Override
+    public synchronized LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        return ledger == null ? new LedgerAdjustment.NotLoaded() : ledger.adjust(skuId, delta, adjustmentId);
+    }
+
+    @Override
+    public synchronized boolean rebuild(Activity activity, List<SkuRebuild> skus) {
+        if (ledgers.containsKey(activity.id())) {
+            return false;
+        }
+        ledgers.put(activity.id(), ActivityLedger.rebuild(activity, skus));
+        return true;
     }
 }

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.OrderRepository;
@@ -73,8 +74,8 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    PeriodicLoop warmUpLoop(WarmUpScheduler warmUps, WarmUpProperties warmUp) {
-        return new PeriodicLoop("warm-up-schedule", LifecyclePasses.warmUps(warmUps), warmUp.interval(),
+    PeriodicLoop warmUpLoop(WarmUpScheduler warmUps, RebuildLedgerUseCase rebuilds, WarmUpProperties warmUp) {
+        return new PeriodicLoop("warm-up-schedule", LifecyclePasses.warmUps(warmUps, rebuilds), warmUp.interval(),
                 warmUp.scheduleEnabled());
     }
 

@@ -1,9 +1,11 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisActivityArchive;
+import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisReservationOutbox;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.lettuce.core.RedisClient;
@@ -47,5 +49,12 @@ public class RedisConfiguration {
     HotStoreArchivePort hotStoreArchivePort(StatefulRedisConnection<String, String> connection,
                                             OutboxRegistryProperties registry) {
         return new RedisActivityArchive(connection, registry.outboxRegistry());
+    }
+
+    /** The same registry again: a rebuilt sale's outbox must be relayed like a warmed-up one's. */
+    @Bean
+    HotStoreReconciliationPort hotStoreReconciliationPort(StatefulRedisConnection<String, String> connection,
+                                                          OutboxRegistryProperties registry) {
+        return new RedisHotStoreReconciliation(connection, registry.outboxRegistry());
     }
 }

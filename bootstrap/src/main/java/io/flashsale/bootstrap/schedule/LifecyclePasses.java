@@ -2,9 +2,13 @@ package io.flashsale.bootstrap.schedule;
 
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
+import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
+import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.in.WarmUpPass;
+import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,16 +47,43 @@ public final class LifecyclePasses {
         };
     }
 
-    /** Loads sales due within the lead time; those the hot store lost are named every pass until they are rebuilt. */
-    public static Pass warmUps(ScheduleWarmUpsUseCase warmUps) {
+    /**
+     * Loads sales due within the lead time; those the hot store lost (they have sales already) are rebuilt from the
+     * database of record, one by one, so a failure with one leaves the others rebuilt.
+     */
+    public static Pass warmUps(ScheduleWarmUpsUseCase warmUps, RebuildLedgerUseCase rebuilds) {
         return () -> {
             WarmUpPass pass = warmUps.warmUpDue();
             if (!pass.warmedUp().isEmpty()) {
                 LOG.info("Warmed up by schedule: {}", ids(pass.warmedUp()));
             }
-            if (!pass.awaitingRebuild().isEmpty()) {
-                LOG.warn("Not warmed up, awaiting a rebuild from the database of record (it has sales the hot store "
-                        + "lost; loading the totals would sell them again): {}", ids(pass.awaitingRebuild()));
+            RuntimeException failure = null;
+            for (ActivityId lost : pass.awaitingRebuild()) {
+                try {
+                    RebuildOutcome outcome = rebuilds.rebuild(lost);
+                    LOG.warn("Activity {} had sales the hot store lost: rebuild from the database of record {}",
+                            lost.value(), outcome);
+                } catch (RuntimeException e) {
+                    failure = addTo(failure, e);
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return false;
+        };
+    }
+
+    /** Reconciles every live sale with the database of record; repairs are logged by the metrics, findings here. */
+    public static Pass reconciliations(ScheduleReconciliationsUseCase reconciliations) {
+        return () -> {
+            ReconciliationPass pass = reconciliations.reconcileLive();
+            if (!pass.rebuilt().isEmpty()) {
+                LOG.warn("Rebuilt by the reconciliation schedule: {}", ids(pass.rebuilt()));
+            }
+            if (!pass.findings().isEmpty()) {
+                LOG.info("Reconciliation of {} activities found {} SKU(s) to report", pass.reconciled().size(),
+                        pass.findings().size());
             }
             return false;
         };
@@ -71,6 +102,14 @@ public final class LifecyclePasses {
 
     private static List<String> ids(List<ActivityId> activities) {
         return activities.stream().map(ActivityId::value).toList();
+    }
+
+    private static RuntimeException addTo(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 
     private static void requirePositive(int batch) {

@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.web;
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.bootstrap.security.MissingUserException;
@@ -55,6 +56,11 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ActivityNotFoundException.class)
     ResponseEntity<ProblemDetail> activityNotFound(ActivityNotFoundException e) {
         return Problems.response(Problems.of(ProblemCode.ACTIVITY_NOT_FOUND, "there is no such activity"));
+    }
+
+    @ExceptionHandler(SkuNotFoundException.class)
+    ResponseEntity<ProblemDetail> skuNotFound(SkuNotFoundException e) {
+        return Problems.response(Problems.of(ProblemCode.SKU_NOT_FOUND, "the activity offers no such SKU"));
     }
 
     @ExceptionHandler(ActivityNotReadyException.class)

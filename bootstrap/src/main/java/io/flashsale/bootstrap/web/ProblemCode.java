@@ -11,6 +11,8 @@ public enum ProblemCode {
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEAD_LETTER_NOT_FOUND(HttpStatus.NOT_FOUND),
+    /** The activity offers no such SKU. */
+    SKU_NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     ACTIVITY_EXISTS(HttpStatus.CONFLICT),
@@ -29,9 +31,13 @@ public enum ProblemCode {
     RESERVATIONS_PENDING(HttpStatus.CONFLICT),
     /** The sale was archived: it is never loaded into Redis again. */
     ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
+    /** A stock adjustment that would put the total ({@code stock}) below the units already sold ({@code sold}). */
+    STOCK_BELOW_SOLD(HttpStatus.CONFLICT),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     UNKNOWN_SKU(HttpStatus.UNPROCESSABLE_CONTENT),
+    /** A stock adjustment that would put the total ({@code stock}) above the largest an item may have. */
+    STOCK_ABOVE_MAXIMUM(HttpStatus.UNPROCESSABLE_CONTENT),
     /** Any other client error the framework or the container refused the request with. */
     REQUEST_REJECTED(HttpStatus.BAD_REQUEST),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),

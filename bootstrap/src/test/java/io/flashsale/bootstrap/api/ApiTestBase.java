@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class ApiTestBase {
 
     static final String ADMIN_TOKEN = "bootstrap-it-admin-token";
-    static final String DATABASE = "flashsale_it_bootstrap";
+    /** One per test JVM: overlapping runs on one server never share it. */
+    static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_bootstrap");
     static final String PROBLEM_JSON = "application/problem+json";
     /** This test JVM's own topic and outbox registry: other runs on the same servers never see these events. */
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
@@ -75,6 +76,7 @@ abstract class ApiTestBase {
         // Sales are warmed up and archived only when a test says so.
         registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
         registry.add("flashsale.archive.schedule-enabled", () -> "false");
+        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
     }
 
     /** Once per test JVM: Flyway then builds the schema of this working tree, whatever an earlier run left. */

@@ -30,4 +30,16 @@ class SchedulePropertiesTest {
 
         assertThat(new WarmUpProperties(true, ONE_SECOND, Duration.ZERO).lead()).isZero();
     }
+
+    @Test
+    void givenReconciliationSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
+        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5))
+                .hasMessageContaining("flashsale.reconciliation.interval");
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5))
+                .hasMessageContaining("flashsale.reconciliation.grace");
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0))
+                .hasMessageContaining("flashsale.reconciliation.attempts");
+
+        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1).grace()).isZero();
+    }
 }

@@ -59,6 +59,7 @@ class EmbeddedBrokerIT {
         // Off: the pipeline tests' sales on this database must not be registered with this context's relay.
         registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
         registry.add("flashsale.archive.schedule-enabled", () -> "false");
+        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
     }
 
     @Test

@@ -5,7 +5,8 @@ import io.flashsale.testsupport.TestServices;
 /** The pipeline tests' own database, re-created once per test JVM so Flyway builds this working tree's schema. */
 final class PipelineDatabase {
 
-    static final String NAME = "flashsale_it_pipeline";
+    /** One per test JVM: overlapping runs on one server never share it. */
+    static final String NAME = TestServices.mariadb().freshDatabase("flashsale_it_pipeline");
 
     private static boolean recreated;
 

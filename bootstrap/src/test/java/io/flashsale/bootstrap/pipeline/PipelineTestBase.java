@@ -54,6 +54,7 @@ abstract class PipelineTestBase {
     static final String TOPIC = "flashsale-it-pipeline-" + RUN;
     static final Duration STALE_AFTER = Duration.ofMillis(500);
     static final Duration WITHIN = Duration.ofSeconds(30);
+    static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(2);
     static final String SKU = ServiceClient.SKU;
 
     private static TcpProxy databaseProxy;
@@ -108,6 +109,9 @@ abstract class PipelineTestBase {
         // must not find its sales registered with this context's relay.
         registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
         registry.add("flashsale.archive.schedule-enabled", () -> "false");
+        // Reconciled by the tests; a lost move counts as lost after 2 s, so drift tests need not wait a minute.
+        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
+        registry.add("flashsale.reconciliation.grace", RECONCILIATION_GRACE::toString);
     }
 
     static synchronized TcpProxy databaseProxy() {

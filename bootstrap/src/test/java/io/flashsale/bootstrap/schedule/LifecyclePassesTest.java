@@ -1,5 +1,7 @@
 package io.flashsale.bootstrap.schedule;
 
+import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.WarmUpPass;
 import io.flashsale.domain.activity.ActivityId;
 import org.junit.jupiter.api.Test;
@@ -39,8 +41,10 @@ class LifecyclePassesTest {
     void givenWarmUpsAndArchives_whenRun_thenTheyWaitForTheirIntervalWhateverTheyDid() {
         ActivityId sale = new ActivityId("sale-1");
 
-        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(sale), List.of())).run()).isFalse();
-        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(sale))).run()).isFalse();
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(sale), List.of()),
+                id -> RebuildOutcome.REBUILT).run()).isFalse();
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(sale)),
+                id -> RebuildOutcome.REBUILT).run()).isFalse();
         assertThat(LifecyclePasses.archives(() -> List.of(sale)).run()).isFalse();
     }
 
@@ -58,5 +62,35 @@ class LifecyclePassesTest {
         assertThatThrownBy(() -> LifecyclePasses.expiry(max -> 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LifecyclePasses.restoreSweep(max -> 0, -1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void givenSalesTheHotStoreLost_whenTheWarmUpPassRuns_thenEachIsRebuiltAndAFailureDoesNotStopTheOthers() {
+        ActivityId lost = new ActivityId("lost-1");
+        ActivityId broken = new ActivityId("lost-2");
+        ActivityId other = new ActivityId("lost-3");
+        List<ActivityId> rebuilt = new ArrayList<>();
+
+        Pass pass = LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(lost, broken, other)), id -> {
+            if (id.equals(broken)) {
+                throw new IllegalStateException("database down");
+            }
+            rebuilt.add(id);
+            return RebuildOutcome.REBUILT;
+        });
+
+        assertThatThrownBy(pass::run).hasMessage("database down");
+        assertThat(rebuilt).containsExactly(lost, other);
+    }
+
+    @Test
+    void givenAReconciliationPass_whenRun_thenItWaitsForItsIntervalAndFailuresReachTheLoop() {
+        assertThat(LifecyclePasses.reconciliations(() -> new ReconciliationPass(List.of(), List.of(), List.of())).run())
+                .isFalse();
+        Pass failing = LifecyclePasses.reconciliations(() -> {
+            throw new IllegalStateException("redis down");
+        });
+
+        assertThatThrownBy(failing::run).hasMessage("redis down");
     }
 }

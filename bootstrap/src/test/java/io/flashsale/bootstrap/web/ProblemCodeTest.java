@@ -28,4 +28,11 @@ class ProblemCodeTest {
             assertThat(code.status().value()).as(code.name()).isEqualTo(409);
         }
     }
+
+    @Test
+    void givenTheStockAdjustmentRefusals_whenAnswered_thenBelowSoldConflictsAboveMaximumIsUnprocessable() {
+        assertThat(ProblemCode.STOCK_BELOW_SOLD.status().value()).isEqualTo(409);
+        assertThat(ProblemCode.STOCK_ABOVE_MAXIMUM.status().value()).isEqualTo(422);
+        assertThat(ProblemCode.SKU_NOT_FOUND.status().value()).isEqualTo(404);
+    }
 }

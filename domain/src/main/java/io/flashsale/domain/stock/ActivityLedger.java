@@ -3,6 +3,11 @@ package io.flashsale.domain.stock;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -14,11 +19,14 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The hot-path state of one warmed-up activity and the rules that move it: the executable
@@ -33,6 +41,7 @@ public final class ActivityLedger {
     private final Map<ReservationId, Reservation> reservations = new HashMap<>();
     private final Map<BuyerRequest, ReservationId> requests = new HashMap<>();
     private final Map<ReservationId, Instant> cancelledAt = new HashMap<>();
+    private final Map<SkuId, Set<Long>> appliedAdjustments = new HashMap<>();
 
     private record BuyerRequest(BuyerId buyerId, RequestId requestId) {
     }
@@ -44,6 +53,23 @@ public final class ActivityLedger {
 
     public static ActivityLedger warmUp(Activity activity) {
         return new ActivityLedger(activity);
+    }
+
+    /**
+     * The ledger of an activity the store lost, loaded from the database of record: each SKU's total and sold as given,
+     * nothing reserved, the buyers' holdings as purchased, and the adjustments the totals include marked applied.
+     */
+    public static ActivityLedger rebuild(Activity activity, List<SkuRebuild> skus) {
+        ActivityLedger ledger = new ActivityLedger(activity);
+        for (SkuRebuild sku : skus) {
+            if (!ledger.ledgers.containsKey(sku.skuId())) {
+                throw new IllegalArgumentException("activity " + activity.id() + " has no SKU " + sku.skuId());
+            }
+            ledger.ledgers.put(sku.skuId(), sku.figures().toLedger());
+            sku.holdings().forEach((buyer, units) -> ledger.holdingsOf(buyer).put(sku.skuId(), units));
+            ledger.appliedAdjustments.put(sku.skuId(), new HashSet<>(sku.adjustmentsApplied()));
+        }
+        return ledger;
     }
 
     /**
@@ -197,6 +223,87 @@ public final class ActivityLedger {
             return false;
         }
         reservations.put(id, reservation.transitionTo(ReservationStatus.FAILED));
+        return true;
+    }
+
+    /**
+     * Applies an audited change of a SKU's total once: total and available move by {@code delta}; refused, with nothing
+     * moved, when fewer units are available than a reduction takes. A second application of the same adjustment id
+     * moves nothing.
+     */
+    public LedgerAdjustment adjust(SkuId skuId, long delta, long adjustmentId) {
+        StockLedger ledger = ledgers.get(skuId);
+        if (ledger == null) {
+            return new LedgerAdjustment.UnknownSku();
+        }
+        Set<Long> applied = appliedAdjustments.computeIfAbsent(skuId, sku -> new HashSet<>());
+        if (applied.contains(adjustmentId)) {
+            return new LedgerAdjustment.AlreadyApplied();
+        }
+        if (ledger.available() + delta < 0) {
+            return new LedgerAdjustment.Refused(ledger.available());
+        }
+        StockLedger adjusted = ledger.adjust(delta);
+        ledgers.put(skuId, adjusted);
+        applied.add(adjustmentId);
+        return new LedgerAdjustment.Applied(adjusted);
+    }
+
+    /**
+     * One SKU as reconciliation reads it: the ledger, every buyer's holdings of it, and its reservations that are
+     * RESERVED, ORDERED, FAILED, or CANCELLED by the buyer while RESERVED. This store keeps no outbox, so no
+     * reservation is reported waiting in one.
+     */
+    public HotSkuSnapshot snapshot(SkuId skuId) {
+        StockLedger ledger = ledgers.get(skuId);
+        LedgerFigures figures = ledger == null ? LedgerFigures.ZERO : LedgerFigures.of(ledger);
+        Map<BuyerId, Long> held = new HashMap<>();
+        holdings.forEach((buyer, units) -> {
+            long unitsOfSku = units.getOrDefault(skuId, 0L);
+            if (unitsOfSku != 0) {
+                held.put(buyer, unitsOfSku);
+            }
+        });
+        List<HotReservation> looked = new ArrayList<>();
+        for (Reservation reservation : reservations.values()) {
+            Optional<ReservationLine> line = reservation.lines().stream()
+                    .filter(candidate -> candidate.skuId().equals(skuId)).findFirst();
+            if (line.isPresent() && isReconciled(reservation)) {
+                looked.add(new HotReservation(reservation.id(), reservation.buyerId(), reservation.status(),
+                        line.get().quantity(), reservation.reservedAt(), cancelledAt.get(reservation.id()), false));
+            }
+        }
+        return new HotSkuSnapshot(skuId, figures, held, looked,
+                appliedAdjustments.getOrDefault(skuId, Set.of()), fingerprint(skuId));
+    }
+
+    private boolean isReconciled(Reservation reservation) {
+        return switch (reservation.status()) {
+            case RESERVED, ORDERED, FAILED -> true;
+            case CANCELLED -> cancelledAt.containsKey(reservation.id());
+            case PAID, EXPIRED -> false;
+        };
+    }
+
+    /** Changes with every stock move of the SKU: its total, reserved and sold, as Redis compares them. */
+    public String fingerprint(SkuId skuId) {
+        StockLedger ledger = ledgers.get(skuId);
+        return ledger == null ? "-|-|-" : ledger.total() + "|" + ledger.reserved() + "|" + ledger.sold();
+    }
+
+    /**
+     * Rewrites one SKU's ledger and every buyer's holdings of it, and marks the adjustments applied; false, with
+     * nothing written, when the SKU moved since the snapshot the repair was computed from.
+     */
+    public boolean repair(LedgerRepair repair) {
+        SkuId skuId = repair.skuId();
+        if (!activity.item(skuId).isPresent() || !fingerprint(skuId).equals(repair.fingerprint())) {
+            return false;
+        }
+        ledgers.put(skuId, repair.figures().toLedger());
+        holdings.values().forEach(units -> units.remove(skuId));
+        repair.holdings().forEach((buyer, units) -> holdingsOf(buyer).put(skuId, units));
+        appliedAdjustments.computeIfAbsent(skuId, sku -> new HashSet<>()).addAll(repair.adjustmentsApplied());
         return true;
     }
 

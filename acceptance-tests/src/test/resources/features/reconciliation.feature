@@ -1,0 +1,110 @@
+Feature: The fast store is reconciled with the shop's books
+  In order to sell exactly what the shop has, even after the fast store lost writes or someone changed the stock by hand
+  As the operator of a flash sale
+  I want every difference between the fast store and the shop's books found, named and repaired from the books, and every change of stock recorded with who made it and why
+
+  Scenario: The fast store loses a product's stock figures and is repaired from the shop's books
+    Given a sale that has started with a limit of 2 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+      | mug     | 5     |
+    And the sale is warmed up
+    And Alice holds 2 tickets
+    And Bob holds 1 mug
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    When the fast store loses its stock figures of tickets
+    And the operator reconciles the sale
+    Then the reconciliation finds the fast store behind the shop's books on tickets, and repairs it
+    And the reconciliation finds nothing wrong with mugs
+    And the shop's books and the fast store agree
+    And 8 tickets are still available
+
+  Scenario: The fast store loses the whole sale mid-sale: buyers wait until it is rebuilt, then only the units left are sold
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is warmed up
+    And Alice holds 1 ticket
+    And Bob holds 1 ticket
+    And Carol holds 1 ticket
+    And Dave holds 1 ticket
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop has stopped loading sales into the fast store by itself
+    When the fast store loses everything it held of the sale
+    And Erin reserves 1 ticket
+    Then Erin is asked to come back in a moment
+    When the operator reconciles the sale
+    Then the reconciliation reports the fast store rebuilt from the shop's books
+    And 6 tickets are still available
+    When Alice reserves 1 ticket
+    Then Alice is refused as over the limit of 1 ticket, already holding 1
+    When 20 buyers each send 1 reservation request at the same moment
+    Then exactly 6 reservations are accepted
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books show 10 tickets sold out of 10
+    And the shop's books and the fast store agree
+
+  Scenario: A reservation whose announcement never reached the order pipeline is sent again and becomes an order
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 5     |
+    And the sale is warmed up
+    And the shop has stopped turning reservations into orders for a while
+    And Alice holds 1 ticket
+    And the announcement of Alice's reservation is lost before it leaves the fast store
+    When the shop turns reservations into orders again
+    And within 20 seconds a reconciliation of the sale finds the tickets out of line
+    Then the reconciliation reports Alice's reservation of tickets as unknown to the shop's books, and sends it again
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books hold exactly 1 order, none failed
+    And Alice sees her reservation as ordered
+    And the shop's books and the fast store agree
+
+  Scenario: An order whose confirmation never reached the fast store is confirmed there
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 5     |
+    And the sale is warmed up
+    And Alice holds 1 ticket
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the fast store never heard that Alice's reservation became an order
+    When within 20 seconds a reconciliation of the sale finds the tickets out of line
+    Then the reconciliation reports Alice's order of tickets as missing from the fast store, and confirms it there
+    And Alice sees her reservation as ordered
+    And the shop's books and the fast store agree
+
+  Scenario: The operator adds and removes stock during a sale, recorded with who and why, never below what is sold
+    Given a sale that has started with a limit of 2 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is warmed up
+    And Alice holds 2 tickets
+    And Bob holds 2 tickets
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    When the operator Olivia adds 5 tickets because "a returned pallet was found"
+    Then the change is recorded with its operator and reason, taking tickets from 10 to 15
+    And the shop's books and the fast store agree
+    When the operator Olivia removes 9 tickets because "damaged in the warehouse"
+    Then the change is recorded with its operator and reason, taking tickets from 15 to 6
+    And the fast store offers 2 tickets out of 6
+    When the operator Olivia removes 3 tickets because "counted twice"
+    Then the change is refused because fewer tickets would remain than are already sold
+    And the sale's stock changes list exactly the recorded changes, in order
+    And the shop's books and the fast store agree
+    When 10 buyers each send 1 reservation request at the same moment
+    Then exactly 2 reservations are accepted
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books show 6 tickets sold out of 6
+    And the shop's books and the fast store agree
+
+  Scenario: A busy sale reconciled again and again shows no difference and repairs nothing
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 200   |
+    And the sale is warmed up
+    When 120 buyers each reserve one ticket, spread over 4 seconds, while the operator reconciles the sale again and again
+    Then no reconciliation found any drift or repaired anything, in at least 5 runs
+    And exactly 120 reservations are accepted
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books show 120 tickets sold out of 200
+    And the shop's books and the fast store agree

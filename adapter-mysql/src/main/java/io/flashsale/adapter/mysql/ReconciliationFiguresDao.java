@@ -1,0 +1,25 @@
+package io.flashsale.adapter.mysql;
+
+import org.apache.ibatis.annotations.Mapper;
+import org.apache.ibatis.annotations.Param;
+
+import java.util.List;
+
+/** What reconciliation reads of one SKU; the SQL lives in ReconciliationFiguresDao.xml beside this interface. */
+@Mapper
+interface ReconciliationFiguresDao {
+
+    /** Null when the activity has no such SKU. */
+    ItemStockRow selectItem(@Param("activityId") String activityId, @Param("skuId") String skuId);
+
+    /** Buyers holding units of the SKU in placed orders; rows with 0 units are left out. */
+    List<BuyerUnitsRow> selectPurchases(@Param("activityId") String activityId, @Param("skuId") String skuId);
+
+    /** The orders among {@code reservationIds}, in any status. */
+    List<SettlementRow> selectSettlements(@Param("reservationIds") List<String> reservationIds);
+
+    /** Orders of the activity that gave their units back here and still owe the hot store its half. */
+    List<String> selectRestoresOwed(@Param("activityId") String activityId);
+
+    List<AdjustmentFigureRow> selectAdjustments(@Param("activityId") String activityId, @Param("skuId") String skuId);
+}

@@ -1,0 +1,106 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.AdjustmentRecording;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.RecordedAdjustment;
+import io.flashsale.domain.reconciliation.RecordedOrder;
+import io.flashsale.domain.reconciliation.RecordedSku;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.StockAdjustment;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.flashsale.adapter.mysql.ReconciliationSales.A;
+import static io.flashsale.adapter.mysql.ReconciliationSales.B;
+import static io.flashsale.adapter.mysql.ReconciliationSales.line;
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(classes = MysqlAdapterTestApplication.class)
+class MysqlRecordedStockIT extends ReconciliationDatabase {
+
+    @Autowired
+    MysqlRecordedStock recordedStock;
+
+    @Autowired
+    MysqlStockAdjustments adjustments;
+
+    @Autowired
+    ActivityRepository activities;
+
+    @Autowired
+    OrderRepository orders;
+
+    @Test
+    void givenOrdersInEveryStateAndAnAdjustment_thenOneSkusFiguresComeBackAsTheDatabaseHoldsThem() {
+        ReconciliationSales sales = new ReconciliationSales(activities, orders);
+        Activity sale = sales.sale(10, 4);
+        Reservation ordered = sales.reservation(sale.id(), "ann", line(A, 2), line(B, 1));
+        Reservation paid = sales.reservation(sale.id(), "bob", line(A, 1));
+        Reservation cancelled = sales.reservation(sale.id(), "cid", line(A, 3));
+        Reservation refused = sales.reservation(sale.id(), "dee", line(A, 9));
+        Reservation unsettled = sales.reservation(sale.id(), "eve", line(A, 1));
+        sales.place(ordered);
+        sales.place(paid);
+        sales.place(cancelled);
+        sales.place(refused);
+        orders.markPaid(paid.id(), sales.era.plusSeconds(20));
+        orders.closeWithRestore(cancelled.id(), ReservationStatus.CANCELLED, sales.era.plusSeconds(30));
+        StockAdjustment adjustment = ((AdjustmentRecording.Recorded) adjustments.record(sale.id(), A, 2, "admin",
+                "more", sales.era.plusSeconds(40))).adjustment();
+
+        RecordedSku a = recordedStock.recordedSku(sale.id(), A,
+                List.of(ordered.id(), paid.id(), cancelled.id(), refused.id(), unsettled.id())).orElseThrow();
+
+        assertThat(a.stock()).isEqualTo(12);
+        assertThat(a.sold()).isEqualTo(3);
+        assertThat(a.purchases()).isEqualTo(Map.of(new BuyerId("ann"), 2L, new BuyerId("bob"), 1L));
+        assertThat(a.orders()).containsOnlyKeys(ordered.id(), paid.id(), cancelled.id(), refused.id());
+        assertThat(a.orders().get(ordered.id())).isEqualTo(new RecordedOrder(ordered.id(), ReservationStatus.ORDERED,
+                true, sales.era.plusSeconds(6)));
+        assertThat(a.orders().get(paid.id()).status()).isEqualTo(ReservationStatus.PAID);
+        assertThat(a.orders().get(cancelled.id()).wasOrdered()).isTrue();
+        assertThat(a.orders().get(refused.id())).isEqualTo(new RecordedOrder(refused.id(), ReservationStatus.FAILED,
+                false, sales.era.plusSeconds(6)));
+        assertThat(a.restoresOwed()).containsExactly(cancelled.id());
+        assertThat(a.adjustments()).containsExactly(new RecordedAdjustment(adjustment.id(), 2, sales.era.plusSeconds(40)));
+
+        RecordedSku b = recordedStock.recordedSku(sale.id(), B, List.of()).orElseThrow();
+        assertThat(b).isEqualTo(new RecordedSku(B, 4, 1, Map.of(new BuyerId("ann"), 1L), Map.of(),
+                Set.of(cancelled.id()), List.of()));
+    }
+
+    @Test
+    void givenManyReservationsAskedAbout_thenTheyAreLookedUpInChunksAndUnknownOnesLeftOut() {
+        ReconciliationSales sales = new ReconciliationSales(activities, orders);
+        Activity sale = sales.sale(10, 4);
+        Reservation placed = sales.reservation(sale.id(), "ann", line(A, 1));
+        sales.place(placed);
+        List<ReservationId> asked = new ArrayList<>();
+        for (int i = 0; i < MysqlRecordedStock.CHUNK + 20; i++) {
+            asked.add(ReservationId.of(sale.id(), "none" + i));
+        }
+        asked.add(placed.id());
+
+        assertThat(recordedStock.recordedSku(sale.id(), A, asked).orElseThrow().orders()).containsOnlyKeys(placed.id());
+    }
+
+    @Test
+    void givenNoSuchSku_thenNothing() {
+        ReconciliationSales sales = new ReconciliationSales(activities, orders);
+        Activity sale = sales.sale(10, 4);
+
+        assertThat(recordedStock.recordedSku(sale.id(), new SkuId("zz"), List.of())).isEmpty();
+    }
+}

@@ -1,0 +1,32 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** Keeps everything reconciliation reports, so the flow tests can see the gauge values, repairs and rebuilds. */
+final class RecordingReconciliationMetrics implements ReconciliationMetrics {
+
+    final List<ReconciliationReport> reported = new CopyOnWriteArrayList<>();
+    final List<ReconciliationReport> repaired = new CopyOnWriteArrayList<>();
+    final List<ActivityId> rebuilt = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void reported(ReconciliationReport report) {
+        reported.add(report);
+    }
+
+    @Override
+    public void repaired(ReconciliationReport report) {
+        repaired.add(report);
+    }
+
+    @Override
+    public void rebuilt(ActivityId activityId, List<SkuRebuild> skus) {
+        rebuilt.add(activityId);
+    }
+}

@@ -1,0 +1,155 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ScriptReplies;
+import io.flashsale.adapter.redis.internal.SnapshotReply;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.stock.LedgerAdjustment;
+import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Reconciliation on Redis: every read and every write is one Lua script over the activity's own keys
+ * ({@link RedisKeys}), so it is atomic with the reservations it races. Repairs are guarded by the SKU's fingerprint
+ * ({@code total|reserved|sold} as stored): a move since the snapshot makes the repair answer RETRY.
+ * Thread-safe: many threads may share the one connection.
+ */
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
+
+    private final RedisCommands<String, String> redis;
+    private final String outboxRegistry;
+    private final LuaScript snapshot;
+    private final LuaScript repair;
+    private final LuaScript redrive;
+    private final LuaScript adjust;
+    private final LuaScript rebuild;
+
+    /** Registers rebuilt activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
+    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection) {
+        this(connection, RedisKeys.outboxActivities());
+    }
+
+    /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
+    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
+        this.redis = connection.sync();
+        this.outboxRegistry = outboxRegistry;
+        this.snapshot = LuaScript.load(redis, "reconcile_snapshot");
+        this.repair = LuaScript.load(redis, "reconcile_repair");
+        this.redrive = LuaScript.load(redis, "reconcile_redrive");
+        this.adjust = LuaScript.load(redis, "adjust");
+        this.rebuild = LuaScript.load(redis, "rebuild");
+    }
+
+    @Override
+    public Optional<HotStoreSnapshot> snapshot(ActivityId activityId) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
+        List<Object> reply = snapshot.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP);
+        return SnapshotReply.parse(activityId, reply);
+    }
+
+    @Override
+    public LedgerRepairResult repair(ActivityId activityId, LedgerRepair repair) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
+        List<String> args = new ArrayList<>(List.of(repair.skuId().value(), repair.fingerprint(),
+                Long.toString(repair.figures().total()), Long.toString(repair.figures().reserved()),
+                Long.toString(repair.figures().sold()), Long.toString(repair.figures().available()),
+                Integer.toString(repair.limit()), Integer.toString(repair.segments()),
+                Integer.toString(repair.adjustmentsApplied().size())));
+        repair.adjustmentsApplied().stream().sorted().forEach(id -> args.add(Long.toString(id)));
+        repair.holdings().forEach((buyer, units) -> {
+            args.add(buyer.value());
+            args.add(Long.toString(units));
+        });
+        String result = this.repair.run(redis, ScriptOutputType.VALUE, keys, args.toArray(String[]::new));
+        return LedgerRepairResult.valueOf(result);
+    }
+
+    @Override
+    public boolean redrive(ReservationId reservationId) {
+        ActivityId activityId = reservationId.activityId();
+        String reservedAt = redis.hget(RedisKeys.reservations(activityId),
+                RedisKeys.reservationField(reservationId, RedisKeys.RESERVATION_RESERVED_AT));
+        if (reservedAt == null) {
+            return false;
+        }
+        String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
+        Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), activityId.value(),
+                Long.toString(Instant.parse(reservedAt).toEpochMilli()));
+        return appended == 1L;
+    }
+
+    @Override
+    public LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        List<Object> reply = adjust.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(delta),
+                Long.toString(adjustmentId));
+        return switch (ScriptReplies.text(reply, 0)) {
+            case "APPLIED" -> new LedgerAdjustment.Applied(new StockLedger(ScriptReplies.number(reply, 1),
+                    ScriptReplies.number(reply, 2), ScriptReplies.number(reply, 3)));
+            case "ALREADY_APPLIED" -> new LedgerAdjustment.AlreadyApplied();
+            case "REFUSED" -> new LedgerAdjustment.Refused(ScriptReplies.number(reply, 1));
+            case "UNKNOWN_SKU" -> new LedgerAdjustment.UnknownSku();
+            case "NOT_LOADED" -> new LedgerAdjustment.NotLoaded();
+            default -> throw new IllegalStateException("adjust.lua answered " + reply);
+        };
+    }
+
+    @Override
+    public boolean rebuild(Activity activity, List<SkuRebuild> skus) {
+        ActivityId activityId = activity.id();
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
+        Long loaded = rebuild.run(redis, ScriptOutputType.INTEGER, keys, rebuildArguments(activity, skus));
+        // As a warm-up does, and every time: a rebuild that died before this line heals on the next one.
+        redis.sadd(outboxRegistry, activityId.value());
+        return loaded == 1L;
+    }
+
+    private static String[] rebuildArguments(Activity activity, List<SkuRebuild> skus) {
+        Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
+        List<String> args = new ArrayList<>(List.of(
+                Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
+                Long.toString(activity.endsAt().getEpochSecond()), Integer.toString(activity.endsAt().getNano()),
+                Integer.toString(activity.perUserLimit().max()),
+                activity.items().stream().map(item -> item.skuId().value()).collect(Collectors.joining(",")),
+                Integer.toString(activity.items().size())));
+        for (ActivityItem item : activity.items()) {
+            SkuRebuild sku = bySku.get(item.skuId());
+            if (sku == null) {
+                throw new IllegalArgumentException("no figures to rebuild SKU " + item.skuId() + " of " + activity.id());
+            }
+            args.add(item.skuId().value());
+            args.add(Long.toString(sku.total()));
+            args.add(Long.toString(sku.sold()));
+            args.add(Integer.toString(activity.limitFor(item).max()));
+            args.add(Integer.toString(item.segments()));
+            args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
+        }
+        for (SkuRebuild sku : skus) {
+            sku.holdings().forEach((buyer, units) -> {
+                args.add(buyer.value());
+                args.add(sku.skuId().value());
+                args.add(Long.toString(units));
+            });
+        }
+        return args.toArray(String[]::new);
+    }
+}

@@ -1,0 +1,52 @@
+-- Applies an audited stock adjustment that MySQL has applied already, once: total and available move by delta.
+-- An increase is spread over the segments; a reduction is taken from them in order, never leaving one negative, and
+-- is refused when the SKU has fewer units available. The adjustment's id is kept, so applying it again (or after a
+-- repair that already included it) moves nothing.
+--
+-- KEYS: 1 meta, 2 stock
+-- ARGV: 1 sku, 2 delta, 3 adjustment id
+-- Reply: {'APPLIED', total, reserved, sold} | {'ALREADY_APPLIED'} | {'REFUSED', available} | {'UNKNOWN_SKU'}
+--        | {'NOT_LOADED'}
+
+local meta, stock = KEYS[1], KEYS[2]
+local sku, delta, applied = ARGV[1], tonumber(ARGV[2]), ARGV[1] .. ':adj:' .. ARGV[3]
+if redis.call('HGET', meta, 'ready') ~= '1' then
+    return { 'NOT_LOADED' }
+end
+local segments = tonumber(redis.call('HGET', stock, sku .. ':segments'))
+if not segments then
+    return { 'UNKNOWN_SKU' }
+end
+if redis.call('HEXISTS', stock, applied) == 1 then
+    return { 'ALREADY_APPLIED' }
+end
+local counts, available = {}, 0
+for s = 1, segments do
+    counts[s] = tonumber(redis.call('HGET', stock, sku .. ':avail:' .. s) or '0')
+    available = available + counts[s]
+end
+if available + delta < 0 then
+    return { 'REFUSED', available }
+end
+if delta >= 0 then
+    local share, extra = math.floor(delta / segments), delta % segments
+    for s = 1, segments do
+        local add = share + (s <= extra and 1 or 0)
+        if add > 0 then
+            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, add)
+        end
+    end
+else
+    local rest = -delta
+    for s = 1, segments do
+        local take = math.min(rest, counts[s])
+        if take > 0 then
+            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, -take)
+            rest = rest - take
+        end
+    end
+end
+local total = redis.call('HINCRBY', stock, sku .. ':total', delta)
+redis.call('HSET', stock, applied, '1')
+local f = redis.call('HMGET', stock, sku .. ':reserved', sku .. ':sold')
+return { 'APPLIED', total, tonumber(f[1]), tonumber(f[2]) }

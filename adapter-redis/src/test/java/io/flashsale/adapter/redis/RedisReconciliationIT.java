@@ -1,0 +1,349 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.LedgerAdjustment;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reconciliation scripts on the real Redis: what the snapshot reads, that a repair writes exactly the given figures
+ * and only while nothing moved, that a re-driven event reads back as the reservation, the adjust script's rules, and a
+ * rebuild that becomes ready only once every ledger is in place.
+ */
+class RedisReconciliationIT {
+
+    private static final SkuId A = new SkuId("a");
+    private static final SkuId B = new SkuId("b");
+    private static final BuyerId ANN = new BuyerId("ann");
+    private static final BuyerId BOB = new BuyerId("bob");
+
+    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    private final RedisStockReservationAdapter stock = SharedRedis.adapter();
+    private final RedisHotStoreReconciliation hotStore =
+            new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry());
+    private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.registry());
+    private final ActivityId activityId = new ActivityId("rc-" + UUID.randomUUID().toString().substring(0, 12));
+    private final Activity sale = new Activity(activityId, "reconcile", Instant.now().minus(Duration.ofMinutes(1)),
+            Instant.now().plus(Duration.ofHours(1)), new PurchaseLimit(5), Activity.DEFAULT_PAYMENT_TIMEOUT,
+            List.of(new ActivityItem(A, 20, null, 3), new ActivityItem(B, 4, 2, 1)));
+
+    @AfterEach
+    void forgetTheActivity() {
+        SharedRedis.forget(activityId);
+    }
+
+    private Reservation reserve(BuyerId buyer, ReservationLine... lines) {
+        String token = UUID.randomUUID().toString().replace("-", "");
+        ReservationOutcome outcome = stock.reserve(new ReservationRequest(ReservationId.of(activityId, token), buyer,
+                new RequestId("k" + token.substring(0, 10)), List.of(lines), Instant.now()));
+        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
+        return ((ReservationOutcome.Reserved) outcome).reservation();
+    }
+
+    private static ReservationLine line(SkuId sku, int quantity) {
+        return new ReservationLine(sku, quantity);
+    }
+
+    private HotSkuSnapshot snapshotOf(SkuId sku) {
+        return hotStore.snapshot(activityId).orElseThrow().sku(sku).orElseThrow();
+    }
+
+    private List<Long> segmentsOf(SkuId sku, int segments) {
+        List<Long> counts = new ArrayList<>();
+        for (int s = 1; s <= segments; s++) {
+            counts.add(Long.parseLong(redis.hget(RedisKeys.stock(activityId), RedisKeys.segmentField(sku, s))));
+        }
+        return counts;
+    }
+
+    private StockLedger ledgerOf(SkuId sku) {
+        return stock.stock(activityId).orElseThrow().stream().filter(s -> s.skuId().equals(sku)).findFirst()
+                .orElseThrow().ledger();
+    }
+
+    // ---- snapshot ----
+
+    @Test
+    void givenAnActivityNotLoaded_thenThereIsNoSnapshot() {
+        assertThat(hotStore.snapshot(activityId)).isEmpty();
+    }
+
+    @Test
+    void givenReservationsInEveryStatus_whenSnapshotted_thenTheLedgerHoldingsRecordsThatMatterAndTheOutboxAreRead() {
+        stock.warmUp(sale);
+        Reservation reserved = reserve(ANN, line(A, 2), line(B, 1));
+        Reservation ordered = reserve(BOB, line(A, 1));
+        stock.confirm(ordered.id());
+        Reservation paid = reserve(new BuyerId("cid"), line(A, 1));
+        stock.confirm(paid.id());
+        stock.markPaid(paid.id());
+        Reservation failed = reserve(new BuyerId("dee"), line(A, 1));
+        stock.fail(failed.id());
+        Reservation cancelled = reserve(new BuyerId("eve"), line(A, 1));
+        Instant cancelledAt = Instant.parse("2030-01-01T00:00:00.123456789Z");
+        stock.release(cancelled.id(), cancelledAt);
+        // A relay read the first three entries and acknowledged two of them: one pending, two never read.
+        List<OutboxEntry> read = outbox.readNew(activityId, "relay-1", 3);
+        outbox.acknowledge(activityId, read.subList(1, 3));
+        hotStore.adjust(activityId, A, 1, 77);
+
+        HotSkuSnapshot a = snapshotOf(A);
+
+        assertThat(a.figures()).isEqualTo(new LedgerFigures(21, 3, 2, 16));
+        assertThat(a.fingerprint()).isEqualTo("21|3|2");
+        assertThat(a.holdings()).isEqualTo(Map.of(ANN, 2L, BOB, 1L, new BuyerId("cid"), 1L, new BuyerId("dee"), 1L));
+        assertThat(a.appliedAdjustments()).containsExactly(77L);
+        assertThat(a.reservations()).containsExactlyInAnyOrder(
+                new HotReservation(reserved.id(), ANN, ReservationStatus.RESERVED, 2, reserved.reservedAt(), null, true),
+                new HotReservation(ordered.id(), BOB, ReservationStatus.ORDERED, 1, ordered.reservedAt(), null, false),
+                new HotReservation(failed.id(), new BuyerId("dee"), ReservationStatus.FAILED, 1, failed.reservedAt(), null,
+                        true),
+                new HotReservation(cancelled.id(), new BuyerId("eve"), ReservationStatus.CANCELLED, 1,
+                        cancelled.reservedAt(), cancelledAt, true));
+        HotSkuSnapshot b = snapshotOf(B);
+        assertThat(b.figures()).isEqualTo(new LedgerFigures(4, 1, 0, 3));
+        assertThat(b.reservations()).extracting(HotReservation::id).containsExactly(reserved.id());
+    }
+
+    // ---- repair ----
+
+    @Test
+    void givenARepairOfTheCurrentFingerprint_thenExactlyItsFiguresSegmentsHoldingsAndAdjustmentsAreWritten() {
+        stock.warmUp(sale);
+        reserve(ANN, line(A, 2), line(B, 1));
+        reserve(BOB, line(A, 1));
+        HotSkuSnapshot before = snapshotOf(A);
+
+        LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(25, 3, 4, 18),
+                Map.of(ANN, 5L, new BuyerId("cid"), 2L), Set.of(5L, 6L), before.fingerprint(), 3, 5));
+
+        assertThat(result).isEqualTo(LedgerRepairResult.REPAIRED);
+        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(25, 3, 4));
+        assertThat(segmentsOf(A, 3)).containsExactly(6L, 6L, 6L);
+        assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 5L, B, 1L));
+        assertThat(stock.holdings(activityId, BOB)).as("not listed: holds none of A").isEmpty();
+        assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEqualTo(Map.of(A, 2L));
+        assertThat(hotStore.adjust(activityId, A, 3, 6)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(ledgerOf(B)).as("another SKU is untouched").isEqualTo(new StockLedger(4, 1, 0));
+    }
+
+    @Test
+    void givenAReservationAcceptedBetweenTheSnapshotAndTheRepair_thenRetryAndNothingIsWritten() {
+        stock.warmUp(sale);
+        HotSkuSnapshot before = snapshotOf(A);
+        reserve(ANN, line(A, 1));
+
+        LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(20, 0, 0, 20),
+                Map.of(), Set.of(), before.fingerprint(), 3, 5));
+
+        assertThat(result).isEqualTo(LedgerRepairResult.RETRY);
+        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(20, 1, 0));
+        assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 1L));
+    }
+
+    @Test
+    void givenTheLedgerKeyDeleted_whenRepaired_thenTheSkuSellsAgainWithItsLimitAndSegments() {
+        stock.warmUp(sale);
+        reserve(ANN, line(B, 2));
+        redis.del(RedisKeys.stock(activityId));
+        HotSkuSnapshot lost = snapshotOf(B);
+        assertThat(lost.figures()).isEqualTo(LedgerFigures.ZERO);
+        assertThat(lost.fingerprint()).isEqualTo("-|-|-");
+        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "x1"), BOB, new RequestId("x1"),
+                List.of(line(B, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.UnknownSku(B));
+
+        assertThat(hotStore.repair(activityId, new LedgerRepair(B, new LedgerFigures(4, 2, 0, 2), Map.of(ANN, 2L),
+                Set.of(), lost.fingerprint(), 1, 2))).isEqualTo(LedgerRepairResult.REPAIRED);
+
+        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "x2"), ANN, new RequestId("x2"),
+                List.of(line(B, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.LimitExceeded(B, 2, 2));
+        reserve(BOB, line(B, 2));
+        assertThat(snapshotOf(B).figures()).isEqualTo(new LedgerFigures(4, 4, 0, 0));
+        assertThat(snapshotOf(A).figures()).as("SKU a is still lost until it is repaired too").isEqualTo(LedgerFigures.ZERO);
+    }
+
+    @Test
+    void givenAnActivityNotLoaded_whenRepaired_thenNotLoadedAndNothingWritten() {
+        assertThat(hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(1, 0, 0, 1), Map.of(), Set.of(),
+                "-|-|-", 1, 1))).isEqualTo(LedgerRepairResult.NOT_LOADED);
+        assertThat(redis.exists(RedisKeys.stock(activityId))).isZero();
+    }
+
+    @Test
+    void givenReservationsRacingRepairsOfStaleSnapshots_thenNoStaleRepairEverLandsAndTheLedgerStaysConsistent()
+            throws Exception {
+        stock.warmUp(sale);
+        int buyers = 40;
+        Thread reserving = Thread.ofPlatform().start(() -> {
+            for (int b = 0; b < buyers; b++) {
+                String token = UUID.randomUUID().toString().replace("-", "");
+                stock.reserve(new ReservationRequest(ReservationId.of(activityId, token), new BuyerId("b" + b),
+                        new RequestId("k" + b), List.of(line(A, 1)), Instant.now()));
+            }
+        });
+        int retries = 0;
+        int repaired = 0;
+        while (reserving.isAlive()) {
+            HotSkuSnapshot seen = snapshotOf(A);
+            // Rewrites exactly what was seen: harmless when nothing moved, a lost reservation if a stale one landed.
+            LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A,
+                    new LedgerFigures(seen.figures().total(), seen.figures().reserved(), seen.figures().sold(),
+                            seen.figures().available()), seen.holdings(), Set.of(), seen.fingerprint(), 3, 5));
+            if (result == LedgerRepairResult.RETRY) {
+                retries++;
+            } else {
+                repaired++;
+            }
+        }
+        reserving.join();
+        System.out.printf("[reconcile-race] repairs landed %d, refused as stale %d%n", repaired, retries);
+
+        HotSkuSnapshot after = snapshotOf(A);
+        long reservedUnits = after.reservations().stream().mapToLong(HotReservation::units).sum();
+        assertThat(after.reservations()).hasSize(20);
+        assertThat(after.figures()).isEqualTo(new LedgerFigures(20, reservedUnits, 0, 0));
+        assertThat(after.holdings().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(20);
+        assertThat(segmentsOf(A, 3)).allMatch(units -> units >= 0);
+    }
+
+    // ---- re-drive ----
+
+    @Test
+    void givenAReservationWhoseEventWasLost_whenReDriven_thenTheOutboxHoldsItAgainAsItWasAccepted() {
+        stock.warmUp(sale);
+        Reservation lost = reserve(ANN, line(A, 2), line(B, 1));
+        redis.del(RedisKeys.outbox(activityId));
+
+        assertThat(hotStore.redrive(lost.id())).isTrue();
+
+        List<StreamMessage<String, String>> entries = redis.xrange(RedisKeys.outbox(activityId),
+                io.lettuce.core.Range.create("-", "+"));
+        assertThat(entries).hasSize(1);
+        OutboxEntry entry = OutboxEntryDecoder.decode(activityId, entries.getFirst().getId(), entries.getFirst().getBody());
+        assertThat(entry.reservation()).isEqualTo(lost);
+        assertThat(snapshotOf(A).reservations().getFirst().inOutbox()).isTrue();
+    }
+
+    @Test
+    void givenAReservationNoLongerReserved_whenReDriven_thenNothingIsAppended() {
+        stock.warmUp(sale);
+        Reservation confirmed = reserve(ANN, line(A, 1));
+        stock.confirm(confirmed.id());
+        long length = redis.xlen(RedisKeys.outbox(activityId));
+
+        assertThat(hotStore.redrive(confirmed.id())).isFalse();
+        assertThat(hotStore.redrive(ReservationId.of(activityId, "nothere"))).isFalse();
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(length);
+    }
+
+    // ---- adjust ----
+
+    @Test
+    void givenAnIncreaseOnASegmentedSku_thenTotalAndAvailableGrowSpreadOverTheSegmentsAndOnlyOnce() {
+        stock.warmUp(sale);
+        reserve(ANN, line(A, 2));
+
+        assertThat(hotStore.adjust(activityId, A, 7, 1)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(27, 2, 0)));
+        assertThat(hotStore.adjust(activityId, A, 7, 1)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+
+        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(27, 2, 0));
+        assertThat(segmentsOf(A, 3).stream().mapToLong(Long::longValue).sum()).isEqualTo(25);
+    }
+
+    @Test
+    void givenAReductionAcrossSegments_thenNoSegmentGoesNegativeAndOneTooLargeIsRefusedWithNothingMoved() {
+        stock.warmUp(sale);
+        reserve(ANN, line(A, 5));
+        reserve(BOB, line(A, 5));
+        List<Long> before = segmentsOf(A, 3);
+
+        assertThat(hotStore.adjust(activityId, A, -11, 2)).isEqualTo(new LedgerAdjustment.Refused(10));
+        assertThat(segmentsOf(A, 3)).isEqualTo(before);
+        assertThat(hotStore.adjust(activityId, A, -9, 3)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(11, 10, 0)));
+
+        assertThat(segmentsOf(A, 3)).allMatch(units -> units >= 0);
+        assertThat(segmentsOf(A, 3).stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(11, 10, 0));
+    }
+
+    @Test
+    void givenNoActivityOrNoLedger_thenTheAdjustmentIsNotApplied() {
+        assertThat(hotStore.adjust(activityId, A, 1, 4)).isEqualTo(new LedgerAdjustment.NotLoaded());
+        stock.warmUp(sale);
+        assertThat(hotStore.adjust(activityId, new SkuId("zz"), 1, 4)).isEqualTo(new LedgerAdjustment.UnknownSku());
+    }
+
+    // ---- rebuild ----
+
+    @Test
+    void givenAnActivityRedisLost_whenRebuilt_thenItSellsFromMySqlsFiguresAndARebuildOfALoadedOneChangesNothing() {
+        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "e1"), ANN, new RequestId("e1"),
+                List.of(line(A, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.NotReady());
+
+        boolean loaded = hotStore.rebuild(sale, List.of(new SkuRebuild(A, 30, 12, Map.of(ANN, 5L, BOB, 2L), Set.of(3L)),
+                new SkuRebuild(B, 4, 2, Map.of(BOB, 2L), Set.of())));
+
+        assertThat(loaded).isTrue();
+        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(A, new StockLedger(30, 0, 12)), new SkuStock(B, new StockLedger(4, 0, 2)));
+        assertThat(segmentsOf(A, 3)).containsExactly(6L, 6L, 6L);
+        assertThat(stock.holdings(activityId, BOB)).isEqualTo(Map.of(A, 2L, B, 2L));
+        assertThat(hotStore.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "e2"), ANN, new RequestId("e2"),
+                List.of(line(A, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.LimitExceeded(A, 5, 5));
+        assertThat(redis.sismember(SharedRedis.registry(), activityId.value())).isTrue();
+
+        assertThat(hotStore.rebuild(sale, List.of(new SkuRebuild(A, 1, 0, Map.of(), Set.of()),
+                new SkuRebuild(B, 1, 0, Map.of(), Set.of())))).isFalse();
+        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(30, 0, 12));
+    }
+
+    @Test
+    void givenLeftoversOfAPartialLoss_whenRebuilt_thenTheyAreDroppedForMySqlsFigures() {
+        redis.hset(RedisKeys.stock(activityId), Map.of("a:total", "999", "a:avail:1", "999"));
+        redis.hset(RedisKeys.holdings(activityId), "mallory:a", "4");
+
+        hotStore.rebuild(sale, List.of(new SkuRebuild(A, 20, 0, Map.of(), Set.of()),
+                new SkuRebuild(B, 4, 0, Map.of(), Set.of())));
+
+        assertThat(ledgerOf(A)).isEqualTo(StockLedger.of(20));
+        assertThat(stock.holdings(activityId, new BuyerId("mallory"))).isEmpty();
+        HotStoreSnapshot snapshot = hotStore.snapshot(activityId).orElseThrow();
+        assertThat(snapshot.skus()).containsOnlyKeys(A, B);
+    }
+}

@@ -1,0 +1,68 @@
+package io.flashsale.adapter.redis.internal;
+
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SnapshotReplyTest {
+
+    private static final ActivityId SALE = new ActivityId("s1");
+    private static final String AT = "2030-01-01T00:00:00.000000001Z";
+
+    @Test
+    void givenNoReply_thenTheActivityIsNotLoaded() {
+        assertThat(SnapshotReply.parse(SALE, List.of())).isEmpty();
+    }
+
+    @Test
+    void givenAReply_thenEachSkuGetsItsFiguresSegmentsAdjustmentsHoldingsAndReservationLines() {
+        List<Object> reply = List.of("a,b",
+                List.of("a:total", "10", "a:reserved", "3", "a:sold", "2", "a:segments", "2", "a:avail:1", "4",
+                        "a:avail:2", "1", "a:adj:7", "1", "a:limit", "5", "a:cursor", "9"),
+                List.of("ann:a", "2", "ann:b", "1", "bob:a", "3", "cid:a", "0"),
+                List.of(List.of("s1.r1", "ann", "RESERVED", "a:2,b:1", AT, ""),
+                        List.of("s1.r2", "bob", "CANCELLED", "a:1", AT, AT)),
+                List.of("s1.r1"));
+
+        HotStoreSnapshot snapshot = SnapshotReply.parse(SALE, reply).orElseThrow();
+
+        HotSkuSnapshot a = snapshot.sku(new SkuId("a")).orElseThrow();
+        assertThat(a.figures()).isEqualTo(new LedgerFigures(10, 3, 2, 5));
+        assertThat(a.fingerprint()).isEqualTo("10|3|2");
+        assertThat(a.appliedAdjustments()).isEqualTo(Set.of(7L));
+        assertThat(a.holdings()).isEqualTo(Map.of(new BuyerId("ann"), 2L, new BuyerId("bob"), 3L));
+        assertThat(a.reservations()).containsExactly(
+                new HotReservation(new ReservationId("s1.r1"), new BuyerId("ann"), ReservationStatus.RESERVED, 2,
+                        Instant.parse(AT), null, true),
+                new HotReservation(new ReservationId("s1.r2"), new BuyerId("bob"), ReservationStatus.CANCELLED, 1,
+                        Instant.parse(AT), Instant.parse(AT), false));
+        HotSkuSnapshot b = snapshot.sku(new SkuId("b")).orElseThrow();
+        assertThat(b.figures()).as("a lost ledger reads as nothing").isEqualTo(LedgerFigures.ZERO);
+        assertThat(b.fingerprint()).isEqualTo("-|-|-");
+        assertThat(b.reservations()).extracting(HotReservation::units).containsExactly(1L);
+    }
+
+    @Test
+    void givenAReservationRecordThatCannotBeReadBack_thenTheSnapshotFailsLoudlyNamingIt() {
+        List<Object> reply = List.of("a", List.of(), List.of(),
+                List.of(List.of("s1.r9", "ann", "LOST", "a:1", AT, "")), List.of());
+
+        assertThatThrownBy(() -> SnapshotReply.parse(SALE, reply)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("s1.r9");
+    }
+}

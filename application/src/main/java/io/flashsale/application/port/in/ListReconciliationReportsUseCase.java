@@ -1,0 +1,16 @@
+package io.flashsale.application.port.in;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+
+import java.util.List;
+
+public interface ListReconciliationReportsUseCase {
+
+    /**
+     * The activity's latest kept reports (drift found or something done), newest first, at most {@code max}.
+     *
+     * @throws ActivityNotFoundException when there is no such activity
+     */
+    List<ReconciliationReport> recent(ActivityId activityId, int max);
+}

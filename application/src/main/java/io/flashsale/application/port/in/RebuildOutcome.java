@@ -1,0 +1,11 @@
+package io.flashsale.application.port.in;
+
+/** What an attempt to rebuild an activity's ledger in the hot store came to. */
+public enum RebuildOutcome {
+    /** The hot store did not hold the activity; it was loaded from the database of record now. */
+    REBUILT,
+    /** The hot store holds the activity already (warmed up or rebuilt by another instance); nothing written. */
+    ALREADY_LOADED,
+    /** The sale is over: there is nothing left to sell from a ledger, so none is loaded. */
+    ENDED
+}

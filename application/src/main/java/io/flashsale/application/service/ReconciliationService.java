@@ -1,0 +1,221 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.ActivityReconciliation;
+import io.flashsale.application.port.in.ActivityReconciliation.HotStoreState;
+import io.flashsale.application.port.in.ListReconciliationReportsUseCase;
+import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.in.ReconcileSkuUseCase;
+import io.flashsale.application.port.in.ReconciliationPass;
+import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
+import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SalePhase;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Keeps the hot store honest with the database of record: reconciles a whole activity or one SKU on demand, every
+ * sale the hot store should hold on a schedule, and loads an open sale the hot store lost from the database again
+ * before it sells another unit. The rules are the domain's ({@link io.flashsale.domain.reconciliation.StockReconciliation}).
+ */
+public class ReconciliationService implements ReconcileActivityUseCase, ReconcileSkuUseCase, RebuildLedgerUseCase,
+        ScheduleReconciliationsUseCase, ListReconciliationReportsUseCase {
+
+    static final int MAX_REPORTS = 1000;
+
+    private final ActivityRepository activities;
+    private final HotStoreReconciliationPort hotStore;
+    private final RecordedStockPort recorded;
+    private final ReconciliationReportRepository reports;
+    private final ReconciliationMetrics metrics;
+    private final Clock clock;
+    private final ReconciliationSettings settings;
+    private final SkuReconciler skus;
+
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
+        this(activities, stock, hotStore, recorded, reports, metrics, clock, ReconciliationSettings.DEFAULTS);
+    }
+
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings) {
+        this.activities = activities;
+        this.hotStore = hotStore;
+        this.recorded = recorded;
+        this.reports = reports;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.settings = settings;
+        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+    }
+
+    @Override
+    public ActivityReconciliation reconcile(ActivityId activityId) {
+        Activity activity = unarchived(activityId);
+        Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
+        HotStoreState state = HotStoreState.LOADED;
+        if (snapshot.isEmpty()) {
+            boolean rebuiltNow = activity.phaseAt(clock.instant()) == SalePhase.OPEN
+                    && rebuildNow(activity) == RebuildOutcome.REBUILT;
+            // Read again either way: another instance may have loaded it meanwhile.
+            snapshot = hotStore.snapshot(activityId);
+            if (snapshot.isEmpty()) {
+                return new ActivityReconciliation(activityId, HotStoreState.NOT_LOADED, List.of());
+            }
+            state = rebuiltNow ? HotStoreState.REBUILT : HotStoreState.LOADED;
+        }
+        return new ActivityReconciliation(activityId, state, reconcileAll(activity, snapshot));
+    }
+
+    /**
+     * Every SKU in item order; the activity's one snapshot serves each SKU's first look, and a reservation of several
+     * SKUs is re-driven or caught up once, by the first SKU that finds it.
+     */
+    private List<ReconciliationReport> reconcileAll(Activity activity, Optional<HotStoreSnapshot> snapshot) {
+        List<ReconciliationReport> all = new ArrayList<>();
+        Set<ReservationId> actedOn = new HashSet<>();
+        for (ActivityItem item : activity.items()) {
+            skus.reconcile(activity, item, snapshot, Set.of(), actedOn).ifPresent(all::add);
+        }
+        return all;
+    }
+
+    @Override
+    public ReconciliationReport reconcile(ActivityId activityId, SkuId skuId) {
+        Activity activity = unarchived(activityId);
+        ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
+        if (snapshot.isEmpty() && activity.phaseAt(clock.instant()) == SalePhase.OPEN) {
+            rebuildNow(activity);
+            snapshot = hotStore.snapshot(activityId);
+        }
+        if (snapshot.isEmpty()) {
+            throw new ActivityNotReadyException(activityId);
+        }
+        return skus.reconcile(activity, item, snapshot, Set.of(), new HashSet<>())
+                .orElseThrow(() -> new ActivityNotReadyException(activityId));
+    }
+
+    @Override
+    public RebuildOutcome rebuild(ActivityId activityId) {
+        Activity activity = unarchived(activityId);
+        if (activity.phaseAt(clock.instant()) == SalePhase.ENDED) {
+            return RebuildOutcome.ENDED;
+        }
+        return rebuildNow(activity);
+    }
+
+    /** Loads the activity from the database's figures unless the hot store holds it; ready comes last, atomically. */
+    private RebuildOutcome rebuildNow(Activity activity) {
+        List<SkuRebuild> figures = activity.items().stream()
+                .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of())
+                        .map(SkuRebuild::of)
+                        .orElseThrow(() -> new SkuNotFoundException(activity.id(), item.skuId())))
+                .toList();
+        if (!hotStore.rebuild(activity, figures)) {
+            return RebuildOutcome.ALREADY_LOADED;
+        }
+        metrics.rebuilt(activity.id(), figures);
+        return RebuildOutcome.REBUILT;
+    }
+
+    @Override
+    public ReconciliationPass reconcileLive() {
+        Instant now = clock.instant();
+        Map<ActivityId, Activity> due = new LinkedHashMap<>();
+        activities.findUnarchivedOverlapping(now, now.plus(settings.lead()))
+                .forEach(activity -> due.put(activity.id(), activity));
+        for (ActivityId ended : activities.findEndedUnarchived(now)) {
+            if (!due.containsKey(ended)) {
+                activities.findById(ended).ifPresent(activity -> due.put(ended, activity));
+            }
+        }
+        var reconciled = new ArrayList<ActivityId>();
+        var rebuilt = new ArrayList<ActivityId>();
+        var findings = new ArrayList<ReconciliationReport>();
+        RuntimeException failure = null;
+        for (Activity activity : due.values()) {
+            try {
+                passOver(activity, now, reconciled, rebuilt, findings);
+            } catch (RuntimeException storeFailure) {
+                if (failure == null) {
+                    failure = storeFailure;
+                } else {
+                    failure.addSuppressed(storeFailure);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return new ReconciliationPass(reconciled, rebuilt, findings);
+    }
+
+    /** Reconciles an activity the hot store holds; an open sale it lost is rebuilt first, anything else left alone. */
+    private void passOver(Activity activity, Instant now, List<ActivityId> reconciled, List<ActivityId> rebuilt,
+                          List<ReconciliationReport> findings) {
+        Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activity.id());
+        if (snapshot.isEmpty()) {
+            if (activity.phaseAt(now) != SalePhase.OPEN || rebuildNow(activity) != RebuildOutcome.REBUILT) {
+                return;
+            }
+            rebuilt.add(activity.id());
+            snapshot = hotStore.snapshot(activity.id());
+            if (snapshot.isEmpty()) {
+                return;
+            }
+        } else {
+            reconciled.add(activity.id());
+        }
+        reconcileAll(activity, snapshot).stream().filter(report -> !report.isClean()).forEach(findings::add);
+    }
+
+    @Override
+    public List<ReconciliationReport> recent(ActivityId activityId, int max) {
+        if (max < 1 || max > MAX_REPORTS) {
+            throw new IllegalArgumentException("max must be between 1 and " + MAX_REPORTS + ", was " + max);
+        }
+        if (activities.findById(activityId).isEmpty()) {
+            throw new ActivityNotFoundException(activityId);
+        }
+        return reports.findRecent(activityId, max);
+    }
+
+    private Activity unarchived(ActivityId activityId) {
+        Activity activity = activities.findById(activityId)
+                .orElseThrow(() -> new ActivityNotFoundException(activityId));
+        if (activities.archivedAt(activityId).isPresent()) {
+            throw new ActivityArchivedException(activityId);
+        }
+        return activity;
+    }
+}

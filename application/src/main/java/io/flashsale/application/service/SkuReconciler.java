@@ -1,0 +1,244 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reconciliation.RecordedOrder;
+import io.flashsale.domain.reconciliation.RecordedSku;
+import io.flashsale.domain.reconciliation.ReconciliationAction;
+import io.flashsale.domain.reconciliation.ReconciliationClassification;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.ReservationSettlement;
+import io.flashsale.domain.reconciliation.SkuReckoning;
+import io.flashsale.domain.reconciliation.StockReconciliation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reconciles one SKU: read the hot store, then the database of record, reckon, and act. Reservations the hot store
+ * never heard the end of are caught up first (as the order pipeline would have), lost events re-driven; then drifted
+ * figures are repaired in one guarded write. A SKU that moves under the repair is read again, a few times, and the
+ * repair deferred to the next run if it never holds still.
+ */
+final class SkuReconciler {
+
+    private final HotStoreReconciliationPort hotStore;
+    private final StockReservationPort stock;
+    private final RecordedStockPort recorded;
+    private final ReconciliationReportRepository reports;
+    private final ReconciliationMetrics metrics;
+    private final Clock clock;
+    private final ReconciliationSettings settings;
+
+    SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
+                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                  ReconciliationSettings settings) {
+        this.hotStore = hotStore;
+        this.stock = stock;
+        this.recorded = recorded;
+        this.reports = reports;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    /**
+     * @param first             a snapshot of the activity to start from; read afresh when empty or for a second look
+     * @param landedAdjustments adjustments the hot store refused, which therefore count as the truth at once
+     * @param actedOn           reservations already re-driven or caught up in this run (of another SKU); added to
+     * @return the report, kept when it is not clean; empty when the hot store does not hold the activity
+     */
+    Optional<ReconciliationReport> reconcile(Activity activity, ActivityItem item, Optional<HotStoreSnapshot> first,
+                                             Set<Long> landedAdjustments, Set<ReservationId> actedOn) {
+        Run run = new Run(activity, item, clock.instant(), actedOn);
+        Optional<HotStoreSnapshot> snapshot = first.isPresent() ? first : hotStore.snapshot(activity.id());
+        for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
+            if (attempt > 1) {
+                snapshot = hotStore.snapshot(activity.id());
+            }
+            if (snapshot.isEmpty()) {
+                return run.lastReckoning == null ? Optional.empty()
+                        : Optional.of(run.finish(ReconciliationAction.DEFERRED, run.lastReckoning.actual(),
+                        "the hot store no longer holds the activity"));
+            }
+            Look look = look(activity.id(), item.skuId(), snapshot.get(), landedAdjustments);
+            SkuReckoning reckoning = look.reckoning();
+            run.lastReckoning = reckoning;
+            if (run.catchUp(look)) {
+                // The hot store's ledger moved: look again before judging the figures.
+                continue;
+            }
+            if (!reckoning.needsRepair()) {
+                return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
+            }
+            LedgerRepairResult result = hotStore.repair(activity.id(),
+                    reckoning.repair(item, activity.limitFor(item)));
+            switch (result) {
+                case REPAIRED -> {
+                    run.decidedBy(reckoning);
+                    run.released.addAll(reckoning.reservations(ReservationSettlement.FAILED_HELD));
+                    String why = reckoning.shortfall() > 0 ? "short by " + reckoning.shortfall()
+                            + ": reservations in flight exceed what the database has left, nothing available" : "";
+                    ReconciliationReport report = run.finish(ReconciliationAction.REPAIRED, reckoning.targetSettled(),
+                            why);
+                    metrics.repaired(report);
+                    return Optional.of(report);
+                }
+                case RETRY -> {
+                    // Accepted, confirmed or given back since the snapshot: the reckoning is stale.
+                }
+                case NOT_LOADED -> {
+                    return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
+                            "the hot store no longer holds the activity"));
+                }
+            }
+        }
+        SkuReckoning last = run.lastReckoning;
+        return Optional.of(run.finish(last.needsRepair() ? ReconciliationAction.DEFERRED : run.actionSoFar(),
+                last.actual(), last.needsRepair() ? "the SKU kept moving under " + settings.attempts()
+                        + " attempts; repaired on a later run" : ""));
+    }
+
+    /** Both stores' sides of the SKU, the database's read after the hot store's, and what they come to. */
+    private record Look(RecordedSku recorded, SkuReckoning reckoning) {
+    }
+
+    private Look look(ActivityId activityId, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+        HotSkuSnapshot hot = snapshot.sku(skuId).orElseThrow(() -> new IllegalStateException(
+                "the hot store's snapshot of " + activityId + " lacks SKU " + skuId));
+        Instant now = clock.instant();
+        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now))
+                .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        return new Look(figures, StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments));
+    }
+
+    /** The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. */
+    private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now) {
+        Instant lately = now.minus(settings.grace());
+        return hot.reservations().stream()
+                .filter(held -> held.status() == ReservationStatus.RESERVED
+                        || (held.status() == ReservationStatus.CANCELLED && held.cancelledAt() != null
+                        && !held.cancelledAt().isBefore(lately)))
+                .map(HotReservation::id)
+                .toList();
+    }
+
+    /** What one reconciliation of one SKU has found and done so far. */
+    private final class Run {
+
+        private final Activity activity;
+        private final ActivityItem item;
+        private final Instant runAt;
+        private final Set<ReservationId> actedOn;
+        private final List<ReservationId> redriven = new ArrayList<>();
+        private final List<ReservationId> confirmed = new ArrayList<>();
+        private final List<ReservationId> released = new ArrayList<>();
+        private SkuReckoning decisive;
+        private SkuReckoning lastReckoning;
+
+        Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn) {
+            this.activity = activity;
+            this.item = item;
+            this.runAt = runAt;
+            this.actedOn = actedOn;
+        }
+
+        void decidedBy(SkuReckoning reckoning) {
+            if (decisive == null) {
+                decisive = reckoning;
+            }
+        }
+
+        /** Re-drives lost events and tells the hot store what the database settled long ago; true when it moved. */
+        boolean catchUp(Look look) {
+            SkuReckoning reckoning = look.reckoning();
+            for (ReservationId id : reckoning.reservations(ReservationSettlement.UNKNOWN)) {
+                if (actedOn.add(id) && hotStore.redrive(id)) {
+                    decidedBy(reckoning);
+                    redriven.add(id);
+                }
+            }
+            boolean moved = false;
+            for (ReservationId id : reckoning.reservations(ReservationSettlement.SETTLED_OVERDUE)) {
+                if (actedOn.add(id)) {
+                    decidedBy(reckoning);
+                    if (tellHotStore(look.recorded().orders().get(id))) {
+                        confirmed.add(id);
+                    }
+                    moved = true;
+                }
+            }
+            return moved;
+        }
+
+        /** What the order pipeline does when a delivery finds the reservation settled already. */
+        private boolean tellHotStore(RecordedOrder order) {
+            ReservationId id = order.id();
+            return switch (order.status()) {
+                case ORDERED -> stock.confirm(id);
+                case PAID -> {
+                    boolean confirmedNow = stock.confirm(id);
+                    yield stock.markPaid(id) || confirmedNow;
+                }
+                case FAILED -> stock.fail(id);
+                // Closed after it was ordered: confirmed here, the restore sweep then gives its units back.
+                case CANCELLED, EXPIRED -> order.wasOrdered() ? stock.confirm(id) : stock.release(id);
+                case RESERVED -> throw new IllegalStateException("order " + id + " is RESERVED, which no order can be");
+            };
+        }
+
+        ReconciliationAction actionSoFar() {
+            if (!confirmed.isEmpty()) {
+                return ReconciliationAction.CONFIRMED;
+            }
+            return redriven.isEmpty() ? ReconciliationAction.NONE : ReconciliationAction.REDRIVEN;
+        }
+
+        ReconciliationReport finish(ReconciliationAction action, LedgerFigures after, String why) {
+            SkuReckoning found = decisive != null ? decisive : lastReckoning;
+            ReconciliationClassification classification = mostDangerous(found.classification(),
+                    lastReckoning.classification());
+            String detail = ReconciliationReport.describe(classification, action, found.drift(),
+                    found.holdingMismatches(), redriven, confirmed, released, why);
+            ReconciliationReport report = new ReconciliationReport(activity.id(), item.skuId(), runAt, classification,
+                    action, found.expected(), found.actual(), after, found.holdingMismatches(), redriven, confirmed,
+                    released, detail);
+            metrics.reported(report);
+            if (!report.isClean()) {
+                reports.save(report);
+            }
+            return report;
+        }
+    }
+
+    /** The finding listed first in {@link ReconciliationClassification}, NONE only when both are NONE. */
+    private static ReconciliationClassification mostDangerous(ReconciliationClassification a,
+                                                              ReconciliationClassification b) {
+        if (a == ReconciliationClassification.NONE) {
+            return b;
+        }
+        if (b == ReconciliationClassification.NONE) {
+            return a;
+        }
+        return a.ordinal() <= b.ordinal() ? a : b;
+    }
+}

@@ -1,0 +1,106 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.AdjustStockUseCase;
+import io.flashsale.application.port.in.ListStockAdjustmentsUseCase;
+import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.in.StockAdjustmentResult;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.AdjustmentRecording;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.stock.LedgerAdjustment;
+import io.flashsale.domain.stock.StockAdjustment;
+
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Audited stock adjustments, in one fixed order: the database of record first (it refuses a total below the units
+ * sold, and appends the adjustment row in the same transaction), then the hot store (one atomic script, refused when it
+ * would make available negative, applied at most once per adjustment), then a reconciliation of the SKU, which repairs
+ * the hot store from the database when the hot store refused. A process that dies between the two stores leaves the
+ * adjustment unapplied in the hot store; the scheduled reconciliation applies it from the database once it is overdue.
+ */
+public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdjustmentsUseCase {
+
+    private final ActivityRepository activities;
+    private final StockAdjustmentRepository adjustments;
+    private final HotStoreReconciliationPort hotStore;
+    private final SkuReconciler reconciler;
+    private final Clock clock;
+
+    public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
+                                  StockReservationPort stock, HotStoreReconciliationPort hotStore,
+                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
+                                  ReconciliationMetrics metrics, Clock clock) {
+        this(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
+                ReconciliationSettings.DEFAULTS);
+    }
+
+    public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
+                                  StockReservationPort stock, HotStoreReconciliationPort hotStore,
+                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
+                                  ReconciliationMetrics metrics, Clock clock, ReconciliationSettings settings) {
+        this.activities = activities;
+        this.adjustments = adjustments;
+        this.hotStore = hotStore;
+        this.reconciler = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.clock = clock;
+    }
+
+    @Override
+    public StockAdjustmentResult adjust(ActivityId activityId, SkuId skuId, long delta, String reason, String operator) {
+        StockAdjustment.requireDelta(delta);
+        StockAdjustment.requireReason(reason);
+        StockAdjustment.requireOperator(operator);
+        Activity activity = activities.findById(activityId)
+                .orElseThrow(() -> new ActivityNotFoundException(activityId));
+        ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        if (activities.archivedAt(activityId).isPresent()) {
+            throw new ActivityArchivedException(activityId);
+        }
+        AdjustmentRecording recording = adjustments.record(activityId, skuId, delta, operator, reason, clock.instant());
+        return switch (recording) {
+            case AdjustmentRecording.Recorded recorded -> applyToHotStore(activity, item, recorded.adjustment());
+            case AdjustmentRecording.BelowSold below -> new StockAdjustmentResult.BelowSold(below.stock(), below.sold());
+            case AdjustmentRecording.AboveMaximum above -> new StockAdjustmentResult.AboveMaximum(above.stock());
+            case AdjustmentRecording.UnknownSku unknown -> throw new SkuNotFoundException(activityId, skuId);
+        };
+    }
+
+    private StockAdjustmentResult applyToHotStore(Activity activity, ActivityItem item, StockAdjustment adjustment) {
+        LedgerAdjustment applied = hotStore.adjust(activity.id(), item.skuId(), adjustment.delta(), adjustment.id());
+        if (applied instanceof LedgerAdjustment.NotLoaded) {
+            // Loaded later from the database's total, which includes this adjustment.
+            return new StockAdjustmentResult.Adjusted(adjustment, applied, null);
+        }
+        // Refused (or the ledger is gone): it will never arrive by itself, so the database's total is the truth now.
+        Set<Long> landed = applied instanceof LedgerAdjustment.Applied || applied instanceof LedgerAdjustment.AlreadyApplied
+                ? Set.of() : Set.of(adjustment.id());
+        Optional<ReconciliationReport> report = reconciler.reconcile(activity, item, Optional.empty(), landed,
+                new HashSet<>());
+        return new StockAdjustmentResult.Adjusted(adjustment, applied, report.orElse(null));
+    }
+
+    @Override
+    public List<StockAdjustment> list(ActivityId activityId) {
+        if (activities.findById(activityId).isEmpty()) {
+            throw new ActivityNotFoundException(activityId);
+        }
+        return adjustments.findByActivity(activityId);
+    }
+}

@@ -1,0 +1,425 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.ActivityReconciliation;
+import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.ReconciliationPass;
+import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HoldingMismatch;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.ReconciliationAction;
+import io.flashsale.domain.reconciliation.ReconciliationClassification;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.RecordedSku;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.ArgumentCaptor;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.flashsale.application.service.ReconciliationFixtures.ANN;
+import static io.flashsale.application.service.ReconciliationFixtures.BOB;
+import static io.flashsale.application.service.ReconciliationFixtures.CLOCK;
+import static io.flashsale.application.service.ReconciliationFixtures.FRESH;
+import static io.flashsale.application.service.ReconciliationFixtures.NOW;
+import static io.flashsale.application.service.ReconciliationFixtures.OPEN_SALE;
+import static io.flashsale.application.service.ReconciliationFixtures.R1;
+import static io.flashsale.application.service.ReconciliationFixtures.SALE;
+import static io.flashsale.application.service.ReconciliationFixtures.SKU;
+import static io.flashsale.application.service.ReconciliationFixtures.STALE;
+import static io.flashsale.application.service.ReconciliationFixtures.held;
+import static io.flashsale.application.service.ReconciliationFixtures.hot;
+import static io.flashsale.application.service.ReconciliationFixtures.order;
+import static io.flashsale.application.service.ReconciliationFixtures.recorded;
+import static io.flashsale.application.service.ReconciliationFixtures.reserved;
+import static io.flashsale.application.service.ReconciliationFixtures.sale;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+@ExtendWith(MockitoExtension.class)
+class ReconciliationServiceTest {
+
+    @Mock
+    private ActivityRepository activities;
+    @Mock
+    private StockReservationPort stock;
+    @Mock
+    private HotStoreReconciliationPort hotStore;
+    @Mock
+    private RecordedStockPort recordedStock;
+    @Mock
+    private ReconciliationReportRepository reports;
+
+    private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
+
+    private ReconciliationService service() {
+        return new ReconciliationService(activities, stock, hotStore, recordedStock, reports, metrics, CLOCK,
+                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+    }
+
+    private void openSale() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(OPEN_SALE));
+        when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+    }
+
+    private ReconciliationReport onlyReport(ActivityReconciliation reconciliation) {
+        assertThat(reconciliation.reports()).hasSize(1);
+        return reconciliation.reports().getFirst();
+    }
+
+    private LedgerRepair repairWritten() {
+        ArgumentCaptor<LedgerRepair> repair = ArgumentCaptor.forClass(LedgerRepair.class);
+        verify(hotStore).repair(eq(SALE), repair.capture());
+        return repair.getValue();
+    }
+
+    // ---- classifications and actions ----
+
+    @Test
+    void givenStoresInSync_thenNoneNothingWrittenNothingKeptAndTheGaugeReadsZero() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 1, 2, 7), Map.of(ANN, 2L, BOB, 1L),
+                List.of(reserved(R1, BOB, 1, FRESH)), "fp"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.NONE);
+        assertThat(report.after()).isEqualTo(report.expected());
+        verify(hotStore, never()).repair(any(), any());
+        verifyNoInteractions(reports);
+        assertThat(metrics.reported).extracting(ReconciliationReport::driftUnits).containsExactly(0L);
+        assertThat(metrics.repaired).isEmpty();
+    }
+
+    @Test
+    void givenRedisShowsMoreAvailableThanMySqlAllows_thenRedisAheadRepairedFromMySqlKeptCountedAndLogged() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "10|0|1"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.drift()).isEqualTo(new LedgerFigures(0, 0, -2, 2));
+        assertThat(report.holdingMismatches()).containsExactly(new HoldingMismatch(BOB, 2, 0));
+        assertThat(report.after()).isEqualTo(new LedgerFigures(10, 0, 3, 7));
+        assertThat(repairWritten()).isEqualTo(new LedgerRepair(SKU, new LedgerFigures(10, 0, 3, 7),
+                Map.of(ANN, 1L, BOB, 2L), Set.of(), "10|0|1", 2, 2));
+        verify(reports).save(report);
+        assertThat(metrics.repaired).containsExactly(report);
+        assertThat(metrics.reported).extracting(ReconciliationReport::driftUnits).containsExactly(2L);
+    }
+
+    @Test
+    void givenAFailedReservationStillHoldingUnits_thenRedisBehindRepairedAndItsUnitsReleased() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 2, 0, 8), Map.of(BOB, 2L),
+                List.of(held(R1, BOB, ReservationStatus.FAILED, 2)), "10|2|0"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 0, Map.of()));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_BEHIND);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.released()).containsExactly(R1);
+        assertThat(repairWritten().figures()).isEqualTo(new LedgerFigures(10, 0, 0, 10));
+        assertThat(report.detail()).contains("REDIS_BEHIND/REPAIRED").contains("released [" + R1 + "]");
+    }
+
+    @Test
+    void givenAReservationWhoseEventNeverReachedKafka_thenUnknownReservationReDrivenAndNotRepaired() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(ANN, 1L),
+                List.of(reserved(R1, ANN, 1, STALE)), "fp"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 0, Map.of()));
+        when(hotStore.redrive(R1)).thenReturn(true);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.UNKNOWN_RESERVATION);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REDRIVEN);
+        assertThat(report.redriven()).containsExactly(R1);
+        verify(hotStore, never()).repair(any(), any());
+        verify(reports).save(report);
+    }
+
+    @Test
+    void givenAnOrderWhoseConfirmationNeverReachedRedis_thenMissingReservationConfirmedAndLookedAtAgain() {
+        openSale();
+        when(hotStore.snapshot(SALE))
+                .thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(ANN, 1L), List.of(reserved(R1, ANN, 1, STALE)), "a"))
+                .thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L),
+                        List.of(held(R1, ANN, ReservationStatus.ORDERED, 1)), "b"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(R1)))
+                .thenReturn(recorded(10, 1, Map.of(ANN, 1L), order(R1, ReservationStatus.ORDERED, true, STALE)));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(stock.confirm(R1)).thenReturn(true);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.MISSING_RESERVATION);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.CONFIRMED);
+        assertThat(report.confirmed()).containsExactly(R1);
+        assertThat(report.after()).isEqualTo(new LedgerFigures(10, 0, 1, 9));
+        verify(hotStore, never()).repair(any(), any());
+    }
+
+    @Test
+    void givenOverdueSettlementsOfEveryKind_thenTheHotStoreIsToldWhatTheOrderPipelineWouldHaveToldIt() {
+        openSale();
+        var paid = ReservationId.of(SALE, "paid");
+        var failed = ReservationId.of(SALE, "failed");
+        var cancelled = ReservationId.of(SALE, "cancelled");
+        var expired = ReservationId.of(SALE, "expired");
+        List<HotReservation> stuck = List.of(reserved(paid, ANN, 1, STALE),
+                reserved(failed, BOB, 1, STALE), reserved(cancelled, BOB, 1, STALE), reserved(expired, ANN, 1, STALE));
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 4, 0, 6), Map.of(ANN, 2L, BOB, 2L), stuck, "a"))
+                .thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "b"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(paid, failed, cancelled, expired))).thenReturn(Optional.of(
+                new RecordedSku(SKU, 10, 1, Map.of(ANN, 1L), Map.of(
+                        paid, order(paid, ReservationStatus.PAID, true, STALE),
+                        failed, order(failed, ReservationStatus.FAILED, false, STALE),
+                        cancelled, order(cancelled, ReservationStatus.CANCELLED, false, STALE),
+                        expired, order(expired, ReservationStatus.EXPIRED, true, STALE)), Set.of(expired), List.of())));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(stock.confirm(any())).thenReturn(true);
+        when(stock.markPaid(paid)).thenReturn(true);
+        when(stock.fail(failed)).thenReturn(true);
+        when(stock.release(cancelled)).thenReturn(true);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        verify(stock).confirm(paid);
+        verify(stock).markPaid(paid);
+        verify(stock).fail(failed);
+        verify(stock).release(cancelled);
+        verify(stock).confirm(expired);
+        assertThat(report.confirmed()).containsExactlyInAnyOrder(paid, failed, cancelled, expired);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.CONFIRMED);
+    }
+
+    @Test
+    void givenALostReservationOfTwoSkus_whenTheActivityIsReconciled_thenItIsReDrivenOnceAndBothSkusReportIt() {
+        SkuId other = new SkuId("b");
+        Activity twoSkus = new Activity(SALE, "Flash", NOW.minusSeconds(60), NOW.plusSeconds(60),
+                new PurchaseLimit(2), Duration.ofMinutes(15),
+                List.of(new ActivityItem(SKU, 10, null, 1),
+                        new ActivityItem(other, 5, null, 1)));
+        when(activities.findById(SALE)).thenReturn(Optional.of(twoSkus));
+        when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+        var lostInBoth = List.of(reserved(R1, ANN, 1, STALE));
+        when(hotStore.snapshot(SALE)).thenReturn(Optional.of(new HotStoreSnapshot(SALE,
+                Map.of(SKU, new HotSkuSnapshot(SKU, new LedgerFigures(10, 1, 0, 9),
+                                Map.of(ANN, 1L), lostInBoth, Set.of(), "a"),
+                        other, new HotSkuSnapshot(other, new LedgerFigures(5, 1, 0, 4),
+                                Map.of(ANN, 1L), lostInBoth, Set.of(), "b")))));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 0, Map.of()));
+        when(recordedStock.recordedSku(SALE, other, List.of(R1))).thenReturn(Optional.of(
+                new RecordedSku(other, 5, 0, Map.of(), Map.of(), Set.of(), List.of())));
+        when(hotStore.redrive(R1)).thenReturn(true);
+
+        ActivityReconciliation reconciliation = service().reconcile(SALE);
+
+        verify(hotStore, times(1)).redrive(R1);
+        assertThat(reconciliation.reports()).extracting(ReconciliationReport::classification)
+                .containsExactly(ReconciliationClassification.UNKNOWN_RESERVATION,
+                        ReconciliationClassification.UNKNOWN_RESERVATION);
+        assertThat(reconciliation.reports()).extracting(ReconciliationReport::action)
+                .containsExactly(ReconciliationAction.REDRIVEN, ReconciliationAction.NONE);
+    }
+
+    @Test
+    void givenAReservationAcceptedBetweenTheSnapshotAndTheRepair_thenTheRepairIsRetriedFromAFreshSnapshot() {
+        openSale();
+        when(hotStore.snapshot(SALE))
+                .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "first"))
+                .thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(BOB, 1L), List.of(reserved(R1, BOB, 1, FRESH)),
+                        "second"));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), anyCollection())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY, LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        ArgumentCaptor<LedgerRepair> repairs = ArgumentCaptor.forClass(LedgerRepair.class);
+        verify(hotStore, times(2)).repair(eq(SALE), repairs.capture());
+        assertThat(repairs.getAllValues()).extracting(LedgerRepair::fingerprint).containsExactly("first", "second");
+        assertThat(repairs.getAllValues().get(1).figures()).isEqualTo(new LedgerFigures(10, 1, 2, 7));
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.actual()).as("what the successful repair was decided on")
+                .isEqualTo(new LedgerFigures(10, 1, 0, 9));
+    }
+
+    @Test
+    void givenASkuThatKeepsMovingUnderEveryRepair_thenDeferredAfterTheAttemptsAndKept() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "fp"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        verify(hotStore, times(3)).repair(eq(SALE), any());
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.DEFERRED);
+        assertThat(report.after()).isEqualTo(report.actual());
+        assertThat(report.detail()).contains("kept moving");
+        verify(reports).save(report);
+        assertThat(metrics.repaired).isEmpty();
+    }
+
+    // ---- rebuilds ----
+
+    @Test
+    void givenAnOpenSaleTheHotStoreLost_whenReconciled_thenRebuiltFromMySqlFirstAndThenReconciled() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(Optional.empty())
+                .thenReturn(hot(new LedgerFigures(10, 0, 3, 7), Map.of(ANN, 2L, BOB, 1L), List.of(), "fp"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(hotStore.rebuild(eq(OPEN_SALE), any())).thenReturn(true);
+
+        ActivityReconciliation reconciliation = service().reconcile(SALE);
+
+        assertThat(reconciliation.hotStore()).isEqualTo(ActivityReconciliation.HotStoreState.REBUILT);
+        verify(hotStore).rebuild(OPEN_SALE, List.of(new SkuRebuild(SKU, 10, 3, Map.of(ANN, 2L, BOB, 1L), Set.of())));
+        assertThat(onlyReport(reconciliation).classification()).isEqualTo(ReconciliationClassification.NONE);
+        assertThat(metrics.rebuilt).containsExactly(SALE);
+    }
+
+    @Test
+    void givenASaleNotOpenThatTheHotStoreDoesNotHold_whenReconciled_thenNothingIsLoadedOrReported() {
+        Activity later = sale(SALE, NOW.plusSeconds(600), NOW.plusSeconds(1200));
+        when(activities.findById(SALE)).thenReturn(Optional.of(later));
+        when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+        when(hotStore.snapshot(SALE)).thenReturn(Optional.empty());
+
+        ActivityReconciliation reconciliation = service().reconcile(SALE);
+
+        assertThat(reconciliation).isEqualTo(new ActivityReconciliation(SALE,
+                ActivityReconciliation.HotStoreState.NOT_LOADED, List.of()));
+        verify(hotStore, never()).rebuild(any(), any());
+        assertThatThrownBy(() -> service().reconcile(SALE, SKU)).isInstanceOf(ActivityNotReadyException.class);
+    }
+
+    @Test
+    void givenAnArchivedSaleOrAnUnknownSku_thenRefused() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(OPEN_SALE));
+        when(activities.archivedAt(SALE)).thenReturn(Optional.empty(), Optional.of(NOW));
+
+        assertThatThrownBy(() -> service().reconcile(SALE, new SkuId("zz"))).isInstanceOf(SkuNotFoundException.class);
+        assertThatThrownBy(() -> service().reconcile(SALE)).isInstanceOf(ActivityArchivedException.class);
+        verifyNoInteractions(hotStore);
+    }
+
+    @Test
+    void givenTheRebuildUseCase_thenItLoadsOnlyWhatIsMissingAndNeverAnEndedSale() {
+        openSale();
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
+        when(hotStore.rebuild(eq(OPEN_SALE), any())).thenReturn(true, false);
+
+        assertThat(service().rebuild(SALE)).isEqualTo(RebuildOutcome.REBUILT);
+        assertThat(service().rebuild(SALE)).as("loaded already, by a warm-up or another instance")
+                .isEqualTo(RebuildOutcome.ALREADY_LOADED);
+        verify(hotStore, times(2)).rebuild(OPEN_SALE, List.of(new SkuRebuild(SKU, 10, 4, Map.of(ANN, 4L), Set.of())));
+        assertThat(metrics.rebuilt).containsExactly(SALE);
+
+        ActivityId over = new ActivityId("over");
+        when(activities.findById(over)).thenReturn(Optional.of(sale(over, NOW.minusSeconds(7200), NOW.minusSeconds(1))));
+        when(activities.archivedAt(over)).thenReturn(Optional.empty());
+        assertThat(service().rebuild(over)).isEqualTo(RebuildOutcome.ENDED);
+    }
+
+    // ---- the schedule ----
+
+    @Test
+    void givenLoadedLostAndFailingSales_whenTheScheduleRuns_thenEachIsHandledAndTheFirstFailureThrownAtTheEnd() {
+        ActivityId healthy = new ActivityId("healthy");
+        ActivityId lost = new ActivityId("lost");
+        ActivityId broken = new ActivityId("broken");
+        ActivityId ended = new ActivityId("ended");
+        Activity open = sale(healthy, NOW.minusSeconds(60), NOW.plusSeconds(60));
+        Activity lostSale = sale(lost, NOW.minusSeconds(60), NOW.plusSeconds(60));
+        Activity brokenSale = sale(broken, NOW.minusSeconds(60), NOW.plusSeconds(60));
+        Activity endedSale = sale(ended, NOW.minusSeconds(600), NOW.minusSeconds(60));
+        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(brokenSale, open, lostSale));
+        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of(ended));
+        when(activities.findById(ended)).thenReturn(Optional.of(endedSale));
+        when(hotStore.snapshot(broken)).thenThrow(new IllegalStateException("redis down"));
+        when(hotStore.snapshot(healthy)).thenReturn(hot(healthy, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "f"));
+        when(recordedStock.recordedSku(healthy, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(hotStore.repair(eq(healthy), any())).thenReturn(LedgerRepairResult.REPAIRED);
+        when(hotStore.snapshot(lost)).thenReturn(Optional.empty())
+                .thenReturn(hot(lost, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "g"));
+        when(recordedStock.recordedSku(lost, SKU, List.of())).thenReturn(recorded(10, 0, Map.of()));
+        when(hotStore.rebuild(eq(lostSale), any())).thenReturn(true);
+        when(hotStore.snapshot(ended)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service().reconcileLive()).hasMessage("redis down");
+
+        verify(hotStore).repair(eq(healthy), any());
+        verify(hotStore).rebuild(eq(lostSale), any());
+        verify(hotStore, never()).rebuild(eq(endedSale), any());
+        assertThat(metrics.repaired).extracting(ReconciliationReport::activityId).containsExactly(healthy);
+    }
+
+    @Test
+    void givenHealthyStores_whenTheScheduleRuns_thenItReportsWhatItReconciledAndNoFindings() {
+        Activity open = sale(SALE, NOW.minusSeconds(60), NOW.plusSeconds(60));
+        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(open));
+        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "f"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+
+        ReconciliationPass pass = service().reconcileLive();
+
+        assertThat(pass).isEqualTo(new ReconciliationPass(List.of(SALE), List.of(), List.of()));
+        assertThat(metrics.reported).hasSize(1);
+    }
+
+    @Test
+    void givenKeptReports_whenListed_thenTheRepositoryAnswersWithinTheBounds() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(OPEN_SALE));
+        when(reports.findRecent(SALE, 20)).thenReturn(List.of());
+
+        assertThat(service().recent(SALE, 20)).isEmpty();
+        assertThatThrownBy(() -> service().recent(SALE, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> service().recent(SALE, 1001)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,65 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.ReconciliationService;
+import io.flashsale.application.service.ReconciliationSettings;
+import io.flashsale.application.service.StockAdjustmentService;
+import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.bootstrap.schedule.LifecyclePasses;
+import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Clock;
+
+/**
+ * Redis kept honest with the database of record: reconciliation on a schedule and on demand, rebuilds of sales Redis
+ * lost, and audited stock adjustments. Runs on every instance; every repair is guarded by what its snapshot saw.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ReconciliationProperties.class)
+public class ReconciliationConfiguration {
+
+    @Bean
+    ReconciliationSettings reconciliationSettings(ReconciliationProperties reconciliation, WarmUpProperties warmUp) {
+        return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead());
+    }
+
+    @Bean
+    MicrometerReconciliationMetrics reconciliationMetrics(MeterRegistry registry) {
+        return new MicrometerReconciliationMetrics(registry);
+    }
+
+    @Bean
+    ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                                HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                                                Clock clock, ReconciliationSettings settings) {
+        return new ReconciliationService(activities, stock, hotStore, recorded, reports, metrics, clock, settings);
+    }
+
+    @Bean
+    StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
+                                                  StockAdjustmentRepository adjustments, StockReservationPort stock,
+                                                  HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                  ReconciliationReportRepository reports,
+                                                  ReconciliationMetrics metrics, Clock clock,
+                                                  ReconciliationSettings settings) {
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
+                settings);
+    }
+
+    @Bean
+    PeriodicLoop reconciliationLoop(ReconciliationService reconciliations, ReconciliationProperties reconciliation) {
+        return new PeriodicLoop("reconciliation-schedule", LifecyclePasses.reconciliations(reconciliations),
+                reconciliation.interval(), reconciliation.scheduleEnabled());
+    }
+}

@@ -1,0 +1,81 @@
+package io.flashsale.bootstrap.metrics;
+
+import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@value #DRIFT}{activity,sku} (the latest report's drift in units), {@value #REPAIRS} and {@value #REBUILDS}. Every
+ * repair is also a WARN line with the activity, SKU, classification and figures, for an operator to follow up.
+ */
+public final class MicrometerReconciliationMetrics implements ReconciliationMetrics {
+
+    public static final String DRIFT = "flashsale.reconciliation.drift";
+    public static final String REPAIRS = "flashsale.reconciliation.repairs";
+    public static final String REBUILDS = "flashsale.reconciliation.rebuilds";
+    public static final String ACTIVITY = "activity";
+    public static final String SKU = "sku";
+
+    private static final Logger LOG = LoggerFactory.getLogger(MicrometerReconciliationMetrics.class);
+
+    private final MeterRegistry registry;
+    private final Map<String, AtomicLong> drifts = new ConcurrentHashMap<>();
+    private final Counter repairs;
+    private final Counter rebuilds;
+
+    public MicrometerReconciliationMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        repairs = Counter.builder(REPAIRS)
+                .description("SKUs whose Redis ledger was rewritten from the database of record")
+                .register(registry);
+        rebuilds = Counter.builder(REBUILDS)
+                .description("activities Redis had lost, loaded again from the database of record")
+                .register(registry);
+    }
+
+    @Override
+    public void reported(ReconciliationReport report) {
+        driftOf(report.activityId().value(), report.skuId().value()).set(report.driftUnits());
+    }
+
+    @Override
+    public void repaired(ReconciliationReport report) {
+        repairs.increment();
+        LOG.warn("Reconciliation repaired activity {} SKU {}: {} ({}), expected [{}], actual [{}], after [{}]: {}",
+                report.activityId().value(), report.skuId().value(), report.classification(), report.action(),
+                report.expected(), report.actual(), report.after(), report.detail());
+    }
+
+    @Override
+    public void rebuilt(ActivityId activityId, List<SkuRebuild> skus) {
+        rebuilds.increment();
+        LOG.warn("Rebuilt activity {} in Redis from the database of record: {}", activityId.value(),
+                skus.stream().map(sku -> sku.skuId().value() + " total=" + sku.total() + " sold=" + sku.sold())
+                        .toList());
+    }
+
+    /** The value the SKU's gauge reads, registered on its first report; the map keeps it from being collected. */
+    private AtomicLong driftOf(String activity, String sku) {
+        return drifts.computeIfAbsent(activity + '\u0000' + sku, key -> {
+            AtomicLong drift = new AtomicLong();
+            Gauge.builder(DRIFT, drift, AtomicLong::get)
+                    .description("units by which Redis differs from the database of record at the latest check")
+                    .baseUnit("units")
+                    .tag(ACTIVITY, activity)
+                    .tag(SKU, sku)
+                    .register(registry);
+            return drift;
+        });
+    }
+}

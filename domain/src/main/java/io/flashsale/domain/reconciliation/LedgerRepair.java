@@ -1,0 +1,38 @@
+package io.flashsale.domain.reconciliation;
+
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a repair writes for one SKU, in one atomic step, and only while the SKU still shows {@code fingerprint}.
+ *
+ * @param figures            the ledger to write; always consistent, its available spread over {@code segments}
+ * @param holdings           every buyer's units of the SKU; buyers not listed hold none
+ * @param adjustmentsApplied stock adjustments the written total includes, to be marked applied so that a late
+ *                           application of one of them is refused
+ * @param segments           the SKU's segment count and {@code limit} its effective per-user limit, written again in
+ *                           case the ledger was lost with them
+ */
+public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
+                           Set<Long> adjustmentsApplied, String fingerprint, int segments, int limit) {
+
+    public LedgerRepair {
+        Objects.requireNonNull(skuId, "skuId");
+        if (!figures.isConsistent()) {
+            throw new IllegalArgumentException("a repair writes a consistent ledger, not " + figures);
+        }
+        holdings = Map.copyOf(holdings);
+        if (holdings.values().stream().anyMatch(units -> units <= 0)) {
+            throw new IllegalArgumentException("holdings to write must be positive: " + holdings);
+        }
+        adjustmentsApplied = Set.copyOf(adjustmentsApplied);
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        if (segments < 1 || limit < 1) {
+            throw new IllegalArgumentException("segments and limit are at least 1, not " + segments + " and " + limit);
+        }
+    }
+}

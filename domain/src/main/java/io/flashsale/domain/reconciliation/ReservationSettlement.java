@@ -1,0 +1,24 @@
+package io.flashsale.domain.reconciliation;
+
+/** Where a reservation the hot store holds stands between the two stores, and so how it counts. */
+public enum ReservationSettlement {
+    /** RESERVED, no order yet, on its way (in the outbox, or younger than the grace period): counts as reserved. */
+    IN_FLIGHT,
+    /** RESERVED, no order, not in the outbox and older than the grace period: its event was lost; re-driven. */
+    UNKNOWN,
+    /** RESERVED, and the database settled it within the grace period: the pipeline tells the hot store shortly. */
+    SETTLED_PENDING,
+    /** RESERVED, and the database settled it longer ago than the grace period: the hot store is told by reconciliation. */
+    SETTLED_OVERDUE,
+    /** FAILED: the database never sold its units, yet the hot store holds them until reconciliation releases them. */
+    FAILED_HELD,
+    /** ORDERED, and the database closed the order and owes the hot store its restore: the sweep gives the units back. */
+    RESTORE_PENDING,
+    /**
+     * CANCELLED by the buyer while RESERVED within the grace period, yet the database still holds its order: the
+     * pipeline cancels the order there shortly.
+     */
+    CANCEL_PENDING,
+    /** Both stores agree on it. */
+    SETTLED
+}

@@ -1,0 +1,81 @@
+package io.flashsale.domain.reconciliation;
+
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The outcome of {@link StockReconciliation#reckon} for one SKU. {@code expected} and {@code actual} are both seen
+ * as if every move already on its way between the stores had landed, so that a busy sale shows no drift; the
+ * {@code target} is what the hot store must hold right now for those moves to land on the database's figures.
+ *
+ * @param expected              the database of record's figures: total = stock, sold = units of holding orders,
+ *                              reserved = units of reservations still in flight, available = what is left of them
+ * @param actual                the hot store's figures with the moves on their way applied
+ * @param settlements           how each reservation the hot store holds counts
+ * @param target                the ledger a repair writes; consistent
+ * @param targetSettled         the target seen as {@code actual} is: what the hot store shows after a repair
+ * @param targetHoldings        every buyer's units a repair writes
+ * @param adjustmentsToMark     adjustments already in the database's total that the hot store has not marked applied
+ * @param shortfall             units the reservations in flight exceed what the database has left by (they will be
+ *                              refused there); the target then has nothing available and its total covers them
+ */
+public record SkuReckoning(SkuId skuId, String fingerprint, LedgerFigures expected, LedgerFigures actual,
+                           List<HoldingMismatch> holdingMismatches, Map<ReservationId, ReservationSettlement> settlements,
+                           ReconciliationClassification classification, LedgerFigures target,
+                           LedgerFigures targetSettled, Map<BuyerId, Long> targetHoldings, Set<Long> adjustmentsToMark,
+                           long shortfall) {
+
+    public SkuReckoning {
+        Objects.requireNonNull(skuId, "skuId");
+        Objects.requireNonNull(fingerprint, "fingerprint");
+        holdingMismatches = List.copyOf(holdingMismatches);
+        settlements = Map.copyOf(settlements);
+        Objects.requireNonNull(classification, "classification");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(targetSettled, "targetSettled");
+        targetHoldings = Map.copyOf(targetHoldings);
+        adjustmentsToMark = Set.copyOf(adjustmentsToMark);
+    }
+
+    public LedgerFigures drift() {
+        return actual.minus(expected);
+    }
+
+    /** The figures or some buyer's holdings disagree. */
+    public boolean needsRepair() {
+        return !drift().isZero() || !holdingMismatches.isEmpty();
+    }
+
+    /** The largest disagreement in units, over the four figures and every buyer's holdings; 0 when in sync. */
+    public long driftUnits() {
+        long holdings = holdingMismatches.stream()
+                .mapToLong(mismatch -> Math.abs(mismatch.actual() - mismatch.expected())).max().orElse(0);
+        return Math.max(drift().largest(), holdings);
+    }
+
+    /** The reservations counted as {@code settlement}, in id order. */
+    public List<ReservationId> reservations(ReservationSettlement settlement) {
+        return settlements.entrySet().stream()
+                .filter(entry -> entry.getValue() == settlement)
+                .map(Map.Entry::getKey)
+                .sorted((a, b) -> a.value().compareTo(b.value()))
+                .toList();
+    }
+
+    /** The repair that writes {@link #target()} for this item of the sale. */
+    public LedgerRepair repair(ActivityItem item, PurchaseLimit limit) {
+        if (!item.skuId().equals(skuId)) {
+            throw new IllegalArgumentException("item " + item.skuId() + " is not SKU " + skuId);
+        }
+        return new LedgerRepair(skuId, target, targetHoldings, adjustmentsToMark, fingerprint, item.segments(),
+                limit.max());
+    }
+}

@@ -1,0 +1,261 @@
+package io.flashsale.domain.reconciliation;
+
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+
+import static io.flashsale.domain.reconciliation.ReservationSettlement.CANCEL_PENDING;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.FAILED_HELD;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.IN_FLIGHT;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.RESTORE_PENDING;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.SETTLED;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.SETTLED_OVERDUE;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.SETTLED_PENDING;
+import static io.flashsale.domain.reconciliation.ReservationSettlement.UNKNOWN;
+
+/**
+ * The accounting equation: MySQL is the truth, and the hot store must show it, except for what is on its way.
+ *
+ * <pre>
+ * expected total     = stock                                  (minus adjustments the hot store is about to apply)
+ * expected sold      = units of holding orders (ORDERED, PAID) (minus orders the buyer cancelled a moment ago)
+ * expected reserved  = units of RESERVED reservations the database has not settled (outbox, Kafka: in flight)
+ * expected available = total - sold - reserved, never below 0
+ * expected holdings  = each buyer's purchased units + their units in flight
+ * </pre>
+ *
+ * The hot store's own figures are read as if the moves on their way had landed: a RESERVED reservation the database
+ * already ordered counts once, as sold; one the database refused or closed counts as given back; an ORDERED one the
+ * database closed counts as restored. A FAILED reservation counts for nothing on either side, so the units the hot
+ * store still holds for it show as drift and a repair releases them.
+ *
+ * <p>The target a repair writes keeps every reservation that is still RESERVED or ORDERED in the hot store where the
+ * hot store's own scripts will move it from, so that no unit is ever moved twice, and never makes available more
+ * than {@code stock - sold - in flight}: it takes the database's stock and sold as they are, so a cancellation the
+ * database has not recorded yet is withheld until the next reconciliation rather than given out early.
+ */
+public final class StockReconciliation {
+
+    private StockReconciliation() {
+    }
+
+    /**
+     * @param hot      the hot store's snapshot of the SKU, read first
+     * @param recorded the database of record's figures, read after it, with the orders of the snapshot's reservations
+     * @param grace    how long a move may be on its way before it counts as lost
+     */
+    public static SkuReckoning reckon(HotSkuSnapshot hot, RecordedSku recorded, Instant now, Duration grace) {
+        return reckon(hot, recorded, now, grace, Set.of());
+    }
+
+    /**
+     * @param landedAdjustments adjustments the caller knows will not reach the hot store by themselves (it refused
+     *                          them): they count as the truth at once, however fresh
+     */
+    public static SkuReckoning reckon(HotSkuSnapshot hot, RecordedSku recorded, Instant now, Duration grace,
+                                      Set<Long> landedAdjustments) {
+        if (!hot.skuId().equals(recorded.skuId())) {
+            throw new IllegalArgumentException("snapshot of " + hot.skuId() + " against figures of " + recorded.skuId());
+        }
+        Instant overdueBefore = now.minus(grace);
+        Map<ReservationId, ReservationSettlement> settlements = new LinkedHashMap<>();
+        hot.reservations().forEach(held -> settlements.put(held.id(), settlementOf(held, recorded, overdueBefore)));
+        Books books = new Books(hot.reservations(), settlements, recorded);
+
+        List<RecordedAdjustment> unapplied = recorded.adjustments().stream()
+                .filter(adjustment -> !hot.appliedAdjustments().contains(adjustment.id())).toList();
+        long adjustmentsOnTheirWay = unapplied.stream()
+                .filter(adjustment -> !adjustment.createdAt().isBefore(overdueBefore))
+                .filter(adjustment -> !landedAdjustments.contains(adjustment.id()))
+                .mapToLong(RecordedAdjustment::delta).sum();
+
+        long inFlight = books.units(books::inFlight);
+        long cancelPending = books.units(CANCEL_PENDING);
+        LedgerFigures expected = withAvailable(recorded.stock() - adjustmentsOnTheirWay, inFlight,
+                recorded.sold() - cancelPending);
+        LedgerFigures actual = books.asSettled(hot.figures());
+        List<HoldingMismatch> mismatches = mismatches(books.expectedHoldings(), books.settledHoldings(hot.holdings()));
+
+        // Every reservation the hot store still holds RESERVED or ORDERED stays where its own script moves it from.
+        long targetReserved = inFlight + books.units(books::settledWhileReserved);
+        long targetSold = recorded.sold() - books.units(books::settledAsHolding) + books.units(RESTORE_PENDING);
+        long shortfall = Math.max(0, targetReserved + targetSold - recorded.stock());
+        LedgerFigures target = shortfall > 0
+                ? new LedgerFigures(targetReserved + targetSold, targetReserved, targetSold, 0)
+                : new LedgerFigures(recorded.stock(), targetReserved, targetSold,
+                recorded.stock() - targetReserved - targetSold);
+
+        ReconciliationClassification classification = classify(actual.minus(expected), mismatches, settlements);
+        // The target's total includes every adjustment the database applied, so all of them are marked applied: one
+        // still on its way is then refused as already applied when it arrives, never applied twice.
+        Set<Long> toMark = new TreeSet<>();
+        unapplied.forEach(adjustment -> toMark.add(adjustment.id()));
+        return new SkuReckoning(hot.skuId(), hot.fingerprint(), expected, actual, mismatches, settlements,
+                classification, target, books.asSettled(target), books.targetHoldings(), toMark, shortfall);
+    }
+
+    /** How one reservation of the hot store counts, given what the database settled for it. */
+    static ReservationSettlement settlementOf(HotReservation held, RecordedSku recorded, Instant overdueBefore) {
+        RecordedOrder order = recorded.orders().get(held.id());
+        return switch (held.status()) {
+            case RESERVED -> {
+                if (order == null) {
+                    boolean onItsWay = held.inOutbox() || !held.reservedAt().isBefore(overdueBefore);
+                    yield onItsWay ? IN_FLIGHT : UNKNOWN;
+                }
+                yield order.settledAt().isBefore(overdueBefore) ? SETTLED_OVERDUE : SETTLED_PENDING;
+            }
+            case ORDERED -> recorded.restoresOwed().contains(held.id()) ? RESTORE_PENDING : SETTLED;
+            case FAILED -> FAILED_HELD;
+            case CANCELLED -> {
+                boolean freshlyCancelled = held.cancelledAt() != null && !held.cancelledAt().isBefore(overdueBefore);
+                yield freshlyCancelled && order != null && order.holdsStock() ? CANCEL_PENDING : SETTLED;
+            }
+            case PAID, EXPIRED -> SETTLED;
+        };
+    }
+
+    private static LedgerFigures withAvailable(long total, long reserved, long sold) {
+        return new LedgerFigures(total, reserved, sold, Math.max(0, total - reserved - sold));
+    }
+
+    /** The most dangerous finding first: overselling, then lost events, then lost news, then anything else. */
+    private static ReconciliationClassification classify(LedgerFigures drift, List<HoldingMismatch> mismatches,
+                                                         Map<ReservationId, ReservationSettlement> settlements) {
+        if (drift.available() > 0 || mismatches.stream().anyMatch(HoldingMismatch::hotStoreCountsFewer)) {
+            return ReconciliationClassification.REDIS_AHEAD;
+        }
+        if (settlements.containsValue(UNKNOWN)) {
+            return ReconciliationClassification.UNKNOWN_RESERVATION;
+        }
+        if (settlements.containsValue(SETTLED_OVERDUE) || (drift.sold() < 0 && drift.available() == 0)) {
+            return ReconciliationClassification.MISSING_RESERVATION;
+        }
+        if (!drift.isZero() || !mismatches.isEmpty()) {
+            return ReconciliationClassification.REDIS_BEHIND;
+        }
+        return ReconciliationClassification.NONE;
+    }
+
+    private static List<HoldingMismatch> mismatches(Map<BuyerId, Long> expected, Map<BuyerId, Long> actual) {
+        Set<BuyerId> buyers = new TreeSet<>((a, b) -> a.value().compareTo(b.value()));
+        buyers.addAll(expected.keySet());
+        buyers.addAll(actual.keySet());
+        List<HoldingMismatch> mismatches = new ArrayList<>();
+        for (BuyerId buyer : buyers) {
+            long wanted = expected.getOrDefault(buyer, 0L);
+            long held = actual.getOrDefault(buyer, 0L);
+            if (wanted != held) {
+                mismatches.add(new HoldingMismatch(buyer, wanted, held));
+            }
+        }
+        return mismatches;
+    }
+
+    /** Sums over the hot store's reservations by how they count. */
+    private record Books(List<HotReservation> held, Map<ReservationId, ReservationSettlement> settlements,
+                         RecordedSku recorded) {
+
+        long units(ReservationSettlement settlement) {
+            return units(reservation -> settlements.get(reservation.id()) == settlement);
+        }
+
+        long units(Predicate<HotReservation> which) {
+            return held.stream().filter(which).mapToLong(HotReservation::units).sum();
+        }
+
+        boolean inFlight(HotReservation reservation) {
+            ReservationSettlement settlement = settlements.get(reservation.id());
+            return settlement == IN_FLIGHT || settlement == UNKNOWN;
+        }
+
+        /** Still RESERVED here although the database settled it: the hot store's script moves it later. */
+        boolean settledWhileReserved(HotReservation reservation) {
+            ReservationSettlement settlement = settlements.get(reservation.id());
+            return settlement == SETTLED_PENDING || settlement == SETTLED_OVERDUE;
+        }
+
+        boolean settledAsHolding(HotReservation reservation) {
+            return settledWhileReserved(reservation) && recorded.orders().get(reservation.id()).holdsStock();
+        }
+
+        /** Settled here as given back (refused, closed, or cancelled before it was ordered), still RESERVED there. */
+        boolean settledAsFreed(HotReservation reservation) {
+            return settledWhileReserved(reservation) && !settledAsHolding(reservation);
+        }
+
+        /**
+         * Figures as if the hot store's moves on their way had landed: a settled RESERVED reservation leaves reserved
+         * (for sold when the database holds its order, for available when it does not), a restore owed moves sold
+         * back to available.
+         */
+        LedgerFigures asSettled(LedgerFigures figures) {
+            long settledReserved = units(this::settledWhileReserved);
+            long settledHolding = units(this::settledAsHolding);
+            long restorePending = units(RESTORE_PENDING);
+            return new LedgerFigures(figures.total(), figures.reserved() - settledReserved,
+                    figures.sold() + settledHolding - restorePending,
+                    figures.available() + settledReserved - settledHolding + restorePending);
+        }
+
+        boolean is(HotReservation reservation, ReservationSettlement settlement) {
+            return settlements.get(reservation.id()) == settlement;
+        }
+
+        /** Purchases, plus units in flight, minus units the buyer cancelled a moment ago. */
+        Map<BuyerId, Long> expectedHoldings() {
+            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases());
+            for (HotReservation reservation : held) {
+                if (inFlight(reservation)) {
+                    holdings.merge(reservation.buyerId(), reservation.units(), Long::sum);
+                } else if (is(reservation, CANCEL_PENDING)) {
+                    holdings.merge(reservation.buyerId(), -reservation.units(), Long::sum);
+                }
+            }
+            return withoutZeros(holdings);
+        }
+
+        /** The hot store's holdings with the moves on their way applied: given back, and restored, units leave. */
+        Map<BuyerId, Long> settledHoldings(Map<BuyerId, Long> stored) {
+            Map<BuyerId, Long> holdings = new HashMap<>(stored);
+            for (HotReservation reservation : held) {
+                if (settledAsFreed(reservation) || is(reservation, RESTORE_PENDING)) {
+                    holdings.merge(reservation.buyerId(), -reservation.units(), Long::sum);
+                }
+            }
+            return withoutZeros(holdings);
+        }
+
+        /** Purchases and units in flight, plus units the hot store's scripts will still take away themselves. */
+        Map<BuyerId, Long> targetHoldings() {
+            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases());
+            for (HotReservation reservation : held) {
+                if (inFlight(reservation) || settledAsFreed(reservation) || is(reservation, RESTORE_PENDING)) {
+                    holdings.merge(reservation.buyerId(), reservation.units(), Long::sum);
+                }
+            }
+            Map<BuyerId, Long> positive = new HashMap<>();
+            holdings.forEach((buyer, units) -> {
+                if (units > 0) {
+                    positive.put(buyer, units);
+                }
+            });
+            return positive;
+        }
+
+        private static Map<BuyerId, Long> withoutZeros(Map<BuyerId, Long> holdings) {
+            holdings.values().removeIf(units -> units == 0);
+            return holdings;
+        }
+    }
+}

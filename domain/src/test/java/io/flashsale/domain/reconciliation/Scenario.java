@@ -1,0 +1,110 @@
+package io.flashsale.domain.reconciliation;
+
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Builds one SKU's two sides, hot store and database of record, for the equation's tests. */
+final class Scenario {
+
+    static final SkuId SKU = new SkuId("a");
+    static final Instant NOW = Instant.parse("2030-06-01T12:00:00Z");
+    static final Duration GRACE = Duration.ofSeconds(60);
+    static final Instant FRESH = NOW.minusSeconds(5);
+    static final Instant STALE = NOW.minusSeconds(600);
+
+    private LedgerFigures stored = LedgerFigures.ZERO;
+    private final Map<BuyerId, Long> holdings = new HashMap<>();
+    private final List<HotReservation> reservations = new ArrayList<>();
+    private final Set<Long> applied = new HashSet<>();
+    private long stock;
+    private long sold;
+    private final Map<BuyerId, Long> purchases = new HashMap<>();
+    private final Map<ReservationId, RecordedOrder> orders = new HashMap<>();
+    private final Set<ReservationId> restoresOwed = new HashSet<>();
+    private final List<RecordedAdjustment> adjustments = new ArrayList<>();
+
+    static ReservationId id(String token) {
+        return new ReservationId("sale." + token);
+    }
+
+    static BuyerId buyer(String name) {
+        return new BuyerId(name);
+    }
+
+    /** The hot store's ledger as stored: available is what the segments hold. */
+    Scenario hot(long total, long reserved, long sold, long available) {
+        stored = new LedgerFigures(total, reserved, sold, available);
+        return this;
+    }
+
+    Scenario holds(String buyer, long units) {
+        holdings.put(buyer(buyer), units);
+        return this;
+    }
+
+    Scenario reservation(String token, String buyer, ReservationStatus status, long units, Instant reservedAt) {
+        reservations.add(new HotReservation(id(token), buyer(buyer), status, units, reservedAt, null, false));
+        return this;
+    }
+
+    Scenario inOutbox(String token, String buyer, long units, Instant reservedAt) {
+        reservations.add(new HotReservation(id(token), buyer(buyer), ReservationStatus.RESERVED, units, reservedAt, null,
+                true));
+        return this;
+    }
+
+    Scenario cancelledByBuyer(String token, String buyer, long units, Instant cancelledAt) {
+        reservations.add(new HotReservation(id(token), buyer(buyer), ReservationStatus.CANCELLED, units, STALE,
+                cancelledAt, false));
+        return this;
+    }
+
+    Scenario applied(long adjustmentId) {
+        applied.add(adjustmentId);
+        return this;
+    }
+
+    /** The database: the item's stock and sold. */
+    Scenario recorded(long stock, long sold) {
+        this.stock = stock;
+        this.sold = sold;
+        return this;
+    }
+
+    Scenario purchased(String buyer, long units) {
+        purchases.put(buyer(buyer), units);
+        return this;
+    }
+
+    Scenario order(String token, ReservationStatus status, boolean wasOrdered, Instant settledAt) {
+        orders.put(id(token), new RecordedOrder(id(token), status, wasOrdered, settledAt));
+        return this;
+    }
+
+    Scenario restoreOwed(String token) {
+        restoresOwed.add(id(token));
+        return this;
+    }
+
+    Scenario adjustment(long id, long delta, Instant at) {
+        adjustments.add(new RecordedAdjustment(id, delta, at));
+        return this;
+    }
+
+    SkuReckoning reckon() {
+        return StockReconciliation.reckon(
+                new HotSkuSnapshot(SKU, stored, holdings, reservations, applied, "fp"),
+                new RecordedSku(SKU, stock, sold, purchases, orders, restoresOwed, adjustments), NOW, GRACE);
+    }
+}
