@@ -90,6 +90,22 @@ final class SkuReconciler {
             if (!reckoning.needsRepair()) {
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
+            // A move that landed between the two stores' reads looks like drift once; real drift is still there on
+            // a second, fresh look, and only that one is repaired, from the second look.
+            Optional<HotStoreSnapshot> again = hotStore.snapshot(activity.id());
+            if (again.isEmpty()) {
+                return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
+                        "the hot store no longer holds the activity"));
+            }
+            look = look(activity.id(), item.skuId(), again.get(), landedAdjustments);
+            reckoning = look.reckoning();
+            run.lastReckoning = reckoning;
+            if (run.catchUp(look)) {
+                continue;
+            }
+            if (!reckoning.needsRepair()) {
+                return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
+            }
             LedgerRepairResult result = hotStore.repair(activity.id(),
                     reckoning.repair(item, activity.limitFor(item)));
             switch (result) {

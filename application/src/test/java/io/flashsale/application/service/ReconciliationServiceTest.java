@@ -269,7 +269,9 @@ class ReconciliationServiceTest {
     @Test
     void givenAReservationAcceptedBetweenTheSnapshotAndTheRepair_thenTheRepairIsRetriedFromAFreshSnapshot() {
         openSale();
+        // Each attempt looks twice (drift must still be there on a fresh look) and repairs from the second look.
         when(hotStore.snapshot(SALE))
+                .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "first"))
                 .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "first"))
                 .thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(BOB, 1L), List.of(reserved(R1, BOB, 1, FRESH)),
                         "second"));
@@ -285,6 +287,23 @@ class ReconciliationServiceTest {
         assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
         assertThat(report.actual()).as("what the successful repair was decided on")
                 .isEqualTo(new LedgerFigures(10, 1, 0, 9));
+    }
+
+    @Test
+    void givenDriftThatIsGoneOnASecondLook_thenNothingIsRepaired() {
+        // An order's restore landed between the reads of the two stores: the first look sees drift, the second none.
+        openSale();
+        when(hotStore.snapshot(SALE))
+                .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "stale"))
+                .thenReturn(hot(new LedgerFigures(10, 0, 2, 8), Map.of(ANN, 2L), List.of(), "fresh"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        verify(hotStore, never()).repair(eq(SALE), any());
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.NONE);
+        assertThat(metrics.repaired).isEmpty();
     }
 
     @Test
