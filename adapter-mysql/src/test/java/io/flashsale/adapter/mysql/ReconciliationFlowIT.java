@@ -1,5 +1,6 @@
 package io.flashsale.adapter.mysql;
 
+import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.ReserveStockCommand;

@@ -1,5 +1,6 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;

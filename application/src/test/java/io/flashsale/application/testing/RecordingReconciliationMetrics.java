@@ -1,4 +1,4 @@
-package io.flashsale.application.service;
+package io.flashsale.application.testing;
 
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.domain.activity.ActivityId;
@@ -8,12 +8,15 @@ import io.flashsale.domain.reconciliation.SkuRebuild;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** Keeps everything reconciliation reports, so tests can see the gauge values, repairs and rebuilds. */
-final class RecordingReconciliationMetrics implements ReconciliationMetrics {
+/**
+ * Keeps everything reconciliation reports, so tests can see the gauge values, repairs and rebuilds. Shipped in the
+ * application test-jar for the adapters' flow tests.
+ */
+public final class RecordingReconciliationMetrics implements ReconciliationMetrics {
 
-    final List<ReconciliationReport> reported = new CopyOnWriteArrayList<>();
-    final List<ReconciliationReport> repaired = new CopyOnWriteArrayList<>();
-    final List<ActivityId> rebuilt = new CopyOnWriteArrayList<>();
+    public final List<ReconciliationReport> reported = new CopyOnWriteArrayList<>();
+    public final List<ReconciliationReport> repaired = new CopyOnWriteArrayList<>();
+    public final List<ActivityId> rebuilt = new CopyOnWriteArrayList<>();
 
     @Override
     public void reported(ReconciliationReport report) {
