@@ -24,8 +24,6 @@ final class ArchitectureRules {
     static final String KAFKA_ADAPTER = "io.flashsale.adapter.kafka..";
     static final String MYSQL_ADAPTER = "io.flashsale.adapter.mysql..";
     static final String BOOTSTRAP = "io.flashsale.bootstrap..";
-    /** Bootstrap builds the Lettuce client the Redis adapter is handed; nothing else of it sees Lettuce. */
-    static final String BOOTSTRAP_WIRING = "io.flashsale.bootstrap.config..";
     static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka.."};
 
     static final ArchRule DOMAIN_DEPENDS_ONLY_ON_THE_JDK = classes()
@@ -59,7 +57,7 @@ final class ArchitectureRules {
             .allowEmptyShould(false);
 
     static final ArchRule LETTUCE_ONLY_IN_THE_REDIS_ADAPTER = noClasses()
-            .that().resideOutsideOfPackages(REDIS_ADAPTER, BOOTSTRAP_WIRING)
+            .that().resideOutsideOfPackage(REDIS_ADAPTER)
             .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
             .allowEmptyShould(false);
 

@@ -13,6 +13,7 @@ import io.flashsale.application.archfixture.StockCounter;
 import io.flashsale.application.port.in.archfixture.ReservationFinder;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
+import io.flashsale.bootstrap.config.archfixture.WiringUsingLettuce;
 import io.flashsale.bootstrap.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.domain.archfixture.DomainUsingApplication;
 import io.flashsale.domain.archfixture.DomainUsingSpring;
@@ -62,6 +63,11 @@ class ArchitectureRulesTest {
     @Test
     void lettuceRuleCatchesLettuceOutsideTheRedisAdapter() {
         assertCaught(ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER, ApplicationUsingLettuce.class);
+    }
+
+    @Test
+    void lettuceRuleCatchesLettuceInBootstrapsWiring() {
+        assertCaught(ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER, WiringUsingLettuce.class);
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.lettuce.core.RedisURI;
+import io.flashsale.adapter.redis.RedisHotStore;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -8,7 +8,7 @@ import java.time.Duration;
 
 /**
  * Spring Boot's standard Redis properties (env {@code SPRING_DATA_REDIS_HOST}, ...), bound here because
- * the service talks to Redis through Lettuce directly, without Spring Data Redis.
+ * the service talks to Redis through its own adapter, without Spring Data Redis.
  *
  * @param timeout how long one command may take before the caller gets an error
  */
@@ -19,12 +19,8 @@ public record RedisConnectionProperties(@DefaultValue("127.0.0.1") String host,
                                         @DefaultValue("0") int database,
                                         @DefaultValue("2s") Duration timeout) {
 
-    RedisURI toUri() {
-        RedisURI.Builder uri = RedisURI.builder().withHost(host).withPort(port).withDatabase(database).withTimeout(timeout);
-        if (password != null && !password.isEmpty()) {
-            uri.withPassword(password.toCharArray());
-        }
-        return uri.build();
+    RedisHotStore.Settings toSettings() {
+        return new RedisHotStore.Settings(host, port, password, database, timeout);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.api;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.bootstrap.config.OutboxRegistryProperties;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.bootstrap.testing.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,8 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ArchiveApiIT extends ApiTestBase {
 
-    @Autowired
-    private StatefulRedisConnection<String, String> redis;
+    private final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
     private OutboxRegistryProperties registry;
 

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.lettuce.core.RedisURI;
+import io.flashsale.adapter.redis.RedisHotStore;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -14,16 +14,16 @@ class RedisConnectionPropertiesTest {
 
     @Test
     void givenNoSettings_whenBound_thenTheLocalRedis() {
-        RedisURI uri = bind(Map.of()).toUri();
+        RedisHotStore.Settings settings = bind(Map.of()).toSettings();
 
-        assertThat(uri.getHost()).isEqualTo("127.0.0.1");
-        assertThat(uri.getPort()).isEqualTo(6379);
-        assertThat(uri.getDatabase()).isZero();
-        assertThat(uri.getCredentialsProvider().resolveCredentials().block().hasPassword()).isFalse();
+        assertThat(settings.host()).isEqualTo("127.0.0.1");
+        assertThat(settings.port()).isEqualTo(6379);
+        assertThat(settings.database()).isZero();
+        assertThat(settings.password()).isNullOrEmpty();
     }
 
     @Test
-    void givenSpringsStandardRedisProperties_whenBound_thenTheUriCarriesThem() {
+    void givenSpringsStandardRedisProperties_whenBound_thenTheSettingsCarryThem() {
         RedisConnectionProperties properties = bind(Map.of(
                 "spring.data.redis.host", "redis.internal",
                 "spring.data.redis.port", "6380",
@@ -31,13 +31,13 @@ class RedisConnectionPropertiesTest {
                 "spring.data.redis.database", "2",
                 "spring.data.redis.timeout", "750ms"));
 
-        RedisURI uri = properties.toUri();
+        RedisHotStore.Settings settings = properties.toSettings();
 
-        assertThat(uri.getHost()).isEqualTo("redis.internal");
-        assertThat(uri.getPort()).isEqualTo(6380);
-        assertThat(uri.getDatabase()).isEqualTo(2);
-        assertThat(uri.getTimeout()).isEqualTo(Duration.ofMillis(750));
-        assertThat(new String(uri.getCredentialsProvider().resolveCredentials().block().getPassword())).isEqualTo("s3cret");
+        assertThat(settings.host()).isEqualTo("redis.internal");
+        assertThat(settings.port()).isEqualTo(6380);
+        assertThat(settings.database()).isEqualTo(2);
+        assertThat(settings.timeout()).isEqualTo(Duration.ofMillis(750));
+        assertThat(settings.password()).isEqualTo("s3cret");
         assertThat(properties.toString()).doesNotContain("s3cret");
     }
 

@@ -6,6 +6,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.bootstrap.testing.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +33,7 @@ class OrderLifecycleIT extends PipelineTestBase {
 
     private static final Duration POLL = Duration.ofMillis(100);
 
-    @Autowired
-    private StatefulRedisConnection<String, String> redis;
+    private final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
     private OutboxRegistryProperties registry;
 

@@ -23,6 +23,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
+import io.flashsale.bootstrap.testing.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
@@ -54,8 +55,7 @@ class ReconciliationIT extends PipelineTestBase {
 
     private static final SkuId SKU_ID = new SkuId(SKU);
 
-    @Autowired
-    StatefulRedisConnection<String, String> redis;
+    final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
     RecordedStockPort recorded;
     @Autowired

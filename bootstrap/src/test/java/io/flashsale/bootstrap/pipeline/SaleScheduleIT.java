@@ -5,6 +5,7 @@ import io.flashsale.bootstrap.config.OutboxRegistryProperties;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
+import io.flashsale.bootstrap.testing.TestRedis;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,8 +39,7 @@ class SaleScheduleIT {
 
     @LocalServerPort
     int port;
-    @Autowired
-    private StatefulRedisConnection<String, String> redis;
+    private final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
     private OutboxRegistryProperties registry;
 
