@@ -3,7 +3,8 @@
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox
 -- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
---       5 now epoch seconds, 6 now nano-of-second, 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
+--       5 now epoch seconds, 6 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
+--       for every instance), 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
 --       9 lines as "sku:q,sku:q", then one (skuId, quantity) pair per line from 10 on
 -- Reply: {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
@@ -30,10 +31,15 @@ local function isBefore(sec, nano, otherSec, otherNano)
     sec, otherSec = tonumber(sec), tonumber(otherSec)
     return sec < otherSec or (sec == otherSec and tonumber(nano) < tonumber(otherNano))
 end
-if isBefore(ARGV[5], ARGV[6], window[2], window[3]) then
+local nowSec, nowNano = ARGV[5], ARGV[6]
+if nowSec == '' then
+    local time = redis.call('TIME')
+    nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
+end
+if isBefore(nowSec, nowNano, window[2], window[3]) then
     return { 'NOT_STARTED', window[2], window[3] }
 end
-if not isBefore(ARGV[5], ARGV[6], window[4], window[5]) then
+if not isBefore(nowSec, nowNano, window[4], window[5]) then
     return { 'ENDED', window[4], window[5] }
 end
 

@@ -21,6 +21,16 @@ public final class TestServices {
         return useContainers() ? ContainerServices.redis() : LocalServices.redis();
     }
 
+    /**
+     * A 3-master Redis Cluster: the one named by {@code FLASHSALE_TEST_REDIS_CLUSTER_NODES} ({@code host:port,...})
+     * when set, otherwise one started from this machine's {@code redis-server} on first use.
+     */
+    public static RedisClusterEndpoint redisCluster() {
+        String configured = Env.get("FLASHSALE_TEST_REDIS_CLUSTER_NODES", "");
+        return configured.isBlank() ? LocalRedisCluster.get()
+                : new RedisClusterEndpoint(java.util.Arrays.stream(configured.split(",")).map(String::strip).toList());
+    }
+
     public static MariaDbEndpoint mariadb() {
         return useContainers() ? ContainerServices.mariadb() : LocalServices.mariadb();
     }

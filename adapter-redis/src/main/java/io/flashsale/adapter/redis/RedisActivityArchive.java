@@ -10,7 +10,7 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +30,7 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     private static final String CHECK = "check";
     private static final String DELETE = "delete";
 
-    private final RedisCommands<String, String> redis;
+    private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final LuaScript archive;
 
@@ -41,7 +41,11 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
 
     /** @param outboxRegistry the set key the stock adapter's warm-up adds activities to */
     public RedisActivityArchive(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this.redis = connection.sync();
+        this(connection.sync(), outboxRegistry);
+    }
+
+    RedisActivityArchive(RedisClusterCommands<String, String> redis, String outboxRegistry) {
+        this.redis = redis;
         this.outboxRegistry = outboxRegistry;
         this.archive = LuaScript.load(redis, "archive");
     }

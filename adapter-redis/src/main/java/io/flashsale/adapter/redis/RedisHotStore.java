@@ -4,40 +4,87 @@ import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.StockReturnsPort;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The service's one Lettuce client and one shared, thread-safe connection (Lettuce pipelines concurrent callers on
  * it), and the adapters built on them. Nothing on the connection may block (no XREADGROUP BLOCK, no BLPOP): every
  * caller would wait behind it. Wiring code sees only this class and the ports, never Lettuce.
+ * <p>
+ * A standalone Redis or a Redis Cluster ({@link Settings#clusterNodes()} not empty): every script touches keys of one
+ * activity only, which share its hash tag and so one slot; the cluster client routes each call by its keys.
  */
 public final class RedisHotStore implements AutoCloseable {
 
-    /** @param password null or empty: no AUTH */
-    public record Settings(String host, int port, String password, int database, Duration timeout) {
+    /**
+     * @param password     null or empty: no AUTH
+     * @param clusterNodes {@code host:port} seeds of a Redis Cluster; empty: the standalone {@code host:port}
+     */
+    public record Settings(String host, int port, String password, int database, Duration timeout,
+                           List<String> clusterNodes) {
+
+        public Settings {
+            clusterNodes = clusterNodes == null ? List.of() : List.copyOf(clusterNodes);
+        }
+
+        public Settings(String host, int port, String password, int database, Duration timeout) {
+            this(host, port, password, database, timeout, List.of());
+        }
+
+        boolean cluster() {
+            return !clusterNodes.isEmpty();
+        }
 
         RedisURI toUri() {
-            RedisURI.Builder uri = RedisURI.builder().withHost(host).withPort(port).withDatabase(database)
-                    .withTimeout(timeout);
+            return uri(host, port).withDatabase(database).build();
+        }
+
+        List<RedisURI> clusterUris() {
+            return clusterNodes.stream().map(node -> {
+                int colon = node.lastIndexOf(':');
+                if (colon <= 0 || colon == node.length() - 1) {
+                    throw new IllegalArgumentException("a cluster node is host:port, was '" + node + "'");
+                }
+                return uri(node.substring(0, colon), Integer.parseInt(node.substring(colon + 1))).build();
+            }).toList();
+        }
+
+        private RedisURI.Builder uri(String nodeHost, int nodePort) {
+            RedisURI.Builder uri = RedisURI.builder().withHost(nodeHost).withPort(nodePort).withTimeout(timeout);
             if (password != null && !password.isEmpty()) {
                 uri.withPassword(password.toCharArray());
             }
-            return uri.build();
+            return uri;
         }
     }
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
+    private final RedisStockReturns returns;
 
-    private RedisHotStore(RedisClient client, String outboxRegistry) {
+    private RedisHotStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                          RedisClusterCommands<String, String> redis,
+                          StatefulRedisPubSubConnection<String, String> subscription, String outboxRegistry) {
         this.client = client;
-        this.connection = client.connect();
+        this.connection = connection;
+        this.redis = redis;
         this.outboxRegistry = outboxRegistry;
+        String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
+        this.returns = new RedisStockReturns(subscription, activityId -> redis.publish(channel, activityId), channel);
     }
 
     /**
@@ -45,9 +92,20 @@ public final class RedisHotStore implements AutoCloseable {
      *                       one, so a warm-up, a rebuild and an archive all change the set the relays read
      */
     public static RedisHotStore connect(Settings settings, String outboxRegistry) {
+        if (settings.cluster()) {
+            RedisClusterClient client = RedisClusterClient.create(settings.clusterUris());
+            try {
+                StatefulRedisClusterConnection<String, String> connection = client.connect();
+                return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry);
+            } catch (RuntimeException unreachable) {
+                client.shutdown();
+                throw unreachable;
+            }
+        }
         RedisClient client = RedisClient.create(settings.toUri());
         try {
-            return new RedisHotStore(client, outboxRegistry);
+            StatefulRedisConnection<String, String> connection = client.connect();
+            return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry);
         } catch (RuntimeException unreachable) {
             client.shutdown();
             throw unreachable;
@@ -55,23 +113,29 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public StockReservationPort stockReservations() {
-        return new RedisStockReservationAdapter(connection, outboxRegistry);
+        return new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, true);
     }
 
     public ReservationOutboxPort outbox() {
-        return new RedisReservationOutbox(connection, outboxRegistry);
+        return new RedisReservationOutbox(redis, outboxRegistry);
     }
 
     public HotStoreArchivePort archive() {
-        return new RedisActivityArchive(connection, outboxRegistry);
+        return new RedisActivityArchive(redis, outboxRegistry);
     }
 
     public HotStoreReconciliationPort reconciliation() {
-        return new RedisHotStoreReconciliation(connection, outboxRegistry);
+        return new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce);
+    }
+
+    /** Every return of units, announced by this instance's adapters or another instance's. */
+    public StockReturnsPort stockReturns() {
+        return returns;
     }
 
     @Override
     public void close() {
+        returns.close();
         connection.close();
         client.shutdown();
     }

@@ -17,13 +17,14 @@ import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -34,13 +35,14 @@ import java.util.stream.Collectors;
  */
 public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
 
-    private final RedisCommands<String, String> redis;
+    private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final LuaScript snapshot;
     private final LuaScript repair;
     private final LuaScript redrive;
     private final LuaScript adjust;
     private final LuaScript rebuild;
+    private final Consumer<ActivityId> returns;
 
     /** Registers rebuilt activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection) {
@@ -49,7 +51,14 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
     public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this.redis = connection.sync();
+        this(connection.sync(), outboxRegistry, activityId -> { });
+    }
+
+    /** @param returns told after every repair, adjustment and rebuild: each may make units buyable again */
+    RedisHotStoreReconciliation(RedisClusterCommands<String, String> redis, String outboxRegistry,
+                                Consumer<ActivityId> returns) {
+        this.returns = returns;
+        this.redis = redis;
         this.outboxRegistry = outboxRegistry;
         this.snapshot = LuaScript.load(redis, "reconcile_snapshot");
         this.repair = LuaScript.load(redis, "reconcile_repair");
@@ -80,6 +89,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             args.add(Long.toString(units));
         });
         String result = this.repair.run(redis, ScriptOutputType.VALUE, keys, args.toArray(String[]::new));
+        returns.accept(activityId);
         return LedgerRepairResult.valueOf(result);
     }
 
@@ -102,6 +112,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
         List<Object> reply = adjust.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(delta),
                 Long.toString(adjustmentId));
+        returns.accept(activityId);
         return switch (ScriptReplies.text(reply, 0)) {
             case "APPLIED" -> new LedgerAdjustment.Applied(new StockLedger(ScriptReplies.number(reply, 1),
                     ScriptReplies.number(reply, 2), ScriptReplies.number(reply, 3)));
@@ -120,6 +131,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         Long loaded = rebuild.run(redis, ScriptOutputType.INTEGER, keys, rebuildArguments(activity, skus));
         // As a warm-up does, and every time: a rebuild that died before this line heals on the next one.
         redis.sadd(outboxRegistry, activityId.value());
+        returns.accept(activityId);
         return loaded == 1L;
     }
 

@@ -119,6 +119,14 @@ public final class RedisKeys {
         return "fs:outbox:activities";
     }
 
+    /**
+     * The pub/sub channel on which instances of one deployment (one outbox registry) announce returned units; the
+     * message is the activity id. Pub/sub channels are cluster-wide, so it needs no hash tag.
+     */
+    public static String stockReturnsChannel(String outboxRegistry) {
+        return outboxRegistry + ":stock-returns";
+    }
+
     /** Field of {@link #holdings(ActivityId)}. */
     public static String holdingField(BuyerId buyerId, SkuId skuId) {
         return buyerId.value() + ":" + skuId.value();

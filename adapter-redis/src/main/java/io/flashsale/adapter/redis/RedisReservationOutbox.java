@@ -12,7 +12,7 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.XAutoClaimArgs;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.models.stream.ClaimedMessages;
 
 import java.lang.System.Logger.Level;
@@ -39,7 +39,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     private static final int ACKNOWLEDGE_CHUNK = 500;
     private static final String CURSOR_END = "0-0";
 
-    private final RedisCommands<String, String> redis;
+    private final RedisClusterCommands<String, String> redis;
     private final String registry;
     private final LuaScript acknowledge;
 
@@ -50,7 +50,12 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
 
     /** @param registry the set key that {@link RedisStockReservationAdapter}'s warm-up adds activities to */
     public RedisReservationOutbox(StatefulRedisConnection<String, String> connection, String registry) {
-        this.redis = connection.sync();
+        this(connection.sync(), registry);
+    }
+
+    /** On a standalone Redis or a Redis Cluster: every call names keys of one activity, or the registry alone. */
+    RedisReservationOutbox(RedisClusterCommands<String, String> redis, String registry) {
+        this.redis = redis;
         this.registry = registry;
         this.acknowledge = LuaScript.load(redis, "acknowledge");
     }

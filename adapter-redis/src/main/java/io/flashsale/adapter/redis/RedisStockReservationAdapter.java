@@ -21,7 +21,7 @@ import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Instant;
 import java.util.Arrays;
@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_BUYER;
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
@@ -44,7 +45,7 @@ import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
  */
 public final class RedisStockReservationAdapter implements StockReservationPort {
 
-    private final RedisCommands<String, String> redis;
+    private final RedisClusterCommands<String, String> redis;
     private final LuaScript warmUp;
     private final LuaScript reserve;
     private final LuaScript release;
@@ -54,6 +55,8 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final LuaScript markPaid;
     private final LuaScript stock;
     private final String outboxRegistry;
+    private final Consumer<ActivityId> returns;
+    private final boolean redisClock;
 
     /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection) {
@@ -65,8 +68,20 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
      *                       must read the same one
      */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this.redis = connection.sync();
+        this(connection.sync(), outboxRegistry, activityId -> { }, false);
+    }
+
+    /**
+     * @param returns    told of every move that gives units back (release, restore), right after it
+     * @param redisClock true: the sale window is judged by Redis {@code TIME} (one clock for all instances); false:
+     *                   by each request's instant, as the reference model does (tests that move the clock)
+     */
+    RedisStockReservationAdapter(RedisClusterCommands<String, String> redis, String outboxRegistry,
+                                 Consumer<ActivityId> returns, boolean redisClock) {
+        this.redis = redis;
+        this.redisClock = redisClock;
         this.outboxRegistry = outboxRegistry;
+        this.returns = returns;
         this.warmUp = LuaScript.load(redis, "warm_up");
         this.reserve = LuaScript.load(redis, "reserve");
         this.release = LuaScript.load(redis, "release");
@@ -91,7 +106,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
         List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
-                ReserveScriptCall.keys(request.activityId()), ReserveScriptCall.arguments(request));
+                ReserveScriptCall.keys(request.activityId()), ReserveScriptCall.arguments(request, redisClock));
         return ReserveScriptCall.outcome(reply, request);
     }
 
@@ -99,7 +114,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     public boolean release(ReservationId reservationId) {
         Long released = release.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
                 reservationId.value());
-        return released == 1L;
+        return returned(reservationId, released == 1L);
     }
 
     @Override
@@ -109,7 +124,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         }
         Long released = release.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
                 reservationId.value(), cancelledAt.toString());
-        return released == 1L;
+        return returned(reservationId, released == 1L);
     }
 
     @Override
@@ -125,7 +140,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         ActivityLedger.requireRestoringStatus(finalStatus);
         Long restored = restore.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
                 reservationId.value(), finalStatus.name());
-        return restored == 1L;
+        return returned(reservationId, restored == 1L);
     }
 
     @Override
@@ -133,6 +148,13 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         String[] keys = {RedisKeys.reservations(reservationId.activityId())};
         Long marked = markPaid.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return marked == 1L;
+    }
+
+    private boolean returned(ReservationId reservationId, boolean moved) {
+        if (moved) {
+            returns.accept(reservationId.activityId());
+        }
+        return moved;
     }
 
     /** The keys of a script that gives units back: stock, holdings, reservations. */

@@ -29,4 +29,30 @@ class RedisHotStoreSettingsTest {
         assertThat(uri.getTimeout()).isEqualTo(Duration.ofMillis(750));
         assertThat(new String(uri.getCredentialsProvider().resolveCredentials().block().getPassword())).isEqualTo("s3cret");
     }
+
+    @Test
+    void givenClusterNodes_thenEachSeedIsAUriWithTheTimeoutAndPassword() {
+        var settings = new RedisHotStore.Settings("ignored", 1, "s3cret", 0, Duration.ofMillis(750),
+                java.util.List.of("10.0.0.1:7000", "redis-b:7001"));
+
+        assertThat(settings.cluster()).isTrue();
+        assertThat(settings.clusterUris()).extracting(RedisURI::getHost, RedisURI::getPort, RedisURI::getTimeout)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("10.0.0.1", 7000, Duration.ofMillis(750)),
+                        org.assertj.core.groups.Tuple.tuple("redis-b", 7001, Duration.ofMillis(750)));
+        assertThat(new String(settings.clusterUris().getFirst().getCredentialsProvider().resolveCredentials().block()
+                .getPassword())).isEqualTo("s3cret");
+    }
+
+    @Test
+    void givenAClusterNodeWithoutPort_thenRefused() {
+        var settings = new RedisHotStore.Settings("h", 1, null, 0, Duration.ofSeconds(1), java.util.List.of("redis-a"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(settings::clusterUris)
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void givenNoClusterNodes_thenStandalone() {
+        assertThat(new RedisHotStore.Settings("h", 1, null, 0, Duration.ofSeconds(1)).cluster()).isFalse();
+    }
 }

@@ -56,7 +56,7 @@ class RedisReservationRaceIT {
     private static final long PAIR_B_STOCK = 90;
     private static final int PAIR_LIMIT = 2;
 
-    private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
+    private final RedisStockReservationAdapter adapter = adapter();
     private ActivityId activityId;
 
     private record Attempt(ReservationRequest request, ReservationOutcome outcome) {
@@ -84,7 +84,7 @@ class RedisReservationRaceIT {
         assertExactlyTheStockIsReservedAndTheFiguresAddUp(sale.id(), accepted);
         assertEveryBuyerHoldsWhatTheirAcceptedRequestsSayWithinTheLimits(sale.id(), accepted);
         assertRefusalsAreSellOutsOrLimitsAndReplaysPointAtTheAcceptedReservation(attempts, accepted);
-        assertThat(SharedRedis.connection().sync().xlen(RedisKeys.outbox(sale.id())))
+        assertThat(outboxLength(sale.id()))
                 .as("one outbox entry per accepted reservation").isEqualTo(accepted.size());
         for (Reservation reservation : accepted) {
             assertThat(adapter.findReservation(reservation.id())).contains(reservation);
@@ -94,8 +94,21 @@ class RedisReservationRaceIT {
     @AfterEach
     void forgetTheSale() {
         if (activityId != null) {
-            SharedRedis.forget(activityId);
+            forget(activityId);
         }
+    }
+
+    /** The adapter under test; {@link RedisClusterReservationRaceIT} runs the same race on a cluster. */
+    RedisStockReservationAdapter adapter() {
+        return SharedRedis.adapter();
+    }
+
+    long outboxLength(ActivityId activityId) {
+        return SharedRedis.connection().sync().xlen(RedisKeys.outbox(activityId));
+    }
+
+    void forget(ActivityId activityId) {
+        SharedRedis.forget(activityId);
     }
 
     /**

@@ -39,26 +39,51 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final OrderRepository orders;
     private final IdGenerator ids;
     private final Clock clock;
+    private final KnownRefusals known;
 
     public ReservationService(StockReservationPort stock, ActivityRepository activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
+        this(stock, activities, orders, ids, clock, KnownRefusals.none());
+    }
+
+    /** @param known refusals this instance remembers (sold out, ended, not started) and answers without the store */
+    public ReservationService(StockReservationPort stock, ActivityRepository activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock, KnownRefusals known) {
         this.stock = stock;
         this.activities = activities;
         this.orders = orders;
         this.ids = ids;
         this.clock = clock;
+        this.known = known;
     }
 
+    /**
+     * An attempt without an idempotency key that meets a refusal this instance knows is answered here. One with a key
+     * always asks the store: only the store knows whether that key was accepted before (a retry after a lost answer
+     * must get its reservation back, not "sold out").
+     */
     @Override
     public ReservationOutcome reserve(ReserveStockCommand command) {
+        Instant now = clock.instant();
+        ActivityId activityId = command.activityId();
+        if (command.requestId() == null) {
+            Optional<ReservationOutcome> refusal = known.answer(activityId, command.lines(), now);
+            if (refusal.isPresent()) {
+                return refusal.get();
+            }
+        }
+        long ticket = known.ticket();
         String token = ids.next();
-        ReservationId id = ReservationId.of(command.activityId(), token);
+        ReservationId id = ReservationId.of(activityId, token);
         // Without a key from the buyer the attempt is its own key: it can never be replayed.
         RequestId requestId = command.requestId() != null ? command.requestId() : new RequestId(token);
-        Instant now = clock.instant();
         ReservationOutcome outcome = stock.reserve(
                 new ReservationRequest(id, command.buyerId(), requestId, command.lines(), now));
-        return outcome instanceof ReservationOutcome.NotReady ? notInHotStore(command.activityId(), now) : outcome;
+        if (outcome instanceof ReservationOutcome.NotReady) {
+            outcome = notInHotStore(activityId, now);
+        }
+        known.learn(activityId, ticket, outcome, now);
+        return outcome;
     }
 
     /** The hot store does not hold the sale: it does not exist, is not loaded yet, or is over (and archived). */

@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.StockReturnsPort;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,6 +26,11 @@ public class RedisConfiguration {
     @Bean
     StockReservationPort stockReservationPort(RedisHotStore redis) {
         return redis.stockReservations();
+    }
+
+    @Bean
+    StockReturnsPort stockReturnsPort(RedisHotStore redis) {
+        return redis.stockReturns();
     }
 
     @Bean

@@ -4,9 +4,12 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityService;
+import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,6 +18,7 @@ import java.time.Duration;
 
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(KnownRefusalsProperties.class)
 public class UseCaseConfiguration {
 
     /**
@@ -36,9 +40,19 @@ public class UseCaseConfiguration {
         return new ActivityService(activities, stock, ids);
     }
 
+    /** Hears every return of units, from this instance and the others, before the first attempt is answered. */
+    @Bean
+    KnownRefusals knownRefusals(KnownRefusalsProperties properties, StockReturnsPort returns) {
+        KnownRefusals known = properties.enabled()
+                ? KnownRefusals.remembering(properties.memory(), properties.notStartedMemory())
+                : KnownRefusals.none();
+        returns.subscribe(known);
+        return known;
+    }
+
     @Bean
     ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
-                                          OrderRepository orders, IdGenerator ids, Clock clock) {
-        return new ReservationService(stock, activities, orders, ids, clock);
+                                          OrderRepository orders, IdGenerator ids, Clock clock, KnownRefusals known) {
+        return new ReservationService(stock, activities, orders, ids, clock, known);
     }
 }

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis.internal;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One script from {@code resources/lua/}, run by EVALSHA. The server's script cache can be emptied at any time
- * (restart, failover, SCRIPT FLUSH), so a NOSCRIPT answer loads the script again and retries once.
+ * (restart, failover, SCRIPT FLUSH), and in a Redis Cluster each master has its own, so a NOSCRIPT answer runs the
+ * script's text once by EVAL: routed by its keys to the same node as the EVALSHA, it also caches the script there.
  */
 public final class LuaScript {
 
@@ -26,18 +27,17 @@ public final class LuaScript {
     }
 
     /** Reads {@code /lua/<name>.lua} and loads it into the server's script cache. */
-    public static LuaScript load(RedisCommands<String, String> redis, String name) {
+    public static LuaScript load(RedisClusterCommands<String, String> redis, String name) {
         String source = readResource("/lua/" + name + ".lua");
         return new LuaScript(name, source, redis.scriptLoad(source));
     }
 
-    public <T> T run(RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
+    public <T> T run(RedisClusterCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
         try {
             return redis.evalsha(sha, type, keys, args);
-        } catch (RedisNoScriptException lostFromCache) {
-            // SCRIPT LOAD of the same text yields the same SHA-1, so the retry runs exactly this script.
-            redis.scriptLoad(source);
-            return redis.evalsha(sha, type, keys, args);
+        } catch (RedisNoScriptException notInThisNodesCache) {
+            // The text hashes to this SHA-1, so EVAL runs exactly the script EVALSHA asked for.
+            return redis.eval(source, type, keys, args);
         }
     }
 

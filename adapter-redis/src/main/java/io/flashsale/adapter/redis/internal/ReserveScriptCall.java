@@ -31,15 +31,24 @@ public final class ReserveScriptCall {
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
     }
 
+    /** The window judged by the request's instant, as the reference does: for tests that move the clock. */
     public static String[] arguments(ReservationRequest request) {
+        return arguments(request, false);
+    }
+
+    /**
+     * @param redisClock true: the script judges the sale window by Redis {@code TIME}, so every instance uses the
+     *                   same clock whatever its own says; the request's instant still stamps the reservation
+     */
+    public static String[] arguments(ReservationRequest request, boolean redisClock) {
         Instant at = request.at();
         var args = new ArrayList<String>(9 + 2 * request.lines().size());
         args.add(request.id().value());
         args.add(request.activityId().value());
         args.add(request.buyerId().value());
         args.add(request.requestId().value());
-        args.add(Long.toString(at.getEpochSecond()));
-        args.add(Integer.toString(at.getNano()));
+        args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
+        args.add(redisClock ? "" : Integer.toString(at.getNano()));
         args.add(at.toString());
         args.add(Long.toString(at.toEpochMilli()));
         args.add(ReservationLines.encode(request.lines()));
