@@ -56,7 +56,7 @@ import static org.assertj.core.api.Assertions.within;
 @SpringBootTest(classes = MysqlAdapterTestApplication.class)
 class MysqlActivityRepositoryIT {
 
-    private static final String DATABASE = "flashsale_it_mysql";
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_mysql");
     private static final String JVM_ZONE = "America/St_Johns";
     private static final String SESSION_ZONE = "+05:45";
     private static final String REFUSED_SKU = "refused-by-trigger";

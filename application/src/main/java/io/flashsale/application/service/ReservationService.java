@@ -5,7 +5,7 @@ import io.flashsale.application.port.in.GetReservationUseCase;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -35,12 +35,12 @@ import java.util.Optional;
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
     private final StockReservationPort stock;
-    private final ActivityRepository activities;
+    private final ActivityLookupPort activities;
     private final OrderRepository orders;
     private final IdGenerator ids;
     private final Clock clock;
 
-    public ReservationService(StockReservationPort stock, ActivityRepository activities, OrderRepository orders,
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
         this.stock = stock;
         this.activities = activities;
