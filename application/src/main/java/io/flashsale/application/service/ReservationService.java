@@ -28,7 +28,8 @@ import java.util.Optional;
 
 /**
  * The hot path: one call to the stock store decides the attempt. The database of record is only asked when the store
- * does not know the activity, to tell "not warmed up" from "no such activity". Reads ask whichever store decides the
+ * does not know the activity, to tell "not warmed up" from "no such activity", through a look-up port that may answer
+ * from a memory of a few seconds (a crowd at an unknown sale must not reach the database). Reads ask whichever store decides the
  * reservation now: the hot store while it is RESERVED or was cancelled as such, the database of record once it is an
  * order (it alone knows PAID, CANCELLED and EXPIRED orders), and the hot store again if the database has no order.
  */
