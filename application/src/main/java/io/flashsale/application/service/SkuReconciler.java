@@ -88,8 +88,9 @@ final class SkuReconciler {
                 // The hot store's ledger moved: look again before judging the figures.
                 continue;
             }
-            if (!look.steady()) {
-                // Read in pages while the SKU moved: its parts need not agree, so nothing is judged on this look.
+            if (!look.steady() && reckoning.needsRepair()) {
+                // Read in pages while the SKU moved: its parts need not agree, so a difference is not judged on this
+                // look. A moving look that shows no difference is taken as one: the next pass looks again anyway.
                 run.moving = true;
                 continue;
             }
@@ -110,7 +111,7 @@ final class SkuReconciler {
             if (run.catchUp(look)) {
                 continue;
             }
-            if (!look.steady()) {
+            if (!look.steady() && reckoning.needsRepair()) {
                 run.moving = true;
                 continue;
             }
