@@ -35,8 +35,11 @@ public class CucumberSpringConfiguration {
     public static final String CONSUMER_GROUP = "flashsale-acceptance-" + RUN;
     private static final String OUTBOX_REGISTRY = "fs:outbox:acceptance:" + RUN;
 
-    /** How long before its start a sale is loaded by the warm-up schedule: seconds, so a scenario can watch it. */
-    public static final Duration WARM_UP_LEAD = Duration.ofSeconds(2);
+    /**
+     * How long before its start a sale is loaded by the warm-up schedule: long enough that a buyer's request after the
+     * loading still comes before the opening on a loaded machine, short enough for a scenario to watch it.
+     */
+    public static final Duration WARM_UP_LEAD = Duration.ofSeconds(30);
 
     /** How long a move between the stores may be on its way before reconciliation counts it as lost. */
     public static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(4);
@@ -58,6 +61,9 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // The scenarios move the service's clock to a sale's opening and end: the window must follow that clock,
+        // not Redis TIME (RedisWindowClockIT covers the one-clock rule).
+        registry.add("flashsale.sale-window.clock", () -> "service");
         // The lifecycle's background jobs at a pace a scenario can wait for: payment time limits of a second or two.
         registry.add("flashsale.lifecycle.expiry-interval", () -> "200ms");
         registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "500ms");

@@ -75,10 +75,13 @@ public final class RedisHotStore implements AutoCloseable {
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
+    private final boolean windowByRedisTime;
 
     private RedisHotStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
                           RedisClusterCommands<String, String> redis,
-                          StatefulRedisPubSubConnection<String, String> subscription, String outboxRegistry) {
+                          StatefulRedisPubSubConnection<String, String> subscription, String outboxRegistry,
+                          boolean windowByRedisTime) {
+        this.windowByRedisTime = windowByRedisTime;
         this.client = client;
         this.connection = connection;
         this.redis = redis;
@@ -92,11 +95,20 @@ public final class RedisHotStore implements AutoCloseable {
      *                       one, so a warm-up, a rebuild and an archive all change the set the relays read
      */
     public static RedisHotStore connect(Settings settings, String outboxRegistry) {
+        return connect(settings, outboxRegistry, true);
+    }
+
+    /**
+     * @param windowByRedisTime true: the sale window is judged by Redis {@code TIME}, one clock for every instance;
+     *                          false: by the instant of each request (the service's clock), for tests that move it
+     */
+    public static RedisHotStore connect(Settings settings, String outboxRegistry, boolean windowByRedisTime) {
         if (settings.cluster()) {
             RedisClusterClient client = RedisClusterClient.create(settings.clusterUris());
             try {
                 StatefulRedisClusterConnection<String, String> connection = client.connect();
-                return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry);
+                return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
+                        windowByRedisTime);
             } catch (RuntimeException unreachable) {
                 client.shutdown();
                 throw unreachable;
@@ -105,7 +117,8 @@ public final class RedisHotStore implements AutoCloseable {
         RedisClient client = RedisClient.create(settings.toUri());
         try {
             StatefulRedisConnection<String, String> connection = client.connect();
-            return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry);
+            return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
+                        windowByRedisTime);
         } catch (RuntimeException unreachable) {
             client.shutdown();
             throw unreachable;
@@ -113,7 +126,7 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public StockReservationPort stockReservations() {
-        return new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, true);
+        return new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, windowByRedisTime);
     }
 
     public ReservationOutboxPort outbox() {

@@ -15,12 +15,15 @@ import org.springframework.context.annotation.Configuration;
  * change the set of activities the relays read.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({RedisConnectionProperties.class, OutboxRegistryProperties.class})
+@EnableConfigurationProperties({RedisConnectionProperties.class, OutboxRegistryProperties.class,
+        SaleWindowProperties.class})
 public class RedisConfiguration {
 
     @Bean(destroyMethod = "close")
-    RedisHotStore redisHotStore(RedisConnectionProperties properties, OutboxRegistryProperties registry) {
-        return RedisHotStore.connect(properties.toSettings(), registry.outboxRegistry());
+    RedisHotStore redisHotStore(RedisConnectionProperties properties, OutboxRegistryProperties registry,
+                                SaleWindowProperties window) {
+        return RedisHotStore.connect(properties.toSettings(), registry.outboxRegistry(),
+                window.clock() == SaleWindowProperties.WindowClock.REDIS);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
@@ -8,7 +9,9 @@ import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
+import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,7 +21,7 @@ import java.time.Duration;
 
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(KnownRefusalsProperties.class)
+@EnableConfigurationProperties({ActivityCacheProperties.class, KnownRefusalsProperties.class})
 public class UseCaseConfiguration {
 
     /**
@@ -52,7 +55,11 @@ public class UseCaseConfiguration {
 
     @Bean
     ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
-                                          OrderRepository orders, IdGenerator ids, Clock clock, KnownRefusals known) {
-        return new ReservationService(stock, activities, orders, ids, clock, known);
+                                          OrderRepository orders, IdGenerator ids, Clock clock,
+                                          ActivityCacheProperties activityCache, MeterRegistry meters,
+                                          KnownRefusals known) {
+        ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
+                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
+        return new ReservationService(stock, lookups, orders, ids, clock, known);
     }
 }

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -10,9 +11,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One script from {@code resources/lua/}, run by EVALSHA. The server's script cache can be emptied at any time
- * (restart, failover, SCRIPT FLUSH), and in a Redis Cluster each master has its own, so a NOSCRIPT answer runs the
- * script's text once by EVAL: routed by its keys to the same node as the EVALSHA, it also caches the script there.
+ * One script from {@code resources/lua/}, run by EVALSHA. The shared library {@code lua/lib/ledger.lua} is put in
+ * front of every script before the SHA is taken, so each script may call its functions. The server's script cache can
+ * be emptied at any time (restart, failover, SCRIPT FLUSH), and in a Redis Cluster each master has its own, so a
+ * NOSCRIPT answer runs the script's text once by EVAL: routed by its keys to the same node as the EVALSHA, it also
+ * caches the script there. A script that refuses a move ({@code fs_refuse}) makes {@link #run} throw
+ * {@link ScriptRefusedException}.
  */
 public final class LuaScript {
 
@@ -26,18 +30,29 @@ public final class LuaScript {
         this.sha = sha;
     }
 
-    /** Reads {@code /lua/<name>.lua} and loads it into the server's script cache. */
+    private static final String LIBRARY = "/lua/lib/ledger.lua";
+    private static final String REFUSED = "FS_REFUSED";
+
+    /** Reads {@code /lua/<name>.lua}, puts the shared library in front, and loads it into the server's cache. */
     public static LuaScript load(RedisClusterCommands<String, String> redis, String name) {
-        String source = readResource("/lua/" + name + ".lua");
+        String source = readResource(LIBRARY) + "\n" + readResource("/lua/" + name + ".lua");
         return new LuaScript(name, source, redis.scriptLoad(source));
     }
 
     public <T> T run(RedisClusterCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
         try {
-            return redis.evalsha(sha, type, keys, args);
-        } catch (RedisNoScriptException notInThisNodesCache) {
-            // The text hashes to this SHA-1, so EVAL runs exactly the script EVALSHA asked for.
-            return redis.eval(source, type, keys, args);
+            try {
+                return redis.evalsha(sha, type, keys, args);
+            } catch (RedisNoScriptException notInThisNodesCache) {
+                // The text hashes to this SHA-1, so EVAL runs exactly the script EVALSHA asked for.
+                return redis.eval(source, type, keys, args);
+            }
+        } catch (RedisCommandExecutionException error) {
+            String message = String.valueOf(error.getMessage());
+            if (message.startsWith(REFUSED)) {
+                throw new ScriptRefusedException(name, message.substring(REFUSED.length()).trim());
+            }
+            throw error;
         }
     }
 
