@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * What one benchmark run does, from system properties ({@code -Dflashsale.bench.*}). Two modes: {@code quick}
  * (2 crowd sizes, 1 s a run: a minute or two, for a check after a change) and {@code full} (4 crowd sizes, 5 s a
- * run: the published figures). Any single setting can be overridden.
+ * run: the published figures, written to docs/benchmarks; quick runs write to benchmarks/target/quick-report). Any
+ * single setting can be overridden.
  *
  * @param levels       crowd sizes (client threads)
  * @param run          how long each (strategy, crowd, stock) run lasts
@@ -33,6 +34,8 @@ public record BenchmarkSettings(String mode, List<Integer> levels, Duration run,
             case "quick" -> false;
             default -> throw new IllegalArgumentException("flashsale.bench.mode is quick or full, was " + mode);
         };
+        // Relative paths are the repository root's (the build passes it; the module directory is the working one).
+        Path root = Path.of(property("root", ".")).toAbsolutePath().normalize();
         return new BenchmarkSettings(mode,
                 numbers(property("levels", full ? "8,32,128,512" : "8,128")),
                 Duration.ofMillis(Long.parseLong(property("run-millis", full ? "5000" : "1000"))),
@@ -43,8 +46,8 @@ public record BenchmarkSettings(String mode, List<Integer> levels, Duration run,
                 new RedisServer(property("redis.host", "127.0.0.1"), Integer.parseInt(property("redis.port", "6379"))),
                 new MysqlServer(property("db.host", "127.0.0.1"), Integer.parseInt(property("db.port", "3306")),
                         property("db.user", "root"), property("db.password", "")),
-                Path.of(System.getProperty("flashsale.jar", "bootstrap/target/flashsale.jar")).toAbsolutePath(),
-                Path.of(property("out", "docs/benchmarks")).toAbsolutePath());
+                root.resolve(property("jar", "bootstrap/target/flashsale.jar")),
+                root.resolve(property("out", full ? "docs/benchmarks" : "benchmarks/target/quick-report")));
     }
 
     /** A blank value (the build passes every setting, set or not) means the fallback. */

@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /** What the figures were measured on, and how busy the machine was: figures mean little without it. */
@@ -21,7 +22,7 @@ record Machine(int cores, String cpu, String memory, String jdk, String os, Stri
 
     static Machine describe(RedisServer redisServer, MysqlServer mysqlServer) {
         return new Machine(Runtime.getRuntime().availableProcessors(),
-                procValue(Path.of("/proc/cpuinfo"), "model name"), procValue(Path.of("/proc/meminfo"), "MemTotal"),
+                procValue(Path.of("/proc/cpuinfo"), "model name"), gibibytes(procValue(Path.of("/proc/meminfo"), "MemTotal")),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 redisVersion(redisServer), mariadbVersion(mysqlServer));
@@ -60,6 +61,16 @@ record Machine(int cores, String cpu, String memory, String jdk, String os, Stri
             return row.next() ? row.getString(1) : "unknown";
         } catch (SQLException e) {
             return "unknown (" + e.getMessage() + ")";
+        }
+    }
+
+    /** "24684084 kB" as "23.5 GiB". */
+    private static String gibibytes(String kilobytes) {
+        try {
+            return String.format(Locale.ROOT, "%.1f GiB",
+                    Long.parseLong(kilobytes.replace("kB", "").trim()) / (1024.0 * 1024.0));
+        } catch (NumberFormatException unexpected) {
+            return kilobytes;
         }
     }
 

@@ -30,7 +30,7 @@ final class MarkdownReport {
         md.append("# Inventory strategies side by side: measured figures\n\n");
         md.append("Written by the benchmark (`io.flashsale.benchmarks.BenchmarkMain`); how it works and how to run it: ")
                 .append("[../benchmarks.md](../benchmarks.md). Do not edit by hand: run it again.\n\n");
-        md.append("- started: ").append(figures.startedAt().truncatedTo(ChronoUnit.SECONDS)).append(" UTC, mode `")
+        md.append("- started: ").append(figures.startedAt().truncatedTo(ChronoUnit.SECONDS)).append(", mode `")
                 .append(settings.mode()).append("`: ").append(settings.run().toMillis()).append(" ms per run, clients ")
                 .append(settings.levels()).append(", sell-out stock ").append(settings.sellOutStock())
                 .append(" units, per-buyer limit 1, every fourth attempt repeats a buyer\n");
@@ -102,10 +102,10 @@ final class MarkdownReport {
             md.append("| ").append(r.strategy()).append(" | ").append(r.clients()).append(" | ")
                     .append(rate(r.throughput())).append(" | ").append(millis(r.p50Micros())).append(" | ")
                     .append(millis(r.p99Micros())).append(" | ").append(millis(r.p999Micros())).append(" | ")
-                    .append(r.count(Take.TAKEN)).append(" | ").append(r.count(Take.SOLD_OUT)).append(" | ")
-                    .append(r.count(Take.LIMIT)).append(" | ").append(r.count(Take.GAVE_UP)).append(" | ")
-                    .append(r.count(Take.ERROR)).append(" | ").append(mark(r.oversold())).append(" | ")
-                    .append(mark(r.limitViolations())).append(" | ").append(r.unitsLeft()).append(" | ")
+                    .append(count(r.count(Take.TAKEN))).append(" | ").append(count(r.count(Take.SOLD_OUT))).append(" | ")
+                    .append(count(r.count(Take.LIMIT))).append(" | ").append(count(r.count(Take.GAVE_UP))).append(" | ")
+                    .append(count(r.count(Take.ERROR))).append(" | ").append(mark(r.oversold())).append(" | ")
+                    .append(mark(r.limitViolations())).append(" | ").append(count(r.unitsLeft())).append(" | ")
                     .append(seen(r)).append(" |\n");
         }
         return md.toString();
@@ -118,8 +118,13 @@ final class MarkdownReport {
         return String.join(counters.isEmpty() || error.isEmpty() ? "" : "; ", counters, error);
     }
 
+    /** A count that must be 0 for a correct strategy: anything else stands out. */
     private static String mark(long count) {
-        return count == 0 ? "0" : "**" + count + "**";
+        return count == 0 ? "0" : "**" + count(count) + "**";
+    }
+
+    private static String count(long count) {
+        return String.format(Locale.ROOT, "%,d", count);
     }
 
     private static String rate(double perSecond) {
