@@ -27,11 +27,17 @@ final class ThroughputChart {
     private static final int WIDTH = 1000;
     private static final int HEIGHT = 620;
 
-    /** Eight colours that stay apart on white, one per strategy in order. */
+    /** Eight colours that stay apart on white, one per strategy number: warm for MySQL, cool for Flashsale. */
     private static final Color[] PALETTE = {new Color(0xd62728), new Color(0xff7f0e), new Color(0x8c564b),
             new Color(0x9467bd), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x1f77b4), new Color(0x2ca02c)};
 
     private ThroughputChart() {
+    }
+
+    /** Strategy names start with their number: a strategy keeps its colour whichever others ran. */
+    private static int colourOf(String strategy) {
+        int number = Character.digit(strategy.charAt(0), 10);
+        return number >= 1 && number <= PALETTE.length ? number - 1 : 0;
     }
 
     /** Ticks at every power of the base only: 8, 16, 32, ... clients; 10, 100, 1,000, ... per second. */
@@ -62,8 +68,9 @@ final class ThroughputChart {
         plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         for (int series = 0; series < dataset.getSeriesCount(); series++) {
-            boolean flashsale = dataset.getSeriesKey(series).toString().contains("Flashsale");
-            renderer.setSeriesPaint(series, PALETTE[series % PALETTE.length]);
+            String name = dataset.getSeriesKey(series).toString();
+            boolean flashsale = name.contains("Flashsale");
+            renderer.setSeriesPaint(series, PALETTE[colourOf(name)]);
             renderer.setSeriesStroke(series, new BasicStroke(flashsale ? 4f : 2f));
         }
         plot.setRenderer(renderer);
