@@ -10,7 +10,7 @@ Feature: Unpaid orders lapse and give their units back
     And the sale is warmed up
     And Alice has an order for 1 ticket
     Then Alice's order is waiting for payment
-    And within 10 seconds Alice's order lapses unpaid
+    And within 60 seconds Alice's order lapses unpaid
     And 1 ticket is still available
     When Bob reserves 1 ticket
     Then the reservation is accepted

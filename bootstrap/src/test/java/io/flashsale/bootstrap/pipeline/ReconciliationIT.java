@@ -257,7 +257,9 @@ class ReconciliationIT extends PipelineTestBase {
         assertThat(accepted).as("the sale was busy").hasSizeGreaterThan(20);
         assertThat(reportsSeen).hasSize(9).allSatisfy(report -> {
             assertThat(report.classification()).as(report.toString()).isEqualTo(ReconciliationClassification.NONE);
-            assertThat(report.action()).as(report.toString()).isEqualTo(ReconciliationAction.NONE);
+            // A pass that saw the SKU move during every read defers its judgement: that is no repair either.
+            assertThat(report.action()).as(report.toString())
+                    .isIn(ReconciliationAction.NONE, ReconciliationAction.DEFERRED);
         });
         assertThat(singleReport(reconcile(id)).path("classification").asString()).isEqualTo("NONE");
         assertThat(meters.counter(MicrometerReconciliationMetrics.REPAIRS).count()).isEqualTo(repairsBefore);

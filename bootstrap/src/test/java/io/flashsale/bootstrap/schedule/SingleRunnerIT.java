@@ -28,12 +28,15 @@ import static org.awaitility.Awaitility.await;
  */
 class SingleRunnerIT {
 
-    private static final Duration INTERVAL = Duration.ofMillis(400);
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
     /** The lock's hold: the default share of the interval. */
-    private static final Duration HOLD = Duration.ofMillis(360);
-    /** What a lock taken in the database and a recorded start may differ by on a loaded machine. */
-    private static final Duration START_JITTER = Duration.ofMillis(60);
-    private static final Duration WATCHED = Duration.ofSeconds(6);
+    private static final Duration HOLD = Duration.ofMillis(900);
+    /**
+     * What a lock taken in the database and the recorded start of its pass may differ by on a loaded machine (seen:
+     * 100 ms at a load average of 30). Without the lock two starts come at most half an interval and a pass apart.
+     */
+    private static final Duration START_JITTER = Duration.ofMillis(250);
+    private static final Duration WATCHED = Duration.ofSeconds(8);
 
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_single_runner");
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
@@ -57,7 +60,7 @@ class SingleRunnerIT {
 
         for (String job : JobJournal.JOBS) {
             List<JobJournal.Run> runs = runsOf(job, watched);
-            assertThat(runs).as("%s ran while both instances were up", job).hasSizeGreaterThanOrEqualTo(5);
+            assertThat(runs).as("%s ran while both instances were up", job).hasSizeGreaterThanOrEqualTo(4);
             for (int i = 1; i < runs.size(); i++) {
                 JobJournal.Run before = runs.get(i - 1);
                 JobJournal.Run next = runs.get(i);
