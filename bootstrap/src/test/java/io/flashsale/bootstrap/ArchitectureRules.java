@@ -23,8 +23,15 @@ final class ArchitectureRules {
     static final String REDIS_ADAPTER = "io.flashsale.adapter.redis..";
     static final String KAFKA_ADAPTER = "io.flashsale.adapter.kafka..";
     static final String MYSQL_ADAPTER = "io.flashsale.adapter.mysql..";
+    static final String WEB_ADAPTER = "io.flashsale.adapter.web..";
     static final String BOOTSTRAP = "io.flashsale.bootstrap..";
-    static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka.."};
+    static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka..", "kafka.."};
+    static final String[] JDBC_PACKAGES = {"org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..",
+        "com.zaxxer.hikari..", "com.mysql..", "org.flywaydb..", "org.springframework.jdbc..",
+        "org.springframework.transaction.."};
+    static final String[] WEB_PACKAGES = {"org.springframework.web..", "org.springframework.http..",
+        "jakarta.servlet..", "org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote.."};
+    static final String[] JACKSON_PACKAGES = {"tools.jackson..", "com.fasterxml.jackson.."};
 
     static final ArchRule DOMAIN_DEPENDS_ONLY_ON_THE_JDK = classes()
             .that().resideInAPackage(DOMAIN)
@@ -73,7 +80,27 @@ final class ArchitectureRules {
     static final ArchRule MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER = noClasses()
             .that().resideOutsideOfPackage(MYSQL_ADAPTER)
             .should().dependOnClassesThat()
-            .resideInAnyPackage("org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..")
+            .resideInAnyPackage(JDBC_PACKAGES)
+            .allowEmptyShould(false);
+
+    static final ArchRule WEB_STACK_ONLY_IN_THE_WEB_ADAPTER_AND_BOOTSTRAP = noClasses()
+            .that().resideOutsideOfPackages(WEB_ADAPTER, BOOTSTRAP)
+            .should().dependOnClassesThat().resideInAnyPackage(WEB_PACKAGES)
+            .allowEmptyShould(false);
+
+    /**
+     * One exception to "Jackson only in adapter-web and bootstrap": the Kafka adapter's message codec, because the
+     * messages on the topic are JSON (ADR 0022).
+     */
+    static final ArchRule JACKSON_ONLY_IN_THE_WEB_ADAPTER_BOOTSTRAP_AND_THE_MESSAGE_CODEC = noClasses()
+            .that().resideOutsideOfPackages(WEB_ADAPTER, BOOTSTRAP, KAFKA_ADAPTER)
+            .should().dependOnClassesThat().resideInAnyPackage(JACKSON_PACKAGES)
+            .allowEmptyShould(false);
+
+    static final ArchRule ADAPTERS_DO_NOT_USE_THE_REFERENCE = noClasses()
+            .that().resideInAPackage(ADAPTERS)
+            .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.reference..")
+            .because("the in-memory reference referees the Redis scripts in tests; it is not a store to run on")
             .allowEmptyShould(false);
 
     static final ArchRule IN_PORTS_ARE_USE_CASES = classes()

@@ -8,11 +8,15 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
 import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheReference;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheWebStack;
 import io.flashsale.application.archfixture.ApplicationUsingLettuce;
 import io.flashsale.application.archfixture.StockCounter;
 import io.flashsale.application.port.in.archfixture.ReservationFinder;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
+import io.flashsale.bootstrap.archfixture.BootstrapUsingPersistence;
+import io.flashsale.bootstrap.archfixture.BootstrapUsingTheBroker;
 import io.flashsale.bootstrap.config.archfixture.WiringUsingLettuce;
 import io.flashsale.bootstrap.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.domain.archfixture.DomainUsingApplication;
@@ -83,6 +87,39 @@ class ArchitectureRulesTest {
     @Test
     void jdbcRuleCatchesJdbcOutsideTheMysqlAdapter() {
         assertCaught(ArchitectureRules.MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER, BootstrapUsingJdbc.class);
+    }
+
+    @Test
+    void kafkaRuleCatchesTheBrokersOwnClassesOutsideTheKafkaAdapter() {
+        assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, BootstrapUsingTheBroker.class);
+    }
+
+    @Test
+    void jdbcRuleCatchesEveryPartOfThePersistenceStackOutsideTheMysqlAdapter() {
+        for (Class<?> offender : BootstrapUsingPersistence.class.getDeclaredClasses()) {
+            assertCaught(ArchitectureRules.MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER, offender);
+        }
+        assertThat(BootstrapUsingPersistence.class.getDeclaredClasses()).hasSize(5);
+    }
+
+    @Test
+    void webRuleCatchesSpringWebServletsAndTomcatOutsideTheWebAdapterAndBootstrap() {
+        for (Class<?> offender : new Class<?>[] {RedisAdapterUsingTheWebStack.UsingSpringWeb.class,
+                RedisAdapterUsingTheWebStack.UsingSpringWebMvc.class, RedisAdapterUsingTheWebStack.UsingTheServletApi.class,
+                RedisAdapterUsingTheWebStack.UsingTomcat.class}) {
+            assertCaught(ArchitectureRules.WEB_STACK_ONLY_IN_THE_WEB_ADAPTER_AND_BOOTSTRAP, offender);
+        }
+    }
+
+    @Test
+    void jacksonRuleCatchesJacksonInTheRedisAdapter() {
+        assertCaught(ArchitectureRules.JACKSON_ONLY_IN_THE_WEB_ADAPTER_BOOTSTRAP_AND_THE_MESSAGE_CODEC,
+                RedisAdapterUsingTheWebStack.UsingJackson.class);
+    }
+
+    @Test
+    void referenceRuleCatchesAnAdapterUsingTheInMemoryReference() {
+        assertCaught(ArchitectureRules.ADAPTERS_DO_NOT_USE_THE_REFERENCE, RedisAdapterUsingTheReference.class);
     }
 
     @Test

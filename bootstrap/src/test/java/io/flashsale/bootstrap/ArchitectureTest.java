@@ -41,6 +41,17 @@ class ArchitectureTest {
             ArchitectureRules.MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER;
 
     @ArchTest
+    static final ArchRule web_stack_only_in_the_web_adapter_and_bootstrap =
+            ArchitectureRules.WEB_STACK_ONLY_IN_THE_WEB_ADAPTER_AND_BOOTSTRAP;
+
+    @ArchTest
+    static final ArchRule jackson_only_in_the_web_adapter_bootstrap_and_the_message_codec =
+            ArchitectureRules.JACKSON_ONLY_IN_THE_WEB_ADAPTER_BOOTSTRAP_AND_THE_MESSAGE_CODEC;
+
+    @ArchTest
+    static final ArchRule adapters_do_not_use_the_reference = ArchitectureRules.ADAPTERS_DO_NOT_USE_THE_REFERENCE;
+
+    @ArchTest
     static final ArchRule in_ports_are_use_cases = ArchitectureRules.IN_PORTS_ARE_USE_CASES;
 
     @ArchTest

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.bootstrap.security.AdminToken;
+import io.flashsale.adapter.web.security.AdminToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

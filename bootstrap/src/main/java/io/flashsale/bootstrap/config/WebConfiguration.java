@@ -1,16 +1,18 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.bootstrap.security.AdminAuthorizationInterceptor;
-import io.flashsale.bootstrap.security.AdminToken;
-import io.flashsale.bootstrap.security.BuyerArgumentResolver;
-import io.flashsale.bootstrap.web.CompleteProblemWriter;
-import io.flashsale.bootstrap.web.ProblemErrorReportValve;
-import io.flashsale.bootstrap.web.RequestBodyLimitFilter;
+import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
+import io.flashsale.adapter.web.security.AdminToken;
+import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.ApiExceptionHandler;
+import io.flashsale.adapter.web.CompleteProblemWriter;
+import io.flashsale.adapter.web.ProblemErrorReportValve;
+import io.flashsale.adapter.web.RequestBodyLimitFilter;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
@@ -20,7 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 import java.util.List;
 
+/** Wires the HTTP adapter: its controllers and advice by scanning adapter-web, its filters and valve here. */
 @Configuration(proxyBeanMethods = false)
+@ComponentScan(basePackageClasses = ApiExceptionHandler.class)
 @EnableConfigurationProperties(HttpLimitsProperties.class)
 public class WebConfiguration implements WebMvcConfigurer {
 

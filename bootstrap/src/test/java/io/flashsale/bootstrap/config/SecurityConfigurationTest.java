@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.bootstrap.security.AdminToken;
+import io.flashsale.adapter.web.security.AdminToken;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.bootstrap.web.CreateActivityRequest;
-import io.flashsale.bootstrap.web.ReserveRequest;
+import io.flashsale.adapter.web.CreateActivityRequest;
+import io.flashsale.adapter.web.ReserveRequest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;

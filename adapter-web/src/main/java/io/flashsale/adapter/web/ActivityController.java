@@ -1,0 +1,80 @@
+package io.flashsale.adapter.web;
+
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ArchiveActivityUseCase;
+import io.flashsale.application.port.in.CreateActivityUseCase;
+import io.flashsale.application.port.in.GetActivityUseCase;
+import io.flashsale.application.port.in.GetStockUseCase;
+import io.flashsale.application.port.in.WarmUpActivityUseCase;
+import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import jakarta.validation.Valid;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import java.util.Optional;
+
+@RestController
+@RequestMapping("/api/v1/activities")
+public class ActivityController {
+
+    private final CreateActivityUseCase createActivity;
+    private final GetActivityUseCase getActivity;
+    private final WarmUpActivityUseCase warmUpActivity;
+    private final GetStockUseCase getStock;
+    private final ArchiveActivityUseCase archiveActivity;
+
+    public ActivityController(CreateActivityUseCase createActivity, GetActivityUseCase getActivity,
+                              WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock,
+                              ArchiveActivityUseCase archiveActivity) {
+        this.createActivity = createActivity;
+        this.getActivity = getActivity;
+        this.warmUpActivity = warmUpActivity;
+        this.getStock = getStock;
+        this.archiveActivity = archiveActivity;
+    }
+
+    @AdminOnly
+    @PostMapping
+    public ResponseEntity<ActivityResponse> create(@Valid @RequestBody CreateActivityRequest request) {
+        Activity activity = createActivity.create(request.toCommand());
+        return ResponseEntity
+                .created(UriComponentsBuilder.fromPath("/api/v1/activities/{id}").build(activity.id().value()))
+                .body(ActivityResponse.of(activity, Optional.empty()));
+    }
+
+    @GetMapping("/{activityId}")
+    public ActivityResponse get(@PathVariable String activityId) {
+        ActivityId id = PathIds.activity(activityId);
+        return getActivity.find(id).map(ActivityResponse::of).orElseThrow(() -> new ActivityNotFoundException(id));
+    }
+
+    @AdminOnly
+    @PostMapping("/{activityId}/warm-up")
+    public StockResponse warmUp(@PathVariable String activityId) {
+        ActivityId id = PathIds.activity(activityId);
+        return StockResponse.of(id, warmUpActivity.warmUp(id));
+    }
+
+    @AdminOnly
+    @GetMapping("/{activityId}/stock")
+    public StockResponse stock(@PathVariable String activityId) {
+        ActivityId id = PathIds.activity(activityId);
+        return StockResponse.of(id, getStock.stock(id));
+    }
+
+    /** Takes an ended sale out of Redis once nothing of it is in flight; safe to repeat. */
+    @AdminOnly
+    @PostMapping("/{activityId}/archive")
+    public ResponseEntity<?> archive(@PathVariable String activityId) {
+        ActivityId id = PathIds.activity(activityId);
+        return ArchiveOutcomeResponses.of(id, archiveActivity.archive(id));
+    }
+}

@@ -1,0 +1,168 @@
+package io.flashsale.adapter.web;
+
+import io.flashsale.application.port.in.ActivityAlreadyExistsException;
+import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.adapter.web.security.MissingUserException;
+import io.flashsale.adapter.web.security.UnauthorizedException;
+import io.flashsale.domain.shared.InvalidValueException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Turns every failure into {@code application/problem+json} with a stable {@code code}. Spring MVC's own
+ * exceptions keep their status and get the code of that status; nothing internal reaches the caller.
+ */
+@RestControllerAdvice
+public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    private final CompleteProblemWriter completeProblems;
+
+    public ApiExceptionHandler(CompleteProblemWriter completeProblems) {
+        this.completeProblems = completeProblems;
+    }
+
+    @ExceptionHandler(InvalidValueException.class)
+    ResponseEntity<ProblemDetail> invalidValue(InvalidValueException e) {
+        return Problems.response(Problems.validation(List.of(FieldErrors.of(e))));
+    }
+
+    @ExceptionHandler(ActivityAlreadyExistsException.class)
+    ResponseEntity<ProblemDetail> activityExists(ActivityAlreadyExistsException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.ACTIVITY_EXISTS, "an activity with this id already exists");
+        problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
+    @ExceptionHandler(ActivityNotFoundException.class)
+    ResponseEntity<ProblemDetail> activityNotFound(ActivityNotFoundException e) {
+        return Problems.response(Problems.of(ProblemCode.ACTIVITY_NOT_FOUND, "there is no such activity"));
+    }
+
+    @ExceptionHandler(SkuNotFoundException.class)
+    ResponseEntity<ProblemDetail> skuNotFound(SkuNotFoundException e) {
+        return Problems.response(Problems.of(ProblemCode.SKU_NOT_FOUND, "the activity offers no such SKU"));
+    }
+
+    @ExceptionHandler(ActivityNotReadyException.class)
+    ResponseEntity<ProblemDetail> activityNotReady(ActivityNotReadyException e) {
+        return Problems.notReady("the activity is not warmed up yet");
+    }
+
+    @ExceptionHandler(ActivityArchivedException.class)
+    ResponseEntity<ProblemDetail> activityArchived(ActivityArchivedException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.ACTIVITY_ARCHIVED,
+                "the sale has ended and was archived; it is not loaded again");
+        problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
+    @ExceptionHandler(NotFoundException.class)
+    ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
+        return Problems.response(Problems.of(e.code(), e.getMessage()));
+    }
+
+    /** The broker did not take an event (a dead-letter replay): nothing changed, the admin may try again. */
+    @ExceptionHandler(EventPublishException.class)
+    ResponseEntity<ProblemDetail> notPublished(EventPublishException e) {
+        LOG.warn("an event was not acknowledged by the broker: {}", e.getMessage());
+        return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
+                .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
+                .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
+    }
+
+    @ExceptionHandler(UnauthorizedException.class)
+    ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
+        return ResponseEntity.status(ProblemCode.UNAUTHORIZED.status())
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .body(Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
+    }
+
+    @ExceptionHandler(MissingUserException.class)
+    ResponseEntity<ProblemDetail> missingUser(MissingUserException e) {
+        return Problems.response(Problems.of(ProblemCode.MISSING_USER, e.getMessage()));
+    }
+
+    @ExceptionHandler(PayloadTooLargeException.class)
+    void payloadTooLarge(PayloadTooLargeException e, ServletWebRequest request) {
+        writeNow(request, Problems.of(ProblemCode.PAYLOAD_TOO_LARGE, "the request body is too large"));
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e, WebRequest request) {
+        LOG.error("unexpected failure on {}", request.getDescription(false), e);
+        return Problems.response(Problems.of(ProblemCode.INTERNAL, "something went wrong on our side"));
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException e, HttpHeaders headers,
+                                                                  HttpStatusCode status, WebRequest request) {
+        return handleExceptionInternal(e, Problems.validation(FieldErrors.of(e.getBindingResult())), headers,
+                ProblemCode.VALIDATION.status(), request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException e, HttpHeaders headers,
+                                                                  HttpStatusCode status, WebRequest request) {
+        if (causedBy(e, PayloadTooLargeException.class) && request instanceof ServletWebRequest servlet
+                && servlet.getResponse() != null) {
+            writeNow(servlet, Problems.of(ProblemCode.PAYLOAD_TOO_LARGE, "the request body is too large"));
+            return null;
+        }
+        return handleExceptionInternal(e, Problems.validation(List.of(FieldErrors.of(e))), headers,
+                ProblemCode.VALIDATION.status(), request);
+    }
+
+    /** Spring MVC's own problems (404, 405, 415, ...) keep their status and get the matching code. */
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
+                                                             HttpStatusCode status, WebRequest request) {
+        ProblemDetail problem = body instanceof ProblemDetail detail ? detail
+                : Problems.of(status, ProblemCode.forStatus(status.value()), null);
+        if (problem.getProperties() == null || !problem.getProperties().containsKey(Problems.CODE)) {
+            problem.setProperty(Problems.CODE, ProblemCode.forStatus(status.value()).name());
+        }
+        if (ProblemCode.VALIDATION.name().equals(problem.getProperties().get(Problems.CODE))
+                && !problem.getProperties().containsKey(Problems.ERRORS)) {
+            problem.setProperty(Problems.ERRORS, List.of(new FieldErrorResponse(FieldErrors.BODY, problem.getDetail())));
+        }
+        return super.handleExceptionInternal(e, problem, headers, status, request);
+    }
+
+    private void writeNow(ServletWebRequest request, ProblemDetail problem) {
+        try {
+            completeProblems.write(request.getRequest(), request.getResponse(), problem);
+        } catch (IOException e) {
+            // The client went away while we refused its body; there is nobody left to answer.
+            LOG.debug("could not answer a refused request body", e);
+        }
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

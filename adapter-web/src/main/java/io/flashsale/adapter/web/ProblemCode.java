@@ -1,0 +1,71 @@
+package io.flashsale.adapter.web;
+
+import org.springframework.http.HttpStatus;
+
+/** The stable {@code code} of every problem the API answers with, and the status it goes with. */
+public enum ProblemCode {
+    VALIDATION(HttpStatus.BAD_REQUEST),
+    UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
+    MISSING_USER(HttpStatus.UNAUTHORIZED),
+    NOT_FOUND(HttpStatus.NOT_FOUND),
+    ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
+    RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
+    DEAD_LETTER_NOT_FOUND(HttpStatus.NOT_FOUND),
+    /** The activity offers no such SKU. */
+    SKU_NOT_FOUND(HttpStatus.NOT_FOUND),
+    METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
+    NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
+    ACTIVITY_EXISTS(HttpStatus.CONFLICT),
+    SOLD_OUT(HttpStatus.CONFLICT),
+    INSUFFICIENT_STOCK(HttpStatus.CONFLICT),
+    LIMIT_EXCEEDED(HttpStatus.CONFLICT),
+    NOT_STARTED(HttpStatus.CONFLICT),
+    ENDED(HttpStatus.CONFLICT),
+    /** The reservation cannot be paid in its status ({@code reservationStatus}); RESERVED: try again shortly. */
+    NOT_PAYABLE(HttpStatus.CONFLICT),
+    /** The reservation cannot be cancelled in its status ({@code reservationStatus}). */
+    NOT_CANCELLABLE(HttpStatus.CONFLICT),
+    /** An archive of a sale that has not ended ({@code endsAt}). */
+    ACTIVITY_NOT_ENDED(HttpStatus.CONFLICT),
+    /** An archive of a sale whose reservations are still on their way to the database of record. */
+    RESERVATIONS_PENDING(HttpStatus.CONFLICT),
+    /** The sale was archived: it is never loaded into Redis again. */
+    ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
+    /** A stock adjustment that would put the total ({@code stock}) below the units already sold ({@code sold}). */
+    STOCK_BELOW_SOLD(HttpStatus.CONFLICT),
+    PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
+    UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
+    UNKNOWN_SKU(HttpStatus.UNPROCESSABLE_CONTENT),
+    /** A stock adjustment that would put the total ({@code stock}) above the largest an item may have. */
+    STOCK_ABOVE_MAXIMUM(HttpStatus.UNPROCESSABLE_CONTENT),
+    /** Any other client error the framework or the container refused the request with. */
+    REQUEST_REJECTED(HttpStatus.BAD_REQUEST),
+    INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
+    NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
+    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+
+    private final HttpStatus status;
+
+    ProblemCode(HttpStatus status) {
+        this.status = status;
+    }
+
+    public HttpStatus status() {
+        return status;
+    }
+
+    /** The generic code for a status that Spring MVC or the servlet container decided on. */
+    public static ProblemCode forStatus(int status) {
+        return switch (status) {
+            case 400 -> VALIDATION;
+            case 401 -> UNAUTHORIZED;
+            case 404 -> NOT_FOUND;
+            case 405 -> METHOD_NOT_ALLOWED;
+            case 406 -> NOT_ACCEPTABLE;
+            case 413 -> PAYLOAD_TOO_LARGE;
+            case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 503 -> UNAVAILABLE;
+            default -> status >= 400 && status < 500 ? REQUEST_REJECTED : INTERNAL;
+        };
+    }
+}

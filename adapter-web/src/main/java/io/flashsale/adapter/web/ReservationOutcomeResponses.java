@@ -1,0 +1,62 @@
+package io.flashsale.adapter.web;
+
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.util.UriComponentsBuilder;
+
+/** Every outcome of a reservation attempt as the HTTP answer the API documents. */
+final class ReservationOutcomeResponses {
+
+    private ReservationOutcomeResponses() {
+    }
+
+    static ResponseEntity<?> of(ReservationOutcome outcome) {
+        return switch (outcome) {
+            case ReservationOutcome.Reserved reserved -> accepted(reserved.reservation());
+            case ReservationOutcome.Replayed replayed -> accepted(replayed.reservation());
+            case ReservationOutcome.SoldOut soldOut -> Problems.response(
+                    withSku(Problems.of(ProblemCode.SOLD_OUT, "the SKU is sold out"), soldOut.skuId().value()));
+            case ReservationOutcome.InsufficientStock insufficient -> {
+                ProblemDetail problem = withSku(Problems.of(ProblemCode.INSUFFICIENT_STOCK,
+                        "fewer units are left than requested"), insufficient.skuId().value());
+                problem.setProperty("available", insufficient.available());
+                yield Problems.response(problem);
+            }
+            case ReservationOutcome.LimitExceeded exceeded -> {
+                ProblemDetail problem = withSku(Problems.of(ProblemCode.LIMIT_EXCEEDED,
+                        "the request would take the buyer over the per-user limit"), exceeded.skuId().value());
+                problem.setProperty("limit", exceeded.limit());
+                problem.setProperty("held", exceeded.held());
+                yield Problems.response(problem);
+            }
+            case ReservationOutcome.NotStarted notStarted -> {
+                ProblemDetail problem = Problems.of(ProblemCode.NOT_STARTED, "the sale has not started yet");
+                problem.setProperty("startsAt", notStarted.startsAt().toString());
+                yield Problems.response(problem);
+            }
+            case ReservationOutcome.Ended ended -> {
+                ProblemDetail problem = Problems.of(ProblemCode.ENDED, "the sale has ended");
+                problem.setProperty("endsAt", ended.endsAt().toString());
+                yield Problems.response(problem);
+            }
+            case ReservationOutcome.NotReady notReady -> Problems.notReady("the sale is not open for reservations yet");
+            case ReservationOutcome.UnknownSku unknown -> Problems.response(
+                    withSku(Problems.of(ProblemCode.UNKNOWN_SKU, "the SKU is not part of this sale"),
+                            unknown.skuId().value()));
+        };
+    }
+
+    private static ResponseEntity<ReservationAcceptedResponse> accepted(Reservation reservation) {
+        return ResponseEntity
+                .accepted()
+                .location(UriComponentsBuilder.fromPath("/api/v1/reservations/{id}").build(reservation.id().value()))
+                .body(ReservationAcceptedResponse.of(reservation));
+    }
+
+    private static ProblemDetail withSku(ProblemDetail problem, String skuId) {
+        problem.setProperty("skuId", skuId);
+        return problem;
+    }
+}

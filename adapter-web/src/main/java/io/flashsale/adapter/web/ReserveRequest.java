@@ -1,0 +1,20 @@
+package io.flashsale.adapter.web;
+
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationLine;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import java.util.List;
+
+/** Body of {@code POST /api/v1/activities/{id}/reservations}; repeated SKUs are refused by the domain. */
+public record ReserveRequest(
+        @Pattern(regexp = ApiIds.PATTERN, message = ApiIds.MESSAGE) String requestId,
+        @NotNull @Size(min = 1, max = Reservation.MAX_LINES) List<@NotNull @Valid ReservationLineRequest> items) {
+
+    List<ReservationLine> toLines() {
+        return items.stream().map(ReservationLineRequest::toLine).toList();
+    }
+}

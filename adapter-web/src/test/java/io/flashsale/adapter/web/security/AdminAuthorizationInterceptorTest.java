@@ -1,0 +1,55 @@
+package io.flashsale.adapter.web.security;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.web.method.HandlerMethod;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AdminAuthorizationInterceptorTest {
+
+    private final AdminAuthorizationInterceptor interceptor =
+            new AdminAuthorizationInterceptor(AdminToken.of("the-admin-token"));
+
+    static class Handlers {
+
+        @AdminOnly
+        public void adminCall() {
+        }
+
+        public void publicCall() {
+        }
+    }
+
+    @Test
+    void givenAnAdminHandler_whenTheBearerTokenIsRight_thenTheCallProceeds() throws Exception {
+        assertThat(preHandle("adminCall", "Bearer the-admin-token")).isTrue();
+        assertThat(preHandle("adminCall", "bearer the-admin-token")).isTrue();
+    }
+
+    @Test
+    void givenAnAdminHandler_whenTheTokenIsMissingOrWrong_thenUnauthorized() {
+        for (String authorization : new String[] {null, "", "Bearer", "Bearer ", "Bearer wrong",
+                "Basic dGhlLWFkbWluLXRva2Vu", "the-admin-token", "Bearer the-admin-token-and-more"}) {
+            assertThatThrownBy(() -> preHandle("adminCall", authorization))
+                    .as("Authorization: %s", authorization)
+                    .isInstanceOf(UnauthorizedException.class);
+        }
+    }
+
+    @Test
+    void givenAPublicHandler_whenNoTokenIsSent_thenTheCallProceeds() throws Exception {
+        assertThat(preHandle("publicCall", null)).isTrue();
+    }
+
+    private boolean preHandle(String method, String authorization) throws NoSuchMethodException {
+        var request = new MockHttpServletRequest();
+        if (authorization != null) {
+            request.addHeader("Authorization", authorization);
+        }
+        var handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod(method));
+        return interceptor.preHandle(request, new MockHttpServletResponse(), handler);
+    }
+}

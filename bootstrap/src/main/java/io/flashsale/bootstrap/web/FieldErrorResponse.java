@@ -1,5 +1,0 @@
-package io.flashsale.bootstrap.web;
-
-/** One entry of a VALIDATION problem's {@code errors}: a JSON path such as {@code items[0].quantity}. */
-public record FieldErrorResponse(String field, String message) {
-}

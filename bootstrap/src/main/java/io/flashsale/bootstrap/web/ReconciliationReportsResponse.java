@@ -1,7 +1,0 @@
-package io.flashsale.bootstrap.web;
-
-import java.util.List;
-
-/** The activity's stored reports (drift found or something done), newest first. */
-public record ReconciliationReportsResponse(String activityId, List<ReconciliationReportResponse> reports) {
-}
