@@ -48,5 +48,6 @@ else
 end
 local total = redis.call('HINCRBY', stock, sku .. ':total', delta)
 redis.call('HSET', stock, applied, '1')
+fs_bump_version(stock, sku)
 local f = redis.call('HMGET', stock, sku .. ':reserved', sku .. ':sold')
 return { 'APPLIED', total, tonumber(f[1]), tonumber(f[2]) }

@@ -3,17 +3,22 @@
 --
 -- KEYS: 1 stock, 2 reservations
 -- ARGV: 1 reservationId
--- Reply: 1 when confirmed now, 0 otherwise.
+-- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
 local r = redis.call('HMGET', reservations, id .. ':status', id .. ':lines')
 if r[1] ~= 'RESERVED' then
     return 0
 end
-for sku, quantity in string.gmatch(r[2], '([^,:]+):(%d+)') do
-    quantity = tonumber(quantity)
-    redis.call('HINCRBY', stock, sku .. ':reserved', -quantity)
-    redis.call('HINCRBY', stock, sku .. ':sold', quantity)
+local lines, why = fs_decode_lines(r[2])
+why = why or fs_short(stock, lines, '', ':reserved')
+if why then
+    return fs_refuse(why)
+end
+for _, line in ipairs(lines) do
+    redis.call('HINCRBY', stock, line.sku .. ':reserved', -line.quantity)
+    redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
+    fs_bump_version(stock, line.sku)
 end
 redis.call('HSET', reservations, id .. ':status', 'ORDERED')
 return 1

@@ -1,14 +1,22 @@
 -- RESERVED -> FAILED: MySQL refused the order. Nothing is given back: the units stay reserved and the buyer
 -- keeps holding them until reconciliation decides. Any other status (or no reservation) changes nothing,
--- so failing twice is harmless.
+-- so failing twice is harmless. The SKUs' versions move: reconciliation counts a FAILED reservation differently.
 --
--- KEYS: 1 reservations
+-- KEYS: 1 stock, 2 reservations
 -- ARGV: 1 reservationId
 -- Reply: 1 when failed now, 0 otherwise.
 
-local reservations, id = KEYS[1], ARGV[1]
-if redis.call('HGET', reservations, id .. ':status') ~= 'RESERVED' then
+local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
+local r = redis.call('HMGET', reservations, id .. ':status', id .. ':lines')
+if r[1] ~= 'RESERVED' then
     return 0
+end
+local lines, why = fs_decode_lines(r[2])
+if not lines then
+    return fs_refuse(why)
+end
+for _, line in ipairs(lines) do
+    fs_bump_version(stock, line.sku)
 end
 redis.call('HSET', reservations, id .. ':status', 'FAILED')
 return 1

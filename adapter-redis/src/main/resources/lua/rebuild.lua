@@ -35,6 +35,6 @@ for i = last + 1, #ARGV, 3 do
     redis.call('HSET', holdings, ARGV[i] .. ':' .. ARGV[i + 1], ARGV[i + 2])
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
-    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6])
+    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id())
 redis.call('HSET', meta, 'ready', '1')
 return 1

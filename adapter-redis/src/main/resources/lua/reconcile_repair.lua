@@ -1,13 +1,14 @@
--- Rewrites one SKU's ledger and every buyer's holdings of it from MySQL's figures, in one atomic step, but only while
--- the SKU still shows the fingerprint the repair was computed from (total|reserved|sold as stored, '-' when missing):
--- any reservation, confirm, release, restore or adjustment since the snapshot changes it, and then nothing is written.
--- The available units are spread over the segments as warm_up.lua does. The adjustments the new total includes are
--- marked applied, so adjust.lua refuses them if they arrive late.
--- Cost: it reads the whole holdings hash to find the buyers of the SKU (see reconcile_snapshot.lua).
+-- Rewrites one SKU's ledger from MySQL's figures and the holdings of the buyers that drifted, in one atomic step,
+-- but only while the SKU shows the version the repair was computed from (see lib/ledger.lua): any reservation,
+-- confirm, failure, release, restore, adjustment or repair since the read changes it, and then nothing is written.
+-- No value-based guard: two moves that cancel out still change the version. The available units are spread over
+-- the segments as warm_up.lua does. The adjustments the new total includes are marked applied, so adjust.lua refuses
+-- them if they arrive late. Cost: the SKU's segments and the buyers listed, never the whole holdings hash.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings
--- ARGV: 1 sku, 2 fingerprint, 3 total, 4 reserved, 5 sold, 6 available, 7 limit, 8 segments,
---       9 number of adjustment ids n, then n adjustment ids, then (buyer, units) pairs: every buyer's holdings
+-- ARGV: 1 sku, 2 version, 3 total, 4 reserved, 5 sold, 6 available, 7 limit, 8 segments,
+--       9 number of adjustment ids n, then n adjustment ids, then (buyer, units) pairs: the buyers whose holdings
+--       change, 0 removing the holding
 -- Reply: 'REPAIRED' | 'RETRY' | 'NOT_LOADED'
 
 local meta, stock, holdings = KEYS[1], KEYS[2], KEYS[3]
@@ -15,15 +16,20 @@ local sku = ARGV[1]
 if redis.call('HGET', meta, 'ready') ~= '1' then
     return 'NOT_LOADED'
 end
-local f = redis.call('HMGET', stock, sku .. ':total', sku .. ':reserved', sku .. ':sold', sku .. ':segments')
-if (f[1] or '-') .. '|' .. (f[2] or '-') .. '|' .. (f[3] or '-') ~= ARGV[2] then
+if fs_version(meta, stock, sku) ~= ARGV[2] then
     return 'RETRY'
+end
+for i = 3, 8 do
+    if not string.match(ARGV[i], '^%d+$') then
+        return fs_refuse('figure ' .. i .. ' is not a whole number: ' .. ARGV[i])
+    end
 end
 
 local available, segments = tonumber(ARGV[6]), tonumber(ARGV[8])
+local oldSegments = fs_number(redis.call('HGET', stock, sku .. ':segments'))
 redis.call('HSET', stock, sku .. ':total', ARGV[3], sku .. ':reserved', ARGV[4], sku .. ':sold', ARGV[5],
     sku .. ':limit', ARGV[7], sku .. ':segments', ARGV[8])
-for s = segments + 1, tonumber(f[4] or '0') do
+for s = segments + 1, oldSegments do
     redis.call('HDEL', stock, sku .. ':avail:' .. s)
 end
 local share, extra = math.floor(available / segments), available % segments
@@ -35,15 +41,12 @@ local adjustments = tonumber(ARGV[9])
 for i = 10, 9 + adjustments do
     redis.call('HSET', stock, sku .. ':adj:' .. ARGV[i], '1')
 end
-
-local fields = redis.call('HGETALL', holdings)
-for i = 1, #fields, 2 do
-    local heldSku = string.match(fields[i], ':([^:]+)$')
-    if heldSku == sku then
-        redis.call('HDEL', holdings, fields[i])
+for i = 10 + adjustments, #ARGV, 2 do
+    if ARGV[i + 1] == '0' then
+        redis.call('HDEL', holdings, ARGV[i] .. ':' .. sku)
+    else
+        redis.call('HSET', holdings, ARGV[i] .. ':' .. sku, ARGV[i + 1])
     end
 end
-for i = 10 + adjustments, #ARGV, 2 do
-    redis.call('HSET', holdings, ARGV[i] .. ':' .. sku, ARGV[i + 1])
-end
+fs_bump_version(stock, sku)
 return 'REPAIRED'

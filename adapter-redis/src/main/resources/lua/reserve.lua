@@ -1,5 +1,5 @@
 -- Decides one reservation attempt in one atomic step, exactly as ActivityLedger.reserve does.
--- Nothing is written unless every line passes. Field names follow RedisKeys.
+-- Nothing is written unless every line passes. Field names follow RedisKeys; fs_* come from lib/ledger.lua.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox
 -- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
@@ -8,6 +8,7 @@
 -- Reply: {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
+--        | error FS_REFUSED when a SKU repeats or a quantity is below 1 (the model refuses such a request)
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -38,15 +39,16 @@ if not isBefore(ARGV[5], ARGV[6], window[4], window[5]) then
 end
 
 -- 3. Every SKU must belong to the sale before any line is judged on limit or stock.
-local lines = {}
-for i = 10, #ARGV, 2 do
-    local sku = ARGV[i]
-    local known = redis.call('HMGET', stock, sku .. ':segments', sku .. ':limit')
+local lines, why = fs_pairs_to_lines(ARGV, 10)
+if not lines then
+    return fs_refuse(why)
+end
+for _, line in ipairs(lines) do
+    local known = redis.call('HMGET', stock, line.sku .. ':segments', line.sku .. ':limit')
     if not known[1] then
-        return { 'UNKNOWN_SKU', sku }
+        return { 'UNKNOWN_SKU', line.sku }
     end
-    lines[#lines + 1] = { sku = sku, quantity = tonumber(ARGV[i + 1]), segments = tonumber(known[1]),
-                          limit = tonumber(known[2]) }
+    line.segments, line.limit = tonumber(known[1]), tonumber(known[2])
 end
 
 -- 4. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
@@ -93,6 +95,7 @@ for _, line in ipairs(lines) do
     end
     redis.call('HINCRBY', stock, line.sku .. ':reserved', line.quantity)
     redis.call('HINCRBY', holdings, buyer .. ':' .. line.sku, line.quantity)
+    fs_bump_version(stock, line.sku)
 end
 redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', requestId, id .. ':lines', ARGV[9],
     id .. ':status', 'RESERVED', id .. ':reservedAt', ARGV[7])

@@ -22,7 +22,8 @@ for i = 7, #ARGV, 4 do
     end
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
-    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6])
--- Ready goes last: it is what reserve.lua checks.
+    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id())
+-- A new load: versions read before it never match after it (see lib/ledger.lua). Ready goes last: it is what
+-- reserve.lua checks.
 redis.call('HSET', meta, 'ready', '1')
 return 1

@@ -126,6 +126,51 @@ public final class HotStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes the records of {@code count} reservations of one unit each that were ordered and paid long ago, as a big
+     * sale leaves them behind: nothing counts them any more (their units are in the books), but they fill the hash.
+     */
+    public void addPaidReservations(String activityId, String skuId, int count) {
+        String reservations = RedisKeys.reservations(new ActivityId(activityId));
+        Map<String, String> page = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            String id = activityId + ".paid" + i;
+            page.put(id + ":buyer", "paid" + i);
+            page.put(id + ":requestId", "p" + i);
+            page.put(id + ":lines", skuId + ":1");
+            page.put(id + ":status", "PAID");
+            page.put(id + ":reservedAt", "2026-01-01T00:00:00Z");
+            if (page.size() >= 2500 || i == count - 1) {
+                connection.sync().hset(reservations, page);
+                page.clear();
+            }
+        }
+    }
+
+    /** The id of the newest SLOWLOG entry (-1 when empty): commands logged later have larger ids. */
+    public long newestSlowCommand() {
+        List<Object> newest = connection.sync().slowlogGet(1);
+        return newest.isEmpty() ? -1 : ((Number) ((List<?>) newest.getFirst()).get(0)).longValue();
+    }
+
+    /**
+     * Durations in microseconds of the commands logged in SLOWLOG after {@code afterId} that named one of the sale's
+     * keys; the server logs only commands slower than its {@code slowlog-log-slower-than}.
+     */
+    public List<Long> slowCommandsOfSale(String activityId, long afterId) {
+        String tag = "{" + activityId + "}";
+        List<Long> durations = new ArrayList<>();
+        for (Object entry : connection.sync().slowlogGet(1000)) {
+            List<?> fields = (List<?>) entry;
+            long id = ((Number) fields.get(0)).longValue();
+            boolean namesTheSale = ((List<?>) fields.get(3)).stream().anyMatch(arg -> String.valueOf(arg).contains(tag));
+            if (id > afterId && namesTheSale) {
+                durations.add(((Number) fields.get(2)).longValue());
+            }
+        }
+        return durations;
+    }
+
     public String serverVersion() {
         return connection.sync().info("server").lines()
                 .filter(line -> line.startsWith("redis_version:"))

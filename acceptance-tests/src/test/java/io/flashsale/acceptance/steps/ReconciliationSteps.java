@@ -29,6 +29,7 @@ public class ReconciliationSteps {
     private final PeriodicLoop warmUps;
     private JsonNode lastReport;
     private boolean warmUpsHeld;
+    private long slowCommandsSeen = -1;
 
     public ReconciliationSteps(SaleWorld world, HotStore hotStore, ApplicationContext context) {
         this.world = world;
@@ -73,6 +74,20 @@ public class ReconciliationSteps {
         }
         assertThat(hotStore.reservationStatuses(saleId)).as("the fast store's statuses after the damage")
                 .containsEntry(reservationId, "RESERVED");
+    }
+
+    @Given("the fast store also keeps the records of {int} earlier reservations of {product}, ordered and paid long ago")
+    public void paidLongAgo(int count, String skuId) {
+        hotStore.addPaidReservations(world.sale().id(), skuId, count);
+        slowCommandsSeen = hotStore.newestSlowCommand();
+    }
+
+    @Then("no command the fast store ran for the sale took {int} milliseconds or more")
+    public void noSlowCommand(int millis) {
+        // Redis logs commands slower than its slowlog-log-slower-than (10 ms by default): anything listed here is slow.
+        assertThat(hotStore.slowCommandsOfSale(world.sale().id(), slowCommandsSeen))
+                .as("the sale's commands in the slow log since the set-up, in microseconds")
+                .allSatisfy(micros -> assertThat(micros).isLessThan(millis * 1000L));
     }
 
     @When("the operator reconciles the sale")

@@ -8,6 +8,7 @@ import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -22,6 +23,7 @@ import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,10 +49,15 @@ final class DamageableHotStore implements StockReservationPort, HotStoreReconcil
     void loseLedger(ActivityId activityId, SkuId skuId) {
         HotSkuSnapshot seen = store.snapshot(activityId).orElseThrow().sku(skuId).orElseThrow();
         LedgerRepairResult lost = store.repair(activityId, new LedgerRepair(skuId, LedgerFigures.ZERO,
-                seen.holdings(), Set.of(), seen.fingerprint(), 1, 1));
+                seen.holdings(), Set.of(), seen.version(), 1, 1));
         if (lost != LedgerRepairResult.REPAIRED) {
             throw new IllegalStateException("could not damage " + skuId + ": " + lost);
         }
+    }
+
+    @Override
+    public List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids) {
+        return store.reservations(activityId, skuId, ids);
     }
 
     @Override

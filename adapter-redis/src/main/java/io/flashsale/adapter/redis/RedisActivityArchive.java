@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -25,8 +26,8 @@ import java.util.Set;
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
     private static final String STATUS_SUFFIX = ":" + RedisKeys.RESERVATION_STATUS;
-    /** Hash fields HSCAN looks at per call: a short step for the server, a few hundred round trips for a big sale. */
-    private static final long SCAN_STEP = 1000;
+    /** Hash fields HSCAN looks at per call: a short step for the server, as every paged read of a sale takes. */
+    private static final long SCAN_STEP = PagedReads.PAGE;
     private static final String CHECK = "check";
     private static final String DELETE = "delete";
 

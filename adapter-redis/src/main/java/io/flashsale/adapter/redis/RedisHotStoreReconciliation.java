@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
@@ -10,6 +11,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
@@ -21,22 +23,26 @@ import io.lettuce.core.api.sync.RedisCommands;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Reconciliation on Redis: every read and every write is one Lua script over the activity's own keys
- * ({@link RedisKeys}), so it is atomic with the reservations it races. Repairs are guarded by the SKU's fingerprint
- * ({@code total|reserved|sold} as stored): a move since the snapshot makes the repair answer RETRY.
- * Thread-safe: many threads may share the one connection.
+ * Reconciliation on Redis. The snapshot is read in pages ({@link PagedReads}) between two reads of the per-SKU figures
+ * and versions ({@code reconcile_figures.lua}, whose cost follows the number of SKUs), so no command it sends costs
+ * in proportion to buyers or reservations; a SKU whose version moved in between is reported {@code MOVING}. Every write
+ * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
+ * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
  */
 public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
 
     private final RedisCommands<String, String> redis;
     private final String outboxRegistry;
-    private final LuaScript snapshot;
+    private final PagedReads pages;
+    private final LuaScript figures;
     private final LuaScript repair;
     private final LuaScript redrive;
     private final LuaScript adjust;
@@ -51,25 +57,57 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
         this.redis = connection.sync();
         this.outboxRegistry = outboxRegistry;
-        this.snapshot = LuaScript.load(redis, "reconcile_snapshot");
+        this.pages = new PagedReads(redis);
+        this.figures = LuaScript.load(redis, "reconcile_figures");
         this.repair = LuaScript.load(redis, "reconcile_repair");
         this.redrive = LuaScript.load(redis, "reconcile_redrive");
         this.adjust = LuaScript.load(redis, "adjust");
         this.rebuild = LuaScript.load(redis, "rebuild");
     }
 
+    /**
+     * Figures, then the outbox's unacknowledged entries, the reservations that count (RESERVED, FAILED, CANCELLED by
+     * the buyer; ORDERED ones are read by id, see {@link #reservations}) and the holdings, then the figures again.
+     */
     @Override
     public Optional<HotStoreSnapshot> snapshot(ActivityId activityId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
-        List<Object> reply = snapshot.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP);
-        return SnapshotReply.parse(activityId, reply);
+        Optional<SnapshotReply.Figures> before = figures(activityId);
+        if (before.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
+        String reservations = RedisKeys.reservations(activityId);
+        List<SnapshotReply.Record> records = pages.records(reservations,
+                pages.reservationIds(reservations, SNAPSHOT_STATUSES::contains)).stream()
+                .filter(record -> SNAPSHOT_STATUSES.contains(record.status()))
+                .filter(record -> !record.status().equals("CANCELLED") || record.cancelledAt() != null)
+                .toList();
+        Map<String, String> holdings = pages.hash(RedisKeys.holdings(activityId));
+        Optional<SnapshotReply.Figures> after = figures(activityId);
+        if (after.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(SnapshotReply.assemble(activityId, before.get(), after.get(), holdings, records, waiting));
+    }
+
+    private static final Set<String> SNAPSHOT_STATUSES = Set.of("RESERVED", "FAILED", "CANCELLED");
+
+    private Optional<SnapshotReply.Figures> figures(ActivityId activityId) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        List<Object> reply = figures.run(redis, ScriptOutputType.MULTI, keys);
+        return SnapshotReply.Figures.parse(reply);
+    }
+
+    @Override
+    public List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids) {
+        List<String> wanted = ids.stream().map(ReservationId::value).toList();
+        return SnapshotReply.seenFrom(skuId, pages.records(RedisKeys.reservations(activityId), wanted));
     }
 
     @Override
     public LedgerRepairResult repair(ActivityId activityId, LedgerRepair repair) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
-        List<String> args = new ArrayList<>(List.of(repair.skuId().value(), repair.fingerprint(),
+        List<String> args = new ArrayList<>(List.of(repair.skuId().value(), repair.version(),
                 Long.toString(repair.figures().total()), Long.toString(repair.figures().reserved()),
                 Long.toString(repair.figures().sold()), Long.toString(repair.figures().available()),
                 Integer.toString(repair.limit()), Integer.toString(repair.segments()),

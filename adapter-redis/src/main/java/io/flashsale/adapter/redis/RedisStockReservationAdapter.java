@@ -152,7 +152,8 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public boolean fail(ReservationId reservationId) {
-        String[] keys = {RedisKeys.reservations(reservationId.activityId())};
+        ActivityId activityId = reservationId.activityId();
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId)};
         Long failed = fail.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return failed == 1L;
     }

@@ -1,21 +1,21 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.reference.InMemoryStockReservations;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.security.SecureRandom;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Seeded random walks of reserve / release / confirm / restore / mark paid / fail / warm-up against Redis and the
- * reference model, compared after every step. Fixed seeds plus one fresh seed per run; {@code -Dflashsale.seed=<seed>}
- * replays only that one.
+ * Seeded random walks of reserve / release / confirm / restore / mark paid / fail / warm-up / adjust / repair /
+ * rebuild against Redis and the reference model, compared after every step. Fixed seeds plus one fresh seed per run;
+ * {@code -Dflashsale.seed=<seed>} replays only that one.
  */
 class RedisModelBasedIT {
 
@@ -37,18 +37,23 @@ class RedisModelBasedIT {
     void givenRandomOperations_thenRedisAnswersAndHoldsExactlyWhatTheReferenceModelDoes(long seed) {
         System.out.println("[model-based] seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
 
-        new ReservationModelRun(seed, SharedRedis.adapter(), new InMemoryStockReservations(), SEEN).run(STEPS);
+        new ReservationModelRun(seed, SharedRedis.adapter(),
+                new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry()),
+                SharedRedis.connection().sync(), SEEN).run(STEPS);
     }
 
     /** The walks are only worth something if they reached every outcome and both answers of every move. */
     @AfterAll
     static void theFixedSeedsExercisedEveryOutcomeAndMove() {
+        System.out.println("[model-based] exercised " + new TreeSet<>(SEEN));
         if (System.getProperty(SEED_PROPERTY) != null) {
             return;
         }
         assertThat(SEEN).contains("Reserved", "Replayed", "SoldOut", "InsufficientStock", "LimitExceeded",
                 "NotStarted", "Ended", "NotReady", "UnknownSku",
                 "release=true", "release=false", "releaseAt=true", "releaseAt=false", "confirm=true", "confirm=false",
-                "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false");
+                "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false",
+                "adjust=Applied", "adjust=AlreadyApplied", "adjust=Refused", "adjust=UnknownSku", "repair=REPAIRED",
+                "repair=RETRY/stale", "rebuild");
     }
 }

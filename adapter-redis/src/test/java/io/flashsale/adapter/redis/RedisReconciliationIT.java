@@ -125,16 +125,23 @@ class RedisReconciliationIT {
         HotSkuSnapshot a = snapshotOf(A);
 
         assertThat(a.figures()).isEqualTo(new LedgerFigures(21, 3, 2, 16));
-        assertThat(a.fingerprint()).isEqualTo("21|3|2");
+        assertThat(a.version()).as("<loadId>/<moves of a>: 5 reserves, 2 confirms, a failure, a release, an adjustment")
+                .matches("\\d+\\.\\d+/10");
         assertThat(a.holdings()).isEqualTo(Map.of(ANN, 2L, BOB, 1L, new BuyerId("cid"), 1L, new BuyerId("dee"), 1L));
         assertThat(a.appliedAdjustments()).containsExactly(77L);
         assertThat(a.reservations()).containsExactlyInAnyOrder(
                 new HotReservation(reserved.id(), ANN, ReservationStatus.RESERVED, 2, reserved.reservedAt(), null, true),
-                new HotReservation(ordered.id(), BOB, ReservationStatus.ORDERED, 1, ordered.reservedAt(), null, false),
                 new HotReservation(failed.id(), new BuyerId("dee"), ReservationStatus.FAILED, 1, failed.reservedAt(), null,
                         true),
                 new HotReservation(cancelled.id(), new BuyerId("eve"), ReservationStatus.CANCELLED, 1,
                         cancelled.reservedAt(), cancelledAt, true));
+        assertThat(hotStore.reservations(activityId, A, List.of(ordered.id(), paid.id())))
+                .as("ORDERED ones are read by id; every status comes back as it is")
+                .containsExactlyInAnyOrder(
+                        new HotReservation(ordered.id(), BOB, ReservationStatus.ORDERED, 1, ordered.reservedAt(), null,
+                                false),
+                        new HotReservation(paid.id(), new BuyerId("cid"), ReservationStatus.PAID, 1,
+                                paid.reservedAt(), null, false));
         HotSkuSnapshot b = snapshotOf(B);
         assertThat(b.figures()).isEqualTo(new LedgerFigures(4, 1, 0, 3));
         assertThat(b.reservations()).extracting(HotReservation::id).containsExactly(reserved.id());
@@ -147,16 +154,18 @@ class RedisReconciliationIT {
         stock.warmUp(sale);
         reserve(ANN, line(A, 2), line(B, 1));
         reserve(BOB, line(A, 1));
+        reserve(new BuyerId("eve"), line(A, 1));
         HotSkuSnapshot before = snapshotOf(A);
 
         LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(25, 3, 4, 18),
-                Map.of(ANN, 5L, new BuyerId("cid"), 2L), Set.of(5L, 6L), before.fingerprint(), 3, 5));
+                Map.of(ANN, 5L, new BuyerId("cid"), 2L, BOB, 0L), Set.of(5L, 6L), before.version(), 3, 5));
 
         assertThat(result).isEqualTo(LedgerRepairResult.REPAIRED);
         assertThat(ledgerOf(A)).isEqualTo(new StockLedger(25, 3, 4));
         assertThat(segmentsOf(A, 3)).containsExactly(6L, 6L, 6L);
         assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 5L, B, 1L));
-        assertThat(stock.holdings(activityId, BOB)).as("not listed: holds none of A").isEmpty();
+        assertThat(stock.holdings(activityId, BOB)).as("listed with 0: holds none of A").isEmpty();
+        assertThat(stock.holdings(activityId, new BuyerId("eve"))).as("not listed: unchanged").isEqualTo(Map.of(A, 1L));
         assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEqualTo(Map.of(A, 2L));
         assertThat(hotStore.adjust(activityId, A, 3, 6)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
         assertThat(ledgerOf(B)).as("another SKU is untouched").isEqualTo(new StockLedger(4, 1, 0));
@@ -169,11 +178,42 @@ class RedisReconciliationIT {
         reserve(ANN, line(A, 1));
 
         LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(20, 0, 0, 20),
-                Map.of(), Set.of(), before.fingerprint(), 3, 5));
+                Map.of(), Set.of(), before.version(), 3, 5));
 
         assertThat(result).isEqualTo(LedgerRepairResult.RETRY);
         assertThat(ledgerOf(A)).isEqualTo(new StockLedger(20, 1, 0));
         assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 1L));
+    }
+
+    @Test
+    void givenTwoMovesThatCancelOutBetweenTheSnapshotAndTheRepair_thenRetryAndNothingIsWritten() {
+        stock.warmUp(sale);
+        Reservation ann = reserve(ANN, line(A, 2));
+        HotSkuSnapshot before = snapshotOf(A);
+        reserve(BOB, line(A, 2));
+        stock.release(ann.id());
+        assertThat(snapshotOf(A).figures()).as("the same figures as at the snapshot").isEqualTo(before.figures());
+
+        // Computed from the first look: Ann holds 2. Landing it would give her 2 more units on top of Bob's.
+        LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(20, 2, 0, 18),
+                Map.of(ANN, 2L), Set.of(), before.version(), 3, 5));
+
+        assertThat(result).isEqualTo(LedgerRepairResult.RETRY);
+        assertThat(stock.holdings(activityId, ANN)).isEmpty();
+        assertThat(stock.holdings(activityId, BOB)).isEqualTo(Map.of(A, 2L));
+    }
+
+    @Test
+    void givenTheActivityLoadedAgain_whenRepairedFromALookBeforeTheLoss_thenRetry() {
+        stock.warmUp(sale);
+        HotSkuSnapshot before = snapshotOf(A);
+        SharedRedis.forget(activityId);
+        stock.warmUp(sale);
+        assertThat(snapshotOf(A).version()).as("a fresh load starts at 0 moves again").endsWith("/0")
+                .isNotEqualTo(before.version());
+
+        assertThat(hotStore.repair(activityId, new LedgerRepair(A, new LedgerFigures(20, 0, 0, 20), Map.of(),
+                Set.of(), before.version(), 3, 5))).isEqualTo(LedgerRepairResult.RETRY);
     }
 
     @Test
@@ -183,12 +223,12 @@ class RedisReconciliationIT {
         redis.del(RedisKeys.stock(activityId));
         HotSkuSnapshot lost = snapshotOf(B);
         assertThat(lost.figures()).isEqualTo(LedgerFigures.ZERO);
-        assertThat(lost.fingerprint()).isEqualTo("-|-|-");
+        assertThat(lost.version()).as("the moves counted with the ledger are gone with it").endsWith("/0");
         assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "x1"), BOB, new RequestId("x1"),
                 List.of(line(B, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.UnknownSku(B));
 
         assertThat(hotStore.repair(activityId, new LedgerRepair(B, new LedgerFigures(4, 2, 0, 2), Map.of(ANN, 2L),
-                Set.of(), lost.fingerprint(), 1, 2))).isEqualTo(LedgerRepairResult.REPAIRED);
+                Set.of(), lost.version(), 1, 2))).isEqualTo(LedgerRepairResult.REPAIRED);
 
         assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "x2"), ANN, new RequestId("x2"),
                 List.of(line(B, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.LimitExceeded(B, 2, 2));
@@ -223,7 +263,7 @@ class RedisReconciliationIT {
             // Rewrites exactly what was seen: harmless when nothing moved, a lost reservation if a stale one landed.
             LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A,
                     new LedgerFigures(seen.figures().total(), seen.figures().reserved(), seen.figures().sold(),
-                            seen.figures().available()), seen.holdings(), Set.of(), seen.fingerprint(), 3, 5));
+                            seen.figures().available()), seen.holdings(), Set.of(), seen.version(), 3, 5));
             if (result == LedgerRepairResult.RETRY) {
                 retries++;
             } else {

@@ -1,10 +1,16 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerFigures;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -13,26 +19,36 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.IllegalStockMoveException;
+import io.flashsale.domain.stock.LedgerAdjustment;
+import io.lettuce.core.Range;
+import io.lettuce.core.api.sync.RedisCommands;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.BiPredicate;
+import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One seeded random walk (reserve, release with or without its moment, confirm, restore, mark paid, fail, warm-up):
- * the same operations go to Redis and to the reference model, and the outcome of every step and the whole state after
- * it (stock, holdings, reservations, cancellation moments) must be equal. Everything but the activity's unique id
- * follows from the seed.
+ * One seeded random walk (reserve, release with or without its moment, confirm, restore, mark paid, fail, warm-up,
+ * audited adjustments, repairs from a fresh or a stale look, rebuilds after a loss): the same operations go to Redis and
+ * to the reference model, and the outcome of every step (a refusal included) and the whole state after it (stock,
+ * holdings, reservations, cancellation moments) must be equal. What only Redis keeps is checked against what the walk
+ * itself accepted: the outbox (one entry per accepted reservation, in order), the request index, every segment (never
+ * below zero) and each segmented SKU's cursor. Everything but the activity's unique id follows from the seed.
  */
 final class ReservationModelRun {
 
@@ -43,20 +59,29 @@ final class ReservationModelRun {
 
     private final long seed;
     private final RandomGenerator random;
-    private final StockReservationPort redis;
-    private final StockReservationPort model;
+    private final RedisStockReservationAdapter redis;
+    private final RedisHotStoreReconciliation redisHot;
+    private final RedisCommands<String, String> commands;
+    private InMemoryStockReservations model = new InMemoryStockReservations();
     private final Set<String> seen;
     private final Activity activity;
     private final List<ReservationId> known = new ArrayList<>();
+    /** What Redis must hold besides what the model shows, since the last (re)load. */
+    private final List<String> outboxExpected = new ArrayList<>();
+    private final Map<String, String> requestsExpected = new HashMap<>();
+    private final Map<SkuId, Long> cursorsExpected = new HashMap<>();
+    private final Map<SkuId, String> staleVersions = new HashMap<>();
     private int step;
     private String operation = "start";
 
     /** @param seen collects the outcome kinds and moves this run exercised */
-    ReservationModelRun(long seed, StockReservationPort redis, StockReservationPort model, Set<String> seen) {
+    ReservationModelRun(long seed, RedisStockReservationAdapter redis, RedisHotStoreReconciliation redisHot,
+                        RedisCommands<String, String> commands, Set<String> seen) {
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.redis = redis;
-        this.model = model;
+        this.redisHot = redisHot;
+        this.commands = commands;
         this.seen = seen;
         this.activity = randomActivity();
     }
@@ -79,20 +104,26 @@ final class ReservationModelRun {
 
     private void randomStep() {
         int dice = random.nextInt(100);
-        if (dice < 52) {
+        if (dice < 46) {
             reserve();
-        } else if (dice < 60) {
+        } else if (dice < 56) {
             move("release", known(), StockReservationPort::release);
-        } else if (dice < 66) {
+        } else if (dice < 62) {
             releaseAt(known());
-        } else if (dice < 80) {
+        } else if (dice < 76) {
             move("confirm", known(), StockReservationPort::confirm);
-        } else if (dice < 88) {
+        } else if (dice < 84) {
             restore(known());
-        } else if (dice < 92) {
+        } else if (dice < 88) {
             move("markPaid", known(), StockReservationPort::markPaid);
-        } else if (dice < 96) {
+        } else if (dice < 92) {
             move("fail", known(), StockReservationPort::fail);
+        } else if (dice < 93) {
+            adjust();
+        } else if (dice < 96) {
+            repair();
+        } else if (dice < 97) {
+            rebuild();
         } else if (dice < 98) {
             switch (random.nextInt(5)) {
                 case 0 -> move("release", freshId(), StockReservationPort::release);
@@ -127,15 +158,97 @@ final class ReservationModelRun {
         seen.add(expected.getClass().getSimpleName());
         if (expected instanceof ReservationOutcome.Reserved) {
             known.add(request.id());
+            outboxExpected.add(request.id().value());
+            requestsExpected.put(request.buyerId().value() + ":" + request.requestId().value(), request.id().value());
+            for (ReservationLine line : request.lines()) {
+                if (activity.item(line.skuId()).orElseThrow().segments() > 1) {
+                    cursorsExpected.merge(line.skuId(), 1L, Long::sum);
+                }
+            }
         }
     }
 
     private void move(String name, ReservationId id, BiPredicate<StockReservationPort, ReservationId> move) {
         operation = name + " " + id;
-        boolean expected = move.test(model, id);
-        boolean actual = move.test(redis, id);
+        String expected = outcomeOf(() -> move.test(model, id));
+        String actual = outcomeOf(() -> move.test(redis, id));
         assertThat(actual).as(where()).isEqualTo(expected);
         seen.add(name + "=" + expected);
+    }
+
+    /** "true", "false", or "refused" when the store refused a move that would take a counter below zero. */
+    private static String outcomeOf(BooleanSupplier move) {
+        try {
+            return Boolean.toString(move.getAsBoolean());
+        } catch (IllegalStockMoveException refused) {
+            return "refused";
+        }
+    }
+
+    private void adjust() {
+        SkuId sku = random.nextInt(10) == 0 ? GHOST : pick(activity.items()).skuId();
+        long delta = random.nextInt(9) - 4;
+        long adjustmentId = 1 + random.nextInt(6);
+        operation = "adjust " + sku + " by " + delta + " as #" + adjustmentId;
+        LedgerAdjustment expected = model.adjust(activity.id(), sku, delta, adjustmentId);
+        assertThat(redisHot.adjust(activity.id(), sku, delta, adjustmentId)).as(where()).isEqualTo(expected);
+        seen.add("adjust=" + expected.getClass().getSimpleName());
+    }
+
+    /**
+     * A repair of one SKU from each store's own look, now and then from a look before later moves (stale): the figures
+     * move a little and one buyer's holding is rewritten, so that later moves may find counters that refuse them.
+     */
+    private void repair() {
+        SkuId sku = pick(activity.items()).skuId();
+        Optional<HotSkuSnapshot> modelLook = model.snapshot(activity.id()).flatMap(look -> look.sku(sku));
+        Optional<HotSkuSnapshot> redisLook = redisHot.snapshot(activity.id()).flatMap(look -> look.sku(sku));
+        boolean stale = random.nextInt(3) == 0 && staleVersions.containsKey(sku);
+        String modelVersion = stale ? staleVersions.get(sku) : modelLook.map(HotSkuSnapshot::version).orElse("-");
+        String redisVersion = stale ? staleVersions.get(redisKeyOf(sku)) : redisLook.map(HotSkuSnapshot::version).orElse("-");
+        modelLook.ifPresent(look -> staleVersions.put(sku, look.version()));
+        redisLook.ifPresent(look -> staleVersions.put(redisKeyOf(sku), look.version()));
+        LedgerFigures now = modelLook.map(HotSkuSnapshot::figures).orElse(LedgerFigures.ZERO);
+        long available = Math.max(0, now.available() + random.nextInt(5) - 2);
+        // Now and then fewer reserved or sold units than the reservations account for: later moves must be refused.
+        long reserved = Math.max(0, now.reserved() - random.nextInt(2));
+        long sold = Math.max(0, now.sold() - random.nextInt(2));
+        LedgerFigures target = new LedgerFigures(reserved + sold + available, reserved, sold, available);
+        Map<BuyerId, Long> holdings = Map.of(pick(BUYERS), (long) random.nextInt(2));
+        ActivityItem item = activity.item(sku).orElseThrow();
+        int limit = activity.limitFor(item).max();
+        operation = "repair " + sku + " to " + target + " " + holdings + (stale ? " from a stale look" : "");
+        LedgerRepairResult expected = model.repair(activity.id(),
+                new LedgerRepair(sku, target, holdings, Set.of(), modelVersion, item.segments(), limit));
+        LedgerRepairResult actual = redisHot.repair(activity.id(),
+                new LedgerRepair(sku, target, holdings, Set.of(), redisVersion, item.segments(), limit));
+        assertThat(actual).as(where()).isEqualTo(expected);
+        seen.add("repair=" + expected + (stale ? "/stale" : ""));
+    }
+
+    /** The key under which Redis's stale version of a SKU is kept beside the model's. */
+    private static SkuId redisKeyOf(SkuId sku) {
+        return new SkuId("redis-" + sku.value());
+    }
+
+    /** Redis lost the activity; both stores load it from the same made-up figures of the shop's books. */
+    private void rebuild() {
+        SharedRedis.forget(activity.id());
+        model = new InMemoryStockReservations();
+        List<SkuRebuild> figures = new ArrayList<>();
+        for (ActivityItem item : activity.items()) {
+            long total = random.nextInt(12);
+            long sold = total == 0 ? 0 : random.nextInt((int) total + 1);
+            Map<BuyerId, Long> holdings = sold == 0 ? Map.of() : Map.of(pick(BUYERS), sold);
+            figures.add(new SkuRebuild(item.skuId(), total, sold, holdings, Set.of(1L + random.nextInt(6))));
+        }
+        operation = "rebuild " + figures;
+        assertThat(redisHot.rebuild(activity, figures)).as(where()).isEqualTo(model.rebuild(activity, figures));
+        known.clear();
+        outboxExpected.clear();
+        requestsExpected.clear();
+        cursorsExpected.clear();
+        seen.add("rebuild");
     }
 
     private void warmUp() {
@@ -153,6 +266,27 @@ final class ReservationModelRun {
         for (ReservationId id : known) {
             assertThat(redis.findReservation(id)).as(where() + " reservation " + id).isEqualTo(model.findReservation(id));
             assertThat(redis.cancelledAt(id)).as(where() + " cancelledAt " + id).isEqualTo(model.cancelledAt(id));
+        }
+        List<String> outbox = commands.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")).stream()
+                .map(entry -> entry.getBody().get(RedisKeys.OUTBOX_RESERVATION_ID)).toList();
+        assertThat(outbox).as(where() + " outbox").isEqualTo(outboxExpected);
+        assertThat(commands.hgetall(RedisKeys.requests(activityId))).as(where() + " request index")
+                .isEqualTo(requestsExpected);
+        if (redis.stock(activityId).isEmpty()) {
+            return;
+        }
+        for (ActivityItem item : activity.items()) {
+            for (int s = 1; s <= item.segments(); s++) {
+                String segment = commands.hget(RedisKeys.stock(activityId), RedisKeys.segmentField(item.skuId(), s));
+                assertThat(segment).as(where() + " segment " + s + " of " + item.skuId()).isNotNull();
+                assertThat(Long.parseLong(segment)).as(where() + " segment " + s + " of " + item.skuId())
+                        .isNotNegative();
+            }
+            if (item.segments() > 1) {
+                String cursor = commands.hget(RedisKeys.stock(activityId), RedisKeys.stockField(item.skuId(), "cursor"));
+                assertThat(cursor == null ? 0L : Long.parseLong(cursor)).as(where() + " cursor of " + item.skuId())
+                        .isEqualTo(cursorsExpected.getOrDefault(item.skuId(), 0L));
+            }
         }
     }
 

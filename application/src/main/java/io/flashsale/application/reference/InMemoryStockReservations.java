@@ -9,6 +9,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -23,11 +24,13 @@ import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The reference model of the stock port: the domain's {@link ActivityLedger} behind one lock.
@@ -164,6 +167,17 @@ public class InMemoryStockReservations
             skus.put(item.skuId(), ledger.snapshot(item.skuId()));
         }
         return Optional.of(new HotStoreSnapshot(activityId, skus));
+    }
+
+    @Override
+    public synchronized List<HotReservation> reservations(ActivityId activityId, SkuId skuId,
+                                                          Collection<ReservationId> ids) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        if (ledger == null) {
+            return List.of();
+        }
+        Set<ReservationId> wanted = Set.copyOf(ids);
+        return ledger.snapshot(skuId).reservations().stream().filter(held -> wanted.contains(held.id())).toList();
     }
 
     @Override

@@ -29,6 +29,7 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -87,6 +88,13 @@ final class SkuReconciler {
                 // The hot store's ledger moved: look again before judging the figures.
                 continue;
             }
+            if (!look.steady() && reckoning.needsRepair()) {
+                // Read in pages while the SKU moved: its parts need not agree, so a difference is not judged on this
+                // look. A moving look that shows no difference is taken as one: the next pass looks again anyway.
+                run.moving = true;
+                continue;
+            }
+            run.judged = true;
             if (!reckoning.needsRepair()) {
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
@@ -101,6 +109,10 @@ final class SkuReconciler {
             reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
+                continue;
+            }
+            if (!look.steady() && reckoning.needsRepair()) {
+                run.moving = true;
                 continue;
             }
             if (!reckoning.needsRepair()) {
@@ -129,13 +141,20 @@ final class SkuReconciler {
             }
         }
         SkuReckoning last = run.lastReckoning;
+        if (run.moving && !run.judged) {
+            return Optional.of(run.finishUnjudged("the SKU moved during every read (a busy sale); judged on a later,"
+                    + " quieter run"));
+        }
         return Optional.of(run.finish(last.needsRepair() ? ReconciliationAction.DEFERRED : run.actionSoFar(),
                 last.actual(), last.needsRepair() ? "the SKU kept moving under " + settings.attempts()
                         + " attempts; repaired on a later run" : ""));
     }
 
-    /** Both stores' sides of the SKU, the database's read after the hot store's, and what they come to. */
-    private record Look(RecordedSku recorded, SkuReckoning reckoning) {
+    /**
+     * Both stores' sides of the SKU, the database's read after the hot store's, and what they come to; not steady when
+     * the SKU moved while the hot store was read.
+     */
+    private record Look(RecordedSku recorded, SkuReckoning reckoning, boolean steady) {
     }
 
     private Look look(ActivityId activityId, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
@@ -144,7 +163,24 @@ final class SkuReconciler {
         Instant now = clock.instant();
         RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now))
                 .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
-        return new Look(figures, StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments));
+        hot = withOwedRestores(activityId, hot, figures);
+        return new Look(figures, StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments),
+                hot.steady());
+    }
+
+    /**
+     * The snapshot may leave out ORDERED reservations (a sold-out sale has one per unit); only those that owe a restore
+     * count, so they are read by id. Read after the snapshot, they are guarded by its version as the rest is.
+     */
+    private HotSkuSnapshot withOwedRestores(ActivityId activityId, HotSkuSnapshot hot, RecordedSku figures) {
+        Set<ReservationId> seen = new HashSet<>();
+        hot.reservations().forEach(held -> seen.add(held.id()));
+        List<ReservationId> missing = figures.restoresOwed().stream().filter(id -> !seen.contains(id)).toList();
+        if (missing.isEmpty()) {
+            return hot;
+        }
+        return hot.withReservations(hotStore.reservations(activityId, hot.skuId(), missing).stream()
+                .filter(held -> held.status() == ReservationStatus.ORDERED).toList());
     }
 
     /** The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. */
@@ -170,6 +206,8 @@ final class SkuReconciler {
         private final List<ReservationId> released = new ArrayList<>();
         private SkuReckoning decisive;
         private SkuReckoning lastReckoning;
+        private boolean moving;
+        private boolean judged;
 
         Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn) {
             this.activity = activity;
@@ -227,6 +265,18 @@ final class SkuReconciler {
                 return ReconciliationAction.CONFIRMED;
             }
             return redriven.isEmpty() ? ReconciliationAction.NONE : ReconciliationAction.REDRIVEN;
+        }
+
+        /** A report that judges nothing: no look held still, so neither figures nor a finding can be trusted. */
+        ReconciliationReport finishUnjudged(String why) {
+            String detail = ReconciliationReport.describe(ReconciliationClassification.NONE,
+                    ReconciliationAction.DEFERRED, LedgerFigures.ZERO, List.of(), redriven, confirmed, released, why);
+            ReconciliationReport report = new ReconciliationReport(activity.id(), item.skuId(), runAt,
+                    ReconciliationClassification.NONE, ReconciliationAction.DEFERRED, lastReckoning.actual(),
+                    lastReckoning.actual(), lastReckoning.actual(), List.of(), redriven, confirmed, released, detail);
+            metrics.reported(report);
+            reports.save(report);
+            return report;
         }
 
         ReconciliationReport finish(ReconciliationAction action, LedgerFigures after, String why) {

@@ -49,20 +49,20 @@ final class ReconciliationFixtures {
     }
 
     static Optional<HotStoreSnapshot> hot(LedgerFigures figures, Map<BuyerId, Long> holdings,
-                                          List<HotReservation> reservations, String fingerprint) {
-        return hot(SALE, figures, holdings, reservations, fingerprint);
+                                          List<HotReservation> reservations, String version) {
+        return hot(SALE, figures, holdings, reservations, version);
     }
 
     static Optional<HotStoreSnapshot> hot(ActivityId sale, LedgerFigures figures, Map<BuyerId, Long> holdings,
-                                          List<HotReservation> reservations, String fingerprint) {
-        return hot(sale, figures, holdings, reservations, Set.of(), fingerprint);
+                                          List<HotReservation> reservations, String version) {
+        return hot(sale, figures, holdings, reservations, Set.of(), version);
     }
 
     static Optional<HotStoreSnapshot> hot(ActivityId sale, LedgerFigures figures, Map<BuyerId, Long> holdings,
                                           List<HotReservation> reservations, Set<Long> appliedAdjustments,
-                                          String fingerprint) {
+                                          String version) {
         return Optional.of(new HotStoreSnapshot(sale, Map.of(SKU,
-                new HotSkuSnapshot(SKU, figures, holdings, reservations, appliedAdjustments, fingerprint))));
+                new HotSkuSnapshot(SKU, figures, holdings, reservations, appliedAdjustments, version))));
     }
 
     static HotReservation reserved(ReservationId id, BuyerId buyer, long units, Instant at) {

@@ -3,24 +3,28 @@ package io.flashsale.domain.reconciliation;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
 /**
- * One SKU of the hot store, read in one atomic step.
+ * One SKU of the hot store. A store may read it in several steps (pages); it is one consistent look when its
+ * {@code version} was the same before and after the read, and {@link #MOVING} otherwise.
  *
  * @param figures            the ledger as stored; all zero when the ledger is gone
  * @param holdings           units per buyer, without zero entries
  * @param reservations       the reservations of the SKU that reconciliation looks at: RESERVED, ORDERED, FAILED, and
- *                           CANCELLED by the buyer while RESERVED
+ *                           CANCELLED by the buyer while RESERVED (a store may leave out ORDERED ones: reconciliation
+ *                           asks for those that owe a restore, see {@link #withReservations})
  * @param appliedAdjustments ids of the stock adjustments the hot store applied to this SKU
- * @param fingerprint        what the store's repair compares before it writes: any stock move of the SKU since this
- *                           read changes it
+ * @param version            what the store's repair compares before it writes: every script that moves the SKU's
+ *                           stock, holdings or a reservation's status changes it; {@link #MOVING} when the SKU moved
+ *                           while it was read, which no repair ever matches
  */
 public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
-                             List<HotReservation> reservations, Set<Long> appliedAdjustments, String fingerprint) {
+                             List<HotReservation> reservations, Set<Long> appliedAdjustments, String version) {
 
     public HotSkuSnapshot {
         Objects.requireNonNull(skuId, "skuId");
@@ -28,6 +32,24 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
         holdings = Map.copyOf(holdings);
         reservations = List.copyOf(reservations);
         appliedAdjustments = Set.copyOf(appliedAdjustments);
-        Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(version, "version");
+    }
+
+    /** The version of a SKU that moved while it was read: its parts need not agree, and no repair applies on it. */
+    public static final String MOVING = "moving";
+
+    /** False when the SKU moved while it was read: the look is not consistent and must not be judged. */
+    public boolean steady() {
+        return !MOVING.equals(version);
+    }
+
+    /** The same look with more of the SKU's reservations, read after it (the version then guards them too). */
+    public HotSkuSnapshot withReservations(List<HotReservation> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<HotReservation> all = new ArrayList<>(reservations);
+        all.addAll(more);
+        return new HotSkuSnapshot(skuId, figures, holdings, all, appliedAdjustments, version);
     }
 }

@@ -8,17 +8,18 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * What a repair writes for one SKU, in one atomic step, and only while the SKU still shows {@code fingerprint}.
+ * What a repair writes for one SKU, in one atomic step, and only while the SKU still shows {@code version}.
  *
  * @param figures            the ledger to write; always consistent, its available spread over {@code segments}
- * @param holdings           every buyer's units of the SKU; buyers not listed hold none
+ * @param holdings           the buyers whose units of the SKU change, with their new units (0: holds none); every other
+ *                           buyer keeps what the read showed, which the unchanged version guarantees
  * @param adjustmentsApplied stock adjustments the written total includes, to be marked applied so that a late
  *                           application of one of them is refused
  * @param segments           the SKU's segment count and {@code limit} its effective per-user limit, written again in
  *                           case the ledger was lost with them
  */
 public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
-                           Set<Long> adjustmentsApplied, String fingerprint, int segments, int limit) {
+                           Set<Long> adjustmentsApplied, String version, int segments, int limit) {
 
     public LedgerRepair {
         Objects.requireNonNull(skuId, "skuId");
@@ -26,11 +27,11 @@ public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long
             throw new IllegalArgumentException("a repair writes a consistent ledger, not " + figures);
         }
         holdings = Map.copyOf(holdings);
-        if (holdings.values().stream().anyMatch(units -> units <= 0)) {
-            throw new IllegalArgumentException("holdings to write must be positive: " + holdings);
+        if (holdings.values().stream().anyMatch(units -> units < 0)) {
+            throw new IllegalArgumentException("holdings to write must not be negative: " + holdings);
         }
         adjustmentsApplied = Set.copyOf(adjustmentsApplied);
-        Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(version, "version");
         if (segments < 1 || limit < 1) {
             throw new IllegalArgumentException("segments and limit are at least 1, not " + segments + " and " + limit);
         }

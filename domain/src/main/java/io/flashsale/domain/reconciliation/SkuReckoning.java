@@ -22,26 +22,30 @@ import java.util.Set;
  * @param settlements           how each reservation the hot store holds counts
  * @param target                the ledger a repair writes; consistent
  * @param targetSettled         the target seen as {@code actual} is: what the hot store shows after a repair
- * @param targetHoldings        every buyer's units a repair writes
+ * @param targetHoldings        every buyer's units after a repair
+ * @param holdingChanges        the buyers whose stored units differ from {@code targetHoldings}, with their target
+ *                              (0: none): all that a repair writes, so its cost follows the drift, not the buyers
  * @param adjustmentsToMark     adjustments already in the database's total that the hot store has not marked applied
  * @param shortfall             units the reservations in flight exceed what the database has left by (they will be
  *                              refused there); the target then has nothing available and its total covers them
  */
-public record SkuReckoning(SkuId skuId, String fingerprint, LedgerFigures expected, LedgerFigures actual,
+public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, LedgerFigures actual,
                            List<HoldingMismatch> holdingMismatches, Map<ReservationId, ReservationSettlement> settlements,
                            ReconciliationClassification classification, LedgerFigures target,
-                           LedgerFigures targetSettled, Map<BuyerId, Long> targetHoldings, Set<Long> adjustmentsToMark,
+                           LedgerFigures targetSettled, Map<BuyerId, Long> targetHoldings,
+                           Map<BuyerId, Long> holdingChanges, Set<Long> adjustmentsToMark,
                            long shortfall) {
 
     public SkuReckoning {
         Objects.requireNonNull(skuId, "skuId");
-        Objects.requireNonNull(fingerprint, "fingerprint");
+        Objects.requireNonNull(version, "version");
         holdingMismatches = List.copyOf(holdingMismatches);
         settlements = Map.copyOf(settlements);
         Objects.requireNonNull(classification, "classification");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(targetSettled, "targetSettled");
         targetHoldings = Map.copyOf(targetHoldings);
+        holdingChanges = Map.copyOf(holdingChanges);
         adjustmentsToMark = Set.copyOf(adjustmentsToMark);
     }
 
@@ -75,7 +79,7 @@ public record SkuReckoning(SkuId skuId, String fingerprint, LedgerFigures expect
         if (!item.skuId().equals(skuId)) {
             throw new IllegalArgumentException("item " + item.skuId() + " is not SKU " + skuId);
         }
-        return new LedgerRepair(skuId, target, targetHoldings, adjustmentsToMark, fingerprint, item.segments(),
+        return new LedgerRepair(skuId, target, holdingChanges, adjustmentsToMark, version, item.segments(),
                 limit.max());
     }
 }

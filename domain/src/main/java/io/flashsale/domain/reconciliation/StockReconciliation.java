@@ -100,8 +100,10 @@ public final class StockReconciliation {
         // still on its way is then refused as already applied when it arrives, never applied twice.
         Set<Long> toMark = new TreeSet<>();
         unapplied.forEach(adjustment -> toMark.add(adjustment.id()));
-        return new SkuReckoning(hot.skuId(), hot.fingerprint(), expected, actual, mismatches, settlements,
-                classification, target, books.asSettled(target), books.targetHoldings(), toMark, shortfall);
+        Map<BuyerId, Long> targetHoldings = books.targetHoldings();
+        return new SkuReckoning(hot.skuId(), hot.version(), expected, actual, mismatches, settlements,
+                classification, target, books.asSettled(target), targetHoldings,
+                changes(hot.holdings(), targetHoldings), toMark, shortfall);
     }
 
     /** How one reservation of the hot store counts, given what the database settled for it. */
@@ -145,6 +147,18 @@ public final class StockReconciliation {
             return ReconciliationClassification.REDIS_BEHIND;
         }
         return ReconciliationClassification.NONE;
+    }
+
+    /** The buyers whose stored units differ from the target, with the target (0 when they should hold none). */
+    private static Map<BuyerId, Long> changes(Map<BuyerId, Long> stored, Map<BuyerId, Long> target) {
+        Map<BuyerId, Long> changes = new HashMap<>();
+        target.forEach((buyer, units) -> {
+            if (!units.equals(stored.get(buyer))) {
+                changes.put(buyer, units);
+            }
+        });
+        stored.keySet().stream().filter(buyer -> !target.containsKey(buyer)).forEach(buyer -> changes.put(buyer, 0L));
+        return changes;
     }
 
     private static List<HoldingMismatch> mismatches(Map<BuyerId, Long> expected, Map<BuyerId, Long> actual) {

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 /**
  * The hot-path state of one warmed-up activity and the rules that move it: the executable
@@ -42,6 +44,12 @@ public final class ActivityLedger {
     private final Map<BuyerRequest, ReservationId> requests = new HashMap<>();
     private final Map<ReservationId, Instant> cancelledAt = new HashMap<>();
     private final Map<SkuId, Set<Long>> appliedAdjustments = new HashMap<>();
+    /** Moves per SKU, as Redis counts them in {@code <sku>:version}: every change of stock, holdings or status. */
+    private final Map<SkuId, Long> versions = new HashMap<>();
+    /** Which load this is, as Redis's meta {@code loadId}: a version read before a reload never matches after it. */
+    private final long load = LOADS.incrementAndGet();
+
+    private static final AtomicLong LOADS = new AtomicLong();
 
     private record BuyerRequest(BuyerId buyerId, RequestId requestId) {
     }
@@ -107,6 +115,7 @@ public final class ActivityLedger {
             ledgers.computeIfPresent(line.skuId(), (sku, ledger) -> ledger.reserve(line.quantity()));
             holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) line.quantity(), Long::sum);
         }
+        moved(reservation);
         reservations.put(reservation.id(), reservation);
         requests.put(new BuyerRequest(reservation.buyerId(), reservation.requestId()), reservation.id());
         return new ReservationOutcome.Reserved(reservation);
@@ -148,10 +157,7 @@ public final class ActivityLedger {
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
-        for (ReservationLine line : reservation.lines()) {
-            ledgers.computeIfPresent(line.skuId(), (sku, ledger) -> ledger.release(line.quantity()));
-            holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
-        }
+        moveEveryLine(reservation, StockLedger::release, true);
         reservations.put(id, reservation.transitionTo(to));
         return true;
     }
@@ -186,10 +192,7 @@ public final class ActivityLedger {
         if (reservation == null || reservation.status() != ReservationStatus.ORDERED) {
             return false;
         }
-        for (ReservationLine line : reservation.lines()) {
-            ledgers.computeIfPresent(line.skuId(), (sku, ledger) -> ledger.restore(line.quantity()));
-            holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
-        }
+        moveEveryLine(reservation, StockLedger::restore, true);
         reservations.put(id, reservation.transitionTo(finalStatus));
         return true;
     }
@@ -218,9 +221,7 @@ public final class ActivityLedger {
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
-        for (ReservationLine line : reservation.lines()) {
-            ledgers.computeIfPresent(line.skuId(), (sku, ledger) -> ledger.confirm(line.quantity()));
-        }
+        moveEveryLine(reservation, StockLedger::confirm, false);
         reservations.put(id, reservation.transitionTo(ReservationStatus.ORDERED));
         return true;
     }
@@ -235,6 +236,7 @@ public final class ActivityLedger {
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
+        moved(reservation);
         reservations.put(id, reservation.transitionTo(ReservationStatus.FAILED));
         return true;
     }
@@ -259,6 +261,7 @@ public final class ActivityLedger {
         StockLedger adjusted = ledger.adjust(delta);
         ledgers.put(skuId, adjusted);
         applied.add(adjustmentId);
+        versions.merge(skuId, 1L, Long::sum);
         return new LedgerAdjustment.Applied(adjusted);
     }
 
@@ -287,7 +290,7 @@ public final class ActivityLedger {
             }
         }
         return new HotSkuSnapshot(skuId, figures, held, looked,
-                appliedAdjustments.getOrDefault(skuId, Set.of()), fingerprint(skuId));
+                appliedAdjustments.getOrDefault(skuId, Set.of()), version(skuId));
     }
 
     private boolean isReconciled(Reservation reservation) {
@@ -298,10 +301,40 @@ public final class ActivityLedger {
         };
     }
 
-    /** Changes with every stock move of the SKU: its total, reserved and sold, as Redis compares them. */
-    public String fingerprint(SkuId skuId) {
-        StockLedger ledger = ledgers.get(skuId);
-        return ledger == null ? "-|-|-" : ledger.total() + "|" + ledger.reserved() + "|" + ledger.sold();
+    /** Changes with every move of the SKU's stock, holdings or of a reservation's status, as Redis counts them. */
+    public String version(SkuId skuId) {
+        return "L" + load + "/" + versions.getOrDefault(skuId, 0L);
+    }
+
+    /**
+     * Moves every line of the reservation, or none: every ledger move and every holding it gives back is checked before
+     * anything is written, as the scripts do, so a refused move ({@link IllegalStockMoveException}) changes nothing.
+     */
+    private void moveEveryLine(Reservation reservation, BiFunction<StockLedger, Long, StockLedger> move,
+                               boolean givesHoldingsBack) {
+        Map<SkuId, StockLedger> after = new HashMap<>();
+        for (ReservationLine line : reservation.lines()) {
+            StockLedger ledger = ledgers.get(line.skuId());
+            if (ledger != null) {
+                after.put(line.skuId(), move.apply(ledger, (long) line.quantity()));
+            }
+            long held = held(reservation.buyerId(), line.skuId());
+            if (givesHoldingsBack && held < line.quantity()) {
+                throw new IllegalStockMoveException("cannot give back " + line.quantity() + " of " + line.skuId()
+                        + ", " + reservation.buyerId() + " holds " + held);
+            }
+        }
+        ledgers.putAll(after);
+        if (givesHoldingsBack) {
+            for (ReservationLine line : reservation.lines()) {
+                holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
+            }
+        }
+        moved(reservation);
+    }
+
+    private void moved(Reservation reservation) {
+        reservation.lines().forEach(line -> versions.merge(line.skuId(), 1L, Long::sum));
     }
 
     /**
@@ -310,12 +343,18 @@ public final class ActivityLedger {
      */
     public boolean repair(LedgerRepair repair) {
         SkuId skuId = repair.skuId();
-        if (!activity.item(skuId).isPresent() || !fingerprint(skuId).equals(repair.fingerprint())) {
+        if (!activity.item(skuId).isPresent() || !version(skuId).equals(repair.version())) {
             return false;
         }
         ledgers.put(skuId, repair.figures().toLedger());
-        holdings.values().forEach(units -> units.remove(skuId));
-        repair.holdings().forEach((buyer, units) -> holdingsOf(buyer).put(skuId, units));
+        repair.holdings().forEach((buyer, units) -> {
+            if (units == 0) {
+                holdingsOf(buyer).remove(skuId);
+            } else {
+                holdingsOf(buyer).put(skuId, units);
+            }
+        });
+        versions.merge(skuId, 1L, Long::sum);
         appliedAdjustments.computeIfAbsent(skuId, sku -> new HashSet<>()).addAll(repair.adjustmentsApplied());
         return true;
     }

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -10,8 +11,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One script from {@code resources/lua/}, run by EVALSHA. The server's script cache can be emptied at any time
- * (restart, failover, SCRIPT FLUSH), so a NOSCRIPT answer loads the script again and retries once.
+ * One script from {@code resources/lua/}, run by EVALSHA. The shared library {@code lua/lib/ledger.lua} is put in
+ * front of every script before the SHA is taken, so each script may call its functions. The server's script cache can
+ * be emptied at any time (restart, failover, SCRIPT FLUSH), so a NOSCRIPT answer loads the script again and retries
+ * once. A script that refuses a move ({@code fs_refuse}) makes {@link #run} throw {@link ScriptRefusedException}.
  */
 public final class LuaScript {
 
@@ -25,19 +28,30 @@ public final class LuaScript {
         this.sha = sha;
     }
 
-    /** Reads {@code /lua/<name>.lua} and loads it into the server's script cache. */
+    private static final String LIBRARY = "/lua/lib/ledger.lua";
+    private static final String REFUSED = "FS_REFUSED";
+
+    /** Reads {@code /lua/<name>.lua}, puts the shared library in front, and loads it into the server's cache. */
     public static LuaScript load(RedisCommands<String, String> redis, String name) {
-        String source = readResource("/lua/" + name + ".lua");
+        String source = readResource(LIBRARY) + "\n" + readResource("/lua/" + name + ".lua");
         return new LuaScript(name, source, redis.scriptLoad(source));
     }
 
     public <T> T run(RedisCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {
         try {
-            return redis.evalsha(sha, type, keys, args);
-        } catch (RedisNoScriptException lostFromCache) {
-            // SCRIPT LOAD of the same text yields the same SHA-1, so the retry runs exactly this script.
-            redis.scriptLoad(source);
-            return redis.evalsha(sha, type, keys, args);
+            try {
+                return redis.evalsha(sha, type, keys, args);
+            } catch (RedisNoScriptException lostFromCache) {
+                // SCRIPT LOAD of the same text yields the same SHA-1, so the retry runs exactly this script.
+                redis.scriptLoad(source);
+                return redis.evalsha(sha, type, keys, args);
+            }
+        } catch (RedisCommandExecutionException error) {
+            String message = String.valueOf(error.getMessage());
+            if (message.startsWith(REFUSED)) {
+                throw new ScriptRefusedException(name, message.substring(REFUSED.length()).trim());
+            }
+            throw error;
         }
     }
 

@@ -22,44 +22,55 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Reads the reply of {@code reconcile_snapshot.lua} into one snapshot per SKU. The fingerprint is built from the raw
- * stored strings exactly as {@code reconcile_repair.lua} builds it: {@code total|reserved|sold}, '-' for a missing one.
+ * Puts together a snapshot read in pages: {@code reconcile_figures.lua} before and after, the holdings and the
+ * reservation records read between them. A SKU whose version differs between the two figures moved meanwhile and gets
+ * {@link HotSkuSnapshot#MOVING} as its version. The version is built exactly as {@code fs_version} in
+ * {@code lib/ledger.lua} builds it: {@code <loadId>/<sku>:version}, 0 when missing.
  */
 public final class SnapshotReply {
-
-    private static final String MISSING = "-";
-    private static final int RECORD_FIELDS = 6;
 
     private SnapshotReply() {
     }
 
-    /** Empty when the activity is not ready in Redis. */
-    public static Optional<HotStoreSnapshot> parse(ActivityId activityId, List<Object> reply) {
-        if (reply.isEmpty()) {
-            return Optional.empty();
+    /** The reply of {@code reconcile_figures.lua}: empty when the activity is not ready. */
+    public record Figures(List<String> skus, String loadId, Map<String, String> stock) {
+
+        public static Optional<Figures> parse(List<Object> reply) {
+            if (reply.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new Figures(List.of(ScriptReplies.text(reply, 0).split(",")),
+                    ScriptReplies.text(reply, 1), pairs(reply.get(2))));
         }
-        String skuList = ScriptReplies.text(reply, 0);
-        Map<String, String> stock = pairs(reply.get(1));
-        Map<String, String> holdings = pairs(reply.get(2));
-        Set<String> waiting = new HashSet<>();
-        for (Object id : (List<?>) reply.get(4)) {
-            waiting.add(String.valueOf(id));
+
+        String version(String sku) {
+            return loadId + "/" + stock.getOrDefault(sku + ":version", "0");
         }
-        List<Held> held = records(reply.get(3), waiting);
+    }
+
+    /** One reservation record as read by id; {@code cancelledAt} null when absent. */
+    public record Record(String id, String buyer, String status, String lines, String reservedAt, String cancelledAt) {
+    }
+
+    public static HotStoreSnapshot assemble(ActivityId activityId, Figures before, Figures after,
+                                            Map<String, String> holdings, List<Record> records, Set<String> waiting) {
+        List<Held> held = new ArrayList<>();
+        for (Record record : records) {
+            held.add(Held.of(record, waiting.contains(record.id())));
+        }
         Map<SkuId, HotSkuSnapshot> skus = new LinkedHashMap<>();
-        for (String sku : skuList.split(",")) {
+        for (String sku : before.skus()) {
+            boolean steady = after.skus().contains(sku) && before.version(sku).equals(after.version(sku));
+            String version = steady ? before.version(sku) : HotSkuSnapshot.MOVING;
             SkuId skuId = new SkuId(sku);
-            skus.put(skuId, sku(skuId, stock, holdings, held));
+            skus.put(skuId, sku(skuId, before.stock(), holdings, held, version));
         }
-        return Optional.of(new HotStoreSnapshot(activityId, skus));
+        return new HotStoreSnapshot(activityId, skus);
     }
 
     private static HotSkuSnapshot sku(SkuId skuId, Map<String, String> stock, Map<String, String> holdings,
-                                      List<Held> held) {
+                                      List<Held> held, String version) {
         String sku = skuId.value();
-        String total = stock.get(sku + ":total");
-        String reserved = stock.get(sku + ":reserved");
-        String sold = stock.get(sku + ":sold");
         long segments = number(stock.get(sku + ":segments"));
         long available = 0;
         for (int s = 1; s <= segments; s++) {
@@ -82,40 +93,41 @@ public final class SnapshotReply {
             reservation.lines.stream().filter(line -> line.skuId().equals(skuId)).findFirst()
                     .ifPresent(line -> reservations.add(reservation.asSeenFrom(line)));
         }
-        String fingerprint = orMissing(total) + "|" + orMissing(reserved) + "|" + orMissing(sold);
-        return new HotSkuSnapshot(skuId, new LedgerFigures(number(total), number(reserved), number(sold), available),
-                heldUnits, reservations, applied, fingerprint);
+        return new HotSkuSnapshot(skuId, new LedgerFigures(number(stock.get(sku + ":total")),
+                number(stock.get(sku + ":reserved")), number(stock.get(sku + ":sold")), available),
+                heldUnits, reservations, applied, version);
     }
 
-    /** One reservation record of the reply, its lines decoded. */
+    /** The records as seen from one SKU, for reservations read by id. */
+    public static List<HotReservation> seenFrom(SkuId skuId, List<Record> records) {
+        List<HotReservation> seen = new ArrayList<>();
+        for (Record record : records) {
+            Held held = Held.of(record, false);
+            held.lines.stream().filter(line -> line.skuId().equals(skuId)).findFirst()
+                    .ifPresent(line -> seen.add(held.asSeenFrom(line)));
+        }
+        return seen;
+    }
+
+    /** One reservation record, its lines decoded. */
     private record Held(ReservationId id, BuyerId buyer, ReservationStatus status, List<ReservationLine> lines,
                         Instant reservedAt, Instant cancelledAt, boolean inOutbox) {
+
+        static Held of(Record record, boolean inOutbox) {
+            try {
+                return new Held(new ReservationId(record.id()), new BuyerId(record.buyer()),
+                        ReservationStatus.valueOf(record.status()), ReservationLines.decode(record.lines()),
+                        Instant.parse(record.reservedAt()),
+                        record.cancelledAt() == null ? null : Instant.parse(record.cancelledAt()), inOutbox);
+            } catch (RuntimeException unreadable) {
+                throw new IllegalStateException("reservation " + record.id() + " cannot be read back: " + record,
+                        unreadable);
+            }
+        }
 
         HotReservation asSeenFrom(ReservationLine line) {
             return new HotReservation(id, buyer, status, line.quantity(), reservedAt, cancelledAt, inOutbox);
         }
-    }
-
-    private static List<Held> records(Object reply, Set<String> waiting) {
-        List<Held> held = new ArrayList<>();
-        for (Object item : (List<?>) reply) {
-            List<?> record = (List<?>) item;
-            if (record.size() != RECORD_FIELDS) {
-                throw new IllegalStateException("reservation record of " + record.size() + " fields: " + record);
-            }
-            String id = String.valueOf(record.get(0));
-            try {
-                String cancelledAt = String.valueOf(record.get(5));
-                held.add(new Held(new ReservationId(id), new BuyerId(String.valueOf(record.get(1))),
-                        ReservationStatus.valueOf(String.valueOf(record.get(2))),
-                        ReservationLines.decode(String.valueOf(record.get(3))),
-                        Instant.parse(String.valueOf(record.get(4))),
-                        cancelledAt.isEmpty() ? null : Instant.parse(cancelledAt), waiting.contains(id)));
-            } catch (RuntimeException unreadable) {
-                throw new IllegalStateException("reservation " + id + " cannot be read back: " + record, unreadable);
-            }
-        }
-        return held;
     }
 
     private static Map<String, String> pairs(Object flat) {
@@ -129,9 +141,5 @@ public final class SnapshotReply {
 
     private static long number(String value) {
         return value == null ? 0 : Long.parseLong(value);
-    }
-
-    private static String orMissing(String value) {
-        return value == null ? MISSING : value;
     }
 }

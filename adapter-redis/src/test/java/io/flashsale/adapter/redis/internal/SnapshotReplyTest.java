@@ -12,6 +12,7 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,44 +26,71 @@ class SnapshotReplyTest {
     private static final String AT = "2030-01-01T00:00:00.000000001Z";
 
     @Test
-    void givenNoReply_thenTheActivityIsNotLoaded() {
-        assertThat(SnapshotReply.parse(SALE, List.of())).isEmpty();
+    void givenNoFiguresReply_thenTheActivityIsNotLoaded() {
+        assertThat(SnapshotReply.Figures.parse(List.of())).isEmpty();
     }
 
     @Test
-    void givenAReply_thenEachSkuGetsItsFiguresSegmentsAdjustmentsHoldingsAndReservationLines() {
-        List<Object> reply = List.of("a,b",
-                List.of("a:total", "10", "a:reserved", "3", "a:sold", "2", "a:segments", "2", "a:avail:1", "4",
-                        "a:avail:2", "1", "a:adj:7", "1", "a:limit", "5", "a:cursor", "9"),
-                List.of("ann:a", "2", "ann:b", "1", "bob:a", "3", "cid:a", "0"),
-                List.of(List.of("s1.r1", "ann", "RESERVED", "a:2,b:1", AT, ""),
-                        List.of("s1.r2", "bob", "CANCELLED", "a:1", AT, AT)),
-                List.of("s1.r1"));
+    void givenFiguresAndPages_thenEachSkuGetsItsFiguresSegmentsAdjustmentsHoldingsReservationLinesAndVersion() {
+        SnapshotReply.Figures figures = figures("a:version", "4");
 
-        HotStoreSnapshot snapshot = SnapshotReply.parse(SALE, reply).orElseThrow();
+        HotStoreSnapshot snapshot = SnapshotReply.assemble(SALE, figures, figures,
+                Map.of("ann:a", "2", "ann:b", "1", "bob:a", "3", "cid:a", "0"),
+                List.of(new SnapshotReply.Record("s1.r1", "ann", "RESERVED", "a:2,b:1", AT, null),
+                        new SnapshotReply.Record("s1.r2", "bob", "CANCELLED", "a:1", AT, AT)),
+                Set.of("s1.r1"));
 
         HotSkuSnapshot a = snapshot.sku(new SkuId("a")).orElseThrow();
         assertThat(a.figures()).isEqualTo(new LedgerFigures(10, 3, 2, 5));
-        assertThat(a.fingerprint()).isEqualTo("10|3|2");
+        assertThat(a.version()).isEqualTo("L1/4");
+        assertThat(a.steady()).isTrue();
         assertThat(a.appliedAdjustments()).isEqualTo(Set.of(7L));
         assertThat(a.holdings()).isEqualTo(Map.of(new BuyerId("ann"), 2L, new BuyerId("bob"), 3L));
-        assertThat(a.reservations()).containsExactly(
+        assertThat(a.reservations()).containsExactlyInAnyOrder(
                 new HotReservation(new ReservationId("s1.r1"), new BuyerId("ann"), ReservationStatus.RESERVED, 2,
                         Instant.parse(AT), null, true),
                 new HotReservation(new ReservationId("s1.r2"), new BuyerId("bob"), ReservationStatus.CANCELLED, 1,
                         Instant.parse(AT), Instant.parse(AT), false));
         HotSkuSnapshot b = snapshot.sku(new SkuId("b")).orElseThrow();
         assertThat(b.figures()).as("a lost ledger reads as nothing").isEqualTo(LedgerFigures.ZERO);
-        assertThat(b.fingerprint()).isEqualTo("-|-|-");
+        assertThat(b.version()).isEqualTo("L1/0");
         assertThat(b.reservations()).extracting(HotReservation::units).containsExactly(1L);
     }
 
     @Test
-    void givenAReservationRecordThatCannotBeReadBack_thenTheSnapshotFailsLoudlyNamingIt() {
-        List<Object> reply = List.of("a", List.of(), List.of(),
-                List.of(List.of("s1.r9", "ann", "LOST", "a:1", AT, "")), List.of());
+    void givenASkuWhoseVersionMovedBetweenTheTwoFigures_thenOnlyThatSkuIsMoving() {
+        HotStoreSnapshot snapshot = SnapshotReply.assemble(SALE, figures("a:version", "4"), figures("a:version", "5"),
+                Map.of(), List.of(), Set.of());
 
-        assertThatThrownBy(() -> SnapshotReply.parse(SALE, reply)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("s1.r9");
+        assertThat(snapshot.sku(new SkuId("a")).orElseThrow().version()).isEqualTo(HotSkuSnapshot.MOVING);
+        assertThat(snapshot.sku(new SkuId("a")).orElseThrow().steady()).isFalse();
+        assertThat(snapshot.sku(new SkuId("b")).orElseThrow().steady()).isTrue();
+    }
+
+    @Test
+    void givenAReloadBetweenTheTwoFigures_thenEverySkuIsMoving() {
+        SnapshotReply.Figures reloaded = new SnapshotReply.Figures(List.of("a", "b"), "L2",
+                figures("a:version", "4").stock());
+
+        HotStoreSnapshot snapshot = SnapshotReply.assemble(SALE, figures("a:version", "4"), reloaded, Map.of(),
+                List.of(), Set.of());
+
+        assertThat(snapshot.skus().values()).noneMatch(HotSkuSnapshot::steady);
+    }
+
+    @Test
+    void givenAReservationRecordThatCannotBeReadBack_thenTheSnapshotFailsLoudlyNamingIt() {
+        SnapshotReply.Figures figures = figures();
+        List<SnapshotReply.Record> records = List.of(new SnapshotReply.Record("s1.r9", "ann", "LOST", "a:1", AT, null));
+
+        assertThatThrownBy(() -> SnapshotReply.assemble(SALE, figures, figures, Map.of(), records, Set.of()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("s1.r9");
+    }
+
+    private static SnapshotReply.Figures figures(String... extra) {
+        List<Object> stock = new ArrayList<>(List.of("a:total", "10", "a:reserved", "3", "a:sold", "2",
+                "a:segments", "2", "a:avail:1", "4", "a:avail:2", "1", "a:adj:7", "1", "a:limit", "5", "a:cursor", "9"));
+        stock.addAll(List.of(extra));
+        return SnapshotReply.Figures.parse(List.of("a,b", "L1", stock)).orElseThrow();
     }
 }

@@ -3,11 +3,14 @@ package io.flashsale.application.port.out;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.LedgerAdjustment;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,15 +23,23 @@ public interface HotStoreReconciliationPort {
 
     /**
      * Every SKU of the activity with its ledger, holdings and the reservations that matter to reconciliation, and which
-     * of them still wait in the outbox, in one atomic step. Empty when the hot store does not hold the activity (never
-     * warmed up, archived, or lost).
+     * of them still wait in the outbox. A store may read it in bounded pages, never in one step that costs in
+     * proportion to buyers or reservations; a SKU that moved meanwhile carries {@link HotSkuSnapshot#MOVING} as its
+     * version. A store may leave out ORDERED reservations (see {@link #reservations}). Empty when the hot store does not
+     * hold the activity (never warmed up, archived, or lost).
      */
     Optional<HotStoreSnapshot> snapshot(ActivityId activityId);
 
     /**
-     * Rewrites one SKU's ledger (total, reserved, sold, available over its segments, limit) and every buyer's holdings
-     * of it, and marks the adjustments applied, in one atomic step, only while the SKU still shows the repair's
-     * fingerprint.
+     * The given reservations as the hot store holds them now, each as seen from the SKU (those it does not hold, or
+     * that have no line of the SKU, left out): how reconciliation reads the few ORDERED ones that owe a restore.
+     */
+    List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids);
+
+    /**
+     * Rewrites one SKU's ledger (total, reserved, sold, available over its segments, limit) and the holdings of the
+     * buyers the repair lists, and marks the adjustments applied, in one atomic step, only while the SKU still shows
+     * the repair's version.
      */
     LedgerRepairResult repair(ActivityId activityId, LedgerRepair repair);
 

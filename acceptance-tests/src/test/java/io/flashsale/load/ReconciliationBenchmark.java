@@ -1,0 +1,315 @@
+package io.flashsale.load;
+
+import io.flashsale.adapter.redis.RedisActivityArchive;
+import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
+import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisStockReservationAdapter;
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The safety net's benchmark at flash-sale scale (not a test: it asserts nothing and no build runs it). Starts a Redis
+ * of its own on a free port (so its SLOWLOG holds only this run), builds a sale holding {@code reservations}
+ * reservations directly in Redis (990 of each 1000 ORDERED, the rest RESERVED with their outbox entries unread), then
+ * offers reservations from new buyers for a warm-up phase (not counted) and three phases of equal length: quiet,
+ * with the background work looping
+ * (the reconciliation snapshot, a stale repair, the archive's checks), and quiet again. Prints the reservation
+ * p50/p99/p999 of each phase, the slowest command of each kind in SLOWLOG, and the load average; finally times one
+ * rebuild of a lost sale with {@code rebuild-holdings} buyers.
+ *
+ * <p>Run from the repository root (needs {@code redis-server} on the PATH):
+ * <pre>
+ * ./mvnw -pl acceptance-tests -am test-compile -DskipTests
+ * ./mvnw -pl acceptance-tests exec:exec@reconciliation-benchmark -Dflashsale.bench.reservations=1000000
+ * </pre>
+ */
+public final class ReconciliationBenchmark {
+
+    private static final SkuId SKU = new SkuId("ticket");
+    private static final String REGISTRY = "fs:outbox:activities:benchmark";
+    private static final int WRITE_BATCH = 500;
+    private static final long SLOWLOG_FROM_MICROS = 1000;
+
+    private ReconciliationBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int reservations = Integer.getInteger("flashsale.bench.reservations", 1_000_000);
+        int seconds = Integer.getInteger("flashsale.bench.seconds", 15);
+        int buyers = Integer.getInteger("flashsale.bench.threads", 8);
+        int rebuildHoldings = Integer.getInteger("flashsale.bench.rebuild-holdings", 100_000);
+        int port = freePort();
+        Path dir = Files.createTempDirectory("flashsale-bench-redis");
+        Process server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--save", "",
+                "--appendonly", "no", "--dir", dir.toString(), "--slowlog-log-slower-than",
+                Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000")
+                .redirectOutput(dir.resolve("redis.log").toFile()).redirectErrorStream(true).start();
+        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        try {
+            StatefulRedisConnection<String, String> connection = connect(client);
+            run(connection, reservations, seconds, buyers, rebuildHoldings);
+            connection.close();
+        } finally {
+            client.shutdown();
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    private static void run(StatefulRedisConnection<String, String> connection, int reservations, int seconds,
+                            int threads, int rebuildHoldings) throws Exception {
+        RedisCommands<String, String> redis = connection.sync();
+        var stock = new RedisStockReservationAdapter(connection, REGISTRY);
+        var hotStore = new RedisHotStoreReconciliation(connection, REGISTRY);
+        var archive = new RedisActivityArchive(connection, REGISTRY);
+        Map<String, String> scriptNames = scriptNames(redis);
+        Instant now = Instant.now();
+        Activity sale = sale(new ActivityId("bench-sale"), now, 2L * reservations + 10_000_000L);
+        stock.warmUp(sale);
+        long setUp = System.nanoTime();
+        fill(redis, sale.id(), reservations);
+        System.out.printf("set-up: %,d reservations in Redis in %.1f s (used_memory %s)%n", reservations,
+                (System.nanoTime() - setUp) / 1e9, memory(redis));
+
+        reserveFor(stock, sale.id(), seconds, threads, "warm");
+        redis.slowlogReset();
+        long[] quiet = reserveFor(stock, sale.id(), seconds, threads, "q1");
+        List<Object> slowQuiet = redis.slowlogGet(100_000);
+        redis.slowlogReset();
+
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong passes = new AtomicLong();
+        AtomicLong snapshotMillis = new AtomicLong();
+        Thread background = Thread.ofPlatform().name("background-work").start(() -> {
+            while (!stop.get()) {
+                long start = System.nanoTime();
+                HotStoreSnapshot snapshot = hotStore.snapshot(sale.id()).orElseThrow();
+                snapshotMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
+                HotSkuSnapshot look = snapshot.sku(SKU).orElseThrow();
+                hotStore.repair(sale.id(), new LedgerRepair(SKU, look.figures(), Map.of(), Set.of(),
+                        HotSkuSnapshot.MOVING, 4, 1));
+                archive.reservedCount(sale.id());
+                archive.outboxDrained(sale.id());
+                passes.incrementAndGet();
+            }
+        });
+        long[] busy = reserveFor(stock, sale.id(), seconds, threads, "bg");
+        stop.set(true);
+        background.join();
+        List<Object> slowBusy = redis.slowlogGet(100_000);
+        redis.slowlogReset();
+        long[] quietAgain = reserveFor(stock, sale.id(), seconds, threads, "q2");
+        List<Object> slowQuietAgain = redis.slowlogGet(100_000);
+
+        System.out.println();
+        System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase:");
+        print("quiet", quiet);
+        print("with background work", busy);
+        print("quiet again", quietAgain);
+        System.out.printf("background passes: %d (snapshot of the whole sale: %.1f s on average)%n", passes.get(),
+                passes.get() == 0 ? 0 : snapshotMillis.get() / 1000.0 / passes.get());
+        System.out.println();
+        System.out.println("SLOWLOG (commands of " + SLOWLOG_FROM_MICROS + " us or more), slowest per command:");
+        printSlowlog("quiet", slowQuiet, scriptNames);
+        printSlowlog("with background work", slowBusy, scriptNames);
+        printSlowlog("quiet again", slowQuietAgain, scriptNames);
+
+        Activity lost = sale(new ActivityId("bench-lost"), now, rebuildHoldings);
+        Map<BuyerId, Long> holdings = new HashMap<>();
+        for (int b = 0; b < rebuildHoldings; b++) {
+            holdings.put(new BuyerId("r" + b), 1L);
+        }
+        redis.slowlogReset();
+        long start = System.nanoTime();
+        hotStore.rebuild(lost, List.of(new SkuRebuild(SKU, rebuildHoldings, rebuildHoldings, holdings, Set.of())));
+        System.out.printf("%nrebuild of a lost sale with %,d buyers' holdings: %.0f ms end to end%n", rebuildHoldings,
+                (System.nanoTime() - start) / 1e6);
+        printSlowlog("rebuild", redis.slowlogGet(100_000), scriptNames);
+        System.out.println();
+        System.out.println("load average (1, 5, 15 min): " + Files.readString(Path.of("/proc/loadavg")).trim());
+        System.out.println("cores: " + Runtime.getRuntime().availableProcessors() + ", Redis " + version(redis));
+    }
+
+    private static Activity sale(ActivityId id, Instant now, long units) {
+        return new Activity(id, "benchmark", now.minus(Duration.ofMinutes(1)), now.plus(Duration.ofHours(2)),
+                new PurchaseLimit(1), Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(SKU, units, null, 4)));
+    }
+
+    /** Reservation records, holdings and ledger as the pipeline would have left them; outbox entries for the RESERVED. */
+    private static void fill(RedisCommands<String, String> redis, ActivityId sale, int reservations) {
+        String records = RedisKeys.reservations(sale);
+        String held = RedisKeys.holdings(sale);
+        long reserved = 0;
+        Map<String, String> recordPage = new HashMap<>();
+        Map<String, String> holdingPage = new HashMap<>();
+        for (int i = 0; i < reservations; i++) {
+            String id = sale.value() + ".f" + i;
+            boolean inFlight = i % 1000 >= 990;
+            recordPage.put(id + ":buyer", "f" + i);
+            recordPage.put(id + ":requestId", "r" + i);
+            recordPage.put(id + ":lines", SKU.value() + ":1");
+            recordPage.put(id + ":status", inFlight ? "RESERVED" : "ORDERED");
+            recordPage.put(id + ":reservedAt", "2026-12-01T09:00:00Z");
+            holdingPage.put("f" + i + ":" + SKU.value(), "1");
+            if (inFlight) {
+                reserved++;
+                redis.xadd(RedisKeys.outbox(sale), Map.of("type", "reserved", "reservationId", id, "activityId",
+                        sale.value(), "buyerId", "f" + i, "requestId", "r" + i, "lines", SKU.value() + ":1", "at", "0",
+                        "reservedAt", "2026-12-01T09:00:00Z"));
+            }
+            if (holdingPage.size() == WRITE_BATCH || i == reservations - 1) {
+                redis.hset(records, recordPage);
+                redis.hset(held, holdingPage);
+                recordPage.clear();
+                holdingPage.clear();
+            }
+        }
+        long sold = reservations - reserved;
+        String ledger = RedisKeys.stock(sale);
+        redis.hincrby(ledger, RedisKeys.stockField(SKU, "reserved"), reserved);
+        redis.hincrby(ledger, RedisKeys.stockField(SKU, "sold"), sold);
+        redis.hincrby(ledger, RedisKeys.segmentField(SKU, 1), -(reserved + sold));
+    }
+
+    /** Latencies in nanoseconds of every reservation the threads made in the phase, sorted. */
+    private static long[] reserveFor(RedisStockReservationAdapter stock, ActivityId sale, int seconds, int threads,
+                                     String phase) throws InterruptedException {
+        long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        List<long[]> perThread = new ArrayList<>();
+        List<Thread> running = new ArrayList<>();
+        int[] counts = new int[threads];
+        for (int t = 0; t < threads; t++) {
+            long[] latencies = new long[2_000_000];
+            perThread.add(latencies);
+            int thread = t;
+            running.add(Thread.ofPlatform().start(() -> {
+                int n = 0;
+                while (System.nanoTime() < until && n < latencies.length) {
+                    String token = phase + "t" + thread + "n" + n;
+                    var request = new ReservationRequest(ReservationId.of(sale, token), new BuyerId(token),
+                            new RequestId("k" + n), List.of(new ReservationLine(SKU, 1)), Instant.now());
+                    long start = System.nanoTime();
+                    ReservationOutcome outcome = stock.reserve(request);
+                    latencies[n++] = System.nanoTime() - start;
+                    if (!(outcome instanceof ReservationOutcome.Reserved)) {
+                        throw new IllegalStateException("not reserved: " + outcome);
+                    }
+                }
+                counts[thread] = n;
+            }));
+        }
+        for (Thread thread : running) {
+            thread.join();
+        }
+        int total = Arrays.stream(counts).sum();
+        long[] all = new long[total];
+        int at = 0;
+        for (int t = 0; t < threads; t++) {
+            System.arraycopy(perThread.get(t), 0, all, at, counts[t]);
+            at += counts[t];
+        }
+        Arrays.sort(all);
+        return all;
+    }
+
+    private static void print(String phase, long[] sorted) {
+        System.out.printf("  %-22s n=%,9d  p50 %6.3f  p99 %6.3f  p999 %6.3f  max %7.3f%n", phase, sorted.length,
+                at(sorted, 0.50), at(sorted, 0.99), at(sorted, 0.999), sorted[sorted.length - 1] / 1e6);
+    }
+
+    private static double at(long[] sorted, double quantile) {
+        return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
+    }
+
+    /** Slowest entry per command ({@code EVALSHA} named by its script) of one phase's SLOWLOG. */
+    private static void printSlowlog(String phase, List<Object> entries, Map<String, String> scriptNames) {
+        Map<String, Long> slowest = new HashMap<>();
+        Map<String, Integer> count = new HashMap<>();
+        for (Object entry : entries) {
+            List<?> fields = (List<?>) entry;
+            long micros = ((Number) fields.get(2)).longValue();
+            List<?> command = (List<?>) fields.get(3);
+            String name = String.valueOf(command.getFirst()).toUpperCase();
+            if (name.equals("EVALSHA") && command.size() > 1) {
+                name = "EVALSHA " + scriptNames.getOrDefault(String.valueOf(command.get(1)), "?");
+            }
+            slowest.merge(name, micros, Math::max);
+            count.merge(name, 1, Integer::sum);
+        }
+        if (slowest.isEmpty()) {
+            System.out.printf("  %-22s none%n", phase);
+        }
+        slowest.forEach((name, micros) -> System.out.printf("  %-22s %-28s max %8.3f ms (%d entries)%n", phase, name,
+                micros / 1000.0, count.get(name)));
+    }
+
+    private static Map<String, String> scriptNames(RedisCommands<String, String> redis) {
+        Map<String, String> names = new HashMap<>();
+        for (String script : List.of("reserve", "warm_up", "reconcile_figures", "reconcile_repair", "archive",
+                "rebuild", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
+            names.put(LuaScript.load(redis, script).sha(), script + ".lua");
+        }
+        return names;
+    }
+
+    private static String memory(RedisCommands<String, String> redis) {
+        return redis.info("memory").lines().filter(line -> line.startsWith("used_memory_human:"))
+                .map(line -> line.substring("used_memory_human:".length()).trim()).findFirst().orElse("?");
+    }
+
+    private static String version(RedisCommands<String, String> redis) {
+        return redis.info("server").lines().filter(line -> line.startsWith("redis_version:"))
+                .map(line -> line.substring("redis_version:".length()).trim()).findFirst().orElse("?");
+    }
+
+    private static StatefulRedisConnection<String, String> connect(RedisClient client) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return client.connect();
+            } catch (RuntimeException notYet) {
+                if (attempt == 50) {
+                    throw notYet;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

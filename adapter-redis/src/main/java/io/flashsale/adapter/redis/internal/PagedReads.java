@@ -1,0 +1,182 @@
+package io.flashsale.adapter.redis.internal;
+
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.Limit;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.Range;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.models.stream.PendingMessage;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Predicate;
+
+/**
+ * Reads big hashes and streams in pages of {@link #PAGE} entries, each page its own short command, so no read costs
+ * the server in proportion to a sale's buyers or reservations. Pages are not one atomic look: callers check that what
+ * they read held still (the SKU versions) before they trust it.
+ */
+public final class PagedReads {
+
+    /** Entries per command: a few hundred keep every command far below a millisecond. */
+    public static final int PAGE = 300;
+
+    private static final String STATUS_SUFFIX = ":status";
+    /** In the order of {@link SnapshotReply.Record}'s components after the id. */
+    private static final String[] RECORD_ATTRIBUTES = {"buyer", "status", "lines", "reservedAt", "cancelledAt"};
+
+    private final RedisCommands<String, String> redis;
+
+    public PagedReads(RedisCommands<String, String> redis) {
+        this.redis = redis;
+    }
+
+    /** Every field of a hash, by HSCAN. A field may come twice while the hash is resized: the map keeps one. */
+    public Map<String, String> hash(String key) {
+        Map<String, String> all = new HashMap<>();
+        scan(key, ScanArgs.Builder.limit(PAGE), all::put);
+        return all;
+    }
+
+    /** Ids of the reservations whose status passes {@code wanted}, by HSCAN over the status fields only. */
+    public Set<String> reservationIds(String reservations, Predicate<String> wanted) {
+        Set<String> ids = new HashSet<>();
+        scan(reservations, ScanArgs.Builder.matches("*" + STATUS_SUFFIX).limit(PAGE), (field, status) -> {
+            if (field.endsWith(STATUS_SUFFIX) && wanted.test(status)) {
+                ids.add(field.substring(0, field.length() - STATUS_SUFFIX.length()));
+            }
+        });
+        return ids;
+    }
+
+    /** The records of the given reservations as they are now, by HMGET in pages; absent ones are left out. */
+    public List<SnapshotReply.Record> records(String reservations, Iterable<String> ids) {
+        List<SnapshotReply.Record> records = new ArrayList<>();
+        List<String> page = new ArrayList<>();
+        for (String id : ids) {
+            page.add(id);
+            if (page.size() * RECORD_ATTRIBUTES.length >= PAGE) {
+                readRecords(reservations, page, records);
+                page.clear();
+            }
+        }
+        readRecords(reservations, page, records);
+        return records;
+    }
+
+    private void readRecords(String reservations, List<String> ids, List<SnapshotReply.Record> into) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        String[] fields = new String[ids.size() * RECORD_ATTRIBUTES.length];
+        for (int i = 0; i < ids.size(); i++) {
+            for (int a = 0; a < RECORD_ATTRIBUTES.length; a++) {
+                fields[i * RECORD_ATTRIBUTES.length + a] = ids.get(i) + ":" + RECORD_ATTRIBUTES[a];
+            }
+        }
+        List<KeyValue<String, String>> values = redis.hmget(reservations, fields);
+        for (int i = 0; i < ids.size(); i++) {
+            int at = i * RECORD_ATTRIBUTES.length;
+            if (!values.get(at + 1).hasValue()) {
+                continue;
+            }
+            into.add(new SnapshotReply.Record(ids.get(i), value(values.get(at)), value(values.get(at + 1)),
+                    value(values.get(at + 2)), value(values.get(at + 3)), value(values.get(at + 4))));
+        }
+    }
+
+    /**
+     * Reservation ids of the outbox entries that the group has not acknowledged: pending ones and ones after its
+     * last-delivered id (every entry when the group does not exist yet).
+     */
+    public Set<String> unacknowledged(String outbox, String group) {
+        Set<String> waiting = new HashSet<>();
+        if (redis.exists(outbox) == 0) {
+            return waiting;
+        }
+        String lastDelivered = lastDelivered(outbox, group);
+        Set<String> pending = new HashSet<>();
+        String from = null;
+        if (lastDelivered != null) {
+            Range<String> range = Range.create("-", "+");
+            while (true) {
+                List<PendingMessage> page = redis.xpending(outbox, group, range, Limit.from(PAGE));
+                page.forEach(message -> pending.add(message.getId()));
+                if (page.size() < PAGE) {
+                    break;
+                }
+                range = Range.from(Range.Boundary.excluding(page.getLast().getId()), Range.Boundary.unbounded());
+            }
+            from = pending.stream().min(PagedReads::compareIds).orElse(null);
+            if (from == null) {
+                from = lastDelivered;
+            }
+        }
+        Range<String> range = from == null ? Range.create("-", "+")
+                : Range.from(Range.Boundary.including(from), Range.Boundary.unbounded());
+        while (true) {
+            List<StreamMessage<String, String>> page = redis.xrange(outbox, range, Limit.from(PAGE));
+            for (StreamMessage<String, String> entry : page) {
+                boolean unread = lastDelivered == null || compareIds(entry.getId(), lastDelivered) > 0;
+                String reservationId = entry.getBody().get("reservationId");
+                if (reservationId != null && (unread || pending.contains(entry.getId()))) {
+                    waiting.add(reservationId);
+                }
+            }
+            if (page.size() < PAGE) {
+                return waiting;
+            }
+            range = Range.from(Range.Boundary.excluding(page.getLast().getId()), Range.Boundary.unbounded());
+        }
+    }
+
+    private String lastDelivered(String outbox, String group) {
+        for (Object info : redis.xinfoGroups(outbox)) {
+            List<?> fields = (List<?>) info;
+            String name = null;
+            String last = null;
+            for (int i = 0; i + 1 < fields.size(); i += 2) {
+                String field = String.valueOf(fields.get(i));
+                if (field.equals("name")) {
+                    name = String.valueOf(fields.get(i + 1));
+                } else if (field.equals("last-delivered-id")) {
+                    last = String.valueOf(fields.get(i + 1));
+                }
+            }
+            if (group.equals(name)) {
+                return last;
+            }
+        }
+        return null;
+    }
+
+    /** Stream ids "millis-sequence" in stream order. */
+    static int compareIds(String a, String b) {
+        int dashA = a.indexOf('-');
+        int dashB = b.indexOf('-');
+        int byMillis = Long.compare(Long.parseLong(a.substring(0, dashA)), Long.parseLong(b.substring(0, dashB)));
+        return byMillis != 0 ? byMillis
+                : Long.compare(Long.parseLong(a.substring(dashA + 1)), Long.parseLong(b.substring(dashB + 1)));
+    }
+
+    private void scan(String key, ScanArgs args, BiConsumer<String, String> each) {
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            MapScanCursor<String, String> step = redis.hscan(key, cursor, args);
+            step.getMap().forEach(each);
+            cursor = step;
+        } while (!cursor.isFinished());
+    }
+
+    private static String value(KeyValue<String, String> value) {
+        return value.hasValue() ? value.getValue() : null;
+    }
+}

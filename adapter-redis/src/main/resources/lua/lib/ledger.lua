@@ -1,0 +1,98 @@
+-- Shared by every script: LuaScript puts this text in front of each script before it takes the SHA, so one copy of
+-- the rules serves them all (new scripts call the same functions). Invariants every script keeps:
+--   * no counter (<sku>:total, :reserved, :sold, :avail:<i>, a holding) is ever taken below zero: a script checks
+--     every move first and refuses, writing nothing, with fs_refuse;
+--   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
+--     <sku>:version once (fs_bump_version); a repair applies only while the version it read is unchanged;
+--   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it.
+
+-- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
+local function fs_refuse(why)
+    return redis.error_reply('FS_REFUSED ' .. why)
+end
+
+local function fs_number(value)
+    return tonumber(value or '0')
+end
+
+local function fs_bump_version(stock, sku)
+    redis.call('HINCRBY', stock, sku .. ':version', 1)
+end
+
+-- The version a repair compares: the load it belongs to and the SKU's move count within that load.
+local function fs_version(meta, stock, sku)
+    return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (redis.call('HGET', stock, sku .. ':version') or '0')
+end
+
+-- A fresh load id from the server's clock, so that no caller can hand in a stale one.
+local function fs_new_load_id()
+    local now = redis.call('TIME')
+    return now[1] .. '.' .. now[2]
+end
+
+-- Lines as { { sku = s, quantity = q } ... } from (sku, quantity) pairs in args from index first on; nil and the
+-- reason when a SKU repeats or a quantity is not a whole number of at least 1.
+local function fs_pairs_to_lines(args, first)
+    local lines, seen = {}, {}
+    for i = first, #args, 2 do
+        local sku, quantity = args[i], args[i + 1]
+        if quantity == nil or not string.match(quantity, '^[1-9]%d*$') then
+            return nil, 'quantity of ' .. tostring(sku) .. ' is not positive: ' .. tostring(quantity)
+        end
+        if seen[sku] then
+            return nil, 'SKU ' .. sku .. ' appears twice'
+        end
+        seen[sku] = true
+        lines[#lines + 1] = { sku = sku, quantity = tonumber(quantity) }
+    end
+    if #lines == 0 then
+        return nil, 'no lines'
+    end
+    return lines
+end
+
+-- A stored "sku:q,sku:q" as lines, with the same checks as fs_pairs_to_lines.
+local function fs_decode_lines(encoded)
+    local flat = {}
+    for sku, quantity in string.gmatch(encoded or '', '([^,:]+):([^,]*)') do
+        flat[#flat + 1] = sku
+        flat[#flat + 1] = quantity
+    end
+    return fs_pairs_to_lines(flat, 1)
+end
+
+-- nil when every line can take quantity from hash's <prefix><sku><suffix> without going below zero, else the reason.
+local function fs_short(hash, lines, prefix, suffix)
+    for _, line in ipairs(lines) do
+        local field = prefix .. line.sku .. suffix
+        local has = fs_number(redis.call('HGET', hash, field))
+        if has < line.quantity then
+            return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
+        end
+    end
+    return nil
+end
+
+-- Takes units off a holding, removing it at zero (checked first with fs_short).
+local function fs_take_holding(holdings, field, quantity)
+    if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
+        redis.call('HDEL', holdings, field)
+    end
+end
+
+-- Gives the units of every line back from <figure> ('reserved' or 'sold'): the figure down, available up (only the sum
+-- over segments counts, so segment 1 takes them), the buyer's holdings down, each SKU's version bumped. Everything is
+-- checked first: the reason, with nothing written, when a counter would go below zero; nil when done.
+local function fs_give_back(stock, holdings, buyer, lines, figure)
+    local why = fs_short(stock, lines, '', ':' .. figure) or fs_short(holdings, lines, buyer .. ':', '')
+    if why then
+        return why
+    end
+    for _, line in ipairs(lines) do
+        redis.call('HINCRBY', stock, line.sku .. ':' .. figure, -line.quantity)
+        redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
+        fs_take_holding(holdings, buyer .. ':' .. line.sku, line.quantity)
+        fs_bump_version(stock, line.sku)
+    end
+    return nil
+end
