@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.lettuce.core.RedisClient;
@@ -64,6 +65,10 @@ public final class RedisHotStore implements AutoCloseable {
 
     public HotStoreArchivePort archive() {
         return new RedisActivityArchive(connection, outboxRegistry);
+    }
+
+    public HotStoreSettlementPort settlement() {
+        return new RedisHotStoreSettlement(connection);
     }
 
     public HotStoreReconciliationPort reconciliation() {

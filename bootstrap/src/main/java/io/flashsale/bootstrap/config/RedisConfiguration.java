@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -35,6 +36,11 @@ public class RedisConfiguration {
     @Bean
     HotStoreArchivePort hotStoreArchivePort(RedisHotStore redis) {
         return redis.archive();
+    }
+
+    @Bean
+    HotStoreSettlementPort hotStoreSettlementPort(RedisHotStore redis) {
+        return redis.settlement();
     }
 
     @Bean
