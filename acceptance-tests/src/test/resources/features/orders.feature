@@ -47,3 +47,20 @@ Feature: Every accepted reservation becomes exactly one order
     And the shop's stock movements add up to 6 tickets sold
     And 6 winners see their reservation as ordered
     And the other 4 see their reservation as failed because the shop's books ran out of stock
+
+  Scenario: A reservation the shop's books refuse for good fails at once, and its units come back exactly once
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 5     |
+    And the sale is warmed up
+    But the shop's books count only 0 tickets, fewer than the sale was warmed up with
+    And Alice holds 1 ticket
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    Then the shop's books hold exactly 0 orders and 1 failed one
+    And the other 1 sees their reservation as failed because the shop's books ran out of stock
+    And 5 tickets are still available
+    When the message announcing Alice's reservation is delivered a second time
+    Then within 30 seconds the second delivery has been handled
+    And the shop's books hold exactly 0 orders and 1 failed one
+    And no ticket is held as reserved any more, 0 are sold
+    And 5 tickets are still available

@@ -33,9 +33,9 @@ import static io.flashsale.load.PipelineFigures.millis;
  * fixed rate of reservations from new buyers against a stock that never runs out, waits for the pipeline to drain,
  * and prints orders per second into MariaDB and the reservation-to-order latency, with the machine they ran on.
  *
- * <p>Run from the repository root, after {@code ./mvnw -pl bootstrap -am install -DskipTests}:
+ * <p>Run from the repository root (the profile builds the runnable jar through the reactor, installing nothing):
  * <pre>
- * ./mvnw -pl acceptance-tests test-compile exec:exec@load-harness -Dflashsale.load.rate=500 -Dflashsale.load.seconds=30
+ * ./mvnw -pl acceptance-tests -am verify -DskipTests -Pload-harness -Dflashsale.load.rate=500 -Dflashsale.load.seconds=30
  * </pre>
  * Settings: {@link LoadSettings}. The service's log is {@code acceptance-tests/target/load-harness/service.log}.
  */
@@ -55,7 +55,7 @@ public final class OrderPipelineLoadHarness {
         LoadSettings settings = LoadSettings.fromSystemProperties();
         Path jar = ServiceProcess.runnableJar();
         if (!Files.isRegularFile(jar)) {
-            System.err.println("no runnable jar at " + jar + ": run ./mvnw -pl bootstrap -am install -DskipTests first");
+            System.err.println("no runnable jar at " + jar + ": run ./mvnw -pl acceptance-tests -am verify -DskipTests -Pload-harness");
             System.exit(2);
         }
         int status = 0;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,13 +18,14 @@ import java.time.Duration;
 /**
  * The reservation pipeline's Kafka beans, on top of Spring Boot's Kafka auto-configuration (its ProducerFactory,
  * KafkaTemplate, ConsumerFactory, listener container factory and KafkaAdmin, which creates the two topics below
- * when they are absent). Needs a {@link PlaceOrderUseCase} bean and an {@link OrderPipelineMetrics} bean, which hears
- * of every dead-lettered event; any {@link RetryListener} beans hear of every failed delivery and dead letter too.
+ * when they are absent). Needs a {@link PlaceOrderBatchUseCase} bean and an {@link OrderPipelineMetrics} bean, which
+ * hears of every dead-lettered event; any {@link RetryListener} beans hear of every failed delivery and dead letter too.
  *
  * <p>Properties, with defaults: {@code flashsale.kafka.topic} (flashsale.reservations),
  * {@code flashsale.kafka.dead-letter-topic} (the topic + ".DLT"), {@code flashsale.kafka.partitions} (3, both
  * topics), {@code flashsale.kafka.replication-factor} (1), {@code flashsale.kafka.publish-timeout} (10s),
  * {@code flashsale.kafka.consumer.group-id} (flashsale-orders), {@code flashsale.kafka.consumer.concurrency} (3),
+ * {@code flashsale.kafka.consumer.max-poll-records} (500: the largest batch one listener call settles),
  * {@code flashsale.kafka.retry.initial-interval} (200ms), {@code flashsale.kafka.retry.multiplier} (2.0),
  * {@code flashsale.kafka.retry.max-interval} (10s), {@code flashsale.kafka.retry.max-attempts} (6, the first
  * delivery included), {@code flashsale.kafka.dead-letters.timeout} (10s).
@@ -81,10 +82,11 @@ public class KafkaPipelineConfiguration {
 
     @Bean
     ReservationOrderListener reservationOrderListener(
-            PlaceOrderUseCase placeOrderUseCase, @Value(TOPIC) String topic,
+            PlaceOrderBatchUseCase placeOrderBatchUseCase, @Value(TOPIC) String topic,
             @Value("${flashsale.kafka.consumer.group-id:flashsale-orders}") String groupId,
-            @Value("${flashsale.kafka.consumer.concurrency:3}") int concurrency) {
-        return new ReservationOrderListener(placeOrderUseCase, topic, groupId, concurrency);
+            @Value("${flashsale.kafka.consumer.concurrency:3}") int concurrency,
+            @Value("${flashsale.kafka.consumer.max-poll-records:500}") int maxPollRecords) {
+        return new ReservationOrderListener(placeOrderBatchUseCase, topic, groupId, concurrency, maxPollRecords);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,8 +24,9 @@ import java.util.List;
  * (which Boot would apply to every container) cannot replace it.
  *
  * <ul>
- *   <li>AckMode BATCH: after each poll, the container commits the offsets of the records whose listener call
- *   returned (or that went to the dead-letter topic), in one commit; never an offset whose order was not placed.
+ *   <li>AckMode BATCH: after each poll, the container commits the offsets of the poll once the batch listener
+ *   returned (or of the records before the index a {@code BatchListenerFailedException} names, and those that went to
+ *   the dead-letter topic), in one commit; never an offset whose order was not placed.
  *   A crash re-delivers at most one poll ({@code max.poll.records}) per partition, which the idempotent order
  *   placement absorbs; a commit per record would add a broker round trip to every order.</li>
  *   <li>A failing event is retried with exponential back-off, then published unchanged (key, value, headers plus
@@ -55,6 +57,7 @@ public class ReservationListenerContainerSetup
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, failure) -> new TopicPartition(deadLetterTopic, -1));
         errorHandler = new DefaultErrorHandler(recoverer, retryPolicy.backOff());
+        // Also when it comes as the cause of a BatchListenerFailedException: the classifier looks through causes.
         errorHandler.addNotRetryableExceptions(MalformedReservationMessageException.class);
         // Each failed attempt is expected and retried: a warning, not an error with a stack trace.
         errorHandler.setLogLevel(KafkaException.Level.WARN);
@@ -86,6 +89,12 @@ public class ReservationListenerContainerSetup
         public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
             metrics.deadLettered(String.valueOf(record.key()));
         }
+
+        /** A whole batch that ran out of attempts (the database down, not one record) was dead-lettered. */
+        @Override
+        public void recovered(ConsumerRecords<?, ?> records, Exception failure) {
+            records.forEach(record -> metrics.deadLettered(String.valueOf(record.key())));
+        }
     }
 
     /** One line per failed attempt, without a stack trace; the dead-lettering itself as a warning too. */
@@ -101,6 +110,18 @@ public class ReservationListenerContainerSetup
         public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
             LOG.warn("reservation {} ({}-{}@{}) moved to {} after its last attempt: {}", record.key(), record.topic(),
                     record.partition(), record.offset(), deadLetterTopic, failure == null ? null : rootMessage(failure));
+        }
+
+        @Override
+        public void failedDelivery(ConsumerRecords<?, ?> records, Exception failure, int deliveryAttempt) {
+            LOG.warn("attempt {} to place a batch of {} reservations failed: {}", deliveryAttempt, records.count(),
+                    failure == null ? null : rootMessage(failure));
+        }
+
+        @Override
+        public void recovered(ConsumerRecords<?, ?> records, Exception failure) {
+            LOG.warn("a batch of {} reservations moved to {} after its last attempt: {}", records.count(),
+                    deadLetterTopic, failure == null ? null : rootMessage(failure));
         }
 
         @Override

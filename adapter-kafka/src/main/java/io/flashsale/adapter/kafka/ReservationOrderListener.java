@@ -1,14 +1,25 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.application.port.in.OrderBatchFailedException;
+import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The order consumer: hands every reservation event to {@link PlaceOrderUseCase}. A failure is thrown back to the
- * container, whose error handler ({@link ReservationListenerContainerSetup}) retries and finally dead-letters it;
- * an offset is committed only after {@code placeOrder} returned for it. A delivery may repeat: placing an order
- * is idempotent.
+ * The order consumer: hands every poll's reservation events, as one batch, to {@link PlaceOrderBatchUseCase}. The
+ * offsets of a poll are committed only after the batch returned (AckMode BATCH). A record that cannot be decoded, or
+ * whose follow-up failed, does not fail its neighbours: the records before it are placed, and its index goes to the
+ * container's error handler ({@link ReservationListenerContainerSetup}) as a {@link BatchListenerFailedException},
+ * which commits those, dead-letters or retries that record, and delivers the rest again. Any other failure (the
+ * database or Redis unreachable) retries the whole batch with back-off, then dead-letters it. A delivery may repeat:
+ * placing orders is idempotent.
  *
  * <p>A group that has no committed offset yet starts at the earliest record, so events published before the
  * first consumer joined are not skipped; the listener never commits on its own (no auto-commit).
@@ -17,29 +28,63 @@ public class ReservationOrderListener {
 
     public static final String LISTENER_ID = "flashsale-reservation-orders";
 
-    private final PlaceOrderUseCase placeOrder;
+    private static final Logger LOG = LoggerFactory.getLogger(ReservationOrderListener.class);
+
+    private final PlaceOrderBatchUseCase placeOrders;
     private final ReservationMessageCodec codec = new ReservationMessageCodec();
     private final String topic;
     private final String groupId;
     private final int concurrency;
+    private final int maxPollRecords;
 
-    public ReservationOrderListener(PlaceOrderUseCase placeOrder, String topic, String groupId, int concurrency) {
-        if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be positive");
+    /** @param maxPollRecords the largest batch: the consumer's {@code max.poll.records} */
+    public ReservationOrderListener(PlaceOrderBatchUseCase placeOrders, String topic, String groupId,
+                                    int concurrency, int maxPollRecords) {
+        if (concurrency < 1 || maxPollRecords < 1) {
+            throw new IllegalArgumentException("concurrency and max-poll-records must be positive");
         }
-        this.placeOrder = placeOrder;
+        this.maxPollRecords = maxPollRecords;
+        this.placeOrders = placeOrders;
         this.topic = topic;
         this.groupId = groupId;
         this.concurrency = concurrency;
     }
 
-    @KafkaListener(id = LISTENER_ID, idIsGroup = false,
+    @KafkaListener(id = LISTENER_ID, idIsGroup = false, batch = "true",
             topics = "#{__listener.topic()}", groupId = "#{__listener.groupId()}",
             concurrency = "#{__listener.concurrency()}",
             containerPostProcessor = ReservationListenerContainerSetup.BEAN_NAME,
-            properties = {"auto.offset.reset=earliest", "enable.auto.commit=false"})
-    public void onReservation(ConsumerRecord<String, String> record) {
-        placeOrder.placeOrder(codec.decode(record.value()));
+            properties = {"auto.offset.reset=earliest", "enable.auto.commit=false",
+                    "max.poll.records=#{__listener.maxPollRecords()}"})
+    public void onReservations(List<ConsumerRecord<String, String>> records) {
+        List<Reservation> batch = new ArrayList<>(records.size());
+        for (int index = 0; index < records.size(); index++) {
+            ConsumerRecord<String, String> record = records.get(index);
+            try {
+                batch.add(codec.decode(record.value()));
+            } catch (MalformedReservationMessageException malformed) {
+                // Its neighbours before it are placed now, the ones after it are delivered again.
+                place(records, batch);
+                throw new BatchListenerFailedException(malformed.getMessage(), malformed, index);
+            }
+        }
+        place(records, batch);
+    }
+
+    private void place(List<ConsumerRecord<String, String>> records, List<Reservation> batch) {
+        if (batch.isEmpty()) {
+            return;
+        }
+        try {
+            placeOrders.placeOrders(batch);
+        } catch (OrderBatchFailedException failed) {
+            throw new BatchListenerFailedException(failed.getMessage(), failed, failed.index());
+        }
+        if (LOG.isDebugEnabled()) {
+            ConsumerRecord<String, String> first = records.getFirst();
+            LOG.debug("placed a batch of {} reservations from {}-{}@{}", batch.size(), first.topic(),
+                    first.partition(), first.offset());
+        }
     }
 
     public String topic() {
@@ -52,5 +97,9 @@ public class ReservationOrderListener {
 
     public String concurrency() {
         return Integer.toString(concurrency);
+    }
+
+    public String maxPollRecords() {
+        return Integer.toString(maxPollRecords);
     }
 }

@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The whole Kafka leg on a real broker and on Boot's own Kafka auto-configuration, the way bootstrap runs it:
- * publisher -> topic -> listener -> PlaceOrderUseCase, with retries, the dead-letter topic and replay. The use
+ * publisher -> topic -> listener -> PlaceOrderBatchUseCase, with retries, the dead-letter topic and replay. The use
  * case is a scripted fake; what it does with a delivery (idempotence included) is the database's business.
  */
 @SpringBootTest(classes = PipelineTestApplication.class)

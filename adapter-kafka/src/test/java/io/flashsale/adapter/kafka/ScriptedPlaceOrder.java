@@ -1,12 +1,14 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.application.port.in.OrderBatchFailedException;
+import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Places every order it is handed, except where a test scripted failures first; remembers every hand-over. */
-final class ScriptedPlaceOrder implements PlaceOrderUseCase {
+final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
 
     private final List<Reservation> deliveries = new CopyOnWriteArrayList<>();
     private final List<Reservation> placed = new CopyOnWriteArrayList<>();
@@ -54,16 +56,23 @@ final class ScriptedPlaceOrder implements PlaceOrderUseCase {
         return List.copyOf(placed);
     }
 
+    /** In batch order; a scripted failure fails its own reservation by index, the ones before it stay placed. */
     @Override
-    public OrderPlacement placeOrder(Reservation reservation) {
-        deliveries.add(reservation);
-        awaitRelease(reservation.id());
-        AtomicInteger left = failuresLeft.get(reservation.id());
-        if (left != null && left.getAndDecrement() > 0) {
-            throw new IllegalStateException("database down for " + reservation.id());
+    public List<OrderPlacement> placeOrders(List<Reservation> batch) {
+        List<OrderPlacement> placements = new ArrayList<>();
+        for (int index = 0; index < batch.size(); index++) {
+            Reservation reservation = batch.get(index);
+            deliveries.add(reservation);
+            awaitRelease(reservation.id());
+            AtomicInteger left = failuresLeft.get(reservation.id());
+            if (left != null && left.getAndDecrement() > 0) {
+                throw new OrderBatchFailedException(index,
+                        new IllegalStateException("database down for " + reservation.id()));
+            }
+            placed.add(reservation);
+            placements.add(new OrderPlacement.Placed(Order.placed(reservation, Instant.now())));
         }
-        placed.add(reservation);
-        return new OrderPlacement.Placed(Order.placed(reservation, Instant.now()));
+        return placements;
     }
 
     private void awaitRelease(ReservationId id) {

@@ -32,6 +32,8 @@ public class MysqlOrderRepository implements OrderRepository {
     private final TransactionOperations transactions;
     private final StockTaking stockTaking;
     private final StockRestoring stockRestoring;
+    private final BatchPlacement batchPlacement;
+    private final BatchExpiry batchExpiry;
 
     MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions) {
         this.dao = dao;
@@ -39,6 +41,29 @@ public class MysqlOrderRepository implements OrderRepository {
         this.transactions = transactions;
         this.stockTaking = new StockTaking(dao);
         this.stockRestoring = new StockRestoring(dao);
+        this.batchPlacement = new BatchPlacement(dao, mapper, transactions);
+        this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement);
+    }
+
+    @Override
+    public List<PendingRestore> expireDue(Instant now, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be positive");
+        }
+        return batchExpiry.expireDue(now, max).stream()
+                .map(order -> new PendingRestore(order.id(), ReservationStatus.EXPIRED)).toList();
+    }
+
+    @Override
+    public void hotStoreRestoredAll(List<ReservationId> reservationIds) {
+        if (!reservationIds.isEmpty()) {
+            dao.clearRestoresDue(reservationIds.stream().map(ReservationId::value).toList());
+        }
+    }
+
+    @Override
+    public List<OrderPlacement> placeAll(List<Reservation> batch, Instant now) {
+        return batchPlacement.place(batch, now);
     }
 
     @Override
@@ -85,9 +110,8 @@ public class MysqlOrderRepository implements OrderRepository {
 
     @Override
     public boolean markPaid(ReservationId reservationId, Instant paidAt) {
-        // One statement: it is its own transaction, and paying moves no stock.
-        return dao.closeOrdered(reservationId.value(), ReservationStatus.PAID.name(), mapper.storedPrecision(paidAt),
-                null) == 1;
+        // One statement: it is its own transaction, and paying moves no stock. The deadline is part of its condition.
+        return dao.markPaid(reservationId.value(), mapper.storedPrecision(paidAt)) == 1;
     }
 
     @Override
@@ -177,7 +201,7 @@ public class MysqlOrderRepository implements OrderRepository {
     /** Inserts the order and its lines; false, with the transaction marked for rollback, when the order exists. */
     private boolean insertNew(OrderRow row, Order order, TransactionStatus status) {
         try {
-            dao.insertOrder(row);
+            dao.insertOrders(List.of(row));
         } catch (DuplicateKeyException e) {
             // The primary key is the reservation id: an earlier delivery settled it, placed or refused.
             status.setRollbackOnly();

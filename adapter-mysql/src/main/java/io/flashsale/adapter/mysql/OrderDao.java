@@ -10,8 +10,6 @@ import java.util.List;
 @Mapper
 interface OrderDao {
 
-    void insertOrder(OrderRow order);
-
     void insertLines(@Param("lines") List<OrderLineRow> lines);
 
     OrderRow selectOrder(@Param("reservationId") String reservationId);
@@ -44,6 +42,9 @@ interface OrderDao {
     int closeOrdered(@Param("reservationId") String reservationId, @Param("status") String status,
                      @Param("at") Instant at, @Param("restoreDueAt") Instant restoreDueAt);
 
+    /** ORDERED -> PAID at {@code at} while {@code at} is before the payment deadline; returns the rows changed. */
+    int markPaid(@Param("reservationId") String reservationId, @Param("at") Instant at);
+
     /** The ORDERED order past its payment deadline first, locked; rows other transactions hold are skipped. */
     String selectNextDueForUpdate(@Param("now") Instant now);
 
@@ -54,6 +55,44 @@ interface OrderDao {
     /** Takes units off the SKU's sold count unless fewer are sold; returns the rows changed (0 or 1). */
     int subtractFromSold(@Param("activityId") String activityId, @Param("skuId") String skuId,
                          @Param("quantity") int quantity);
+
+    // ---- a batch of orders: a fixed number of statements per batch, whatever its size ----
+
+    /** The orders among {@code reservationIds} that exist. */
+    List<OrderRow> selectOrders(@Param("reservationIds") List<String> reservationIds);
+
+    /** The lines of the orders among {@code reservationIds}, by order and line index. */
+    List<OrderLineRow> selectLinesOf(@Param("reservationIds") List<String> reservationIds);
+
+    /** Every SKU the activities offer, with its effective per-user limit and the activity's payment timeout. */
+    List<ItemTermsRow> selectItemTerms(@Param("activityIds") List<String> activityIds);
+
+    /** Creates the purchase rows that do not exist yet, with 0 units, in one statement; {@code rows} in key order. */
+    void createPurchaseRows(@Param("rows") List<PurchaseRow> rows);
+
+    /** The purchase rows, locked, in primary-key order. */
+    List<PurchaseRow> lockPurchases(@Param("rows") List<PurchaseRow> rows);
+
+    /** The SKUs' rows (those that exist), locked, in primary-key order. */
+    List<LockedItemRow> lockItems(@Param("items") List<SkuSaleRow> items);
+
+    /** Inserts the orders in one statement; a duplicate key fails it whole. */
+    void insertOrders(@Param("orders") List<OrderRow> orders);
+
+    /** Adds each row's units to its existing purchase row, in one statement. */
+    void addToPurchases(@Param("rows") List<PurchaseRow> rows);
+
+    /** Up to {@code max} ORDERED orders past their payment deadline, oldest deadline first, locked; others' skipped. */
+    List<String> selectDueForUpdate(@Param("now") Instant now, @Param("max") int max);
+
+    /** ORDERED -> EXPIRED for all of them, each owing the hot store its restore from {@code at}; returns rows changed. */
+    int expireOrdered(@Param("reservationIds") List<String> reservationIds, @Param("at") Instant at);
+
+    /** Takes each row's units off its purchase row unless it holds fewer; returns the rows changed. */
+    int subtractFromPurchases(@Param("rows") List<PurchaseRow> rows);
+
+    /** The hot store has nothing left to give back for these orders. */
+    void clearRestoresDue(@Param("reservationIds") List<String> reservationIds);
 
     List<PendingRestoreRow> selectDueRestores(@Param("now") Instant now, @Param("max") int max);
 

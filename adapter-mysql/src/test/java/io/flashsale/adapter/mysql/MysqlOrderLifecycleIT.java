@@ -98,6 +98,54 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         assertThat(books().sold(sale)).containsExactly("a 1");
     }
 
+    @Test
+    void givenAnOrderPastItsPaymentDeadlineAndNoExpiryPass_whenPaid_thenRefusedAndItStaysOrderedForTheExpiry() {
+        ActivityId sale = sale(PurchaseLimit.ONE, item("a", 5));
+        Reservation late = placed(sale, "buyer-1", line("a", 1));
+        Reservation onTime = placed(sale, "buyer-2", line("a", 1));
+        Instant deadline = placedAt.plus(TIMEOUT);
+
+        assertThat(orders.markPaid(late.id(), deadline)).isFalse();
+        assertThat(orders.markPaid(late.id(), deadline.plusSeconds(30))).isFalse();
+        assertThat(orders.markPaid(onTime.id(), deadline.minusMillis(1))).isTrue();
+
+        assertThat(orders.find(late.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(orders.find(onTime.id()).orElseThrow().status()).isEqualTo(ReservationStatus.PAID);
+        assertThat(orders.expireNextDue(deadline)).contains(late.id());
+        assertThat(books().sold(sale)).containsExactly("a 1");
+    }
+
+    @Test
+    void givenDueOrdersOfSeveralBuyersAndSkus_whenExpiredInOneBatch_thenEachExpiresOnceWithItsUnitsBackGrouped() {
+        ActivityId sale = sale(new PurchaseLimit(3), item("a", 10), item("b", 10));
+        Reservation one = placed(sale, "buyer-1", line("a", 2), line("b", 1));
+        Reservation two = placed(sale, "buyer-1", line("a", 1));
+        Reservation three = placed(sale, "buyer-2", line("b", 3));
+        Reservation paid = placed(sale, "buyer-3", line("a", 1));
+        orders.markPaid(paid.id(), placedAt.plusSeconds(1));
+        Instant due = placedAt.plus(TIMEOUT).plusSeconds(1);
+
+        List<PendingRestore> first = orders.expireDue(due, 2);
+        List<PendingRestore> second = orders.expireDue(due, 10);
+
+        assertThat(first).extracting(PendingRestore::reservationId).hasSize(2);
+        assertThat(second).extracting(PendingRestore::reservationId).hasSize(1);
+        assertThat(orders.expireDue(due, 10)).isEmpty();
+        Set<ReservationId> expired = new HashSet<>();
+        first.forEach(p -> expired.add(p.reservationId()));
+        second.forEach(p -> expired.add(p.reservationId()));
+        assertThat(expired).containsExactlyInAnyOrder(one.id(), two.id(), three.id());
+        assertThat(books().sold(sale)).containsExactly("a 1", "b 0");
+        assertThat(books().purchases(sale)).isEqualTo(Map.of("buyer-3 a", 1L));
+        assertThat(books().flows(one.id())).containsExactly("a RESTORE 2", "a SALE 2", "b RESTORE 1", "b SALE 1");
+        assertThat(books().times(three.id())).containsEntry("expired_at", due).containsEntry("hot_store_restore_due_at",
+                due);
+        assertThat(orders.dueHotStoreRestores(due, 10)).hasSize(3);
+        orders.hotStoreRestoredAll(List.of(one.id(), two.id()));
+        assertThat(orders.dueHotStoreRestores(due, 10)).extracting(PendingRestore::reservationId)
+                .containsExactly(three.id());
+    }
+
     // ---- cancellation and expiry give the stock back once ----
 
     @Test

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -135,6 +136,10 @@ public final class RedisHotStore implements AutoCloseable {
 
     public HotStoreArchivePort archive() {
         return new RedisActivityArchive(redis, outboxRegistry);
+    }
+
+    public HotStoreSettlementPort settlement() {
+        return new RedisHotStoreSettlement(connection);
     }
 
     public HotStoreReconciliationPort reconciliation() {

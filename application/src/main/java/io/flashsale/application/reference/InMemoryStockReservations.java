@@ -1,6 +1,7 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -36,7 +37,8 @@ import java.util.Set;
  * The Redis scripts must behave exactly like this; the contract and model-based tests check it.
  * It also serves reconciliation; it keeps no outbox, so no reservation is ever reported waiting in one.
  */
-public class InMemoryStockReservations implements StockReservationPort, HotStoreReconciliationPort {
+public class InMemoryStockReservations
+        implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort {
 
     private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
 
@@ -96,6 +98,45 @@ public class InMemoryStockReservations implements StockReservationPort, HotStore
     public synchronized boolean fail(ReservationId reservationId) {
         ActivityLedger ledger = ledgers.get(reservationId.activityId());
         return ledger != null && ledger.fail(reservationId);
+    }
+
+    @Override
+    public synchronized Map<ReservationId, HeldStatus> statuses(ActivityId activityId,
+                                                              List<ReservationId> reservationIds) {
+        Map<ReservationId, HeldStatus> held = new HashMap<>();
+        for (ReservationId id : reservationIds) {
+            findReservation(id).ifPresent(r -> held.put(id, new HeldStatus(r.status(), cancelledAt(id).orElse(null))));
+        }
+        return held;
+    }
+
+    @Override
+    public synchronized Map<ReservationId, ReservationStatus> settle(ActivityId activityId,
+                                                                    List<ReservationId> confirmed,
+                                                                    List<ReservationId> failed) {
+        Map<ReservationId, ReservationStatus> before = statusesBefore(confirmed, failed);
+        confirmed.forEach(this::confirm);
+        failed.forEach(id -> Optional.ofNullable(ledgers.get(id.activityId()))
+                .ifPresent(ledger -> ledger.failReleasing(id)));
+        return before;
+    }
+
+    @Override
+    public synchronized Map<ReservationId, ReservationStatus> restore(
+            ActivityId activityId, Map<ReservationId, ReservationStatus> finalStatus) {
+        finalStatus.values().forEach(ActivityLedger::requireRestoringStatus);
+        Map<ReservationId, ReservationStatus> before = statusesBefore(List.copyOf(finalStatus.keySet()), List.of());
+        finalStatus.forEach(this::restore);
+        return before;
+    }
+
+    private Map<ReservationId, ReservationStatus> statusesBefore(List<ReservationId> first,
+                                                                 List<ReservationId> second) {
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        for (List<ReservationId> ids : List.of(first, second)) {
+            ids.forEach(id -> findReservation(id).ifPresent(r -> before.put(id, r.status())));
+        }
+        return before;
     }
 
     @Override

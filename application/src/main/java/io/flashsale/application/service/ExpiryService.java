@@ -1,29 +1,28 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.domain.reservation.ReservationId;
-import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.application.port.out.PendingRestore;
 
 import java.time.Clock;
-import java.time.Instant;
-import java.util.Optional;
+import java.util.List;
 
 /**
- * The payment timeout: the database of record expires due orders one transaction each (claimed so that instances
- * running this at once never take the same order), then the hot store gives the units back. When the hot store fails,
- * the rest of the pass still expires orders in the database and leaves their restores due for the sweep.
+ * The payment timeout, in batches: the database of record expires up to N due orders in one transaction (claimed so
+ * that instances running this at once never take the same order) and gives their units back grouped per SKU, then
+ * the hot store gives them back with one script per activity. When the hot store fails, the orders stay expired in
+ * the database with their restores due, and the sweep ({@link PendingRestoreService}) finishes them.
  */
 public class ExpiryService implements ExpireUnpaidOrdersUseCase {
 
     private final OrderRepository orders;
-    private final HotStoreRestores restores;
+    private final BatchRestores restores;
     private final Clock clock;
 
-    public ExpiryService(OrderRepository orders, StockReservationPort stock, Clock clock) {
+    public ExpiryService(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
         this.orders = orders;
-        this.restores = new HotStoreRestores(orders, stock, clock);
+        this.restores = new BatchRestores(orders, hotStore, clock);
         this.clock = clock;
     }
 
@@ -32,24 +31,15 @@ public class ExpiryService implements ExpireUnpaidOrdersUseCase {
         if (max < 1) {
             throw new IllegalArgumentException("max must be positive");
         }
-        Instant now = clock.instant();
-        boolean hotStoreAnswers = true;
-        int expired = 0;
-        while (expired < max) {
-            Optional<ReservationId> next = orders.expireNextDue(now);
-            if (next.isEmpty()) {
-                break;
-            }
-            expired++;
-            if (hotStoreAnswers) {
-                try {
-                    restores.complete(next.get(), ReservationStatus.EXPIRED);
-                } catch (RuntimeException hotStoreFailed) {
-                    // Asking again for every order would wait out a timeout each time; the sweep repairs them all.
-                    hotStoreAnswers = false;
-                }
-            }
+        List<PendingRestore> expired = orders.expireDue(clock.instant(), max);
+        if (expired.isEmpty()) {
+            return 0;
         }
-        return expired;
+        try {
+            restores.complete(expired);
+        } catch (RuntimeException hotStoreFailed) {
+            // The database's decision stands; the restores stay due and the sweep repeats them.
+        }
+        return expired.size();
     }
 }

@@ -65,7 +65,7 @@ public class OrderService implements PlaceOrderUseCase {
                 .filter(ReservationStatus.CANCELLED::equals).isPresent();
     }
 
-    private void confirmOrCancel(ReservationId id) {
+    void confirmOrCancel(ReservationId id) {
         if (stock.confirm(id)) {
             return;
         }
@@ -77,7 +77,7 @@ public class OrderService implements PlaceOrderUseCase {
     }
 
     /** Brings the hot store to what an earlier delivery (or a later move on the order) settled. */
-    private void catchUp(Order order) {
+    void catchUp(Order order) {
         ReservationId id = order.id();
         switch (order.status()) {
             case ORDERED -> confirmOrCancel(id);

@@ -77,10 +77,13 @@ public class PaymentService implements PayReservationUseCase {
             mirrorPaid(id);
             return new PaymentResult.Paid(order.closed(ReservationStatus.PAID, now).toReservation());
         }
-        // A cancellation, the expiry or another payment won the transition: answer with what it left.
-        return orders.find(id).<PaymentResult>map(current -> current.status() == ReservationStatus.PAID
-                        ? new PaymentResult.AlreadyPaid(current.toReservation())
-                        : new PaymentResult.NotPayable(current.status()))
+        // A cancellation, the expiry or another payment won the transition: answer with what it left. Still ORDERED
+        // means the deadline passed: to the buyer the order is expired, whether or not the expiry pass recorded it.
+        return orders.find(id).<PaymentResult>map(current -> switch (current.status()) {
+                    case PAID -> new PaymentResult.AlreadyPaid(current.toReservation());
+                    case ORDERED -> new PaymentResult.NotPayable(ReservationStatus.EXPIRED);
+                    default -> new PaymentResult.NotPayable(current.status());
+                })
                 .orElseGet(PaymentResult.NotFound::new);
     }
 

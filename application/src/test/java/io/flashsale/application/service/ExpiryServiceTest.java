@@ -1,7 +1,9 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
@@ -12,7 +14,8 @@ import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Clock;
 import java.time.ZoneOffset;
-import java.util.Optional;
+import java.util.List;
+import java.util.Map;
 
 import static io.flashsale.application.service.LifecycleFixtures.NOW;
 import static io.flashsale.application.service.LifecycleFixtures.SALE;
@@ -20,7 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.never;
-import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
@@ -28,68 +30,72 @@ import static org.mockito.Mockito.when;
 @ExtendWith(MockitoExtension.class)
 class ExpiryServiceTest {
 
+    private static final ActivityId OTHER_SALE = new ActivityId("other-sale");
     private static final ReservationId FIRST = ReservationId.of(SALE, "first");
     private static final ReservationId SECOND = ReservationId.of(SALE, "second");
-    private static final ReservationId THIRD = ReservationId.of(SALE, "third");
+    private static final ReservationId ELSEWHERE = ReservationId.of(OTHER_SALE, "third");
 
     @Mock
     private OrderRepository orders;
     @Mock
-    private StockReservationPort stock;
+    private HotStoreSettlementPort hotStore;
     private ExpiryService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new ExpiryService(orders, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new ExpiryService(orders, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
-    void givenTwoDueOrders_thenBothExpireInTheDatabaseAndTheHotStoreRestoresEach() {
-        when(orders.expireNextDue(NOW)).thenReturn(Optional.of(FIRST), Optional.of(SECOND), Optional.empty());
-        when(stock.restore(any(), any())).thenReturn(true);
-
-        assertThat(service.expireDue(10)).isEqualTo(2);
-
-        verify(stock).restore(FIRST, ReservationStatus.EXPIRED);
-        verify(stock).restore(SECOND, ReservationStatus.EXPIRED);
-        verify(orders).hotStoreRestored(FIRST);
-        verify(orders).hotStoreRestored(SECOND);
-    }
-
-    @Test
-    void givenMoreDueThanTheMaximum_thenThePassStopsAtTheMaximum() {
-        when(orders.expireNextDue(NOW)).thenReturn(Optional.of(FIRST), Optional.of(SECOND), Optional.of(THIRD));
-        when(stock.restore(any(), any())).thenReturn(true);
-
-        assertThat(service.expireDue(2)).isEqualTo(2);
-
-        verify(orders, times(2)).expireNextDue(NOW);
-    }
-
-    @Test
-    void givenTheHotStoreFails_thenThePassStillExpiresInTheDatabaseAndStopsAskingTheHotStore() {
-        when(orders.expireNextDue(NOW)).thenReturn(Optional.of(FIRST), Optional.of(SECOND), Optional.of(THIRD),
-                Optional.empty());
-        when(stock.restore(FIRST, ReservationStatus.EXPIRED)).thenThrow(new IllegalStateException("redis unavailable"));
+    void givenDueOrdersOfTwoSales_thenOneDatabaseBatchOneHotStoreScriptPerSaleAndOneStatementMarksThemDone() {
+        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND), expired(ELSEWHERE)));
+        when(hotStore.restore(SALE, Map.of(FIRST, ReservationStatus.EXPIRED, SECOND, ReservationStatus.EXPIRED)))
+                .thenReturn(Map.of(FIRST, ReservationStatus.ORDERED, SECOND, ReservationStatus.ORDERED));
+        when(hotStore.restore(OTHER_SALE, Map.of(ELSEWHERE, ReservationStatus.EXPIRED)))
+                .thenReturn(Map.of(ELSEWHERE, ReservationStatus.ORDERED));
 
         assertThat(service.expireDue(10)).isEqualTo(3);
 
-        verify(stock).restore(FIRST, ReservationStatus.EXPIRED);
-        verify(stock, never()).restore(SECOND, ReservationStatus.EXPIRED);
-        verify(orders, never()).hotStoreRestored(any());
+        verify(orders).hotStoreRestoredAll(List.of(FIRST, SECOND, ELSEWHERE));
+    }
+
+    @Test
+    void givenAnOrderTheHotStoreHasNotConfirmedYet_thenItsRestoreIsPostponedAndTheOthersAreDone() {
+        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND)));
+        when(hotStore.restore(any(), any())).thenReturn(Map.of(FIRST, ReservationStatus.RESERVED));
+
+        assertThat(service.expireDue(10)).isEqualTo(2);
+
+        verify(orders).postponeHotStoreRestore(FIRST, NOW.plus(HotStoreRestores.RETRY_AFTER));
+        // SECOND is unknown to the hot store: nothing is left to give back there.
+        verify(orders).hotStoreRestoredAll(List.of(SECOND));
+    }
+
+    @Test
+    void givenTheHotStoreFails_thenTheOrdersStayExpiredWithTheirRestoresDue() {
+        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST)));
+        when(hotStore.restore(any(), any())).thenThrow(new IllegalStateException("redis unavailable"));
+
+        assertThat(service.expireDue(10)).isEqualTo(1);
+
+        verify(orders, never()).hotStoreRestoredAll(any());
     }
 
     @Test
     void givenNothingDue_thenZeroAndTheHotStoreIsNotAsked() {
-        when(orders.expireNextDue(NOW)).thenReturn(Optional.empty());
+        when(orders.expireDue(NOW, 10)).thenReturn(List.of());
 
         assertThat(service.expireDue(10)).isZero();
 
-        verifyNoInteractions(stock);
+        verifyNoInteractions(hotStore);
     }
 
     @Test
     void givenANonPositiveMaximum_thenRefused() {
         assertThatThrownBy(() -> service.expireDue(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static PendingRestore expired(ReservationId id) {
+        return new PendingRestore(id, ReservationStatus.EXPIRED);
     }
 }

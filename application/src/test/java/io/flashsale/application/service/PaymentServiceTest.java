@@ -114,6 +114,18 @@ class PaymentServiceTest {
     }
 
     @Test
+    void givenThePaymentDeadlinePassedAndNoExpiryRanYet_whenPaid_thenNotPayableAsExpiredAndNothingIsMirrored() {
+        // The database refused the move (its deadline is in the UPDATE) and the order is still ORDERED there.
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(ordered()));
+        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(orders.markPaid(ID, NOW)).thenReturn(false);
+
+        assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(ReservationStatus.EXPIRED));
+
+        verify(stock, never()).markPaid(any());
+    }
+
+    @Test
     void givenAnotherPaymentWinsTheTransitionFirst_whenPaid_thenAlreadyPaid() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.PAID)));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));

@@ -1,9 +1,8 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
@@ -15,11 +14,10 @@ import org.mockito.junit.jupiter.MockitoExtension;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 import static io.flashsale.application.service.LifecycleFixtures.NOW;
 import static io.flashsale.application.service.LifecycleFixtures.SALE;
-import static io.flashsale.application.service.LifecycleFixtures.held;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
@@ -36,12 +34,12 @@ class PendingRestoreServiceTest {
     @Mock
     private OrderRepository orders;
     @Mock
-    private StockReservationPort stock;
+    private HotStoreSettlementPort hotStore;
     private PendingRestoreService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new PendingRestoreService(orders, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new PendingRestoreService(orders, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private void due(PendingRestore... pending) {
@@ -49,58 +47,46 @@ class PendingRestoreServiceTest {
     }
 
     @Test
-    void givenDueRestores_thenTheHotStoreRestoresEachWithItsOwnStatusAndEachIsMarkedDone() {
+    void givenDueRestores_thenOneScriptRestoresEachWithItsOwnStatusAndOneStatementMarksThemDone() {
         due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED), new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
-        when(stock.restore(any(), any())).thenReturn(true);
+        when(hotStore.restore(SALE, Map.of(CANCELLED, ReservationStatus.CANCELLED, EXPIRED, ReservationStatus.EXPIRED)))
+                .thenReturn(Map.of(CANCELLED, ReservationStatus.ORDERED, EXPIRED, ReservationStatus.ORDERED));
 
         assertThat(service.completePendingRestores(50)).isEqualTo(2);
 
-        verify(stock).restore(CANCELLED, ReservationStatus.CANCELLED);
-        verify(stock).restore(EXPIRED, ReservationStatus.EXPIRED);
-        verify(orders).hotStoreRestored(CANCELLED);
-        verify(orders).hotStoreRestored(EXPIRED);
+        verify(orders).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
     }
 
     @Test
-    void givenTheHotStoreGaveTheUnitsBackAlready_thenTheRestoreIsMarkedDoneWithoutGivingThemBackAgain() {
-        due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED));
-        when(stock.findReservation(CANCELLED)).thenReturn(Optional.of(reservation(CANCELLED, ReservationStatus.CANCELLED)));
+    void givenTheHotStoreGaveTheUnitsBackAlreadyOrLostTheReservation_thenTheRestoresAreMarkedDone() {
+        due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED), new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
+        when(hotStore.restore(any(), any())).thenReturn(Map.of(CANCELLED, ReservationStatus.CANCELLED));
 
-        assertThat(service.completePendingRestores(50)).isEqualTo(1);
+        assertThat(service.completePendingRestores(50)).isEqualTo(2);
 
-        verify(orders).hotStoreRestored(CANCELLED);
-    }
-
-    @Test
-    void givenTheHotStoreLostTheReservation_thenThereIsNothingToGiveBackThereAndTheRestoreIsMarkedDone() {
-        due(new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
-        when(stock.findReservation(EXPIRED)).thenReturn(Optional.empty());
-
-        assertThat(service.completePendingRestores(50)).isEqualTo(1);
-
-        verify(orders).hotStoreRestored(EXPIRED);
+        verify(orders).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
     }
 
     @Test
     void givenTheHotStoreHasNotConfirmedTheOrderYet_thenTheRestoreIsPostponedAndNotCounted() {
         due(new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
-        when(stock.findReservation(EXPIRED)).thenReturn(Optional.of(reservation(EXPIRED, ReservationStatus.RESERVED)));
+        when(hotStore.restore(any(), any())).thenReturn(Map.of(EXPIRED, ReservationStatus.RESERVED));
 
         assertThat(service.completePendingRestores(50)).isZero();
 
         verify(orders).postponeHotStoreRestore(EXPIRED, NOW.plus(HotStoreRestores.RETRY_AFTER));
-        verify(orders, never()).hotStoreRestored(any());
+        verify(orders, never()).hotStoreRestoredAll(any());
     }
 
     @Test
     void givenTheHotStoreFails_thenTheSweepFailsLoudlyAndTheRestoreStaysDue() {
         due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED));
         var redisDown = new IllegalStateException("redis unavailable");
-        when(stock.restore(CANCELLED, ReservationStatus.CANCELLED)).thenThrow(redisDown);
+        when(hotStore.restore(any(), any())).thenThrow(redisDown);
 
         assertThatThrownBy(() -> service.completePendingRestores(50)).isSameAs(redisDown);
 
-        verify(orders, never()).hotStoreRestored(any());
+        verify(orders, never()).hotStoreRestoredAll(any());
     }
 
     @Test
@@ -109,10 +95,5 @@ class PendingRestoreServiceTest {
                 ReservationStatus.RESERVED)) {
             assertThatThrownBy(() -> new PendingRestore(CANCELLED, wrong)).isInstanceOf(IllegalArgumentException.class);
         }
-    }
-
-    private static Reservation reservation(ReservationId id, ReservationStatus status) {
-        Reservation held = held(status);
-        return new Reservation(id, SALE, held.buyerId(), held.requestId(), held.lines(), status, held.reservedAt());
     }
 }

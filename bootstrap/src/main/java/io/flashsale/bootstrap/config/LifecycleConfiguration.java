@@ -6,6 +6,7 @@ import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -45,13 +46,14 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    ExpiryService expiryService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        return new ExpiryService(orders, stock, clock);
+    ExpiryService expiryService(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
+        return new ExpiryService(orders, hotStore, clock);
     }
 
     @Bean
-    PendingRestoreService pendingRestoreService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        return new PendingRestoreService(orders, stock, clock);
+    PendingRestoreService pendingRestoreService(OrderRepository orders, HotStoreSettlementPort hotStore,
+                                                Clock clock) {
+        return new PendingRestoreService(orders, hotStore, clock);
     }
 
     @Bean

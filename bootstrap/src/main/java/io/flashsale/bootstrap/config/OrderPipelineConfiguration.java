@@ -2,13 +2,14 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.kafka.KafkaPipelineConfiguration;
 import io.flashsale.application.port.out.DeadLetterPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.BatchOrderService;
 import io.flashsale.application.service.DeadLetterService;
-import io.flashsale.application.service.OrderService;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
 import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
@@ -25,7 +26,7 @@ import java.time.Clock;
 
 /**
  * From reservation to order: the outbox relay (Redis -> Kafka), the order consumer (Kafka -> MySQL, adapter-kafka's
- * listener calling {@link OrderService}), dead letters, and the metrics of all three.
+ * batch listener calling {@link BatchOrderService}), dead letters, and the metrics of all three.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RelayProperties.class)
@@ -47,9 +48,9 @@ public class OrderPipelineConfiguration {
     }
 
     @Bean
-    OrderService orderService(OrderRepository orders, StockReservationPort stock, OrderPipelineMetrics metrics,
-                              Clock clock) {
-        return new OrderService(orders, stock, metrics, clock);
+    BatchOrderService batchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore,
+                                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock) {
+        return new BatchOrderService(orders, hotStore, stock, metrics, clock);
     }
 
     @Bean

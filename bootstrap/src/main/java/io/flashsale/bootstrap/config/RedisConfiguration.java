@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -44,6 +45,11 @@ public class RedisConfiguration {
     @Bean
     HotStoreArchivePort hotStoreArchivePort(RedisHotStore redis) {
         return redis.archive();
+    }
+
+    @Bean
+    HotStoreSettlementPort hotStoreSettlementPort(RedisHotStore redis) {
+        return redis.settlement();
     }
 
     @Bean

@@ -4,12 +4,18 @@ import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+
 /**
- * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled}, {@value #RELAYED} and {@value #DEAD_LETTERED}. Every
+ * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled} (its placed rate is orders per second),
+ * {@value #RELAYED}, {@value #DEAD_LETTERED}, {@value #BATCH_SIZE} (deliveries per consumer batch) and
+ * {@value #RESERVATION_TO_ORDER} (a timer with percentiles and a histogram). Every
  * refusal is also a WARN line, because it means the database of record and Redis disagree and reconciliation has work
  * to do; so is every dead letter, because it waits for an admin to replay it.
  */
@@ -19,6 +25,8 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     public static final String RELAYED = "flashsale.relay.relayed";
     public static final String DEAD_LETTERED = "flashsale.orders.dead_lettered";
     public static final String OUTCOME = "outcome";
+    public static final String BATCH_SIZE = "flashsale.orders.batch.size";
+    public static final String RESERVATION_TO_ORDER = "flashsale.orders.reservation_to_order";
 
     private static final Logger LOG = LoggerFactory.getLogger(MicrometerOrderPipelineMetrics.class);
 
@@ -28,6 +36,8 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     private final Counter cancelled;
     private final Counter relayed;
     private final Counter deadLettered;
+    private final DistributionSummary batchSize;
+    private final Timer reservationToOrder;
 
     public MicrometerOrderPipelineMetrics(MeterRegistry registry) {
         placed = orders(registry, "placed", "reservations that became an order");
@@ -40,6 +50,23 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
         deadLettered = Counter.builder(DEAD_LETTERED)
                 .description("reservation events moved to the dead-letter topic after their last attempt")
                 .register(registry);
+        batchSize = DistributionSummary.builder(BATCH_SIZE)
+                .description("deliveries the order consumer settled in one batch")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        reservationToOrder = Timer.builder(RESERVATION_TO_ORDER)
+                .description("from the hot store accepting a reservation to its order in the database of record")
+                .publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
+                .register(registry);
+    }
+
+    @Override
+    public void batchSettled(int reservations) {
+        batchSize.record(reservations);
+    }
+
+    @Override
+    public void ordered(Duration sinceReserved) {
+        reservationToOrder.record(sinceReserved.isNegative() ? Duration.ZERO : sinceReserved);
     }
 
     @Override

@@ -49,6 +49,23 @@ class MicrometerOrderPipelineMetricsTest {
     }
 
     @Test
+    void givenSettledBatchesAndOrders_whenRecorded_thenBatchSizesAndTheReservationToOrderTimerShowThem() {
+        metrics.batchSettled(300);
+        metrics.batchSettled(100);
+        metrics.ordered(java.time.Duration.ofMillis(40));
+        metrics.ordered(java.time.Duration.ofMillis(-5));
+
+        var sizes = registry.get(MicrometerOrderPipelineMetrics.BATCH_SIZE).summary();
+        assertThat(sizes.count()).isEqualTo(2);
+        assertThat(sizes.totalAmount()).isEqualTo(400);
+        var latency = registry.get(MicrometerOrderPipelineMetrics.RESERVATION_TO_ORDER).timer();
+        assertThat(latency.count()).isEqualTo(2);
+        assertThat(latency.max(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(40);
+        assertThat(latency.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).as("a clock skew counts as 0")
+                .isEqualTo(40);
+    }
+
+    @Test
     void givenNoDeadLetter_thenTheDeadLetterCounterIsExposedAtZero() {
         assertThat(registry.get(MicrometerOrderPipelineMetrics.DEAD_LETTERED).counter().count()).isZero();
     }

@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.service.OrderService;
+import io.flashsale.application.service.BatchOrderService;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -14,8 +14,8 @@ class CrashHooksConfiguration {
 
     @Bean
     @Primary
-    CrashingPlaceOrder crashingPlaceOrder(OrderService orderService, OrderRepository orders,
+    CrashingPlaceOrder crashingPlaceOrder(BatchOrderService batchOrderService, OrderRepository orders,
                                           ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
-        return new CrashingPlaceOrder(orderService, orders, listeners);
+        return new CrashingPlaceOrder(batchOrderService, orders, listeners);
     }
 }

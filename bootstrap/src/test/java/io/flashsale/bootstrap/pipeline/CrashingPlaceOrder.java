@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
-import io.flashsale.application.port.in.PlaceOrderUseCase;
+import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.OrderPlacement;
@@ -13,6 +13,8 @@ import org.springframework.kafka.listener.MessageListenerContainer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,11 +22,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The order consumer's use case with a switch that makes it "die" after the database commit of chosen deliveries:
- * the order is in MySQL (and, if chosen, Redis was told), then the delivery fails, so its offset is not committed
- * and the record comes again. Optionally the listener container is stopped at that moment and started again
+ * the batch holding a chosen reservation is in MySQL (and, if chosen, Redis was told), then the delivery fails, so
+ * its offsets are not committed and the records come again. A reservation is chosen by its rank among first
+ * deliveries, so a batch delivered again never dies a second time for the same reservation. Optionally the listener container is stopped at that moment and started again
  * later, as a consumer process that died and came back. Unarmed, it is the real use case.
  */
-final class CrashingPlaceOrder implements PlaceOrderUseCase {
+final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
 
     enum Moment {
         /** MySQL committed, Redis not yet told. */
@@ -42,22 +45,23 @@ final class CrashingPlaceOrder implements PlaceOrderUseCase {
 
     static final class SimulatedCrash extends RuntimeException {
 
-        SimulatedCrash(ReservationId id) {
-            super("simulated consumer crash after the database commit of " + id);
+        SimulatedCrash(Set<ReservationId> ids) {
+            super("simulated consumer crash after the database commit of " + ids);
         }
     }
 
-    private final PlaceOrderUseCase delegate;
+    private final PlaceOrderBatchUseCase delegate;
     private final OrderRepository orders;
     private final ObjectProvider<KafkaListenerEndpointRegistry> listeners;
     private final AtomicInteger deliveries = new AtomicInteger();
     private final Set<ReservationId> crashed = ConcurrentHashMap.newKeySet();
+    private final Set<ReservationId> seen = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean restartDue = new AtomicBoolean();
     private final AtomicBoolean restarting = new AtomicBoolean();
     private final AtomicInteger restarts = new AtomicInteger();
     private volatile Plan plan;
 
-    CrashingPlaceOrder(PlaceOrderUseCase delegate, OrderRepository orders,
+    CrashingPlaceOrder(PlaceOrderBatchUseCase delegate, OrderRepository orders,
                        ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
         this.delegate = delegate;
         this.orders = orders;
@@ -67,6 +71,7 @@ final class CrashingPlaceOrder implements PlaceOrderUseCase {
     void arm(Plan newPlan) {
         deliveries.set(0);
         crashed.clear();
+        seen.clear();
         restartDue.set(newPlan.restartContainerAfter() != null);
         plan = newPlan;
     }
@@ -89,24 +94,33 @@ final class CrashingPlaceOrder implements PlaceOrderUseCase {
     }
 
     @Override
-    public OrderPlacement placeOrder(Reservation reservation) {
+    public List<OrderPlacement> placeOrders(List<Reservation> batch) {
         Plan current = plan;
-        if (current == null || !current.activity().equals(reservation.activityId())
-                || crashed.contains(reservation.id()) || deliveries.incrementAndGet() % current.everyNth() != 0) {
-            return delegate.placeOrder(reservation);
+        if (current == null) {
+            return delegate.placeOrders(batch);
+        }
+        Set<ReservationId> chosen = new LinkedHashSet<>();
+        for (Reservation reservation : batch) {
+            if (current.activity().equals(reservation.activityId()) && seen.add(reservation.id())
+                    && deliveries.incrementAndGet() % current.everyNth() == 0) {
+                chosen.add(reservation.id());
+            }
+        }
+        if (chosen.isEmpty()) {
+            return delegate.placeOrders(batch);
         }
         if (current.moment() == Moment.AFTER_REDIS) {
-            delegate.placeOrder(reservation);
+            delegate.placeOrders(batch);
         } else {
-            orders.place(reservation, Instant.now());
+            orders.placeAll(batch.stream().distinct().toList(), Instant.now());
         }
-        crashed.add(reservation.id());
+        crashed.addAll(chosen);
         // The container restarts once per plan, at the first crash; later crashes are plain failed deliveries.
         if (restartDue.compareAndSet(true, false)) {
             restarting.set(true);
             Thread.ofPlatform().name("consumer-restart").start(() -> restartContainer(current.restartContainerAfter()));
         }
-        throw new SimulatedCrash(reservation.id());
+        throw new SimulatedCrash(chosen);
     }
 
     private void restartContainer(Duration after) {

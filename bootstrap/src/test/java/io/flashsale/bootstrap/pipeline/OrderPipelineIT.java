@@ -48,12 +48,14 @@ class OrderPipelineIT extends PipelineTestBase {
 
         Map<String, String> accepted = race(activityId, 200);
 
-        assertThat(accepted).hasSize(10);
+        // Refused units come back in Redis at once (ADR 20), so a late racer may win one again and be refused too.
+        assertThat(accepted.size()).isGreaterThanOrEqualTo(10);
+        long failed = accepted.size() - 7L;
         ActivityId activity = new ActivityId(activityId);
         await().atMost(WITHIN).untilAsserted(() -> assertThat(figures.orderCountByStatus(activity))
-                .containsOnly(entry(ReservationStatus.ORDERED, 7L), entry(ReservationStatus.FAILED, 3L)));
+                .containsOnly(entry(ReservationStatus.ORDERED, 7L), entry(ReservationStatus.FAILED, failed)));
         await().atMost(WITHIN).untilAsserted(() ->
-                assertThat(statusesOf(accepted)).isEqualTo(Map.of("ORDERED", 7L, "FAILED", 3L)));
+                assertThat(statusesOf(accepted)).isEqualTo(Map.of("ORDERED", 7L, "FAILED", failed)));
         accepted.forEach((reservationId, buyer) -> {
             JsonNode read = reservation(reservationId, buyer);
             if (read.path("status").asString().equals("FAILED")) {
@@ -67,11 +69,12 @@ class OrderPipelineIT extends PipelineTestBase {
         SkuId sku = new SkuId(SKU);
         assertThat(figures.soldBySku(activity)).containsExactly(entry(sku, 7L));
         assertThat(figures.stockFlowBySku(activity)).containsExactly(entry(sku, 7L));
-        // Redis is not blindly restored: the refused units stay reserved until reconciliation decides.
+        // A refusal gives its units back in Redis at once, exactly once (ADR 20): none stays reserved.
         SkuStock redis = redisLedger(activityId);
         assertThat(redis.ledger().sold()).isEqualTo(7);
-        assertThat(redis.ledger().reserved()).isEqualTo(3);
-        assertThat(orders("refused") - refusedBefore).isEqualTo(3);
+        assertThat(redis.ledger().reserved()).isZero();
+        assertThat(redis.ledger().available()).isEqualTo(redis.ledger().total() - 7);
+        assertThat(orders("refused") - refusedBefore).isEqualTo(failed);
     }
 
     @Test

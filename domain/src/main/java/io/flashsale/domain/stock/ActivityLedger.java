@@ -140,12 +140,25 @@ public final class ActivityLedger {
 
     /** RESERVED -> CANCELLED: the units go back to available and to the buyer's allowance. */
     public boolean release(ReservationId id) {
+        return giveBackReserved(id, ReservationStatus.CANCELLED);
+    }
+
+    /**
+     * RESERVED -> FAILED with the units back at once (available and the buyer's allowance): the batched order pipeline
+     * stored the refusal in the database of record, which holds none of the units, so this is the one place they come
+     * back. False, and nothing moves, for a reservation that is not RESERVED, so it happens once.
+     */
+    public boolean failReleasing(ReservationId id) {
+        return giveBackReserved(id, ReservationStatus.FAILED);
+    }
+
+    private boolean giveBackReserved(ReservationId id, ReservationStatus to) {
         Reservation reservation = reservations.get(id);
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
         moveEveryLine(reservation, StockLedger::release, true);
-        reservations.put(id, reservation.transitionTo(ReservationStatus.CANCELLED));
+        reservations.put(id, reservation.transitionTo(to));
         return true;
     }
 

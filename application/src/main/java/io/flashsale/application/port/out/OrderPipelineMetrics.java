@@ -2,6 +2,8 @@ package io.flashsale.application.port.out;
 
 import io.flashsale.domain.order.OrderPlacement;
 
+import java.time.Duration;
+
 /**
  * What the order pipeline reports to operators: counts per placement kind, a log line for every refusal, and every
  * reservation event the order consumer gave up on.
@@ -11,6 +13,14 @@ public interface OrderPipelineMetrics {
     void recorded(OrderPlacement placement);
 
     void relayed(int reservations);
+
+    /** The order consumer settled a batch of {@code reservations} deliveries. */
+    default void batchSettled(int reservations) {
+    }
+
+    /** A reservation became an order {@code sinceReserved} after the hot store accepted it. */
+    default void ordered(Duration sinceReserved) {
+    }
 
     /**
      * The order consumer gave up on the event of {@code reservationId} after its last attempt and set it aside for an

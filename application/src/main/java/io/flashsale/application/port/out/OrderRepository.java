@@ -27,6 +27,16 @@ public interface OrderRepository {
     OrderPlacement place(Reservation reservation, Instant now);
 
     /**
+     * Settles a batch of distinct reservations with a fixed number of statements and ONE transaction for all of them:
+     * those settled before come back as {@code AlreadyPlaced} and change nothing; the others are decided together
+     * as placing them one by one in batch order would ({@link io.flashsale.domain.order.OrderAllocation}), stored
+     * as orders or as FAILED orders, and come back as {@code Placed} or {@code Refused}. One placement per
+     * reservation, in batch order. A failure of the transaction (a concurrent delivery, a lost connection) leaves
+     * nothing of the batch's new orders and reaches the caller.
+     */
+    List<OrderPlacement> placeAll(List<Reservation> batch, Instant now);
+
+    /**
      * Records a reservation the buyer cancelled while the hot store still held it as a CANCELLED order that
      * takes no stock ({@link Order#cancelledBeforeOrder}), so no later delivery can make it an order. Comes back
      * as {@code CancelledBeforeOrder}, or as {@code AlreadyPlaced} with whatever was settled before.
@@ -35,7 +45,10 @@ public interface OrderRepository {
 
     Optional<Order> find(ReservationId reservationId);
 
-    /** ORDERED -> PAID at {@code paidAt}; true when this call made the move, false when the order was not ORDERED. */
+    /**
+     * ORDERED -> PAID at {@code paidAt}, only before the order's payment deadline (checked in the same conditional
+     * move); true when this call made the move, false when the order was not ORDERED or its deadline had passed.
+     */
     boolean markPaid(ReservationId reservationId, Instant paidAt);
 
     /**
@@ -63,6 +76,19 @@ public interface OrderRepository {
      * @return the expired order's id; empty when no order is due
      */
     Optional<ReservationId> expireNextDue(Instant now);
+
+    /**
+     * Expires up to {@code max} ORDERED orders whose payment deadline passed, oldest deadline first, in ONE
+     * transaction, as {@link #closeWithRestore} with EXPIRED does for one: their units come back grouped per buyer and
+     * SKU, and each owes the hot store its restore. Safe to call from every instance at once: orders another caller is
+     * expiring right now are skipped, never waited for.
+     *
+     * @return the expired orders' restores, oldest deadline first; empty when none is due
+     */
+    List<PendingRestore> expireDue(Instant now, int max);
+
+    /** The hot store has nothing left to give back for these orders: one statement. */
+    void hotStoreRestoredAll(List<ReservationId> reservationIds);
 
     /** Orders that gave their units back here but not yet in the hot store, due by {@code now}, oldest first. */
     List<PendingRestore> dueHotStoreRestores(Instant now, int max);

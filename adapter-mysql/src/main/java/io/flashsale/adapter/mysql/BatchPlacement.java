@@ -1,0 +1,193 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderAllocation;
+import io.flashsale.domain.order.OrderAllocation.Decision;
+import io.flashsale.domain.order.OrderAllocation.PurchaseKey;
+import io.flashsale.domain.order.OrderAllocation.SkuKey;
+import io.flashsale.domain.order.OrderAllocation.SkuTerms;
+import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import org.springframework.transaction.support.TransactionOperations;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * A batch of reservations settled with a fixed number of statements, whatever its size: one read of the orders that
+ * exist, one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
+ * that locks the buyers' rows and the SKUs' rows in primary-key order, lets {@link OrderAllocation} decide, and writes
+ * orders, lines, purchases and stock flows with multi-row statements and one conditional stock update per SKU.
+ * Anything the database refuses (a duplicate key from a concurrent delivery, a stock update that misses its row, a
+ * lost connection) rolls the whole transaction back and reaches the caller, whose retry finds nothing done.
+ */
+final class BatchPlacement {
+
+    private static final Comparator<PurchaseRow> PURCHASE_KEY_ORDER = Comparator.comparing(PurchaseRow::activityId)
+            .thenComparing(PurchaseRow::buyerId).thenComparing(PurchaseRow::skuId);
+    private static final Comparator<SkuSaleRow> ITEM_KEY_ORDER = Comparator.comparing(SkuSaleRow::activityId)
+            .thenComparing(SkuSaleRow::skuId);
+
+    private final OrderDao dao;
+    private final OrderRowMapper mapper;
+    private final TransactionOperations transactions;
+
+    BatchPlacement(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions) {
+        this.dao = dao;
+        this.mapper = mapper;
+        this.transactions = transactions;
+    }
+
+    /** @param batch distinct reservations in delivery order; the placements come back in the same order */
+    List<OrderPlacement> place(List<Reservation> batch, Instant now) {
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        Map<ReservationId, Order> settled = settled(batch);
+        List<Reservation> fresh = batch.stream().filter(r -> !settled.containsKey(r.id())).toList();
+        Map<ReservationId, OrderPlacement> decided = fresh.isEmpty() ? Map.of() : settle(fresh, now);
+        return batch.stream()
+                .map(r -> settled.containsKey(r.id()) ? new OrderPlacement.AlreadyPlaced(settled.get(r.id()))
+                        : decided.get(r.id()))
+                .toList();
+    }
+
+    private Map<ReservationId, Order> settled(List<Reservation> batch) {
+        return ordersOf(batch.stream().map(r -> r.id().value()).distinct().toList());
+    }
+
+    /** The orders that exist among {@code ids}, with their lines: two statements. */
+    Map<ReservationId, Order> ordersOf(List<String> ids) {
+        List<OrderRow> rows = dao.selectOrders(ids);
+        if (rows.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, List<OrderLineRow>> lines = dao.selectLinesOf(rows.stream().map(OrderRow::reservationId).toList())
+                .stream().collect(Collectors.groupingBy(OrderLineRow::reservationId));
+        Map<ReservationId, Order> orders = new HashMap<>();
+        for (OrderRow row : rows) {
+            orders.put(new ReservationId(row.reservationId()),
+                    mapper.toOrder(row, lines.getOrDefault(row.reservationId(), List.of())));
+        }
+        return orders;
+    }
+
+    private Map<ReservationId, OrderPlacement> settle(List<Reservation> fresh, Instant now) {
+        List<String> activityIds = fresh.stream().map(r -> r.activityId().value()).distinct().toList();
+        Map<SkuKey, ItemTermsRow> terms = new HashMap<>();
+        for (ItemTermsRow row : dao.selectItemTerms(activityIds)) {
+            terms.put(new SkuKey(new ActivityId(row.activityId()), new SkuId(row.skuId())), row);
+        }
+        List<PurchaseRow> purchaseKeys = purchaseKeys(fresh, terms);
+        List<SkuSaleRow> itemKeys = itemKeys(purchaseKeys);
+        if (!purchaseKeys.isEmpty()) {
+            dao.createPurchaseRows(purchaseKeys);
+        }
+        Map<ReservationId, OrderPlacement> placements = transactions.execute(
+                status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now));
+        if (placements == null) {
+            throw new IllegalStateException("the batch transaction returned nothing");
+        }
+        return placements;
+    }
+
+    private Map<ReservationId, OrderPlacement> settleLocked(List<Reservation> fresh, Map<SkuKey, ItemTermsRow> terms,
+                                                            List<PurchaseRow> purchaseKeys, List<SkuSaleRow> itemKeys,
+                                                            Instant now) {
+        Map<PurchaseKey, Long> purchased = new HashMap<>();
+        if (!purchaseKeys.isEmpty()) {
+            for (PurchaseRow row : dao.lockPurchases(purchaseKeys)) {
+                purchased.put(new PurchaseKey(new ActivityId(row.activityId()), new BuyerId(row.buyerId()),
+                        new SkuId(row.skuId())), row.quantity());
+            }
+        }
+        Map<SkuKey, SkuTerms> skus = new HashMap<>();
+        if (!itemKeys.isEmpty()) {
+            for (LockedItemRow row : dao.lockItems(itemKeys)) {
+                SkuKey key = new SkuKey(new ActivityId(row.activityId()), new SkuId(row.skuId()));
+                skus.put(key, new SkuTerms(Math.max(0, row.stock() - row.sold()), terms.get(key).perUserLimit()));
+            }
+        }
+        OrderAllocation.Result allocation = OrderAllocation.allocate(fresh, skus, purchased);
+
+        Map<ReservationId, OrderPlacement> placements = new LinkedHashMap<>();
+        List<OrderRow> orderRows = new ArrayList<>();
+        List<OrderLineRow> lineRows = new ArrayList<>();
+        List<StockFlowRow> flows = new ArrayList<>();
+        for (Decision decision : allocation.decisions()) {
+            Reservation reservation = decision.reservation();
+            Order order = switch (decision) {
+                case Decision.Place place -> mapper.asStored(Order.placed(reservation, now));
+                case Decision.Refuse refuse -> mapper.asStored(Order.refused(reservation, refuse.reason(), now));
+            };
+            OrderRow row = mapper.toRow(order);
+            if (decision instanceof Decision.Place) {
+                row = row.withPaymentDueAt(order.placedAt().plus(paymentTimeout(reservation, terms)));
+                for (ReservationLine line : order.lines()) {
+                    flows.add(new StockFlowRow(order.activityId().value(), line.skuId().value(), order.id().value(),
+                            StockFlowRow.SALE, line.quantity(), order.placedAt()));
+                }
+                placements.put(order.id(), new OrderPlacement.Placed(order));
+            } else {
+                placements.put(order.id(), new OrderPlacement.Refused(order));
+            }
+            orderRows.add(row);
+            lineRows.addAll(mapper.toLineRows(order));
+        }
+        dao.insertOrders(orderRows);
+        dao.insertLines(lineRows);
+        if (!allocation.purchaseAdded().isEmpty()) {
+            dao.addToPurchases(allocation.purchaseAdded().entrySet().stream()
+                    .map(e -> new PurchaseRow(e.getKey().activityId().value(), e.getKey().buyerId().value(),
+                            e.getKey().skuId().value(), e.getValue()))
+                    .sorted(PURCHASE_KEY_ORDER).toList());
+        }
+        Map<SkuKey, Long> sold = new TreeMap<>(Comparator.comparing((SkuKey k) -> k.activityId().value())
+                .thenComparing(k -> k.skuId().value()));
+        sold.putAll(allocation.soldBySku());
+        sold.forEach((sku, units) -> {
+            // The rows are locked and the allocation stayed within them: a miss means the books moved under the lock.
+            if (dao.addToSold(sku.activityId().value(), sku.skuId().value(), Math.toIntExact(units)) != 1) {
+                throw new IllegalStateException("the stock update of " + sku + " for " + units
+                        + " units missed its row; the batch is rolled back");
+            }
+        });
+        if (!flows.isEmpty()) {
+            dao.insertStockFlows(flows);
+        }
+        return placements;
+    }
+
+    private static Duration paymentTimeout(Reservation reservation, Map<SkuKey, ItemTermsRow> terms) {
+        ReservationLine first = reservation.lines().getFirst();
+        return Duration.ofSeconds(terms.get(new SkuKey(reservation.activityId(), first.skuId()))
+                .paymentTimeoutSeconds());
+    }
+
+    /** The purchase rows of every reservation whose SKUs all exist, distinct, in key order. */
+    private static List<PurchaseRow> purchaseKeys(List<Reservation> fresh, Map<SkuKey, ItemTermsRow> terms) {
+        return fresh.stream()
+                .filter(r -> r.lines().stream().allMatch(l -> terms.containsKey(new SkuKey(r.activityId(), l.skuId()))))
+                .flatMap(r -> r.lines().stream().map(l -> new PurchaseRow(r.activityId().value(), r.buyerId().value(),
+                        l.skuId().value(), 0)))
+                .distinct().sorted(PURCHASE_KEY_ORDER).toList();
+    }
+
+    private static List<SkuSaleRow> itemKeys(List<PurchaseRow> purchaseKeys) {
+        return purchaseKeys.stream().map(p -> new SkuSaleRow(p.activityId(), p.skuId(), 0))
+                .distinct().sorted(ITEM_KEY_ORDER).toList();
+    }
+}

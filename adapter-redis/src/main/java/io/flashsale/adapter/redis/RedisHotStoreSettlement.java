@@ -1,0 +1,124 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.ActivityLedger;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
+import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
+
+/**
+ * The batch side of the hot store: one HMGET to read a batch, one script to settle it ({@code settle_batch.lua}) or to
+ * give a batch of closed orders' units back ({@code restore_batch.lua}).
+ */
+final class RedisHotStoreSettlement implements HotStoreSettlementPort {
+
+    private final RedisCommands<String, String> redis;
+    private final LuaScript settleBatch;
+    private final LuaScript restoreBatch;
+
+    RedisHotStoreSettlement(StatefulRedisConnection<String, String> connection) {
+        this.redis = connection.sync();
+        this.settleBatch = LuaScript.load(redis, "settle_batch");
+        this.restoreBatch = LuaScript.load(redis, "restore_batch");
+    }
+
+    @Override
+    public Map<ReservationId, HeldStatus> statuses(ActivityId activityId, List<ReservationId> reservationIds) {
+        Map<ReservationId, HeldStatus> held = new HashMap<>();
+        if (reservationIds.isEmpty()) {
+            return held;
+        }
+        String[] fields = new String[reservationIds.size() * 2];
+        for (int i = 0; i < reservationIds.size(); i++) {
+            ReservationId id = requireOf(activityId, reservationIds.get(i));
+            fields[2 * i] = RedisKeys.reservationField(id, RESERVATION_STATUS);
+            fields[2 * i + 1] = RedisKeys.reservationField(id, RESERVATION_CANCELLED_AT);
+        }
+        List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
+        for (int i = 0; i < reservationIds.size(); i++) {
+            KeyValue<String, String> status = values.get(2 * i);
+            if (status.hasValue()) {
+                KeyValue<String, String> cancelledAt = values.get(2 * i + 1);
+                held.put(reservationIds.get(i), new HeldStatus(ReservationStatus.valueOf(status.getValue()),
+                        cancelledAt.hasValue() ? Instant.parse(cancelledAt.getValue()) : null));
+            }
+        }
+        return held;
+    }
+
+    @Override
+    public Map<ReservationId, ReservationStatus> settle(ActivityId activityId, List<ReservationId> confirmed,
+                                                        List<ReservationId> failed) {
+        if (confirmed.isEmpty() && failed.isEmpty()) {
+            return new HashMap<>();
+        }
+        List<ReservationId> all = new ArrayList<>(confirmed);
+        all.addAll(failed);
+        String[] args = new String[all.size() + 1];
+        args[0] = Integer.toString(confirmed.size());
+        for (int i = 0; i < all.size(); i++) {
+            args[i + 1] = requireOf(activityId, all.get(i)).value();
+        }
+        return statusesBefore(settleBatch, activityId, all, args);
+    }
+
+    @Override
+    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
+                                                         Map<ReservationId, ReservationStatus> finalStatus) {
+        if (finalStatus.isEmpty()) {
+            return new HashMap<>();
+        }
+        List<ReservationId> all = new ArrayList<>(finalStatus.keySet());
+        String[] args = new String[all.size() * 2];
+        for (int i = 0; i < all.size(); i++) {
+            ReservationStatus status = finalStatus.get(all.get(i));
+            // Checked here, not in the script: the script writes the status it is given.
+            ActivityLedger.requireRestoringStatus(status);
+            args[2 * i] = requireOf(activityId, all.get(i)).value();
+            args[2 * i + 1] = status.name();
+        }
+        return statusesBefore(restoreBatch, activityId, all, args);
+    }
+
+    /** Runs a batch script whose reply is the status each reservation had before it, in the order of {@code ids}. */
+    private Map<ReservationId, ReservationStatus> statusesBefore(LuaScript script, ActivityId activityId,
+                                                                 List<ReservationId> ids, String[] args) {
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId)};
+        List<Object> reply = script.run(redis, ScriptOutputType.MULTI, keys, args);
+        if (reply.size() != ids.size()) {
+            throw new IllegalStateException(script.name() + " answered " + reply.size() + " statuses for "
+                    + ids.size());
+        }
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String status = String.valueOf(reply.get(i));
+            if (!status.isEmpty()) {
+                before.put(ids.get(i), ReservationStatus.valueOf(status));
+            }
+        }
+        return before;
+    }
+
+    private static ReservationId requireOf(ActivityId activityId, ReservationId id) {
+        // All keys of one call share the activity's hash slot: a foreign id would be read or written in the wrong one.
+        if (!id.activityId().equals(activityId)) {
+            throw new IllegalArgumentException("reservation " + id + " is not of activity " + activityId);
+        }
+        return id;
+    }
+}

@@ -1,0 +1,52 @@
+-- ORDERED -> CANCELLED | EXPIRED for a batch of one activity's orders, in one atomic step: MySQL closed each order and
+-- gave its units back there, so here its sold units become available again and the buyer's allowance returns (as
+-- restore.lua does for one). Any other status (or no reservation) changes nothing, so a batch restored twice, or an
+-- order restored by another caller meanwhile, never gives units back twice. Every move is checked first, summed over
+-- the batch (lib/ledger.lua's rules): when a counter would go below zero nothing is written. Versions are bumped.
+--
+-- KEYS: 1 stock, 2 holdings, 3 reservations
+-- ARGV: pairs of reservationId, final status (CANCELLED or EXPIRED, checked by the caller)
+-- Reply: per pair, the status the reservation had before this call ('' when there is none); 'ORDERED' means restored
+--        now. An FS_REFUSED error when the model refuses a move.
+
+local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
+local reply, moves, needSold, needHolding = {}, {}, {}, {}
+for i = 1, #ARGV, 2 do
+    local id, finalStatus = ARGV[i], ARGV[i + 1]
+    local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
+    reply[#reply + 1] = r[1] or ''
+    if r[1] == 'ORDERED' then
+        local lines, why = fs_decode_lines(r[3])
+        if not lines then
+            return fs_refuse(id .. ': ' .. why)
+        end
+        moves[#moves + 1] = { id = id, buyer = r[2], lines = lines, status = finalStatus }
+        for _, line in ipairs(lines) do
+            needSold[line.sku] = (needSold[line.sku] or 0) + line.quantity
+            local field = r[2] .. ':' .. line.sku
+            needHolding[field] = (needHolding[field] or 0) + line.quantity
+        end
+    end
+end
+for sku, quantity in pairs(needSold) do
+    local has = fs_number(redis.call('HGET', stock, sku .. ':sold'))
+    if has < quantity then
+        return fs_refuse(sku .. ':sold holds ' .. has .. ', the batch gives back ' .. quantity)
+    end
+end
+for field, quantity in pairs(needHolding) do
+    local has = fs_number(redis.call('HGET', holdings, field))
+    if has < quantity then
+        return fs_refuse(field .. ' holds ' .. has .. ', the batch gives back ' .. quantity)
+    end
+end
+for _, move in ipairs(moves) do
+    for _, line in ipairs(move.lines) do
+        redis.call('HINCRBY', stock, line.sku .. ':sold', -line.quantity)
+        redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
+        fs_take_holding(holdings, move.buyer .. ':' .. line.sku, line.quantity)
+        fs_bump_version(stock, line.sku)
+    end
+    redis.call('HSET', reservations, move.id .. ':status', move.status)
+end
+return reply

@@ -1,0 +1,62 @@
+-- Tells the hot store what MySQL decided for a batch of one activity's reservations, in one atomic step.
+-- Confirmed: RESERVED -> ORDERED, reserved units become sold (as confirm.lua). Failed: RESERVED -> FAILED and the
+-- units go back at once, to available and to the buyer's allowance (as release.lua gives them back); MySQL refused the
+-- order and holds none of its units, so this is the one place they come back, and the status check makes it happen
+-- once. A reservation in any other status (or missing) is left alone, so the whole batch may be settled again.
+-- Every move of the batch is checked first (lib/ledger.lua's rules, summed over the batch): when a counter would go
+-- below zero the whole call is refused and nothing is written. Each moved SKU's version is bumped.
+--
+-- KEYS: 1 stock, 2 holdings, 3 reservations
+-- ARGV: 1 number of confirmed ids n, then n confirmed ids, then the failed ids
+-- Reply: per id, in ARGV order, the status it had before this call ('' when there is no such reservation);
+--        'RESERVED' means this call moved it. An FS_REFUSED error when the model refuses a move.
+
+local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
+local confirmed = tonumber(ARGV[1])
+local reply, moves, needReserved, needHolding = {}, {}, {}, {}
+for i = 2, #ARGV do
+    local id = ARGV[i]
+    local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
+    reply[#reply + 1] = r[1] or ''
+    if r[1] == 'RESERVED' then
+        local lines, why = fs_decode_lines(r[3])
+        if not lines then
+            return fs_refuse(id .. ': ' .. why)
+        end
+        local confirming = i <= confirmed + 1
+        moves[#moves + 1] = { id = id, buyer = r[2], lines = lines, confirming = confirming }
+        for _, line in ipairs(lines) do
+            needReserved[line.sku] = (needReserved[line.sku] or 0) + line.quantity
+            if not confirming then
+                local field = r[2] .. ':' .. line.sku
+                needHolding[field] = (needHolding[field] or 0) + line.quantity
+            end
+        end
+    end
+end
+for sku, quantity in pairs(needReserved) do
+    local has = fs_number(redis.call('HGET', stock, sku .. ':reserved'))
+    if has < quantity then
+        return fs_refuse(sku .. ':reserved holds ' .. has .. ', the batch takes ' .. quantity)
+    end
+end
+for field, quantity in pairs(needHolding) do
+    local has = fs_number(redis.call('HGET', holdings, field))
+    if has < quantity then
+        return fs_refuse(field .. ' holds ' .. has .. ', the batch gives back ' .. quantity)
+    end
+end
+for _, move in ipairs(moves) do
+    for _, line in ipairs(move.lines) do
+        redis.call('HINCRBY', stock, line.sku .. ':reserved', -line.quantity)
+        if move.confirming then
+            redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
+        else
+            redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
+            fs_take_holding(holdings, move.buyer .. ':' .. line.sku, line.quantity)
+        end
+        fs_bump_version(stock, line.sku)
+    end
+    redis.call('HSET', reservations, move.id .. ':status', move.confirming and 'ORDERED' or 'FAILED')
+end
+return reply

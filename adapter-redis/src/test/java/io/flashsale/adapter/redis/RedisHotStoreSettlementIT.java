@@ -1,0 +1,135 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.domain.stock.StockLedger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * settle_batch.lua and restore_batch.lua on the real Redis: a batch confirms and fails in one step, a refused
+ * reservation's units and allowance come back exactly once however often the batch is settled, and a batch restore
+ * gives closed orders' units back once.
+ */
+class RedisHotStoreSettlementIT {
+
+    private static final Instant NOW = Instant.now();
+
+    private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
+    private final RedisHotStoreSettlement settlement = new RedisHotStoreSettlement(SharedRedis.connection());
+    private final ActivityId activityId = new ActivityId("st-" + UUID.randomUUID().toString().substring(0, 12));
+
+    @AfterEach
+    void forgetTheActivity() {
+        SharedRedis.forget(activityId);
+    }
+
+    @Test
+    void givenABatch_whenSettledTwice_thenPlacedAreSoldRefusedAreBackOnceAndTheSecondCallChangesNothing() {
+        warmUp(ActivityItem.of("a", 10), ActivityItem.of("b", 10));
+        Reservation placed = reserve("alice", line("a", 2));
+        Reservation refused = reserve("bob", line("a", 1), line("b", 3));
+
+        Map<ReservationId, ReservationStatus> first = settlement.settle(activityId, List.of(placed.id()),
+                List.of(refused.id()));
+        Map<ReservationId, ReservationStatus> second = settlement.settle(activityId, List.of(placed.id()),
+                List.of(refused.id()));
+
+        assertThat(first).containsEntry(placed.id(), ReservationStatus.RESERVED)
+                .containsEntry(refused.id(), ReservationStatus.RESERVED);
+        assertThat(second).containsEntry(placed.id(), ReservationStatus.ORDERED)
+                .containsEntry(refused.id(), ReservationStatus.FAILED);
+        assertThat(adapter.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(new SkuId("a"), new StockLedger(10, 0, 2)),
+                new SkuStock(new SkuId("b"), StockLedger.of(10)));
+        assertThat(adapter.holdings(activityId, new BuyerId("bob"))).isEmpty();
+        assertThat(adapter.holdings(activityId, new BuyerId("alice"))).containsEntry(new SkuId("a"), 2L);
+        assertThat(adapter.findReservation(refused.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenAReservationTheBuyerCancelled_whenSettled_thenLeftAsItIsAndItsStatusAndMomentAreRead() {
+        warmUp(ActivityItem.of("a", 10));
+        Reservation cancelled = reserve("alice", line("a", 1));
+        Instant at = Instant.parse("2031-01-02T03:04:05.123Z");
+        adapter.release(cancelled.id(), at);
+        ReservationId unknown = ReservationId.of(activityId, "nothere");
+
+        Map<ReservationId, HeldStatus> statuses = settlement.statuses(activityId, List.of(cancelled.id(), unknown));
+        Map<ReservationId, ReservationStatus> before = settlement.settle(activityId, List.of(cancelled.id(), unknown),
+                List.of());
+
+        assertThat(statuses).containsOnly(Map.entry(cancelled.id(), new HeldStatus(ReservationStatus.CANCELLED, at)));
+        assertThat(before).containsOnly(Map.entry(cancelled.id(), ReservationStatus.CANCELLED));
+        assertThat(adapter.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(StockLedger.of(10));
+    }
+
+    @Test
+    void givenClosedOrders_whenRestoredAsABatchTwice_thenTheirUnitsComeBackOnceWithEachOnesFinalStatus() {
+        warmUp(ActivityItem.of("a", 10));
+        Reservation expired = reserve("alice", line("a", 2));
+        Reservation cancelled = reserve("bob", line("a", 1));
+        Reservation stillReserved = reserve("carol", line("a", 1));
+        settlement.settle(activityId, List.of(expired.id(), cancelled.id()), List.of());
+        Map<ReservationId, ReservationStatus> restores = Map.of(expired.id(), ReservationStatus.EXPIRED,
+                cancelled.id(), ReservationStatus.CANCELLED, stillReserved.id(), ReservationStatus.EXPIRED);
+
+        Map<ReservationId, ReservationStatus> first = settlement.restore(activityId, restores);
+        Map<ReservationId, ReservationStatus> second = settlement.restore(activityId, restores);
+
+        assertThat(first).containsEntry(expired.id(), ReservationStatus.ORDERED)
+                .containsEntry(stillReserved.id(), ReservationStatus.RESERVED);
+        assertThat(second).containsEntry(expired.id(), ReservationStatus.EXPIRED)
+                .containsEntry(cancelled.id(), ReservationStatus.CANCELLED);
+        assertThat(adapter.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(new StockLedger(10, 1, 0));
+        assertThat(adapter.holdings(activityId, new BuyerId("alice"))).isEmpty();
+    }
+
+    @Test
+    void givenAnotherActivitysReservationOrAStatusThatGivesNothingBack_thenRefusedBeforeRedisIsCalled() {
+        ReservationId foreign = ReservationId.of(new ActivityId("other"), "tok");
+
+        assertThatThrownBy(() -> settlement.settle(activityId, List.of(foreign), List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> settlement.restore(activityId,
+                Map.of(ReservationId.of(activityId, "tok"), ReservationStatus.PAID)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private void warmUp(ActivityItem... items) {
+        adapter.warmUp(new Activity(activityId, "settle", NOW.minus(Duration.ofMinutes(1)), NOW.plus(Duration.ofHours(1)),
+                new PurchaseLimit(5), Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(items)));
+    }
+
+    private Reservation reserve(String buyer, ReservationLine... lines) {
+        ReservationRequest request = new ReservationRequest(ReservationId.of(activityId, UUID.randomUUID().toString()
+                .replace("-", "")), new BuyerId(buyer), new RequestId("r-" + UUID.randomUUID()), List.of(lines), NOW);
+        return ((ReservationOutcome.Reserved) adapter.reserve(request)).reservation();
+    }
+
+    private static ReservationLine line(String sku, int quantity) {
+        return new ReservationLine(new SkuId(sku), quantity);
+    }
+}
