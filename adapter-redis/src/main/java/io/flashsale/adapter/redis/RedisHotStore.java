@@ -139,7 +139,7 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public HotStoreSettlementPort settlement() {
-        return new RedisHotStoreSettlement(connection);
+        return new RedisHotStoreSettlement(redis, returns::announce);
     }
 
     public HotStoreReconciliationPort reconciliation() {

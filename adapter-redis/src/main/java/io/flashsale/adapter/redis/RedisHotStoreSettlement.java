@@ -8,14 +8,14 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.ActivityLedger;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
 import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
@@ -26,12 +26,16 @@ import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
  */
 final class RedisHotStoreSettlement implements HotStoreSettlementPort {
 
-    private final RedisCommands<String, String> redis;
+    private final RedisClusterCommands<String, String> redis;
     private final LuaScript settleBatch;
     private final LuaScript restoreBatch;
 
-    RedisHotStoreSettlement(StatefulRedisConnection<String, String> connection) {
-        this.redis = connection.sync();
+    private final Consumer<ActivityId> returns;
+
+    /** @param returns told after every batch restore: units of the activity may be buyable again */
+    RedisHotStoreSettlement(RedisClusterCommands<String, String> redis, Consumer<ActivityId> returns) {
+        this.redis = redis;
+        this.returns = returns;
         this.settleBatch = LuaScript.load(redis, "settle_batch");
         this.restoreBatch = LuaScript.load(redis, "restore_batch");
     }
@@ -91,7 +95,9 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             args[2 * i] = requireOf(activityId, all.get(i)).value();
             args[2 * i + 1] = status.name();
         }
-        return statusesBefore(restoreBatch, activityId, all, args);
+        Map<ReservationId, ReservationStatus> before = statusesBefore(restoreBatch, activityId, all, args);
+        returns.accept(activityId);
+        return before;
     }
 
     /** Runs a batch script whose reply is the status each reservation had before it, in the order of {@code ids}. */

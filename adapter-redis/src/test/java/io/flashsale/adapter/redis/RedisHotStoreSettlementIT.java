@@ -38,7 +38,7 @@ class RedisHotStoreSettlementIT {
     private static final Instant NOW = Instant.now();
 
     private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
-    private final RedisHotStoreSettlement settlement = new RedisHotStoreSettlement(SharedRedis.connection());
+    private final RedisHotStoreSettlement settlement = new RedisHotStoreSettlement(SharedRedis.connection().sync(), activityId -> { });
     private final ActivityId activityId = new ActivityId("st-" + UUID.randomUUID().toString().substring(0, 12));
 
     @AfterEach
