@@ -14,7 +14,7 @@ Feature: An ended sale is archived
     And 10 tickets are still available
 
   Scenario: An ended sale with every reservation settled is archived, and its records stay on the books
-    Given a sale that has started and ends in 4 seconds, with a limit of 2 per buyer, offering:
+    Given a sale that has started and ends in 10 minutes, with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
     And the sale is warmed up
@@ -38,7 +38,7 @@ Feature: An ended sale is archived
     And the fast store holds nothing of the sale any more
 
   Scenario: A sale whose reservations are still on their way to the books is archived only once they arrive
-    Given a sale that has started and ends in 3 seconds, with a limit of 1 per buyer, offering:
+    Given a sale that has started and ends in 10 minutes, with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
     And the sale is warmed up

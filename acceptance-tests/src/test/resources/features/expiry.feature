@@ -4,13 +4,13 @@ Feature: Unpaid orders lapse and give their units back
   I want an order that is not paid within the sale's time to pay to lapse, and its units to go back on sale
 
   Scenario: An unpaid order lapses after the time to pay, and its unit is sold again
-    Given a sale that has started with a limit of 1 per buyer and 2 seconds to pay, offering:
+    Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
     And the sale is warmed up
     And Alice has an order for 1 ticket
     Then Alice's order is waiting for payment
-    And within 10 seconds Alice's order lapses unpaid
+    And within 60 seconds Alice's order lapses unpaid
     And 1 ticket is still available
     When Bob reserves 1 ticket
     Then the reservation is accepted
@@ -22,7 +22,7 @@ Feature: Unpaid orders lapse and give their units back
     And the shop's books and the fast store agree
 
   Scenario: Paying after the order lapsed is refused and sells nothing
-    Given a sale that has started with a limit of 1 per buyer and 1 second to pay, offering:
+    Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 3     |
     And the sale is warmed up

@@ -54,7 +54,7 @@ Feature: Paying for an order
     Then Alice's order is paid
 
   Scenario: Paying after the order lapsed is refused, and the unit stays with whoever has it now
-    Given a sale that has started with a limit of 1 per buyer and 2 seconds to pay, offering:
+    Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
     And the sale is warmed up

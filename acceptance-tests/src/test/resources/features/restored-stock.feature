@@ -4,7 +4,7 @@ Feature: Units given back are sold again
   I want the units of cancelled and lapsed orders back on sale at once for other buyers, and never sold twice
 
   Scenario: 10 units sold, 3 orders cancelled and 2 lapsed: 5 new buyers get them and a sixth is refused
-    Given a sale that has started with a limit of 1 per buyer and 3 seconds to pay, offering:
+    Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 10    |
     And the sale is warmed up

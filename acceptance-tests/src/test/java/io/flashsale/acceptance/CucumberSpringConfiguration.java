@@ -35,8 +35,11 @@ public class CucumberSpringConfiguration {
     public static final String CONSUMER_GROUP = "flashsale-acceptance-" + RUN;
     private static final String OUTBOX_REGISTRY = "fs:outbox:acceptance:" + RUN;
 
-    /** How long before its start a sale is loaded by the warm-up schedule: seconds, so a scenario can watch it. */
-    public static final Duration WARM_UP_LEAD = Duration.ofSeconds(2);
+    /**
+     * How long before its start a sale is loaded by the warm-up schedule: long enough that a buyer's request after the
+     * loading still comes before the opening on a loaded machine, short enough for a scenario to watch it.
+     */
+    public static final Duration WARM_UP_LEAD = Duration.ofSeconds(30);
 
     /** How long a move between the stores may be on its way before reconciliation counts it as lost. */
     public static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(4);

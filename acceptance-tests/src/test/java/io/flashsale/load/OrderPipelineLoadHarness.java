@@ -41,7 +41,7 @@ import static io.flashsale.load.PipelineFigures.millis;
  */
 public final class OrderPipelineLoadHarness {
 
-    private static final String DATABASE = "flashsale_load_harness";
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_load_harness");
     private static final String ADMIN_TOKEN = "load-harness-admin-token";
     private static final String SKU = "load-item";
     private static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx1g");

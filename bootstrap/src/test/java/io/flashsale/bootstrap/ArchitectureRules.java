@@ -28,7 +28,7 @@ final class ArchitectureRules {
     static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka..", "kafka.."};
     static final String[] JDBC_PACKAGES = {"org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..",
         "com.zaxxer.hikari..", "com.mysql..", "org.flywaydb..", "org.springframework.jdbc..",
-        "org.springframework.transaction.."};
+        "org.springframework.transaction..", "net.javacrumbs.shedlock.provider.."};
     static final String[] WEB_PACKAGES = {"org.springframework.web..", "org.springframework.http..",
         "jakarta.servlet..", "org.apache.catalina..", "org.apache.tomcat..", "org.apache.coyote.."};
     static final String[] JACKSON_PACKAGES = {"tools.jackson..", "com.fasterxml.jackson.."};

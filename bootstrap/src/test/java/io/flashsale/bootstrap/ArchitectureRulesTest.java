@@ -99,7 +99,7 @@ class ArchitectureRulesTest {
         for (Class<?> offender : BootstrapUsingPersistence.class.getDeclaredClasses()) {
             assertCaught(ArchitectureRules.MYBATIS_AND_JDBC_ONLY_IN_THE_MYSQL_ADAPTER, offender);
         }
-        assertThat(BootstrapUsingPersistence.class.getDeclaredClasses()).hasSize(5);
+        assertThat(BootstrapUsingPersistence.class.getDeclaredClasses()).hasSize(6);
     }
 
     @Test

@@ -71,8 +71,7 @@ public class RestockSteps {
         List<Member> others = next(count);
         assertThat(decided).as("every buyer of the group accounted for").isEqualTo(members.size());
         for (Member member : others) {
-            ExpirySteps.awaitLapsed(world, member.buyerId(), member.reservationId(),
-                    ExpirySteps.timeToPay(world).plusSeconds(10));
+            ExpirySteps.awaitLapsed(world, member.buyerId(), member.reservationId(), ExpirySteps.EXPIRY_SLACK);
         }
     }
 

@@ -6,6 +6,7 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
+import io.flashsale.acceptance.time.ScenarioClock;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class SaleWorld {
 
     private final FlashsaleApi api;
+    private final ScenarioClock clock;
     private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final List<ApiAnswer> answers = new ArrayList<>();
     private final Map<String, ApiAnswer> lastAnswerOfBuyer = new LinkedHashMap<>();
@@ -37,8 +39,14 @@ public class SaleWorld {
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
 
-    public SaleWorld(@Value("${local.server.port}") int port) {
+    public SaleWorld(@Value("${local.server.port}") int port, ScenarioClock clock) {
         this.api = new FlashsaleApi(port, CucumberSpringConfiguration.ADMIN_TOKEN);
+        this.clock = clock;
+    }
+
+    /** The service's clock: sales are set in its time, and the time steps move it forward. */
+    public ScenarioClock clock() {
+        return clock;
     }
 
     public FlashsaleApi api() {

@@ -1,6 +1,7 @@
 package io.flashsale.acceptance.steps;
 
 import io.cucumber.java.en.Then;
+import io.cucumber.java.en.When;
 import io.flashsale.acceptance.CucumberSpringConfiguration;
 import io.flashsale.acceptance.api.ApiAnswer;
 
@@ -21,6 +22,12 @@ public class WarmUpSteps {
         this.world = world;
     }
 
+    /** Moves the service's clock to that many seconds before the opening (the schedule then has the sale due soon). */
+    @When("the opening is {int} seconds away")
+    public void theOpeningIsAway(int seconds) {
+        world.clock().advanceTo(world.sale().startsAt().minusSeconds(seconds));
+    }
+
     /**
      * Watches the public view of the sale until it shows the sale loaded: that must happen before the opening, and
      * not earlier than the given seconds before it (the service is configured with a shorter lead).
@@ -33,8 +40,8 @@ public class WarmUpSteps {
                 .isGreaterThanOrEqualTo(CucumberSpringConfiguration.WARM_UP_LEAD);
         Optional<Instant> lastSeenUnloaded = Optional.empty();
         Instant seenLoaded = null;
-        while (seenLoaded == null && Instant.now().isBefore(startsAt)) {
-            Instant asked = Instant.now();
+        while (seenLoaded == null && world.clock().instant().isBefore(startsAt)) {
+            Instant asked = world.clock().instant();
             if (isLoaded()) {
                 seenLoaded = asked;
             } else {

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 abstract class LifecycleDatabase {
 
-    static final String DATABASE = "flashsale_it_lifecycle";
+    static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_lifecycle");
     static final int LOCK_WAIT_SECONDS = 5;
 
     private static final AtomicBoolean CREATED = new AtomicBoolean();

@@ -56,7 +56,7 @@ import static org.assertj.core.api.Assertions.within;
 @SpringBootTest(classes = MysqlAdapterTestApplication.class)
 class MysqlActivityRepositoryIT {
 
-    private static final String DATABASE = "flashsale_it_mysql";
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_mysql");
     private static final String JVM_ZONE = "America/St_Johns";
     private static final String SESSION_ZONE = "+05:45";
     private static final String REFUSED_SKU = "refused-by-trigger";
@@ -110,8 +110,8 @@ class MysqlActivityRepositoryIT {
         assertThat(history).extracting(row -> row.get("version")).containsExactlyElementsOf(migrationVersions());
         assertThat(history).allSatisfy(row -> assertThat(row.get("success")).isIn(true, 1, (byte) 1));
         assertThat(tables).extracting(row -> row.get("name")).containsExactly("activity", "activity_item",
-                "buyer_purchase", "purchase_order", "purchase_order_line", "reconciliation_report", "stock_adjustment",
-                "stock_flow");
+                "buyer_purchase", "job_lock", "purchase_order", "purchase_order_line", "reconciliation_report",
+                "stock_adjustment", "stock_flow");
         assertThat(tables).allSatisfy(row -> {
             assertThat(row.get("engine")).isEqualTo("InnoDB");
             assertThat((String) row.get("collation")).startsWith("utf8mb4_");

@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(classes = MysqlAdapterTestApplication.class)
 class MysqlActivityScheduleIT {
 
-    private static final String DATABASE = "flashsale_it_schedule";
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_schedule");
     private static final String SESSION_ZONE = "-03:30";
     private static final Instant NOW = Instant.parse("2031-03-01T10:00:00Z");
     private static final Duration LEAD = Duration.ofSeconds(60);

@@ -66,7 +66,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @SpringBootTest(classes = MysqlAdapterTestApplication.class)
 class MysqlOrderRepositoryIT {
 
-    private static final String DATABASE = "flashsale_it_orders";
+    private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_orders");
     private static final String SESSION_ZONE = "+05:45";
     /** Short enough for the lock tests to wait it out, far above any wait the races cause. */
     private static final int LOCK_WAIT_SECONDS = 3;

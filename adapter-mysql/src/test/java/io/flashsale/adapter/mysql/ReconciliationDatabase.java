@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 abstract class ReconciliationDatabase {
 
-    static final String DATABASE = "flashsale_it_reconcile";
+    static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_reconcile");
 
     private static final AtomicBoolean CREATED = new AtomicBoolean();
 

@@ -5,7 +5,7 @@ import io.flashsale.application.port.in.GetReservationUseCase;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -28,19 +28,20 @@ import java.util.Optional;
 
 /**
  * The hot path: one call to the stock store decides the attempt. The database of record is only asked when the store
- * does not know the activity, to tell "not warmed up" from "no such activity". Reads ask whichever store decides the
+ * does not know the activity, to tell "not warmed up" from "no such activity", through a look-up port that may answer
+ * from a memory of a few seconds (a crowd at an unknown sale must not reach the database). Reads ask whichever store decides the
  * reservation now: the hot store while it is RESERVED or was cancelled as such, the database of record once it is an
  * order (it alone knows PAID, CANCELLED and EXPIRED orders), and the hot store again if the database has no order.
  */
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
     private final StockReservationPort stock;
-    private final ActivityRepository activities;
+    private final ActivityLookupPort activities;
     private final OrderRepository orders;
     private final IdGenerator ids;
     private final Clock clock;
 
-    public ReservationService(StockReservationPort stock, ActivityRepository activities, OrderRepository orders,
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
         this.stock = stock;
         this.activities = activities;

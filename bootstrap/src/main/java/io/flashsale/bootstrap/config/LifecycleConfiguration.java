@@ -1,6 +1,9 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.ScheduleArchivesUseCase;
+import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.OrderRepository;
@@ -14,6 +17,7 @@ import io.flashsale.application.service.PendingRestoreService;
 import io.flashsale.application.service.WarmUpScheduler;
 import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.bootstrap.schedule.SingleRunners;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,8 +26,9 @@ import java.time.Clock;
 
 /**
  * The sale after its first second: payment, cancellation, the payment timeout and the repair of restores left
- * pending, the warm-up schedule and the archive of ended sales. Every background job runs on every instance; the
- * services make that safe.
+ * pending, the warm-up schedule and the archive of ended sales. Expiry runs on every instance (the database hands
+ * each due order to one of them); the restore sweep, the warm-up and the archive schedules run on one instance at a
+ * time ({@link SingleRunners}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({LifecycleProperties.class, WarmUpProperties.class, ArchiveProperties.class})
@@ -68,20 +73,24 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    PeriodicLoop restoreSweepLoop(PendingRestoreService restores, LifecycleProperties lifecycle) {
-        return new PeriodicLoop("restore-sweep", LifecyclePasses.restoreSweep(restores, LifecycleProperties.BATCH),
+    PeriodicLoop restoreSweepLoop(CompletePendingRestoresUseCase restores, LifecycleProperties lifecycle,
+                                  SingleRunners singleRunners) {
+        return new PeriodicLoop("restore-sweep", singleRunners.guard("restore-sweep",
+                LifecyclePasses.restoreSweep(restores, LifecycleProperties.BATCH), lifecycle.restoreSweepInterval()),
                 lifecycle.restoreSweepInterval(), lifecycle.restoreSweepEnabled());
     }
 
     @Bean
-    PeriodicLoop warmUpLoop(WarmUpScheduler warmUps, RebuildLedgerUseCase rebuilds, WarmUpProperties warmUp) {
-        return new PeriodicLoop("warm-up-schedule", LifecyclePasses.warmUps(warmUps, rebuilds), warmUp.interval(),
+    PeriodicLoop warmUpLoop(ScheduleWarmUpsUseCase warmUps, RebuildLedgerUseCase rebuilds, WarmUpProperties warmUp,
+                            SingleRunners singleRunners) {
+        return new PeriodicLoop("warm-up-schedule", singleRunners.guard("warm-up",
+                LifecyclePasses.warmUps(warmUps, rebuilds), warmUp.interval()), warmUp.interval(),
                 warmUp.scheduleEnabled());
     }
 
     @Bean
-    PeriodicLoop archiveLoop(ArchiveService archives, ArchiveProperties archive) {
-        return new PeriodicLoop("archive-schedule", LifecyclePasses.archives(archives), archive.interval(),
-                archive.scheduleEnabled());
+    PeriodicLoop archiveLoop(ScheduleArchivesUseCase archives, ArchiveProperties archive, SingleRunners singleRunners) {
+        return new PeriodicLoop("archive-schedule", singleRunners.guard("archive", LifecyclePasses.archives(archives),
+                archive.interval()), archive.interval(), archive.scheduleEnabled());
     }
 }

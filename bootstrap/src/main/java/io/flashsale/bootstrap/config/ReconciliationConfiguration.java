@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
@@ -13,6 +14,7 @@ import io.flashsale.application.service.StockAdjustmentService;
 import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.bootstrap.schedule.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -22,7 +24,8 @@ import java.time.Clock;
 
 /**
  * Redis kept honest with the database of record: reconciliation on a schedule and on demand, rebuilds of sales Redis
- * lost, and audited stock adjustments. Runs on every instance; every repair is guarded by what its snapshot saw.
+ * lost, and audited stock adjustments. The schedule runs on one instance at a time ({@link SingleRunners}); every
+ * repair, scheduled or on demand, is guarded by what its snapshot saw.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ReconciliationProperties.class)
@@ -58,8 +61,10 @@ public class ReconciliationConfiguration {
     }
 
     @Bean
-    PeriodicLoop reconciliationLoop(ReconciliationService reconciliations, ReconciliationProperties reconciliation) {
-        return new PeriodicLoop("reconciliation-schedule", LifecyclePasses.reconciliations(reconciliations),
+    PeriodicLoop reconciliationLoop(ScheduleReconciliationsUseCase reconciliations,
+                                    ReconciliationProperties reconciliation, SingleRunners singleRunners) {
+        return new PeriodicLoop("reconciliation-schedule", singleRunners.guard("reconciliation",
+                LifecyclePasses.reconciliations(reconciliations), reconciliation.interval()),
                 reconciliation.interval(), reconciliation.scheduleEnabled());
     }
 }

@@ -1,12 +1,16 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.ReservationService;
+import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,6 +19,7 @@ import java.time.Duration;
 
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ActivityCacheProperties.class)
 public class UseCaseConfiguration {
 
     /**
@@ -38,7 +43,10 @@ public class UseCaseConfiguration {
 
     @Bean
     ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
-                                          OrderRepository orders, IdGenerator ids, Clock clock) {
-        return new ReservationService(stock, activities, orders, ids, clock);
+                                          OrderRepository orders, IdGenerator ids, Clock clock,
+                                          ActivityCacheProperties activityCache, MeterRegistry meters) {
+        ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
+                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
+        return new ReservationService(stock, lookups, orders, ids, clock);
     }
 }

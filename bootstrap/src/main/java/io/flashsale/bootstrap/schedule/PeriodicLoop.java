@@ -11,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * One background thread that runs a {@link Pass} every {@code interval}, and at once again when a pass says more work
  * is waiting. A failed pass is logged and the next one comes after {@code failureBackoff}: the loop never dies of a
  * failure. It may make one last pass after it was told to stop, for work that arrived while it was stopping.
- * Every job it runs is safe on any number of instances at once, so every instance runs one. Started with the context,
+ * Every job it runs is safe on any number of instances at once; the heavy ones take a lock first so that only one
+ * instance does the work ({@link SingleRunnerPass}). Started with the context,
  * stopped on shutdown once the pass under way has finished; it may be stopped and started again.
  */
 public final class PeriodicLoop implements SmartLifecycle {

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.archfixture;
 
 import com.mysql.archfixture.DriverStandIn;
 import com.zaxxer.hikari.HikariDataSource;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -27,6 +28,11 @@ public final class BootstrapUsingPersistence {
 
     public static class UsingSpringTransactions {
         public TransactionTemplate transactions;
+    }
+
+    /** The scheduled jobs' locks are rows in the database: their provider belongs to the MySQL adapter too. */
+    public static class UsingShedLocksJdbcProvider {
+        public JdbcTemplateLockProvider locks;
     }
 
     private BootstrapUsingPersistence() {

@@ -42,4 +42,32 @@ class SchedulePropertiesTest {
 
         assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1).grace()).isZero();
     }
+
+    @Test
+    void givenTheJobLockSettings_whenAJobsHoldIsAskedFor_thenItIsTheShareOfItsIntervalButNeverAboveTheLongestHold() {
+        ScheduleLockProperties lock = new ScheduleLockProperties(true, Duration.ofMinutes(5), 0.9);
+
+        assertThat(lock.atLeastFor(Duration.ofSeconds(60))).isEqualTo(Duration.ofSeconds(54));
+        assertThat(lock.atLeastFor(Duration.ofHours(1))).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    @Test
+    void givenJobLockSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
+        assertThatThrownBy(() -> new ScheduleLockProperties(true, Duration.ZERO, 0.9))
+                .hasMessageContaining("flashsale.schedule.lock.at-most-for");
+        assertThatThrownBy(() -> new ScheduleLockProperties(true, ONE_SECOND, 1.0))
+                .hasMessageContaining("flashsale.schedule.lock.hold-share");
+        assertThatThrownBy(() -> new ScheduleLockProperties(true, ONE_SECOND, -0.1))
+                .hasMessageContaining("flashsale.schedule.lock.hold-share");
+    }
+
+    @Test
+    void givenActivityCacheSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
+        assertThatThrownBy(() -> new ActivityCacheProperties(Duration.ofSeconds(-1), 10))
+                .hasMessageContaining("flashsale.reservation.activity-cache.ttl");
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, 0))
+                .hasMessageContaining("flashsale.reservation.activity-cache.max-size");
+
+        assertThat(new ActivityCacheProperties(Duration.ZERO, 1).ttl()).as("zero: no memory").isZero();
+    }
 }

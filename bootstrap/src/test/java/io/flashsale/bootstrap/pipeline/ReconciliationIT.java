@@ -37,7 +37,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -210,7 +212,7 @@ class ReconciliationIT extends PipelineTestBase {
      */
     @Test
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
-            throws InterruptedException {
+            throws InterruptedException, ExecutionException {
         ReconciliationService production = new ReconciliationService(activities, stock, hotStore, recorded, reports,
                 reconciliationMetrics, Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
@@ -220,17 +222,19 @@ class ReconciliationIT extends PipelineTestBase {
         Map<String, String> accepted = new ConcurrentHashMap<>();
         ExecutorService buyers = Executors.newFixedThreadPool(4);
         CountDownLatch started = new CountDownLatch(4);
+        List<Future<?>> buying = new ArrayList<>();
         for (int t = 0; t < 4; t++) {
-            buyers.submit(() -> {
+            buying.add(buyers.submit(() -> {
                 started.countDown();
                 while (selling.get()) {
                     String buyer = buyer(next.incrementAndGet());
                     ServiceClient.Reply reply = reserveAsync(id, buyer).join();
+                    assertThat(reply.status()).as(reply.body()).isIn(202, 409);
                     if (reply.status() == 202) {
                         accepted.put(reply.json().path("reservationId").asString(), buyer);
                     }
                 }
-            });
+            }));
         }
         List<ReconciliationReport> reportsSeen = new ArrayList<>();
         try {
@@ -244,13 +248,18 @@ class ReconciliationIT extends PipelineTestBase {
             buyers.shutdown();
             assertThat(buyers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
+        for (Future<?> buyer : buying) {
+            buyer.get(); // a buyer's failed request fails the test here
+        }
         awaitExactlyOneOrderEach(id, 150, Map.copyOf(accepted));
         reportsSeen.addAll(production.reconcile(activity(id)).reports());
 
         assertThat(accepted).as("the sale was busy").hasSizeGreaterThan(20);
         assertThat(reportsSeen).hasSize(9).allSatisfy(report -> {
             assertThat(report.classification()).as(report.toString()).isEqualTo(ReconciliationClassification.NONE);
-            assertThat(report.action()).as(report.toString()).isEqualTo(ReconciliationAction.NONE);
+            // A pass that saw the SKU move during every read defers its judgement: that is no repair either.
+            assertThat(report.action()).as(report.toString())
+                    .isIn(ReconciliationAction.NONE, ReconciliationAction.DEFERRED);
         });
         assertThat(singleReport(reconcile(id)).path("classification").asString()).isEqualTo("NONE");
         assertThat(meters.counter(MicrometerReconciliationMetrics.REPAIRS).count()).isEqualTo(repairsBefore);

@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Optional;
 
 /** Activities in the database of record. */
-public interface ActivityRepository {
+public interface ActivityRepository extends ActivityLookupPort {
 
     /** @throws ActivityAlreadyExistsException when the id is taken */
     void add(Activity activity);
 
+    @Override
     Optional<Activity> findById(ActivityId activityId);
 
     /**
