@@ -13,20 +13,7 @@ local function drained()
     if redis.call('EXISTS', outbox) == 0 then
         return true
     end
-    local lastDelivered = nil
-    for _, info in ipairs(redis.call('XINFO', 'GROUPS', outbox)) do
-        local name, last
-        for i = 1, #info, 2 do
-            if info[i] == 'name' then
-                name = info[i + 1]
-            elseif info[i] == 'last-delivered-id' then
-                last = info[i + 1]
-            end
-        end
-        if name == group then
-            lastDelivered = last
-        end
-    end
+    local lastDelivered = fs_last_delivered(outbox, group)
     if lastDelivered == nil then
         return redis.call('XLEN', outbox) == 0
     end

@@ -96,3 +96,21 @@ local function fs_give_back(stock, holdings, buyer, lines, figure)
     end
     return nil
 end
+
+-- The last-delivered id of the consumer group on the outbox stream, nil when the group does not exist.
+local function fs_last_delivered(outbox, group)
+    for _, info in ipairs(redis.call('XINFO', 'GROUPS', outbox)) do
+        local name, last
+        for i = 1, #info, 2 do
+            if info[i] == 'name' then
+                name = info[i + 1]
+            elseif info[i] == 'last-delivered-id' then
+                last = info[i + 1]
+            end
+        end
+        if name == group then
+            return last
+        end
+    end
+    return nil
+end

@@ -42,7 +42,11 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
+    /** Fields and entries one atomic snapshot may read: a few milliseconds, whatever the sale. */
+    static final int ATOMIC_SNAPSHOT_LIMIT = 2000;
+
     private final PagedReads pages;
+    private final LuaScript smallSnapshot;
     private final LuaScript figures;
     private final LuaScript repair;
     private final LuaScript redrive;
@@ -67,6 +71,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
         this.pages = new PagedReads(redis);
+        this.smallSnapshot = LuaScript.load(redis, "reconcile_snapshot");
         this.figures = LuaScript.load(redis, "reconcile_figures");
         this.repair = LuaScript.load(redis, "reconcile_repair");
         this.redrive = LuaScript.load(redis, "reconcile_redrive");
@@ -75,11 +80,29 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     }
 
     /**
-     * Figures, then the outbox's unacknowledged entries, the reservations that count (RESERVED, FAILED, CANCELLED by
-     * the buyer; ORDERED ones are read by id, see {@link #reservations}) and the holdings, then the figures again.
+     * A sale of at most {@link #ATOMIC_SNAPSHOT_LIMIT} fields and entries in one atomic step
+     * ({@code reconcile_snapshot.lua}); a bigger one in pages ({@link #pagedSnapshot}).
      */
     @Override
     public Optional<HotStoreSnapshot> snapshot(ActivityId activityId) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
+        List<Object> reply = smallSnapshot.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
+                Integer.toString(ATOMIC_SNAPSHOT_LIMIT));
+        if (reply.isEmpty()) {
+            return Optional.empty();
+        }
+        if (reply.size() == 1 && "TOO_BIG".equals(String.valueOf(reply.getFirst()))) {
+            return pagedSnapshot(activityId);
+        }
+        return Optional.of(SnapshotReply.parseAtomic(activityId, reply));
+    }
+
+    /**
+     * Figures, then the outbox's unacknowledged entries, the reservations that count (RESERVED, FAILED, CANCELLED by
+     * the buyer; ORDERED ones are read by id, see {@link #reservations}) and the holdings, then the figures again.
+     */
+    Optional<HotStoreSnapshot> pagedSnapshot(ActivityId activityId) {
         Optional<SnapshotReply.Figures> before = figures(activityId);
         if (before.isEmpty()) {
             return Optional.empty();

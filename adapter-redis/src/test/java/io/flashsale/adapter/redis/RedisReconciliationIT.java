@@ -129,7 +129,18 @@ class RedisReconciliationIT {
                 .matches("\\d+\\.\\d+/10");
         assertThat(a.holdings()).isEqualTo(Map.of(ANN, 2L, BOB, 1L, new BuyerId("cid"), 1L, new BuyerId("dee"), 1L));
         assertThat(a.appliedAdjustments()).containsExactly(77L);
-        assertThat(a.reservations()).containsExactlyInAnyOrder(
+        HotReservation orderedOne = new HotReservation(ordered.id(), BOB, ReservationStatus.ORDERED, 1,
+                ordered.reservedAt(), null, false);
+        assertThat(a.reservations()).as("a small sale is read in one atomic step, ORDERED ones included")
+                .contains(orderedOne);
+        HotSkuSnapshot paged = hotStore.pagedSnapshot(activityId).orElseThrow().sku(A).orElseThrow();
+        assertThat(paged.figures()).isEqualTo(a.figures());
+        assertThat(paged.version()).isEqualTo(a.version());
+        assertThat(paged.holdings()).isEqualTo(a.holdings());
+        assertThat(paged.appliedAdjustments()).isEqualTo(a.appliedAdjustments());
+        assertThat(a.reservations()).containsExactlyInAnyOrderElementsOf(
+                concat(paged.reservations(), orderedOne));
+        assertThat(paged.reservations()).as("pages leave ORDERED ones out").containsExactlyInAnyOrder(
                 new HotReservation(reserved.id(), ANN, ReservationStatus.RESERVED, 2, reserved.reservedAt(), null, true),
                 new HotReservation(failed.id(), new BuyerId("dee"), ReservationStatus.FAILED, 1, failed.reservedAt(), null,
                         true),
@@ -145,6 +156,31 @@ class RedisReconciliationIT {
         HotSkuSnapshot b = snapshotOf(B);
         assertThat(b.figures()).isEqualTo(new LedgerFigures(4, 1, 0, 3));
         assertThat(b.reservations()).extracting(HotReservation::id).containsExactly(reserved.id());
+    }
+
+    @Test
+    void givenASaleAboveTheAtomicLimit_thenItIsReadInPagesWithEveryReservationThatCounts() {
+        stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
+                Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 1000, null, 3))));
+        int buyers = RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT / 4;
+        for (int b = 0; b < buyers; b++) {
+            reserve(new BuyerId("b" + b), line(A, 1));
+        }
+        assertThat(redis.hlen(RedisKeys.reservations(activityId))).isGreaterThan(
+                RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT);
+
+        HotSkuSnapshot a = snapshotOf(A);
+
+        assertThat(a.steady()).isTrue();
+        assertThat(a.figures()).isEqualTo(new LedgerFigures(1000, buyers, 0, 1000 - buyers));
+        assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inOutbox);
+        assertThat(a.holdings()).hasSize(buyers);
+    }
+
+    private static List<HotReservation> concat(List<HotReservation> some, HotReservation one) {
+        List<HotReservation> all = new ArrayList<>(some);
+        all.add(one);
+        return all;
     }
 
     // ---- repair ----

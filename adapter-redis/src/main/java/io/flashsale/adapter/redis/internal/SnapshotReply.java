@@ -22,7 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Puts together a snapshot read in pages: {@code reconcile_figures.lua} before and after, the holdings and the
+ * Puts together a snapshot: one atomic reply of {@code reconcile_snapshot.lua} for a small sale, or, read in pages,
+ * {@code reconcile_figures.lua} before and after, the holdings and the
  * reservation records read between them. A SKU whose version differs between the two figures moved meanwhile and gets
  * {@link HotSkuSnapshot#MOVING} as its version. The version is built exactly as {@code fs_version} in
  * {@code lib/ledger.lua} builds it: {@code <loadId>/<sku>:version}, 0 when missing.
@@ -50,6 +51,31 @@ public final class SnapshotReply {
 
     /** One reservation record as read by id; {@code cancelledAt} null when absent. */
     public record Record(String id, String buyer, String status, String lines, String reservedAt, String cancelledAt) {
+    }
+
+    /**
+     * The reply of {@code reconcile_snapshot.lua}, one atomic look: {@code skus, loadId, stock, holdings, records,
+     * outbox ids}; every SKU is steady.
+     */
+    public static HotStoreSnapshot parseAtomic(ActivityId activityId, List<Object> reply) {
+        Figures figures = new Figures(List.of(ScriptReplies.text(reply, 0).split(",")), ScriptReplies.text(reply, 1),
+                pairs(reply.get(2)));
+        Set<String> waiting = new HashSet<>();
+        for (Object id : (List<?>) reply.get(5)) {
+            waiting.add(String.valueOf(id));
+        }
+        List<Record> records = new ArrayList<>();
+        for (Object item : (List<?>) reply.get(4)) {
+            List<?> fields = (List<?>) item;
+            if (fields.size() != 6) {
+                throw new IllegalStateException("reservation record of " + fields.size() + " fields: " + fields);
+            }
+            String cancelledAt = String.valueOf(fields.get(5));
+            records.add(new Record(String.valueOf(fields.get(0)), String.valueOf(fields.get(1)),
+                    String.valueOf(fields.get(2)), String.valueOf(fields.get(3)), String.valueOf(fields.get(4)),
+                    cancelledAt.isEmpty() ? null : cancelledAt));
+        }
+        return assemble(activityId, figures, figures, pairs(reply.get(3)), records, waiting);
     }
 
     public static HotStoreSnapshot assemble(ActivityId activityId, Figures before, Figures after,

@@ -1,0 +1,79 @@
+-- Reads a small sale as reconciliation compares it with MySQL, in one atomic step, and refuses to read a big one:
+-- when the reservations, holdings and outbox hold more than ARGV[2] entries together, it answers {'TOO_BIG'} at once
+-- and the adapter reads the sale in pages instead (see reconcile_figures.lua). Its cost is therefore capped by that
+-- limit, never proportional to a sale's buyers or reservations; below it, one consistent look is cheaper than pages
+-- and a busy small sale is judged on every pass.
+-- Read: the stock hash (every SKU's ledger, segments, versions and applied adjustments), every buyer's holdings, the
+-- reservations that matter (RESERVED, ORDERED, FAILED, and CANCELLED by the buyer while RESERVED) and the reservation
+-- ids whose outbox entries no relay has acknowledged (not read yet, or read and pending).
+--
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 outbox
+-- ARGV: 1 relay group, 2 the most hash fields and stream entries to read in one step
+-- Reply: {} when not ready, {'TOO_BIG'} above the limit, else { skus "a,b", loadId, stock as HGETALL,
+--        holdings as HGETALL, reservations as { id, buyer, status, lines, reservedAt, cancelledAt or '' }...,
+--        outbox reservation ids }
+
+local meta, stock, holdings, reservations, outbox, group = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1]
+local loaded = redis.call('HMGET', meta, 'ready', 'skus', 'loadId')
+if loaded[1] ~= '1' then
+    return {}
+end
+local size = redis.call('HLEN', reservations) + redis.call('HLEN', holdings) + redis.call('HLEN', stock)
+if redis.call('EXISTS', outbox) == 1 then
+    size = size + redis.call('XLEN', outbox)
+end
+if size > tonumber(ARGV[2]) then
+    return { 'TOO_BIG' }
+end
+
+local records = {}
+local order = {}
+local fields = redis.call('HGETALL', reservations)
+for i = 1, #fields, 2 do
+    local id, attribute = string.match(fields[i], '^(.+):([^:]+)$')
+    if id then
+        if not records[id] then
+            records[id] = {}
+            order[#order + 1] = id
+        end
+        records[id][attribute] = fields[i + 1]
+    end
+end
+local looked = {}
+for _, id in ipairs(order) do
+    local r = records[id]
+    local status = r['status']
+    if status == 'RESERVED' or status == 'ORDERED' or status == 'FAILED'
+            or (status == 'CANCELLED' and r['cancelledAt']) then
+        looked[#looked + 1] = { id, r['buyer'] or '', status, r['lines'] or '', r['reservedAt'] or '',
+                                r['cancelledAt'] or '' }
+    end
+end
+
+local waiting = {}
+local function collect(entries)
+    for _, entry in ipairs(entries) do
+        local body = entry[2]
+        for i = 1, #body, 2 do
+            if body[i] == 'reservationId' then
+                waiting[#waiting + 1] = body[i + 1]
+            end
+        end
+    end
+end
+if redis.call('EXISTS', outbox) == 1 then
+    local lastDelivered = fs_last_delivered(outbox, group)
+    if lastDelivered == nil then
+        collect(redis.call('XRANGE', outbox, '-', '+'))
+    else
+        collect(redis.call('XRANGE', outbox, '(' .. lastDelivered, '+'))
+        local pending = redis.call('XPENDING', outbox, group)
+        if pending[1] > 0 then
+            for _, entry in ipairs(redis.call('XPENDING', outbox, group, '-', '+', pending[1])) do
+                collect(redis.call('XRANGE', outbox, entry[1], entry[1]))
+            end
+        end
+    end
+end
+
+return { loaded[2], loaded[3] or '-', redis.call('HGETALL', stock), redis.call('HGETALL', holdings), looked, waiting }
