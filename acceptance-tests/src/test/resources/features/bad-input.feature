@@ -16,51 +16,51 @@ Feature: Broken and hostile requests are refused cleanly
     And no new sale has appeared
 
     Examples: Reservations that make no sense
-      | request                                                      | reason            |
-      | a reservation whose message is cut off                       | VALIDATION        |
-      | a reservation whose message is not a message at all          | VALIDATION        |
-      | a reservation for a negative quantity                        | VALIDATION        |
-      | a reservation for zero tickets                               | VALIDATION        |
-      | a reservation for a thousand and one tickets                 | VALIDATION        |
-      | a reservation for more tickets than any number can hold      | VALIDATION        |
-      | a reservation whose quantity is a word                       | VALIDATION        |
-      | a reservation whose quantity is a fraction                   | VALIDATION        |
-      | a reservation for no products                                | VALIDATION        |
-      | a reservation without a list of products                     | VALIDATION        |
-      | a reservation naming the same product twice                  | VALIDATION        |
-      | a reservation for fifty-one different products               | VALIDATION        |
-      | a reservation with a field nobody knows                      | VALIDATION        |
-      | a reservation of ten megabytes                               | PAYLOAD_TOO_LARGE |
+      | request                                                      | reason                     |
+      | a reservation whose message is cut off                       | an invalid request         |
+      | a reservation whose message is not a message at all          | an invalid request         |
+      | a reservation for a negative quantity                        | an invalid request         |
+      | a reservation for zero tickets                               | an invalid request         |
+      | a reservation for a thousand and one tickets                 | an invalid request         |
+      | a reservation for more tickets than any number can hold      | an invalid request         |
+      | a reservation whose quantity is a word                       | an invalid request         |
+      | a reservation whose quantity is a fraction                   | an invalid request         |
+      | a reservation for no products                                | an invalid request         |
+      | a reservation without a list of products                     | an invalid request         |
+      | a reservation naming the same product twice                  | an invalid request         |
+      | a reservation for fifty-one different products               | an invalid request         |
+      | a reservation with a field nobody knows                      | an invalid request         |
+      | a reservation of ten megabytes                               | too large                  |
 
     Examples: Names that are not names
-      | request                                                      | reason            |
-      | a reservation for a product named with accented letters      | VALIDATION        |
-      | a reservation for a product named with an emoji              | VALIDATION        |
-      | a reservation for a product named with control characters    | VALIDATION        |
-      | a reservation for a product named like a Lua script          | VALIDATION        |
-      | a reservation for a product named like a database command    | VALIDATION        |
-      | a reservation whose request id is a Lua script               | VALIDATION        |
-      | a reservation whose request id is 65 characters long         | VALIDATION        |
-      | a reservation whose idempotency key is a database command    | VALIDATION        |
+      | request                                                      | reason                     |
+      | a reservation for a product named with accented letters      | an invalid request         |
+      | a reservation for a product named with an emoji              | an invalid request         |
+      | a reservation for a product named with control characters    | an invalid request         |
+      | a reservation for a product named like a Lua script          | an invalid request         |
+      | a reservation for a product named like a database command    | an invalid request         |
+      | a reservation whose request id is a Lua script               | an invalid request         |
+      | a reservation whose request id is 65 characters long         | an invalid request         |
+      | a reservation whose idempotency key is a database command    | an invalid request         |
 
     Examples: Buyers the gateway did not identify
-      | request                                                      | reason            |
-      | a reservation without a buyer identity                       | MISSING_USER      |
-      | a reservation from an empty buyer identity                   | MISSING_USER      |
-      | a reservation from a buyer identity of 65 characters         | MISSING_USER      |
-      | a reservation from a buyer identity like a database command  | MISSING_USER      |
-      | a reservation from a buyer identity like a path              | MISSING_USER      |
+      | request                                                      | reason                     |
+      | a reservation without a buyer identity                       | coming from no known buyer |
+      | a reservation from an empty buyer identity                   | coming from no known buyer |
+      | a reservation from a buyer identity of 65 characters         | coming from no known buyer |
+      | a reservation from a buyer identity like a database command  | coming from no known buyer |
+      | a reservation from a buyer identity like a path              | coming from no known buyer |
 
     Examples: Admin work without the admin's token, or with nonsense
-      | request                                                      | reason            |
-      | a new sale without the admin token                           | UNAUTHORIZED      |
-      | a new sale with a wrong admin token                          | UNAUTHORIZED      |
-      | a new sale with the admin token given as a password          | UNAUTHORIZED      |
-      | a warm-up without the admin token                            | UNAUTHORIZED      |
-      | a stock view with a wrong admin token                        | UNAUTHORIZED      |
-      | a new sale that ends before it starts                        | VALIDATION        |
-      | a new sale with a negative stock                             | VALIDATION        |
-      | a new sale listing the same product twice                    | VALIDATION        |
-      | a new sale with a limit of zero per buyer                    | VALIDATION        |
-      | a new sale with a field nobody knows                         | VALIDATION        |
-      | a new sale whose id holds control characters                 | VALIDATION        |
+      | request                                                      | reason                     |
+      | a new sale without the admin token                           | not coming from the admin  |
+      | a new sale with a wrong admin token                          | not coming from the admin  |
+      | a new sale with the admin token given as a password          | not coming from the admin  |
+      | a warm-up without the admin token                            | not coming from the admin  |
+      | a stock view with a wrong admin token                        | not coming from the admin  |
+      | a new sale that ends before it starts                        | an invalid request         |
+      | a new sale with a negative stock                             | an invalid request         |
+      | a new sale listing the same product twice                    | an invalid request         |
+      | a new sale with a limit of zero per buyer                    | an invalid request         |
+      | a new sale with a field nobody knows                         | an invalid request         |
+      | a new sale whose id holds control characters                 | an invalid request         |

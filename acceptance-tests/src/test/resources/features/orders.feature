@@ -17,7 +17,7 @@ Feature: Every accepted reservation becomes exactly one order
     And no ticket is held as reserved any more, 10 are sold
     And every winner sees their reservation as ordered
 
-  Scenario: A message delivered twice creates one order
+  Scenario: The shop is told of a reservation twice and still makes one order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |

@@ -97,6 +97,13 @@ final class ArchitectureRules {
             .should().dependOnClassesThat().resideInAnyPackage(JACKSON_PACKAGES)
             .allowEmptyShould(false);
 
+    /** Demo mode's packaged servers: started by bootstrap's launcher only, never by the core or an adapter. */
+    static final ArchRule EMBEDDED_SERVERS_ONLY_THROUGH_BOOTSTRAP = noClasses()
+            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS)
+            .should().dependOnClassesThat().resideInAnyPackage("io.flashsale.embedded..", "redis.embedded..",
+                    "ch.vorburger..")
+            .allowEmptyShould(false);
+
     static final ArchRule ADAPTERS_DO_NOT_USE_THE_REFERENCE = noClasses()
             .that().resideInAPackage(ADAPTERS)
             .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.reference..")

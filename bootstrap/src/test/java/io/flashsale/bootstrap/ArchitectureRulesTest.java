@@ -7,6 +7,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
 import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterStartingItsOwnServer;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheReference;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheWebStack;
@@ -115,6 +116,11 @@ class ArchitectureRulesTest {
     void jacksonRuleCatchesJacksonInTheRedisAdapter() {
         assertCaught(ArchitectureRules.JACKSON_ONLY_IN_THE_WEB_ADAPTER_BOOTSTRAP_AND_THE_MESSAGE_CODEC,
                 RedisAdapterUsingTheWebStack.UsingJackson.class);
+    }
+
+    @Test
+    void embeddedServersRuleCatchesAnAdapterStartingAPackagedServer() {
+        assertCaught(ArchitectureRules.EMBEDDED_SERVERS_ONLY_THROUGH_BOOTSTRAP, RedisAdapterStartingItsOwnServer.class);
     }
 
     @Test

@@ -31,6 +31,9 @@ class ArchitectureTest {
     static final ArchRule nothing_depends_on_bootstrap = ArchitectureRules.NOTHING_DEPENDS_ON_BOOTSTRAP;
 
     @ArchTest
+    static final ArchRule embedded_servers_only_through_bootstrap = ArchitectureRules.EMBEDDED_SERVERS_ONLY_THROUGH_BOOTSTRAP;
+
+    @ArchTest
     static final ArchRule lettuce_only_in_the_redis_adapter = ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER;
 
     @ArchTest

@@ -135,6 +135,19 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** SIGTERM: the service shuts down gracefully (and stops what it started); returns once the process is gone. */
+    public void stop(Duration patience) {
+        process.destroy();
+        try {
+            if (!process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping the service", e);
+        }
+    }
+
     public int port() {
         return port;
     }

@@ -31,8 +31,17 @@ public class BadInputSteps {
         world.send(requests.named(request));
     }
 
-    @Then("it is refused as {word}")
-    public void refusedAs(String code) {
+    /** The refusals in the analyst's words, and the stable problem code each one is. */
+    static final Map<String, String> CODE_OF_REASON = Map.of(
+            "an invalid request", "VALIDATION",
+            "too large", "PAYLOAD_TOO_LARGE",
+            "coming from no known buyer", "MISSING_USER",
+            "not coming from the admin", "UNAUTHORIZED");
+
+    /** A reason in words (see {@link #CODE_OF_REASON}), or a problem code as it stands. */
+    @Then("^it is refused as (.+)$")
+    public void refusedAs(String reason) {
+        String code = CODE_OF_REASON.getOrDefault(reason, reason);
         assertThat(STATUS_OF_CODE).as("codes this feature knows").containsKey(code);
         assertRefused(world.lastAnswer(), STATUS_OF_CODE.get(code), code);
     }

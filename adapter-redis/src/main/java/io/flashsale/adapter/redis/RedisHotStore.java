@@ -151,6 +151,11 @@ public final class RedisHotStore implements AutoCloseable {
         return returns;
     }
 
+    /** One PING on the shared connection (on a cluster, to a node Lettuce picks): what a health check asks. Throws when Redis does not answer in time. */
+    public String ping() {
+        return redis.ping();
+    }
+
     @Override
     public void close() {
         returns.close();

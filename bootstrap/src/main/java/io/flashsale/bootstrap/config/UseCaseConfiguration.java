@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
@@ -11,10 +12,12 @@ import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
+import io.flashsale.bootstrap.metrics.TimedReservations;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -61,5 +64,12 @@ public class UseCaseConfiguration {
         ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
                 : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
         return new ReservationService(stock, lookups, orders, ids, clock, known);
+    }
+
+    /** What the API's reserve endpoint calls: the reservation service, timed by outcome. */
+    @Bean
+    @Primary
+    ReserveStockUseCase timedReservations(ReservationService reservations, MeterRegistry meters) {
+        return new TimedReservations(reservations, meters);
     }
 }

@@ -28,6 +28,8 @@ public final class EmbeddedKafkaLauncher implements BeanFactoryPostProcessor, Di
 
     public static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
     static final String PROPERTY_SOURCE_NAME = "flashsaleEmbeddedKafka";
+    /** Demo mode off forbids every embedded server, this broker included. */
+    static final String DEMO_MODE = "flashsale.embedded.enabled";
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaLauncher.class);
 
@@ -48,10 +50,11 @@ public final class EmbeddedKafkaLauncher implements BeanFactoryPostProcessor, Di
         }
         EmbeddedKafkaProperties properties = binder.bindOrCreate(EmbeddedKafkaProperties.PREFIX,
                 EmbeddedKafkaProperties.class);
-        if (!properties.enabled()) {
+        boolean demoMode = binder.bind(DEMO_MODE, Boolean.class).orElse(true);
+        if (!properties.enabled() || !demoMode) {
             throw new IllegalStateException("No Kafka brokers configured (" + BOOTSTRAP_SERVERS
                     + " / SPRING_KAFKA_BOOTSTRAP_SERVERS) and the embedded broker is disabled ("
-                    + EmbeddedKafkaProperties.PREFIX + ".enabled=false)");
+                    + (demoMode ? EmbeddedKafkaProperties.PREFIX + ".enabled=false)" : DEMO_MODE + "=false)"));
         }
         Path dataDirectory = Path.of(properties.dataDir()).toAbsolutePath().normalize();
         LOG.info("Kafka: no {} configured, starting the embedded broker on port {} with its log in {}",

@@ -41,4 +41,15 @@ class EmbeddedKafkaLauncherTest {
         assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    @Test
+    void givenNoBrokersAndDemoModeOff_whenTheContextStarts_thenItRefusesToStartNamingDemoMode() {
+        var environment = new MockEnvironment().withProperty("flashsale.embedded.enabled", "false");
+        var launcher = new EmbeddedKafkaLauncher(environment);
+
+        assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("flashsale.embedded.enabled=false");
+        assertThat(launcher.broker()).isNull();
+    }
 }

@@ -1,0 +1,253 @@
+package io.flashsale.acceptance.browser;
+
+import io.flashsale.acceptance.api.ApiAnswer;
+import io.flashsale.acceptance.api.FlashsaleApi;
+import io.flashsale.acceptance.api.SaleSpec;
+import io.flashsale.acceptance.inspect.HotStore;
+import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.acceptance.service.ServiceSettings;
+import io.flashsale.testsupport.TestServices;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import tools.jackson.databind.JsonNode;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The buyer page and the ops dashboard in a real headless Chromium (Debian's {@code chromium} and
+ * {@code chromium-driver}, which {@code .ci/run} installs; Selenium is pointed at them, nothing is downloaded),
+ * against the runnable jar on the test servers. Screenshots land in {@code target/screenshots/}.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class SalePagesIT {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    private static final String ADMIN_TOKEN = "browser-test-admin-token";
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+
+    private static ServiceProcess service;
+    private static FlashsaleApi api;
+    private static int port;
+
+    private WebDriver browser;
+
+    @BeforeAll
+    static void startTheService() {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "needs Debian's chromium and chromium-driver (.ci/run installs them)");
+        String run = "browser-" + UUID.randomUUID().toString().substring(0, 8);
+        String database = TestServices.mariadb().freshDatabase("flashsale_it_browser");
+        port = ServiceProcess.freePort();
+        service = ServiceProcess.start(ServiceProcess.runnableJar(), List.of("-Xmx512m", "-XX:TieredStopAtLevel=1"),
+                ServiceSettings.onTestServices(run, database, port, ADMIN_TOKEN),
+                Path.of("target", "browser", run + ".log")).awaitReady(Duration.ofMinutes(3));
+        api = new FlashsaleApi(port, ADMIN_TOKEN);
+    }
+
+    @AfterAll
+    static void stopTheService() {
+        if (service != null) {
+            service.stop(Duration.ofSeconds(30));
+        }
+    }
+
+    @BeforeEach
+    void openABrowser() {
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                        "--window-size=1100,900", "--no-first-run", "--disable-background-networking");
+        ChromeDriverService driver = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        browser = new ChromeDriver(driver, options);
+    }
+
+    @AfterEach
+    void closeTheBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+    }
+
+    @Test
+    void givenAnOpenSale_whenABuyerReservesAndPaysOnThePage_thenThePageFollowsTheOrderToPaid() throws IOException {
+        String saleId = openSale(3, 1);
+
+        page("/sales/" + saleId);
+        signIn("alice-" + saleId);
+        waitForText("available-phone", "3");
+        assertThat(testId("countdown").getText()).isEqualTo("On sale now");
+        testId("buy").click();
+
+        waitForState("ORDERED");
+        screenshot("buyer-page-ordered");
+        testId("pay").click();
+        waitForState("PAID");
+        assertThat(testId("outcome").getText()).contains("Paid");
+        assertThat(ledger(saleId).path("sold").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void givenALimitOfTwo_whenTheBuyButtonIsDoubleClicked_thenExactlyOneUnitIsReserved() {
+        String saleId = openSale(10, 2);
+
+        page("/sales/" + saleId);
+        signIn("bob-" + saleId);
+        waitForText("available-phone", "10");
+        new Actions(browser).doubleClick(testId("buy")).perform();
+
+        waitForState("ORDERED");
+        JsonNode ledger = ledger(saleId);
+        assertThat(ledger.path("reserved").asLong() + ledger.path("sold").asLong()).isEqualTo(1);
+        assertThat(ledger.path("available").asLong()).isEqualTo(9);
+    }
+
+    @Test
+    void givenTwentyPagesRacingForFiveUnits_whenEveryBuyerClicks_thenExactlyFiveAreReserved() {
+        String saleId = openSale(5, 1);
+        List<String> tabs = new ArrayList<>();
+        for (int buyer = 0; buyer < 20; buyer++) {
+            if (buyer > 0) {
+                browser.switchTo().newWindow(WindowType.TAB);
+            }
+            tabs.add(browser.getWindowHandle());
+            page("/sales/" + saleId);
+            signIn("racer-" + buyer + "-" + saleId);
+            waitForText("available-phone", "5");
+        }
+        for (String tab : tabs) {
+            browser.switchTo().window(tab);
+            testId("buy").click();
+        }
+
+        List<String> outcomes = new ArrayList<>();
+        for (String tab : tabs) {
+            browser.switchTo().window(tab);
+            waiting().until(driver -> List.of("ORDERED", "SOLD_OUT")
+                    .contains(testId("outcome").getDomAttribute("data-state")));
+            outcomes.add(testId("outcome").getDomAttribute("data-state"));
+        }
+        assertThat(outcomes).filteredOn("ORDERED"::equals).hasSize(5);
+        assertThat(outcomes).filteredOn("SOLD_OUT"::equals).hasSize(15);
+        JsonNode ledger = ledger(saleId);
+        assertThat(ledger.path("sold").asLong() + ledger.path("reserved").asLong()).isEqualTo(5);
+        assertThat(ledger.path("available").asLong()).isZero();
+    }
+
+    @Test
+    void givenTheOpsDashboard_whenABuyerReservesAndRedisLosesAFigure_thenItShowsTheLedgerChangeAndTheRepair()
+            throws IOException {
+        String saleId = openSale(7, 1);
+        page("/ops");
+        testId("token").sendKeys(ADMIN_TOKEN);
+        testId("sales").sendKeys(saleId);
+        testId("save").click();
+        waitForAttribute("ledger-" + saleId + "-phone", "data-available", "7");
+
+        assertThat(api.send(api.reserve(saleId, "carol-" + saleId, Map.of("requestId", "r-1",
+                "items", List.of(Map.of("skuId", "phone", "quantity", 1))))).status()).isEqualTo(202);
+        waitForAttribute("ledger-" + saleId + "-phone", "data-available", "6");
+        await().atMost(PATIENCE).until(() -> ledger(saleId).path("sold").asLong() == 1);
+
+        try (HotStore redis = new HotStore(TestServices.redis().uri())) {
+            assertThat(redis.loseFiguresOf(saleId, "phone")).isPositive();
+        }
+        testId("reconcile").click();
+        waiting().until(driver -> !driver.findElements(
+                By.cssSelector("[data-testid='report-" + saleId + "-phone'][data-action]")).isEmpty()
+                && !"NONE".equals(driver.findElement(By.cssSelector("[data-testid='report-" + saleId + "-phone']"))
+                .getDomAttribute("data-action")));
+        waitForAttribute("ledger-" + saleId + "-phone", "data-available", "6");
+        assertThat(testId("dead-letters").getText()).isNotBlank();
+        screenshot("ops-dashboard-repaired");
+    }
+
+    /** A sale that is open now and warmed up, with one product "phone". */
+    private static String openSale(long units, int perUserLimit) {
+        String saleId = "page-" + UUID.randomUUID().toString().substring(0, 8);
+        Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        SaleSpec sale = new SaleSpec(saleId, "Browser sale " + saleId, now.minusSeconds(1), now.plus(1, ChronoUnit.HOURS),
+                perUserLimit, List.of(SaleSpec.Product.of("phone", units)));
+        ApiAnswer created = api.send(api.createSale(sale.toBody()));
+        assertThat(created.status()).as(created.describe()).isEqualTo(201);
+        assertThat(api.send(api.warmUp(saleId)).status()).isEqualTo(200);
+        return saleId;
+    }
+
+    private static JsonNode ledger(String saleId) {
+        return api.send(api.stockView(saleId)).json().path("items").get(0);
+    }
+
+    private void page(String path) {
+        browser.get("http://127.0.0.1:" + port + path);
+    }
+
+    private void signIn(String buyer) {
+        testId("buyer").sendKeys(buyer);
+    }
+
+    private WebElement testId(String id) {
+        return browser.findElement(By.cssSelector("[data-testid='" + id + "']"));
+    }
+
+    private void waitForText(String id, String text) {
+        waiting().until(driver -> !driver.findElements(
+                By.cssSelector("[data-testid='" + id + "']")).isEmpty() && text.equals(testId(id).getText()));
+    }
+
+    private void waitForAttribute(String id, String attribute, String value) {
+        waiting().until(driver -> !driver.findElements(
+                By.cssSelector("[data-testid='" + id + "']")).isEmpty()
+                && value.equals(testId(id).getDomAttribute(attribute)));
+    }
+
+    private void waitForState(String state) {
+        waiting().until(driver -> state.equals(testId("outcome").getDomAttribute("data-state")));
+    }
+
+    /** The pages redraw their tables every second: an element read mid-redraw is read again. */
+    private WebDriverWait waiting() {
+        WebDriverWait wait = new WebDriverWait(browser, PATIENCE);
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+
+    private void screenshot(String name) throws IOException {
+        Files.createDirectories(SCREENSHOTS);
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

@@ -1,0 +1,49 @@
+package io.flashsale.bootstrap.embedded;
+
+import io.flashsale.embedded.ServerAddress;
+
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/** Where one server comes from at start-up. An explicitly configured address is never replaced. */
+sealed interface ServerSource {
+
+    /** Configured and answering. */
+    record Configured(ServerAddress address) implements ServerSource {
+    }
+
+    /** Nothing configured; the probed default address answers. */
+    record Local(ServerAddress address) implements ServerSource {
+    }
+
+    /** Nothing configured, nothing answering, demo mode allowed: start one in-process. */
+    record Embedded() implements ServerSource {
+    }
+
+    /**
+     * @param what       the server's name in messages, e.g. "Redis"
+     * @param configured the address from the configuration, if any
+     * @param setting    the properties that configure it, named in messages
+     * @throws IllegalStateException when a configured server does not answer, or nothing answers and demo mode is off
+     */
+    static ServerSource choose(String what, Optional<ServerAddress> configured, String setting, ServerAddress probe,
+                               boolean embeddedAllowed, Predicate<ServerAddress> answers) {
+        if (configured.isPresent()) {
+            ServerAddress address = configured.get();
+            if (!answers.test(address)) {
+                throw new IllegalStateException(what + " is configured at " + address + " (" + setting
+                        + ") but nothing answers there. A configured server is never replaced by an embedded one:"
+                        + " start it, or correct the address.");
+            }
+            return new Configured(address);
+        }
+        if (answers.test(probe)) {
+            return new Local(probe);
+        }
+        if (!embeddedAllowed) {
+            throw new IllegalStateException("No " + what + " configured (" + setting + "), none answers on " + probe
+                    + ", and demo mode is off (" + EmbeddedServersProperties.PREFIX + ".enabled=false).");
+        }
+        return new Embedded();
+    }
+}

@@ -1,0 +1,41 @@
+package io.flashsale.bootstrap.health;
+
+import io.flashsale.adapter.kafka.KafkaBrokerProbe;
+import io.flashsale.adapter.redis.RedisHotStore;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Health of the three servers, named {@code redis}, {@code kafka} and (Boot's own) {@code db}; all three are in the
+ * readiness group (application.yaml), so a load balancer stops sending buyers to an instance that lost one.
+ */
+@Configuration(proxyBeanMethods = false)
+public class HealthConfiguration {
+
+    @Bean
+    HealthIndicator redisHealthIndicator(RedisHotStore redis) {
+        return new RedisHealthIndicator(redis);
+    }
+
+    @Bean(destroyMethod = "close")
+    KafkaBrokerProbe kafkaBrokerProbe(Environment environment) {
+        // A list in YAML or one comma-separated string: the binder reads both, as Boot's Kafka properties do.
+        List<String> servers = Binder.get(environment)
+                .bind("spring.kafka.bootstrap-servers", Bindable.listOf(String.class)).orElse(List.of());
+        return new KafkaBrokerProbe(String.join(",", servers));
+    }
+
+    @Bean
+    HealthIndicator kafkaHealthIndicator(KafkaBrokerProbe probe,
+                                         @Value("${flashsale.health.kafka-timeout:2s}") Duration timeout) {
+        return new KafkaHealthIndicator(probe, timeout);
+    }
+}

@@ -1,0 +1,76 @@
+package io.flashsale.bootstrap.openapi;
+
+import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.domain.reservation.BuyerId;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The API description at {@code /v3/api-docs} (OpenAPI 3.1) and Swagger UI at {@code /swagger-ui.html}. The
+ * controllers carry no OpenAPI annotations: the problem responses of every operation are added here, from what the
+ * handler method declares ({@link ProblemResponses}).
+ */
+@Configuration(proxyBeanMethods = false)
+public class OpenApiConfiguration {
+
+    static final String PROBLEM_SCHEMA = "Problem";
+    static final String ADMIN_SCHEME = "admin";
+
+    static {
+        // Resolved from the X-User-Id header by BuyerArgumentResolver, not a query object: ProblemResponses adds the header.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(BuyerId.class);
+    }
+
+    @Bean
+    OpenAPI flashsaleOpenApi() {
+        return new OpenAPI()
+                .info(new Info().title("Flashsale API").version("v1").description("""
+                        Sells a fixed stock to a crowd without overselling. Buyers are identified by the X-User-Id \
+                        header that the gateway in front of the service sets; admin calls need a bearer token. Every \
+                        error is application/problem+json (RFC 9457) with a stable `code`."""))
+                // Relative: the description is the same whichever host and port serve it.
+                .servers(List.of(new Server().url("/")))
+                .components(new Components()
+                        .addSecuritySchemes(ADMIN_SCHEME, new SecurityScheme().type(SecurityScheme.Type.HTTP)
+                                .scheme("bearer").description("FLASHSALE_ADMIN_TOKEN, or the token logged at start"))
+                        .addSchemas(PROBLEM_SCHEMA, problemSchema()));
+    }
+
+    @Bean
+    OperationCustomizer problemResponses() {
+        return new ProblemResponses();
+    }
+
+    private static Schema<?> problemSchema() {
+        Schema<Object> fieldError = new ObjectSchema()
+                .addProperty("field", new StringSchema())
+                .addProperty("message", new StringSchema());
+        StringSchema code = new StringSchema();
+        code.setEnum(Arrays.stream(ProblemCode.values()).map(Enum::name).toList());
+        return new ObjectSchema()
+                .description("RFC 9457 problem details with the stable code that clients switch on")
+                .addProperty("type", new StringSchema().format("uri"))
+                .addProperty("title", new StringSchema())
+                .addProperty("status", new IntegerSchema())
+                .addProperty("detail", new StringSchema())
+                .addProperty("instance", new StringSchema().format("uri-reference"))
+                .addProperty("code", code.description("stable; see the operation's responses for the codes it answers"))
+                .addProperty("errors", new ArraySchema().items(fieldError).description("with VALIDATION: what is wrong"))
+                .required(List.of("status", "code"));
+    }
+}

@@ -1,0 +1,139 @@
+package io.flashsale.bootstrap.openapi;
+
+import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.domain.reservation.BuyerId;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.parameters.HeaderParameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.core.MethodParameter;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.method.HandlerMethod;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Adds to each operation the problems it can answer with, grouped by status, each listing its codes. Most follow from
+ * the handler method (admin only, a buyer, a body, path ids); the business refusals of an endpoint are in
+ * {@link #REFUSALS}, keyed by method and path, and so are the success statuses other than 200.
+ */
+final class ProblemResponses implements OperationCustomizer {
+
+    static final String PROBLEM_JSON = "application/problem+json";
+    static final String CODES_EXTENSION = "x-problem-codes";
+
+    private static final Map<String, Set<ProblemCode>> REFUSALS = Map.of(
+            "POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS),
+            "POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
+                    ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
+                    ProblemCode.ENDED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY),
+            "POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED),
+            "POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
+                    ProblemCode.RESERVATIONS_PENDING),
+            "POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE),
+            "POST /api/v1/reservations/{reservationId}/cancellation", EnumSet.of(ProblemCode.NOT_CANCELLABLE),
+            "POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
+                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM));
+    /** Operations whose success is not 200 (the status the controller's ResponseEntity sets, which springdoc cannot see). */
+    private static final Map<String, Integer> SUCCESS = Map.of(
+            "POST /api/v1/activities", 201,
+            "POST /api/v1/activities/{activityId}/reservations", 202,
+            "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
+            "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
+    private static final Map<String, ProblemCode> NOT_FOUND_BY_PATH_ID = Map.of(
+            "activityId", ProblemCode.ACTIVITY_NOT_FOUND,
+            "reservationId", ProblemCode.RESERVATION_NOT_FOUND,
+            "deadLetterId", ProblemCode.DEAD_LETTER_NOT_FOUND);
+
+    @Override
+    public Operation customize(Operation operation, HandlerMethod handler) {
+        Set<ProblemCode> codes = EnumSet.of(ProblemCode.INTERNAL);
+        if (isAdminOnly(handler)) {
+            codes.add(ProblemCode.UNAUTHORIZED);
+            operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.ADMIN_SCHEME));
+        }
+        List<MethodParameter> parameters = Arrays.asList(handler.getMethodParameters());
+        if (parameters.stream().anyMatch(parameter -> parameter.getParameterType() == BuyerId.class)) {
+            codes.add(ProblemCode.MISSING_USER);
+            operation.addParametersItem(new HeaderParameter().name("X-User-Id").required(true)
+                    .description("the buyer, set by the gateway: 1-64 characters of [A-Za-z0-9_-]")
+                    .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9_-]{1,64}$")));
+        }
+        if (parameters.stream().anyMatch(parameter -> parameter.hasParameterAnnotation(RequestBody.class))) {
+            codes.addAll(EnumSet.of(ProblemCode.VALIDATION, ProblemCode.PAYLOAD_TOO_LARGE,
+                    ProblemCode.UNSUPPORTED_MEDIA_TYPE));
+        }
+        if (parameters.stream().anyMatch(parameter -> parameter.hasParameterAnnotation(RequestParam.class))) {
+            codes.add(ProblemCode.VALIDATION);
+        }
+        for (MethodParameter parameter : parameters) {
+            PathVariable path = parameter.getParameterAnnotation(PathVariable.class);
+            if (path != null) {
+                codes.add(ProblemCode.VALIDATION);
+                String name = path.value().isEmpty() ? path.name() : path.value();
+                ProblemCode notFound = NOT_FOUND_BY_PATH_ID.get(name.isEmpty() ? parameter.getParameterName() : name);
+                if (notFound != null) {
+                    codes.add(notFound);
+                }
+            }
+        }
+        codes.addAll(REFUSALS.getOrDefault(route(handler), Set.of()));
+
+        ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
+        Integer success = SUCCESS.get(route(handler));
+        ApiResponse ok = responses.get("200");
+        if (success != null && ok != null) {
+            responses.remove("200");
+            responses.addApiResponse(Integer.toString(success), ok.description(success == 201 ? "Created" : "Accepted"));
+        }
+        Map<Integer, List<ProblemCode>> byStatus = codes.stream().collect(Collectors.groupingBy(
+                code -> code.status().value(), TreeMap::new, Collectors.toList()));
+        byStatus.forEach((status, inStatus) -> responses.addApiResponse(Integer.toString(status), problem(inStatus)));
+        operation.setResponses(responses);
+        return operation;
+    }
+
+    private static ApiResponse problem(List<ProblemCode> codes) {
+        List<String> names = codes.stream().map(Enum::name).toList();
+        Schema<?> schema = new Schema<>().$ref("#/components/schemas/" + OpenApiConfiguration.PROBLEM_SCHEMA);
+        ApiResponse response = new ApiResponse()
+                .description(names.stream().map(name -> "`" + name + "`").collect(Collectors.joining(", ")))
+                .content(new Content().addMediaType(PROBLEM_JSON, new MediaType().schema(schema)));
+        response.addExtension(CODES_EXTENSION, names);
+        return response;
+    }
+
+    private static boolean isAdminOnly(HandlerMethod handler) {
+        return handler.hasMethodAnnotation(AdminOnly.class)
+                || AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), AdminOnly.class);
+    }
+
+    /** {@code METHOD /path} from the class's and the method's mappings (one each, as every controller here has). */
+    static String route(HandlerMethod handler) {
+        RequestMapping onClass = AnnotatedElementUtils.findMergedAnnotation(handler.getBeanType(), RequestMapping.class);
+        RequestMapping onMethod = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), RequestMapping.class);
+        String path = first(onClass) + first(onMethod);
+        String method = onMethod == null || onMethod.method().length == 0 ? "ANY" : onMethod.method()[0].name();
+        return method + " " + path;
+    }
+
+    private static String first(RequestMapping mapping) {
+        return mapping == null || mapping.path().length == 0 ? "" : mapping.path()[0];
+    }
+}

@@ -1,0 +1,26 @@
+package io.flashsale.bootstrap.metrics;
+
+import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class TimedReservationsTest {
+
+    @Test
+    void givenAttempts_whenDecided_thenEachOutcomeIsTimedUnderItsOwnTagAndPassedThrough() {
+        var registry = new SimpleMeterRegistry();
+        ReservationOutcome soldOut = new ReservationOutcome.SoldOut(new SkuId("sku-a"));
+        ReserveStockUseCase decided = command -> soldOut;
+        var timed = new TimedReservations(decided, registry);
+
+        assertThat(timed.reserve(null)).isSameAs(soldOut);
+        timed.reserve(null);
+
+        assertThat(registry.get(TimedReservations.RESERVATIONS).tag("outcome", "SoldOut").timer().count()).isEqualTo(2);
+        assertThat(registry.find(TimedReservations.RESERVATIONS).tag("outcome", "Reserved").timer()).isNull();
+    }
+}

