@@ -28,17 +28,9 @@ for i = 1, #ARGV, 2 do
         end
     end
 end
-for sku, quantity in pairs(needSold) do
-    local has = fs_number(redis.call('HGET', stock, sku .. ':sold'))
-    if has < quantity then
-        return fs_refuse(sku .. ':sold holds ' .. has .. ', the batch gives back ' .. quantity)
-    end
-end
-for field, quantity in pairs(needHolding) do
-    local has = fs_number(redis.call('HGET', holdings, field))
-    if has < quantity then
-        return fs_refuse(field .. ' holds ' .. has .. ', the batch gives back ' .. quantity)
-    end
+local short = fs_short_of_sums(stock, needSold, ':sold') or fs_short_of_sums(holdings, needHolding, '')
+if short then
+    return fs_refuse(short)
 end
 for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do

@@ -34,17 +34,9 @@ for i = 2, #ARGV do
         end
     end
 end
-for sku, quantity in pairs(needReserved) do
-    local has = fs_number(redis.call('HGET', stock, sku .. ':reserved'))
-    if has < quantity then
-        return fs_refuse(sku .. ':reserved holds ' .. has .. ', the batch takes ' .. quantity)
-    end
-end
-for field, quantity in pairs(needHolding) do
-    local has = fs_number(redis.call('HGET', holdings, field))
-    if has < quantity then
-        return fs_refuse(field .. ' holds ' .. has .. ', the batch gives back ' .. quantity)
-    end
+local short = fs_short_of_sums(stock, needReserved, ':reserved') or fs_short_of_sums(holdings, needHolding, '')
+if short then
+    return fs_refuse(short)
 end
 for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do

@@ -73,6 +73,17 @@ local function fs_short(hash, lines, prefix, suffix)
     return nil
 end
 
+-- fs_short for a batch: needs maps <field> -> units the batch takes from hash's <field><suffix>, summed over it.
+local function fs_short_of_sums(hash, needs, suffix)
+    for field, quantity in pairs(needs) do
+        local has = fs_number(redis.call('HGET', hash, field .. suffix))
+        if has < quantity then
+            return field .. suffix .. ' holds ' .. has .. ', cannot take ' .. quantity
+        end
+    end
+    return nil
+end
+
 -- Takes units off a holding, removing it at zero (checked first with fs_short).
 local function fs_take_holding(holdings, field, quantity)
     if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
