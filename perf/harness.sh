@@ -6,8 +6,11 @@
 #
 #   perf/harness.sh [jar ...]       default: bootstrap/target/flashsale.jar
 #   DURATION=20s CONNECTIONS=50 THREADS=2 perf/harness.sh old.jar new.jar
+#   perf/harness.sh new.jar 'new.jar::--flashsale.http.lean-reservations=false'   a jar with extra arguments
 #   PROFILE=/tmp/profiles perf/harness.sh   also records the reserve run with JFR (<jar>.jfr there); render it with
-#                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png http-nio
+#                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png ""
+#   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
+#                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
 #
 # Needs wrk, redis-server, redis-cli, curl, java 21+. Not part of CI.
 set -euo pipefail
@@ -26,8 +29,10 @@ JARS=("$@")
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 log() { printf '[harness] %s\n' "$*" >&2; }
 
-SERVICE_PID=""; REDIS_PORT=""; DB=""
+SERVICE_PID=""; REDIS_PORT=""; DB=""; RAW_PID=""
 cleanup() {
+  [ -n "$RAW_PID" ] && kill "$RAW_PID" 2>/dev/null && wait "$RAW_PID" 2>/dev/null || true
+  RAW_PID=""
   [ -n "$SERVICE_PID" ] && kill "$SERVICE_PID" 2>/dev/null && wait "$SERVICE_PID" 2>/dev/null || true
   [ -n "$REDIS_PORT" ] && redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
   [ -n "$DB" ] && mariadb -h 127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS $DB" 2>/dev/null || true
@@ -58,8 +63,11 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table r
   local before after out
   before=$(commands)
   out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s perf/buyers.lua "http://127.0.0.1:$PORT" \
-    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" 2>&1 | grep '^RESULT')
+    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" 2>&1 | grep '^RESULT' || true)
   after=$(commands)
+  if [ -z "$out" ]; then # wrk got no answer at all (the service died or hung): say so, do not stop the run
+    echo "| $JAR_LABEL | $1 | no answer | | | | |"; return
+  fi
   echo "$out" | awk -v label="$1" -v jar="$JAR_LABEL" -v b="$before" -v a="$after" '{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
     split(b, B, " "); split(a, A, " ")
@@ -76,8 +84,9 @@ echo "load before: $(uptime)"
 echo
 echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
-for JAR in "${JARS[@]}"; do
-  JAR_LABEL=$(basename "$JAR")
+for SPEC in "${JARS[@]}"; do
+  JAR=${SPEC%%::*}; EXTRA=""; JAR_LABEL=$(basename "$JAR")
+  if [[ "$SPEC" == *::* ]]; then EXTRA=${SPEC#*::}; JAR_LABEL="$JAR_LABEL $EXTRA"; fi
   REDIS_PORT=$(free_port); PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
@@ -86,7 +95,7 @@ for JAR in "${JARS[@]}"; do
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.port=0 \
     --flashsale.kafka.embedded.data-dir="$WORK/kafka-$PORT" --flashsale.harness.ceiling-endpoint=true \
-    --logging.level.root=WARN > "$WORK/service-$PORT.log" 2>&1 &
+    --logging.level.root=WARN $EXTRA > "$WORK/service-$PORT.log" 2>&1 &
   SERVICE_PID=$!
   for _ in $(seq 1 240); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] && break
@@ -107,7 +116,7 @@ for JAR in "${JARS[@]}"; do
   fi
   JCMD=$(dirname "$JAVA")/jcmd
   [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve settings=profile \
-    filename="$PROFILE/$JAR_LABEL.jfr" >/dev/null
+    filename="$PROFILE/${JAR_LABEL//[^A-Za-z0-9._-]/_}.jfr" >/dev/null
   row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"
   [ -n "${PROFILE:-}" ] && "$JCMD" "$SERVICE_PID" JFR.stop name=reserve >/dev/null
   run sold-out /api/v1/activities/gone/reservations
@@ -118,5 +127,23 @@ for JAR in "${JARS[@]}"; do
   run "reserve at ~1/2 ($half/s asked)" /api/v1/activities/hot/reservations "$pause" "$pace_connections"
   cleanup
 done
+if [ "${RAW_CEILING:-1}" = 1 ]; then
+  JAR_LABEL="raw servlet (reference)"; PORT=$(free_port)
+  unzip -o -q -d "$WORK/raw" "${JARS[0]%%::*}" 'BOOT-INF/lib/tomcat-embed-core-*.jar'
+  "$JAVA" -cp "$(ls "$WORK"/raw/BOOT-INF/lib/tomcat-embed-core-*.jar)" perf/RawServletCeiling.java "$PORT" \
+    > "$WORK/raw-$PORT.log" 2>&1 &
+  RAW_PID=$!
+  for _ in $(seq 1 240); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 200 ] && break
+    kill -0 "$RAW_PID" 2>/dev/null || { log "the raw servlet did not start:"; tail -20 "$WORK/raw-$PORT.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  REDIS_PORT=$(free_port)   # a Redis of its own only so that the row's command count reads 0
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
+    --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
+  DURATION=5s run warm-up /harness/ceiling/reservations >/dev/null
+  run ceiling /harness/ceiling/reservations
+  cleanup
+fi
 echo
 echo "load after: $(uptime)"

@@ -22,12 +22,14 @@ import java.util.List;
 @ConditionalOnBooleanProperty("flashsale.harness.ceiling-endpoint")
 public class CeilingController {
 
-    private static final String ID = "ceiling.0190a6b0-0000-7000-8000-000000000000";
-    private static final ResponseEntity<ReservationAcceptedResponse> ACCEPTED = ResponseEntity
+    static final String PATH = "/harness/ceiling/reservations";
+    static final String ACTIVITY = "ceiling";
+    private static final String ID = ACTIVITY + ".0190a6b0-0000-7000-8000-000000000000";
+    static final ResponseEntity<ReservationAcceptedResponse> ACCEPTED = ResponseEntity
             .status(HttpStatus.ACCEPTED).location(URI.create("/api/v1/reservations/" + ID))
-            .body(new ReservationAcceptedResponse(ID, "ceiling", "RESERVED", List.of(new ReservationLineResponse("unit", 1))));
+            .body(new ReservationAcceptedResponse(ID, ACTIVITY, "RESERVED", List.of(new ReservationLineResponse("unit", 1))));
 
-    @PostMapping("/harness/ceiling/reservations")
+    @PostMapping(PATH)
     public ResponseEntity<ReservationAcceptedResponse> reserve(
             BuyerId buyer, @RequestHeader(name = ReservationController.IDEMPOTENCY_KEY, required = false) String key,
             @Valid @RequestBody ReserveRequest request) {

@@ -46,9 +46,14 @@ public class ReservationController {
     public ResponseEntity<?> reserve(BuyerId buyer, @PathVariable String activityId,
                                      @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
                                      @Valid @RequestBody ReserveRequest request) {
-        var command = new ReserveStockCommand(PathIds.activity(activityId), buyer,
+        return ReservationOutcomeResponses.of(reserveStock.reserve(command(activityId, buyer, idempotencyKey, request)));
+    }
+
+    /** The attempt as the use case takes it; shared with {@link LeanReservationFilter}, so both read it alike. */
+    static ReserveStockCommand command(String activityId, BuyerId buyer, String idempotencyKey,
+                                       ReserveRequest request) {
+        return new ReserveStockCommand(PathIds.activity(activityId), buyer,
                 requestId(request.requestId(), idempotencyKey), request.toLines());
-        return ReservationOutcomeResponses.of(reserveStock.reserve(command));
     }
 
     @GetMapping("/api/v1/reservations/{reservationId}")

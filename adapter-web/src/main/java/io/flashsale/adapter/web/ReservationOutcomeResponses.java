@@ -2,12 +2,14 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.util.UriComponentsBuilder;
 
 /** Every outcome of a reservation attempt as the HTTP answer the API documents. */
 final class ReservationOutcomeResponses {
+
+    private static final String RESERVATION_PATH = "/api/v1/reservations/";
 
     private ReservationOutcomeResponses() {
     }
@@ -48,10 +50,11 @@ final class ReservationOutcomeResponses {
         };
     }
 
+    /** A reservation id is URI-safe by construction (two ids of [A-Za-z0-9_-] and a dot): no template to expand. */
     private static ResponseEntity<ReservationAcceptedResponse> accepted(Reservation reservation) {
         return ResponseEntity
                 .accepted()
-                .location(UriComponentsBuilder.fromPath("/api/v1/reservations/{id}").build(reservation.id().value()))
+                .header(HttpHeaders.LOCATION, RESERVATION_PATH + reservation.id().value())
                 .body(ReservationAcceptedResponse.of(reservation));
     }
 

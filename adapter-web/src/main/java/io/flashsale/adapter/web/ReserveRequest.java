@@ -2,6 +2,7 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.shared.Identifier;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -13,6 +14,23 @@ import java.util.List;
 public record ReserveRequest(
         @Pattern(regexp = ApiIds.PATTERN, message = ApiIds.MESSAGE) String requestId,
         @NotNull @Size(min = 1, max = Reservation.MAX_LINES) List<@NotNull @Valid ReservationLineRequest> items) {
+
+    /**
+     * True exactly when the constraints above hold, checked by hand for {@link LeanReservationFilter}; a request
+     * that fails goes to the controller, whose Bean Validation names every broken field.
+     */
+    boolean isPlainlyValid() {
+        if (requestId != null && !Identifier.isValid(requestId)
+                || items == null || items.isEmpty() || items.size() > Reservation.MAX_LINES) {
+            return false;
+        }
+        for (ReservationLineRequest line : items) {
+            if (line == null || !line.isPlainlyValid()) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     List<ReservationLine> toLines() {
         return items.stream().map(ReservationLineRequest::toLine).toList();

@@ -5,8 +5,14 @@ import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CompleteProblemWriter;
+import io.flashsale.adapter.web.LeanReservationFilter;
+import io.flashsale.adapter.web.ResponseEntityWriter;
+import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.adapter.web.ProblemErrorReportValve;
 import io.flashsale.adapter.web.RequestBodyLimitFilter;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
@@ -18,6 +24,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.databind.json.JsonMapper;
@@ -77,6 +85,25 @@ public class WebConfiguration implements WebMvcConfigurer {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(limits.maxRequestBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /**
+     * The plain reservation attempt answered before the dispatcher (ADR 35, docs/performance.md); anything else about
+     * the endpoint stays with the controller. Last of the filters, so a limiter registered as a filter runs first.
+     * {@code flashsale.http.lean-reservations=false} sends every attempt through Spring MVC (for comparisons).
+     */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "flashsale.http.lean-reservations", matchIfMissing = true)
+    FilterRegistrationBean<LeanReservationFilter> leanReservationFilter(
+            ReserveStockUseCase reserveStock, JsonMapper json, RequestMappingHandlerAdapter mvc,
+            @Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptions,
+            @Value("${flashsale.harness.ceiling-endpoint:false}")
+            boolean ceiling) {
+        var filter = new LeanReservationFilter(reserveStock, json,
+                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling);
+        var registration = new FilterRegistrationBean<>(filter);
+        registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         return registration;
     }
 }

@@ -6,7 +6,10 @@ import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,6 +54,20 @@ class LogContextFilterTest {
 
         assertThat(seen).doesNotContainKey("buyerId");
         assertThat(seen.get("requestId")).isNotEqualTo("x y").hasSize(36);
+    }
+
+    @Test
+    void givenManyRequestsWithoutAnId_whenIdsAreMade_thenEachIsADistinctVersion4Uuid() {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            String id = LogContextFilter.newRequestId();
+            UUID uuid = UUID.fromString(id);
+            assertThat(uuid.version()).isEqualTo(4);
+            assertThat(uuid.variant()).isEqualTo(2);
+            assertThat(uuid.toString()).isEqualTo(id);
+            ids.add(id);
+        }
+        assertThat(ids).hasSize(10_000);
     }
 
     private Map<String, String> handle(MockHttpServletRequest request, MockHttpServletResponse response)
