@@ -4,7 +4,6 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
-import io.flashsale.domain.shared.InvalidValueException;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,7 +13,6 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.servlet.HandlerExceptionResolver;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -99,21 +97,19 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
         writer.write(answer, request, response);
     }
 
-    /** The attempt's command, or null when anything about it needs the controller's answer. */
+    /**
+     * The attempt's command, or null when anything about it needs the controller's answer. Nothing has happened yet,
+     * so any failure here (a body Jackson refuses or reads as null, a value the domain refuses) is handed on.
+     */
     private ReserveStockCommand command(HttpServletRequest request, BuyerId buyer, byte[] body) {
-        ReserveRequest attempt;
         try {
-            attempt = reader.readValue(body);
-        } catch (JacksonException notPlain) {
-            return null;
-        }
-        if (!attempt.isPlainlyValid()) {
-            return null;
-        }
-        try {
+            ReserveRequest attempt = reader.readValue(body);
+            if (attempt == null || !attempt.isPlainlyValid()) {
+                return null;
+            }
             return ReservationController.command(activityIdOf(request), buyer,
                     request.getHeader(ReservationController.IDEMPOTENCY_KEY), attempt);
-        } catch (InvalidValueException | NotFoundException notPlain) {
+        } catch (RuntimeException notPlain) {
             return null;
         }
     }

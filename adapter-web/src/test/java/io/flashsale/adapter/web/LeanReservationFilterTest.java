@@ -61,6 +61,7 @@ class LeanReservationFilterTest {
         List<MockHttpServletRequest> notPlain = new ArrayList<>();
         notPlain.add(attempt("/api/v1/activities/act-1/reservations", "bad buyer", PLAIN));
         notPlain.add(attempt("/api/v1/activities/act-1/reservations", "alice", "{\"items\":[]}"));
+        notPlain.add(attempt("/api/v1/activities/act-1/reservations", "alice", "null"));
         notPlain.add(attempt("/api/v1/activities/act-1/reservations", "alice", "{\"items\":[{\"skuId\":\"sku-1\"}]}"));
         notPlain.add(attempt("/api/v1/activities/act-1/reservations", "alice", PLAIN + " x"));
         notPlain.add(attempt("/api/v1/activities/act-1/reservations", "alice",

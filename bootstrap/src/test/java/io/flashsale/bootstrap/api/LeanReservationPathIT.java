@@ -101,7 +101,8 @@ class LeanReservationPathIT extends ApiTestBase {
     void givenInputTheLeanPathDoesNotTake_whenSentPlainly_thenTheControllersOwnRefusals() {
         String id = openSale(1, item("sku-a", 10));
 
-        assertProblem(attempt(LEAN, id, "bad buyer", lines(null, line("sku-a", 1))), 400, "MISSING_USER");
+        assertProblem(attempt(LEAN, id, "bad buyer", lines(null, line("sku-a", 1))), 401, "MISSING_USER");
+        assertProblem(attempt(LEAN, id, "alice", "null"), 400, "VALIDATION");
         assertProblem(attempt(LEAN, id, "alice", "{\"items\":[{\"skuId\":\"sku-a\",\"quantity\":\"1\"}]}"), 400,
                 "VALIDATION");
         Reply fields = attempt(LEAN, id, "alice", lines("bad key!", line("bad sku!", 0)));
