@@ -141,6 +141,7 @@ if [ "${RAW_CEILING:-1}" = 1 ]; then
   REDIS_PORT=$(free_port)   # a Redis of its own only so that the row's command count reads 0
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
     --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
+  for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.25; done
   DURATION=5s run warm-up /harness/ceiling/reservations >/dev/null
   run ceiling /harness/ceiling/reservations
   cleanup
