@@ -7,7 +7,7 @@ Feature: Unpaid orders lapse and give their units back
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     Then Alice's order is waiting for payment
     And within 60 seconds Alice's order lapses unpaid
@@ -25,7 +25,7 @@ Feature: Unpaid orders lapse and give their units back
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 3     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     And Alice's order has lapsed unpaid
     When Alice pays for her order

@@ -30,13 +30,13 @@ public class SaleSteps {
         this.world = world;
     }
 
-    @Given("a sale with {int} unit(s) of one SKU and a limit of {int} per buyer that has started and is warmed up")
+    @Given("a sale with {int} unit(s) of one product and a limit of {int} per buyer that has started and is ready to sell")
     public void aStartedWarmSaleOfOneSku(int units, int limit) {
         world.open(startedSale(limit, List.of(Product.of(ONLY_SKU, units))));
         theSaleIsWarmedUp();
     }
 
-    @Given("a sale with {int} unit(s) of one SKU split into {int} segments and a limit of {int} per buyer that has started and is warmed up")
+    @Given("a sale with {int} unit(s) of one product kept in {int} separate counters and a limit of {int} per buyer that has started and is ready to sell")
     public void aStartedWarmSaleOfOneSegmentedSku(int units, int segments, int limit) {
         Product split = new Product(ONLY_SKU, units, OptionalInt.empty(), OptionalInt.of(segments));
         world.open(startedSale(limit, List.of(split)));
@@ -75,7 +75,7 @@ public class SaleSteps {
         world.open(sale(endsAt.minus(Duration.ofHours(1)), endsAt, 1, products(offer)));
     }
 
-    @Given("the sale is warmed up")
+    @Given("the sale is ready to sell")
     public void theSaleIsWarmedUp() {
         SaleSpec sale = world.sale();
         ApiAnswer warmed = world.api().send(world.api().warmUp(sale.id()));
@@ -125,13 +125,13 @@ public class SaleSteps {
         return new SaleSpec(id, "Acceptance sale " + id, startsAt, endsAt, limit, products);
     }
 
-    /** Columns: product, units, and optionally "limit per buyer" and "segments". */
+    /** Columns: product, units, and optionally "limit per buyer" and "counters" (the stock's segments). */
     private static List<Product> products(DataTable offer) {
         return offer.asMaps().stream().map(row -> new Product(
                 row.get("product"),
                 Long.parseLong(row.get("units")),
                 optionalNumber(row.get("limit per buyer")),
-                optionalNumber(row.get("segments")))).toList();
+                optionalNumber(row.get("counters")))).toList();
     }
 
     private static OptionalInt optionalNumber(String cell) {
