@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Setting up sales as the admin would, and reading their stock back. */
 public class SaleSteps {
@@ -97,6 +98,16 @@ public class SaleSteps {
         assertThat(stock.available()).as("%s available: %s", skuId, stock).isEqualTo(units);
         assertThat(stock.total()).as("%s total: %s", skuId, stock).isEqualTo(total);
         assertThat(stock.taken()).as("%s reserved or sold: %s", skuId, stock).isEqualTo(total - units);
+    }
+
+    /**
+     * Units a lapse gives back reach the fast store a moment after the shop's books record the lapse (the books
+     * decide, then tell the fast store): the buyer-visible promise is that they come back, soon.
+     */
+    @Then("within {int} seconds {int} {product} is/are available again")
+    public void availableAgainWithin(int seconds, long units, String skuId) {
+        await(skuId + " back on sale").atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(50))
+                .pollInSameThread().untilAsserted(() -> stillAvailable(units, skuId));
     }
 
     @Then("no stock remains")
