@@ -18,6 +18,7 @@ import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,6 +30,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +53,8 @@ class FailoverStockReservationsTest {
     private static final Activity ACTIVITY = new Activity(SALE, "Sale", NOW.minusSeconds(60), NOW.plusSeconds(3600),
             PurchaseLimit.ONE, Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1)));
 
+    /** Threads of the test's own: the common pool may have one thread on a small machine. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
     private final AtomicBoolean redisDown = new AtomicBoolean();
     private final AtomicInteger redisCalls = new AtomicInteger();
     private final AtomicInteger databaseCalls = new AtomicInteger();
@@ -98,8 +103,8 @@ class FailoverStockReservationsTest {
     void givenTheBreakerOpen_whenMoreAttemptsThanTheBulkheadAtOnce_thenTheRestAreDegraded() throws Exception {
         breaker.transitionToOpenState();
         databaseGate = new CountDownLatch(1);
-        CompletableFuture<ReservationOutcome> first = CompletableFuture.supplyAsync(this::attempt);
-        CompletableFuture<ReservationOutcome> second = CompletableFuture.supplyAsync(this::attempt);
+        CompletableFuture<ReservationOutcome> first = CompletableFuture.supplyAsync(this::attempt, threads);
+        CompletableFuture<ReservationOutcome> second = CompletableFuture.supplyAsync(this::attempt, threads);
         waitUntil(() -> failover.inDatabasePath() == 2 && databaseCalls.get() == 2);
 
         assertDegraded(attempt());
@@ -137,10 +142,10 @@ class FailoverStockReservationsTest {
             throws Exception {
         breaker.transitionToOpenState();
         databaseGate = new CountDownLatch(1);
-        CompletableFuture<ReservationOutcome> inFlight = CompletableFuture.supplyAsync(this::attempt);
+        CompletableFuture<ReservationOutcome> inFlight = CompletableFuture.supplyAsync(this::attempt, threads);
         waitUntil(() -> databaseCalls.get() == 1);
 
-        CompletableFuture<Boolean> recovering = CompletableFuture.supplyAsync(recovery::run);
+        CompletableFuture<Boolean> recovering = CompletableFuture.supplyAsync(recovery::run, threads);
         waitUntil(() -> breaker.getState() == CircuitBreaker.State.HALF_OPEN);
         // Paused: a new attempt neither enters the database path nor goes to a Redis not rebuilt yet.
         assertDegraded(attempt());
@@ -172,6 +177,11 @@ class FailoverStockReservationsTest {
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
         assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(databaseCalls).hasValue(2);
+    }
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
     }
 
     private ReservationOutcome attempt() {
