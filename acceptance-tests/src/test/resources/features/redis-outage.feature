@@ -7,7 +7,7 @@ Feature: The sale goes on while Redis is down
   @redisOutage
   Scenario: Redis dies in the middle of a sale and comes back empty
     Given a service instance runs on a Redis of its own, with a sale of 20 units and a limit of 1 per buyer
-    And 5 buyers have reserved a unit
+    And 5 buyers have reserved a unit, and their orders are in the shop's database
     When that Redis is killed
     Then 15 more buyers can each reserve a unit, taken by the database at once as an order
     And the next buyer is told the sale is sold out
