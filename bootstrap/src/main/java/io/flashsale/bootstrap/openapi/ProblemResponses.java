@@ -42,7 +42,7 @@ final class ProblemResponses implements OperationCustomizer {
             "POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS),
             "POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
                     ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
-                    ProblemCode.ENDED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY),
+                    ProblemCode.ENDED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY, ProblemCode.RATE_LIMITED),
             "POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED),
             "POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
                     ProblemCode.RESERVATIONS_PENDING),
