@@ -96,6 +96,8 @@ for SPEC in "${JARS[@]}"; do
     kill -0 "$SERVICE_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$PORT.log" >&2; exit 1; }
     sleep 0.5
   done
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] \
+    || { log "$JAR did not answer on /actuator/health within 120 s (machine load: $(uptime))"; exit 1; }
   sale "hot" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \
