@@ -50,6 +50,11 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper) {
+        return new MysqlRecordedOrders(orderDao, orderRowMapper);
+    }
+
+    @Bean
     MysqlSettledReservations mysqlSettledReservations(SettledReservationsDao settledReservationsDao) {
         return new MysqlSettledReservations(settledReservationsDao);
     }

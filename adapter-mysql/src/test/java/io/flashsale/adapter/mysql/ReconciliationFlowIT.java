@@ -90,6 +90,9 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     MysqlRecordedStock recordedStock;
 
     @Autowired
+    MysqlRecordedOrders recordedOrders;
+
+    @Autowired
     MysqlStockAdjustments adjustmentRecords;
 
     @Autowired
@@ -117,7 +120,8 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, hot, clock);
-        reconciliation = new ReconciliationService(activities, hot, hot, recordedStock, reports, metrics, clock, settings);
+        reconciliation = new ReconciliationService(activities, hot, hot, hot, recordedStock, recordedOrders, reports, metrics,
+                clock, settings);
         adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, recordedStock, reports, metrics,
                 clock, settings);
     }

@@ -1,0 +1,22 @@
+package io.flashsale.application.port.out;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** The database of record's orders of one activity, read in bounded pages: what a rebuild of the hot store loads. */
+public interface RecordedOrdersPort {
+
+    /**
+     * At most {@code max} orders of the activity, every status, with their lines, in reservation id order, starting
+     * after {@code after} (from the first when empty). Each call reads the orders as they stand now.
+     */
+    List<Order> ordersAfter(ActivityId activityId, Optional<ReservationId> after, int max);
+
+    /** The activity's orders that became an order and were closed (CANCELLED, EXPIRED) at or after {@code since}. */
+    List<Order> closedSince(ActivityId activityId, Instant since);
+}
