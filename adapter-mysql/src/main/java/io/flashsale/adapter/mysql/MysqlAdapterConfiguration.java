@@ -50,8 +50,9 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
-    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper) {
-        return new MysqlRecordedOrders(orderDao, orderRowMapper);
+    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper,
+                                            MysqlOrderRepository mysqlOrderRepository) {
+        return new MysqlRecordedOrders(orderDao, orderRowMapper, mysqlOrderRepository);
     }
 
     @Bean

@@ -86,7 +86,7 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         this.reports = reports;
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.skus = new SkuReconciler(hotStore, stock, recorded, recordedOrders, reports, metrics, clock, settings);
         this.rebuilds = new LedgerRebuild(hotStore, settlement, recorded, recordedOrders, metrics, clock, rebuildPage);
     }
 

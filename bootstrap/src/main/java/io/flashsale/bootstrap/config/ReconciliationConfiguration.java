@@ -58,11 +58,12 @@ public class ReconciliationConfiguration {
     StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
                                                   StockAdjustmentRepository adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                  RecordedOrdersPort recordedOrders,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
                                                   ReconciliationSettings settings) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
-                settings);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
+                metrics, clock, settings);
     }
 
     @Bean
