@@ -244,17 +244,6 @@ class StockReconciliationTest {
     }
 
     @Test
-    void givenAStaleCancellationMySqlNeverRecorded_thenMySqlsOrderIsTheTruthAndRedisIsAhead() {
-        SkuReckoning reckoning = new Scenario()
-                .hot(10, 0, 0, 10)
-                .cancelledByBuyer("r1", "ann", 1, STALE).order("r1", ORDERED, true, STALE)
-                .recorded(10, 1).purchased("ann", 1)
-                .reckon();
-
-        assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
-    }
-
-    @Test
     void givenAnAdjustmentNeverAppliedToRedisLongAgo_thenItIsTheTruthAndTheRepairMarksItApplied() {
         SkuReckoning reckoning = new Scenario()
                 .hot(10, 0, 0, 10)
