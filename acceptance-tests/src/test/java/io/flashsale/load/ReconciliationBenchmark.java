@@ -138,11 +138,34 @@ public final class ReconciliationBenchmark {
         long[] quietAgain = reserveFor(stock, sale.id(), seconds, threads, "q2");
         List<Object> slowQuietAgain = redis.slowlogGet(100_000);
 
+        // Rebuilds of other, lost sales (rebuildHoldings orders each, in pages) while reservations flow.
+        redis.slowlogReset();
+        AtomicBoolean stopRebuilds = new AtomicBoolean();
+        AtomicLong rebuilds = new AtomicLong();
+        AtomicLong rebuildMillis = new AtomicLong();
+        Thread rebuilder = Thread.ofPlatform().name("rebuild-work").start(() -> {
+            for (int n = 0; !stopRebuilds.get(); n++) {
+                Activity lost = sale(new ActivityId("bench-lost-" + n), Instant.now(), rebuildHoldings);
+                long start = System.nanoTime();
+                rebuildInPages(hotStore, lost, rebuildHoldings);
+                rebuildMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
+                rebuilds.incrementAndGet();
+                redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
+            }
+        });
+        long[] rebuilding = reserveFor(stock, sale.id(), seconds, threads, "rb");
+        stopRebuilds.set(true);
+        rebuilder.join();
+        List<Object> slowRebuilding = redis.slowlogGet(100_000);
+
         System.out.println();
         System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase:");
         print("quiet", quiet);
         print("with background work", busy);
         print("quiet again", quietAgain);
+        print("with rebuilds", rebuilding);
+        System.out.printf("rebuilds of %,d orders while reservations flowed: %d (%.1f s each on average)%n",
+                rebuildHoldings, rebuilds.get(), rebuilds.get() == 0 ? 0 : rebuildMillis.get() / 1000.0 / rebuilds.get());
         System.out.printf("background passes: %d (snapshot of the whole sale: %.1f s on average)%n", passes.get(),
                 passes.get() == 0 ? 0 : snapshotMillis.get() / 1000.0 / passes.get());
         System.out.println();
@@ -150,6 +173,7 @@ public final class ReconciliationBenchmark {
         printSlowlog("quiet", slowQuiet, scriptNames);
         printSlowlog("with background work", slowBusy, scriptNames);
         printSlowlog("quiet again", slowQuietAgain, scriptNames);
+        printSlowlog("with rebuilds", slowRebuilding, scriptNames);
 
         Activity lost = sale(new ActivityId("bench-lost"), now, rebuildHoldings);
         redis.slowlogReset();
