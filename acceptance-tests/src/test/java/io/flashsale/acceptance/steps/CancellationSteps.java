@@ -37,11 +37,6 @@ public class CancellationSteps {
         assertCancelledOrder(lookUp(world, world.buyerId(buyer), world.reservationOf(buyer)));
     }
 
-    @Then("{buyer} sees her/his order cancelled")
-    public void seesOrderCancelled(String buyer) {
-        assertCancelledOrder(lookUp(world, world.buyerId(buyer), world.reservationOf(buyer)));
-    }
-
     @Then("both of {buyer}'s cancellations show the same order, cancelled once")
     public void bothCancellationsShowOneCancellation(String buyer) {
         List<ApiAnswer> two = world.lastAnswers(2);

@@ -98,7 +98,7 @@ public class ReconciliationSteps {
         String reservationId = world.reservationOf(buyer);
         // The cancel landed in the moment the order committed.
         Instant cancelledAt = Instant.parse(world.api().send(world.api().reservation(world.buyerId(buyer),
-                reservationId)).text("orderedAt"));
+                reservationId)).json().path("statusTimes").path("orderedAt").asString());
         for (JsonNode line : world.lastAnswerOf(buyer).json().path("items")) {
             hotStore.cancelWonWhileOrdered(saleId, reservationId, world.buyerId(buyer), line.path("skuId").asString(""),
                     line.path("quantity").asLong(), cancelledAt);
