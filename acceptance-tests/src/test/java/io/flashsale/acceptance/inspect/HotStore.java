@@ -163,6 +163,10 @@ public final class HotStore implements AutoCloseable {
         if (commands.exec().wasDiscarded()) {
             throw new IllegalStateException("could not cancel " + reservationId + " in the hot store");
         }
+        // As release.lua does: a holding that reaches zero is removed.
+        if ("0".equals(commands.hget(RedisKeys.holdings(activity), buyerId + ":" + skuId))) {
+            commands.hdel(RedisKeys.holdings(activity), buyerId + ":" + skuId);
+        }
     }
 
     /**
