@@ -16,9 +16,11 @@ import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -68,6 +70,20 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
                                  HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
                                  ReconciliationSettings settings) {
+        this(activities, stock, hotStore, recorded, reports, metrics, clock, settings,
+                hotStore instanceof RelayedEventsPort relayed ? relayed : null, PipelinePositionPort.NONE);
+    }
+
+    /**
+     * @param relayed  the hot store's outbox and the broker positions it recorded; null judges a reservation's event
+     *                 by its age (what a store without a view of its outbox leaves)
+     * @param pipeline where the order consumer stands in the broker
+     */
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings, RelayedEventsPort relayed,
+                                 PipelinePositionPort pipeline) {
         this.activities = activities;
         this.hotStore = hotStore;
         this.recorded = recorded;
@@ -75,7 +91,7 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         this.metrics = metrics;
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings, relayed, pipeline);
     }
 
     @Override
