@@ -6,6 +6,8 @@ import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PipelineMark;
+import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
@@ -43,7 +45,8 @@ import java.util.stream.Collectors;
  * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
  * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
  */
-public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort {
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort,
+        RecoveryMarkPort {
 
     /** Field of a reservation's record: where the broker stored its event, written by {@code acknowledge.lua}. */
     static final String RESERVATION_POSITION = "pos";
@@ -207,6 +210,33 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     public Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids) {
         Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
         return ids.stream().filter(id -> waiting.contains(id.value())).collect(Collectors.toSet());
+    }
+
+    @Override
+    public Optional<PipelineMark> recoveryMark(ActivityId activityId) {
+        Map<String, String> offsets = redis.hgetall(RedisKeys.recovery(activityId));
+        if (offsets == null || offsets.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<Integer, Long> mark = new HashMap<>();
+        offsets.forEach((partition, offset) -> mark.put(Integer.parseInt(partition), Long.parseLong(offset)));
+        return Optional.of(new PipelineMark(mark));
+    }
+
+    /** A mark with no partitions (an empty topic) is kept as one field, so that it is still found as taken. */
+    @Override
+    public void keepRecoveryMark(ActivityId activityId, PipelineMark mark) {
+        Map<String, String> fields = new HashMap<>();
+        mark.offsets().forEach((partition, offset) -> fields.put(partition.toString(), offset.toString()));
+        if (fields.isEmpty()) {
+            fields.put("0", "0");
+        }
+        redis.hset(RedisKeys.recovery(activityId), fields);
+    }
+
+    @Override
+    public void clearRecoveryMark(ActivityId activityId) {
+        redis.del(RedisKeys.recovery(activityId));
     }
 
     @Override

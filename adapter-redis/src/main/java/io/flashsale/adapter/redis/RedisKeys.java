@@ -108,10 +108,15 @@ public final class RedisKeys {
         return key(activityId, "outbox");
     }
 
+    /** Where the broker's log ended when the recovery of a lost activity began (ADR 30): partition -> offset. */
+    public static String recovery(ActivityId activityId) {
+        return key(activityId, "recovery");
+    }
+
     /** Every key of one activity, outbox first: what an archive deletes. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
-                reservations(activityId), requests(activityId));
+                reservations(activityId), requests(activityId), recovery(activityId));
     }
 
     /** The default registry of activities whose outbox relays read: no hash tag, it spans every activity. */

@@ -20,6 +20,7 @@ import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -59,6 +60,7 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final SkuReconciler skus;
+    private final PipelineGate gate;
 
     public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
                                  HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
@@ -92,6 +94,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         this.clock = clock;
         this.settings = settings;
         this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings, relayed, pipeline);
+        this.gate = new PipelineGate(relayed, pipeline,
+                hotStore instanceof RecoveryMarkPort recoveryMarks ? recoveryMarks : null);
     }
 
     @Override
@@ -100,12 +104,14 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         HotStoreState state = HotStoreState.LOADED;
         if (snapshot.isEmpty()) {
-            boolean rebuiltNow = activity.phaseAt(clock.instant()) == SalePhase.OPEN
-                    && rebuildNow(activity) == RebuildOutcome.REBUILT;
+            RebuildOutcome outcome = activity.phaseAt(clock.instant()) == SalePhase.OPEN ? rebuildNow(activity)
+                    : RebuildOutcome.ENDED;
+            boolean rebuiltNow = outcome == RebuildOutcome.REBUILT;
             // Read again either way: another instance may have loaded it meanwhile.
             snapshot = hotStore.snapshot(activityId);
             if (snapshot.isEmpty()) {
-                return new ActivityReconciliation(activityId, HotStoreState.NOT_LOADED, List.of());
+                return new ActivityReconciliation(activityId, outcome == RebuildOutcome.AWAITING_PIPELINE
+                        ? HotStoreState.AWAITING_PIPELINE : HotStoreState.NOT_LOADED, List.of());
             }
             state = rebuiltNow ? HotStoreState.REBUILT : HotStoreState.LOADED;
         }
@@ -150,8 +156,14 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         return rebuildNow(activity);
     }
 
-    /** Loads the activity from the database's figures unless the hot store holds it; ready comes last, atomically. */
+    /**
+     * Loads the activity from the database's figures unless the hot store holds it; ready comes last, atomically. Not
+     * before what was in flight when the loss was found has landed in the database ({@link PipelineGate}).
+     */
     private RebuildOutcome rebuildNow(Activity activity) {
+        if (!gate.landed(activity.id())) {
+            return RebuildOutcome.AWAITING_PIPELINE;
+        }
         List<SkuRebuild> figures = activity.items().stream()
                 .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of())
                         .map(SkuRebuild::of)
@@ -160,6 +172,7 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         if (!hotStore.rebuild(activity, figures)) {
             return RebuildOutcome.ALREADY_LOADED;
         }
+        gate.rebuilt(activity.id());
         metrics.rebuilt(activity.id(), figures);
         return RebuildOutcome.REBUILT;
     }
