@@ -45,8 +45,8 @@ class PipelinePlacesTest {
     @Test
     void givenOldReservationsInKafkaBeyondTheConsumer_thenInFlight_andOnesItReadPastOrNowhereAtAll_thenNot() {
         ReservationId queued = id("queued");
-        ReservationId readPast = id("read-past");
-        ReservationId appendedLate = id("appended-late");
+        ReservationId readPast = id("readPast");
+        ReservationId appendedLate = id("appendedLate");
         ReservationId nowhere = id("nowhere");
         when(relayed.positions(any(), anyCollection())).thenReturn(Map.of(queued, new EventPosition(0, 7),
                 readPast, new EventPosition(1, 3)));
