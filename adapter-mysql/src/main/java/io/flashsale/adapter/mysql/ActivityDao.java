@@ -30,5 +30,10 @@ interface ActivityDao {
     /** 1 when marked now, 0 when already archived, unknown, or not ended by {@code at}. */
     int markArchived(@Param("id") String id, @Param("at") Instant at);
 
+    /** 1 when the first load is recorded now, 0 when it was recorded before. */
+    int recordLoad(@Param("id") String id);
+
+    int countLoads(@Param("id") String id);
+
     List<ItemStockRow> selectItemStock(@Param("activityId") String activityId);
 }

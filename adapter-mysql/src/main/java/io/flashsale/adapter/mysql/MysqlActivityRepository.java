@@ -112,6 +112,16 @@ public class MysqlActivityRepository implements ActivityRepository {
     }
 
     @Override
+    public void recordLoad(ActivityId activityId) {
+        dao.recordLoad(activityId.value());
+    }
+
+    @Override
+    public boolean wasLoaded(ActivityId activityId) {
+        return dao.countLoads(activityId.value()) > 0;
+    }
+
+    @Override
     public Optional<List<SkuStock>> recordedStock(ActivityId activityId) {
         List<ItemStockRow> items = dao.selectItemStock(activityId.value());
         if (items.isEmpty()) {

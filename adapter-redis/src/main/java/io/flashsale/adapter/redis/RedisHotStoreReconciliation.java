@@ -4,7 +4,11 @@ import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PipelineMark;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.RebuildStart;
@@ -19,13 +23,16 @@ import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +47,11 @@ import java.util.stream.Collectors;
  * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
  * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
  */
-public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort,
+        RecoveryMarkPort {
+
+    /** Field of a reservation's record: where the broker stored its event, written by {@code acknowledge.lua}. */
+    static final String RESERVATION_POSITION = "pos";
 
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
@@ -162,6 +173,15 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     @Override
     public boolean redrive(ReservationId reservationId) {
+        return redrive(reservationId, "*", Duration.ZERO);
+    }
+
+    @Override
+    public boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window) {
+        return redrive(reservationId, seenAt.map(EventPosition::toString).orElse(""), window);
+    }
+
+    private boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
         ActivityId activityId = reservationId.activityId();
         String reservedAt = redis.hget(RedisKeys.reservations(activityId),
                 RedisKeys.reservationField(reservationId, RedisKeys.RESERVATION_RESERVED_AT));
@@ -170,8 +190,64 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         }
         String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
         Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), activityId.value(),
-                Long.toString(Instant.parse(reservedAt).toEpochMilli()));
+                Long.toString(Instant.parse(reservedAt).toEpochMilli()), seenAt, Long.toString(window.toMillis()));
         return appended == 1L;
+    }
+
+    @Override
+    public Map<ReservationId, EventPosition> positions(ActivityId activityId, Collection<ReservationId> ids) {
+        Map<ReservationId, EventPosition> positions = new HashMap<>();
+        List<ReservationId> all = List.copyOf(ids);
+        for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
+            List<ReservationId> page = all.subList(from, Math.min(all.size(), from + PagedReads.PAGE));
+            String[] fields = page.stream().map(id -> RedisKeys.reservationField(id, RESERVATION_POSITION))
+                    .toArray(String[]::new);
+            List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
+            for (int i = 0; i < page.size(); i++) {
+                if (values.get(i).hasValue()) {
+                    positions.put(page.get(i), EventPosition.parse(values.get(i).getValue()));
+                }
+            }
+        }
+        return positions;
+    }
+
+    @Override
+    public Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids) {
+        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
+        return ids.stream().filter(id -> waiting.contains(id.value())).collect(Collectors.toSet());
+    }
+
+    @Override
+    public Optional<PipelineMark> recoveryMark(ActivityId activityId) {
+        Map<String, String> offsets = redis.hgetall(RedisKeys.recovery(activityId));
+        if (offsets == null || offsets.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<Integer, Long> mark = new HashMap<>();
+        offsets.forEach((partition, offset) -> mark.put(Integer.parseInt(partition), Long.parseLong(offset)));
+        return Optional.of(new PipelineMark(mark));
+    }
+
+    /** A mark with no partitions (an empty topic) is kept as one field, so that it is still found as taken. */
+    @Override
+    public void keepRecoveryMark(ActivityId activityId, PipelineMark mark) {
+        Map<String, String> fields = new HashMap<>();
+        mark.offsets().forEach((partition, offset) -> fields.put(partition.toString(), offset.toString()));
+        if (fields.isEmpty()) {
+            fields.put("0", "0");
+        }
+        redis.hset(RedisKeys.recovery(activityId), fields);
+    }
+
+    @Override
+    public void clearRecoveryMark(ActivityId activityId) {
+        redis.del(RedisKeys.recovery(activityId));
+    }
+
+    @Override
+    public boolean outboxDrained(ActivityId activityId) {
+        return pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP).isEmpty();
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
 import io.flashsale.application.port.out.OutboxBacklog;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -115,12 +116,27 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
 
     @Override
     public void acknowledge(ActivityId activityId, List<OutboxEntry> entries) {
-        String[] keys = {RedisKeys.outbox(activityId)};
+        acknowledge(activityId, entries, List.of());
+    }
+
+    /** Positions, when given, are recorded on the reservations' records in the step that acknowledges them. */
+    @Override
+    public void acknowledge(ActivityId activityId, List<OutboxEntry> entries, List<EventPosition> positions) {
+        if (!positions.isEmpty() && positions.size() != entries.size()) {
+            throw new IllegalArgumentException(positions.size() + " positions for " + entries.size() + " entries");
+        }
+        String[] keys = {RedisKeys.outbox(activityId), RedisKeys.reservations(activityId)};
         for (int from = 0; from < entries.size(); from += ACKNOWLEDGE_CHUNK) {
-            List<OutboxEntry> chunk = entries.subList(from, Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK));
-            var args = new ArrayList<String>(chunk.size() + 1);
+            int to = Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK);
+            List<OutboxEntry> chunk = entries.subList(from, to);
+            var args = new ArrayList<String>(chunk.size() * 3 + 2);
             args.add(RedisKeys.OUTBOX_GROUP);
+            args.add(Integer.toString(chunk.size()));
             chunk.forEach(entry -> args.add(entry.entryId()));
+            for (int i = from; i < to && !positions.isEmpty(); i++) {
+                args.add(entries.get(i).reservation().id().value());
+                args.add(positions.get(i).toString());
+            }
             acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
         }
     }

@@ -172,7 +172,7 @@ class RedisReconciliationIT {
 
         assertThat(a.steady()).isTrue();
         assertThat(a.figures()).isEqualTo(new LedgerFigures(1000, buyers, 0, 1000 - buyers));
-        assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inOutbox);
+        assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inPipeline);
         assertThat(a.holdings()).hasSize(buyers);
     }
 
@@ -331,7 +331,7 @@ class RedisReconciliationIT {
         assertThat(entries).hasSize(1);
         OutboxEntry entry = OutboxEntryDecoder.decode(activityId, entries.getFirst().getId(), entries.getFirst().getBody());
         assertThat(entry.reservation()).isEqualTo(lost);
-        assertThat(snapshotOf(A).reservations().getFirst().inOutbox()).isTrue();
+        assertThat(snapshotOf(A).reservations().getFirst().inPipeline()).isTrue();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
@@ -73,6 +74,16 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     ResponseEntity<ProblemDetail> activityArchived(ActivityArchivedException e) {
         ProblemDetail problem = Problems.of(ProblemCode.ACTIVITY_ARCHIVED,
                 "the sale has ended and was archived; it is not loaded again");
+        problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
+    @ExceptionHandler(SaleHasReservationsException.class)
+    ResponseEntity<ProblemDetail> saleHasReservations(SaleHasReservationsException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.SALE_HAS_RESERVATIONS,
+                "the sale was loaded before and Redis lost it: its reservations may still be on their way, so it is"
+                        + " not warmed up with its original totals; reconciliation rebuilds it from the database of"
+                        + " record once they have landed (POST .../reconciliation to run it now)");
         problem.setProperty("activityId", e.activityId().value());
         return Problems.response(problem);
     }

@@ -31,6 +31,11 @@ public enum ProblemCode {
     RESERVATIONS_PENDING(HttpStatus.CONFLICT),
     /** The sale was archived: it is never loaded into Redis again. */
     ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
+    /**
+     * A warm-up of a sale Redis lost after it was loaded: its reservations may be anywhere in the pipeline, so it is
+     * never warmed up with its original totals; reconciliation rebuilds it once what was in flight has landed.
+     */
+    SALE_HAS_RESERVATIONS(HttpStatus.CONFLICT),
     /** A stock adjustment that would put the total ({@code stock}) below the units already sold ({@code sold}). */
     STOCK_BELOW_SOLD(HttpStatus.CONFLICT),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),

@@ -4,10 +4,12 @@ import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ReconciliationService;
@@ -18,6 +20,7 @@ import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.flashsale.bootstrap.schedule.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -35,7 +38,8 @@ public class ReconciliationConfiguration {
 
     @Bean
     ReconciliationSettings reconciliationSettings(ReconciliationProperties reconciliation, WarmUpProperties warmUp) {
-        return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead());
+        return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead(),
+                reconciliation.redriveWindow());
     }
 
     @Bean
@@ -49,9 +53,12 @@ public class ReconciliationConfiguration {
                                                 HotStoreSettlementPort settlement, RecordedStockPort recorded,
                                                 RecordedOrdersPort recordedOrders,
                                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics,
-                                                Clock clock, ReconciliationSettings settings) {
+                                                Clock clock, ReconciliationSettings settings,
+                                                ObjectProvider<PipelinePositionPort> pipeline) {
+        // A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29).
+        RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
         return new ReconciliationService(activities, stock, hotStore, settlement, recorded, recordedOrders, reports,
-                metrics, clock, settings);
+                metrics, clock, settings, relayed, pipeline.getIfAvailable(() -> PipelinePositionPort.NONE));
     }
 
     @Bean

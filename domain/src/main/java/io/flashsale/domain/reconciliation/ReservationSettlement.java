@@ -2,9 +2,12 @@ package io.flashsale.domain.reconciliation;
 
 /** Where a reservation the hot store holds stands between the two stores, and so how it counts. */
 public enum ReservationSettlement {
-    /** RESERVED, no order yet, on its way (in the outbox, or younger than the grace period): counts as reserved. */
+    /**
+     * RESERVED, no order yet, on its way (in the outbox, in the broker beyond the consumer's position, or dead-lettered
+     * awaiting an operator): counts as reserved.
+     */
     IN_FLIGHT,
-    /** RESERVED, no order, not in the outbox and older than the grace period: its event was lost; re-driven. */
+    /** RESERVED, no order, and provably nowhere in the pipeline: its event was lost; re-driven once per window. */
     UNKNOWN,
     /** RESERVED, and the database settled it within the grace period: the pipeline tells the hot store shortly. */
     SETTLED_PENDING,

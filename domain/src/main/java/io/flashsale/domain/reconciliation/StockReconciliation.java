@@ -113,8 +113,8 @@ public final class StockReconciliation {
         return switch (held.status()) {
             case RESERVED -> {
                 if (order == null) {
-                    boolean onItsWay = held.inOutbox() || !held.reservedAt().isBefore(overdueBefore);
-                    yield onItsWay ? IN_FLIGHT : UNKNOWN;
+                    // By position, not by age: the caller marks what it found in the pipeline (ADR 29).
+                    yield held.inPipeline() ? IN_FLIGHT : UNKNOWN;
                 }
                 yield order.settledAt().isBefore(overdueBefore) ? SETTLED_OVERDUE : SETTLED_PENDING;
             }

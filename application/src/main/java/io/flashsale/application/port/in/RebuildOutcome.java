@@ -12,5 +12,11 @@ public enum RebuildOutcome {
      */
     IN_PROGRESS,
     /** The sale is over: there is nothing left to sell from a ledger, so none is loaded. */
-    ENDED
+    ENDED,
+    /**
+     * The hot store lost the activity while events of it were still in the pipeline (the outbox, or Kafka below the
+     * end offsets taken once the outbox had drained): nothing loaded yet, the sale answers NOT_READY, and a later
+     * pass rebuilds it once they have landed (ADR 30).
+     */
+    AWAITING_PIPELINE
 }

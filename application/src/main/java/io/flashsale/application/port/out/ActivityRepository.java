@@ -44,4 +44,13 @@ public interface ActivityRepository extends ActivityLookupPort {
      * placed orders as sold, nothing reserved. Empty when there is no such activity.
      */
     Optional<List<SkuStock>> recordedStock(ActivityId activityId);
+
+    /** Notes, once, that the activity is being loaded into the hot store; written before the load (ADR 30). */
+    void recordLoad(ActivityId activityId);
+
+    /**
+     * Whether the activity was ever loaded into the hot store: if so, reservations of it may be anywhere in the
+     * pipeline, and a hot store that lacks it lost it.
+     */
+    boolean wasLoaded(ActivityId activityId);
 }
