@@ -1,0 +1,45 @@
+package io.flashsale.chaos;
+
+import io.flashsale.chaos.check.Violation;
+import io.flashsale.chaos.history.Entry;
+import io.flashsale.chaos.history.History;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiPredicate;
+
+/**
+ * Open defects the campaign knows about, each with its reason. A schedule whose every violation is one of these is
+ * counted as known-failing (separately, in the summary), never as passed; any other violation fails the build. The
+ * checker itself is never weakened for them: remove an entry when its fix lands and the schedules pass again.
+ */
+final class KnownGaps {
+
+    record Gap(String name, String reason, BiPredicate<History, Violation> covers) {
+    }
+
+    /** How long after a Redis fault heals the service may still be reconnecting (Lettuce's reconnect backoff). */
+    private static final long RECONNECT_MILLIS = 5_000;
+
+    static final List<Gap> GAPS = List.of(
+            new Gap("redis-outage-500", "a call while Redis is unreachable answers 500 INTERNAL (Lettuce's "
+                    + "RedisException reaches the catch-all handler) instead of 503 UNAVAILABLE with Retry-After: "
+                    + "issue 12 (Redis outage), being built on branch i12outage",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.SERVER_ERROR
+                            && violation.evidence().stream().allMatch(entry -> "INTERNAL".equals(entry.code())
+                            && duringRedisFault(history, entry))));
+
+    private KnownGaps() {
+    }
+
+    static Optional<Gap> covering(History history, Violation violation) {
+        return GAPS.stream().filter(gap -> gap.covers().test(history, violation)).findFirst();
+    }
+
+    private static boolean duringRedisFault(History history, Entry entry) {
+        return history.faults().stream()
+                .filter(fault -> fault.kind().startsWith("REDIS"))
+                .anyMatch(fault -> entry.sentMillis() <= fault.endedMillis() + RECONNECT_MILLIS
+                        && entry.answeredMillis() >= fault.startedMillis());
+    }
+}
