@@ -3,6 +3,7 @@ package io.flashsale.chaos;
 import io.flashsale.chaos.check.Books;
 import io.flashsale.chaos.check.Checker;
 import io.flashsale.chaos.check.HotLedger;
+import io.flashsale.chaos.check.Violation;
 import io.flashsale.chaos.harness.ChaosSystem;
 import io.flashsale.chaos.harness.TcpProxy;
 import io.flashsale.chaos.history.Client;
@@ -36,6 +37,12 @@ final class ScheduleRunner {
 
     private static final Duration QUIESCENCE_PATIENCE = Duration.ofSeconds(90);
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(6);
+    /**
+     * How long after healing before the final reconciliation counts: longer than the service's grace period (2 s
+     * here, under which a fresh settlement counts as in flight) plus its restore sweep's interval (5 s), so a
+     * return a fault interrupted has had its documented chance to land.
+     */
+    private static final Duration SETTLE = Duration.ofSeconds(8);
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
     private static final int ATTEMPTS = 3;
 
@@ -56,38 +63,81 @@ final class ScheduleRunner {
     }
 
     Outcome run(Schedule schedule) {
+        return runTogether(List.of(schedule)).getFirst();
+    }
+
+    /**
+     * Runs schedules at the same time on the one system, each on its own sale: their workloads start together and
+     * their faults hit everyone, so every fault is recorded in every history of the round (on one shared clock) and
+     * each check knows every loss window. Then one healing, and each sale's quiescence and check.
+     */
+    List<Outcome> runTogether(List<Schedule> schedules) {
         long started = System.nanoTime();
-        History history = new History();
-        Client client = new Client(history, ChaosSystem.ADMIN_TOKEN);
-        String saleId = "chaos-" + Long.toUnsignedString(schedule.seed(), 36) + "-"
-                + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
-        openSale(client, saleId, schedule.sale());
-        long offset = history.nowMillis();
+        List<History> histories = schedules.stream().map(schedule -> new History(started)).toList();
+        List<String> saleIds = new ArrayList<>();
+        List<Thread> openers = new ArrayList<>();
+        for (int i = 0; i < schedules.size(); i++) {
+            Schedule schedule = schedules.get(i);
+            String saleId = "chaos-" + Long.toUnsignedString(schedule.seed(), 36) + "-"
+                    + HexFormat.of().toHexDigits((short) ThreadLocalRandom.current().nextInt());
+            saleIds.add(saleId);
+            Client client = new Client(histories.get(i), ChaosSystem.ADMIN_TOKEN);
+            openers.add(Thread.ofVirtual().start(() -> openSale(client, saleId, schedule.sale())));
+        }
+        openers.forEach(opener -> join(opener, QUIESCENCE_PATIENCE.multipliedBy(2)));
+        long offset = histories.getFirst().nowMillis();
         long opened = System.nanoTime();
 
         List<Thread> threads = new ArrayList<>();
-        Map<Integer, List<Operation>> byBuyer = schedule.workload().stream()
-                .collect(Collectors.groupingBy(Operation::buyer));
-        byBuyer.forEach((buyer, steps) -> threads.add(Thread.ofVirtual().name("buyer-" + buyer)
-                .start(() -> runBuyer(client, history, saleId, buyer, steps, offset))));
-        for (Fault fault : schedule.faults()) {
-            threads.add(Thread.ofVirtual().name("fault-" + fault.kind())
-                    .start(() -> applyFault(history, fault, offset)));
+        for (int i = 0; i < schedules.size(); i++) {
+            Schedule schedule = schedules.get(i);
+            History history = histories.get(i);
+            Client client = new Client(history, ChaosSystem.ADMIN_TOKEN);
+            String saleId = saleIds.get(i);
+            Map<Integer, List<Operation>> byBuyer = schedule.workload().stream()
+                    .collect(Collectors.groupingBy(Operation::buyer));
+            byBuyer.forEach((buyer, steps) -> threads.add(Thread.ofVirtual().name("buyer-" + buyer)
+                    .start(() -> runBuyer(client, history, saleId, buyer, steps, offset))));
+            for (Fault fault : schedule.faults()) {
+                threads.add(Thread.ofVirtual().name("fault-" + fault.kind())
+                        .start(() -> applyFault(histories, fault, offset)));
+            }
         }
+        long longest = schedules.stream().mapToLong(Schedule::workloadMillis).max().orElse(0);
         for (Thread thread : threads) {
-            join(thread, Duration.ofMillis(schedule.workloadMillis()).plusSeconds(120));
+            join(thread, Duration.ofMillis(longest).plusSeconds(120));
         }
         long ran = System.nanoTime();
         system.heal();
         long healed = System.nanoTime();
-        Map<String, HotLedger> hot = quiesce(client, saleId, schedule.sale());
-        long quiet = System.nanoTime();
-        Books.Snapshot snapshot = books.read(saleId);
-        Checker.Verdict verdict = new Checker().check(schedule, history, hot, snapshot);
-        String phases = "open %d ms, run %d ms, heal %d ms, quiesce %d ms".formatted((opened - started) / 1_000_000,
-                (ran - opened) / 1_000_000, (healed - ran) / 1_000_000, (quiet - healed) / 1_000_000);
-        return new Outcome(schedule, saleId, history, verdict, history.entries().size(),
-                (System.nanoTime() - started) / 1_000_000, phases);
+        List<Outcome> outcomes = new ArrayList<>(java.util.Collections.nCopies(schedules.size(), null));
+        List<Thread> checks = new ArrayList<>();
+        for (int i = 0; i < schedules.size(); i++) {
+            int index = i;
+            checks.add(Thread.ofVirtual().start(() -> {
+                Schedule schedule = schedules.get(index);
+                History history = histories.get(index);
+                Client client = new Client(history, ChaosSystem.ADMIN_TOKEN);
+                Checker.Verdict verdict;
+                try {
+                    Map<String, HotLedger> hot = quiesce(client, saleIds.get(index), schedule.sale());
+                    Books.Snapshot snapshot = books.read(saleIds.get(index));
+                    verdict = new Checker().check(schedule, history, hot, snapshot);
+                } catch (RuntimeException notQuiet) {
+                    verdict = new Checker.Verdict(List.of(new Violation(Violation.Invariant.NOT_QUIET,
+                            notQuiet.toString(), history.entries().stream().filter(e -> e.status() >= 500).toList())),
+                            0, 0, 0, 0);
+                }
+                long quiet = System.nanoTime();
+                String phases = "open %d ms, run %d ms, heal %d ms, quiesce %d ms, %d together".formatted(
+                        (opened - started) / 1_000_000, (ran - opened) / 1_000_000, (healed - ran) / 1_000_000,
+                        (quiet - healed) / 1_000_000, schedules.size());
+                outcomes.set(index, new Outcome(schedule, saleIds.get(index), history, verdict,
+                        history.entries().size(), (System.nanoTime() - started) / 1_000_000, phases));
+            }));
+        }
+        checks.forEach(check -> join(check, QUIESCENCE_PATIENCE.multipliedBy(3)));
+        return outcomes;
     }
 
     private void openSale(Client client, String saleId, SaleShape sale) {
@@ -190,7 +240,8 @@ final class ScheduleRunner {
         }
     }
 
-    private void applyFault(History history, Fault fault, long offset) {
+    private void applyFault(List<History> histories, Fault fault, long offset) {
+        History history = histories.getFirst();
         long wait = offset + fault.atMillis() - history.nowMillis();
         if (wait > 0) {
             sleep(Duration.ofMillis(wait));
@@ -249,7 +300,8 @@ final class ScheduleRunner {
                 case DB_BLACK_HOLE -> blackHole(system.databaseLink(), length);
                 case REDIS_LINK_BLACK_HOLE -> blackHole(system.redisLink(), length);
             }
-            history.addFault(new History.FaultEvent(fault.kind().name(), began, history.nowMillis()));
+            History.FaultEvent applied = new History.FaultEvent(fault.kind().name(), began, history.nowMillis());
+            histories.forEach(each -> each.addFault(applied));
         } finally {
             lock.unlock();
         }
@@ -283,6 +335,7 @@ final class ScheduleRunner {
      */
     private Map<String, HotLedger> quiesce(Client client, String saleId, SaleShape sale) {
         long deadline = System.nanoTime() + QUIESCENCE_PATIENCE.toNanos();
+        long settled = System.nanoTime() + SETTLE.toNanos();
         long nextReconcile = System.nanoTime() + RECONCILE_EVERY.toNanos();
         boolean reconciledSinceDrained = false;
         Map<String, HotLedger> previous = null;
@@ -290,7 +343,8 @@ final class ScheduleRunner {
         while (System.nanoTime() < deadline) {
             Map<String, HotLedger> hot = hotLedgers(client, saleId);
             Books.Snapshot snapshot = books.read(saleId);
-            boolean drained = hot.values().stream().allMatch(ledger -> ledger.reserved() == 0)
+            boolean drained = System.nanoTime() > settled
+                    && hot.values().stream().allMatch(ledger -> ledger.reserved() == 0)
                     && (sale.paymentTimeoutSeconds() > 10
                     || snapshot.orders().stream().noneMatch(order -> "ORDERED".equals(order.status())));
             if (drained && !reconciledSinceDrained) {

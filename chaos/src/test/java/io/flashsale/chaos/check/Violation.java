@@ -9,7 +9,9 @@ public record Violation(Invariant invariant, String detail, List<Entry> evidence
 
     public enum Invariant {
         OVERSOLD, LEDGERS_DISAGREE, OVER_LIMIT, DOUBLE_ORDER, LOST_RESERVATION, RESTORE_NOT_ONCE,
-        SERVER_ERROR, UNDOCUMENTED_REFUSAL
+        SERVER_ERROR, UNDOCUMENTED_REFUSAL,
+        /** The system did not heal or settle: a server did not come back, an admin call never answered. */
+        NOT_QUIET
     }
 
     public Violation {

@@ -13,10 +13,15 @@ public final class History {
     public record FaultEvent(String kind, long startedMillis, long endedMillis) {
     }
 
-    private final long startNanos = System.nanoTime();
+    private final long startNanos;
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentLinkedQueue<Entry> entries = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<FaultEvent> faults = new ConcurrentLinkedQueue<>();
+
+    /** @param startNanos the clock's zero, shared by the histories of schedules that run at the same time */
+    public History(long startNanos) {
+        this.startNanos = startNanos;
+    }
 
     public long nowMillis() {
         return (System.nanoTime() - startNanos) / 1_000_000;

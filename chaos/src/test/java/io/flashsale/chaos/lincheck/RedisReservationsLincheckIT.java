@@ -56,8 +56,8 @@ public class RedisReservationsLincheckIT {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void givenConcurrentReserveReleaseConfirm_whenRunOnRedis_thenEveryResultIsLinearizableToTheReference() {
         new StressOptions()
-                .iterations(30)
-                .invocationsPerIteration(40)
+                .iterations(20)
+                .invocationsPerIteration(30)
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(1)
