@@ -46,7 +46,7 @@ class FaultCampaignIT {
         int instances = Integer.getInteger("flashsale.fault.instances", 2);
         List<Long> seeds = seeds();
         // Schedules run this many at a time, each on its own sale; a replayed seed runs alone.
-        int together = seeds.size() == 1 ? 1 : Integer.getInteger("flashsale.fault.together", 3);
+        int together = seeds.size() == 1 ? 1 : Integer.getInteger("flashsale.fault.together", 5);
         Path work = workDirectory();
         ScheduleGenerator generator = new ScheduleGenerator(instances);
         Campaign campaign = new Campaign();

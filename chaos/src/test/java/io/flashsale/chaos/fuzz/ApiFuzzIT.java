@@ -75,7 +75,10 @@ class ApiFuzzIT {
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", TOKEN);
         properties.put("logging.level.root", "WARN");
-        service = new SpringApplicationBuilder(FlashsaleApplication.class).properties(properties).run();
+        // As command-line arguments: they outrank application.yaml (default properties would not).
+        String[] arguments = properties.entrySet().stream()
+                .map(property -> "--" + property.getKey() + "=" + property.getValue()).toArray(String[]::new);
+        service = new SpringApplicationBuilder(FlashsaleApplication.class).run(arguments);
         saleId = run;
         Instant startsAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(1));
         List<Map<String, Object>> items = SKUS.stream()
