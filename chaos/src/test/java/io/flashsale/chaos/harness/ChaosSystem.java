@@ -51,11 +51,20 @@ public final class ChaosSystem implements AutoCloseable {
             return Integer.parseInt(settings.get("server.port"));
         }
 
-        ServiceProcess start() {
+        /** Every process this instance ever started: closing the system kills each that is still alive. */
+        final List<ServiceProcess> lives = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        synchronized ServiceProcess start() {
             ServiceProcess started = ServiceProcess.start(ServiceProcess.runnableJar(), SERVICE_JVM, settings,
                     workDirectory.resolve("service-" + port() + "-life-" + nextLife() + ".log"));
+            lives.add(started);
             process = started;
             return started;
+        }
+
+        /** Starts it again unless a live process already serves (or is starting on) this port. */
+        synchronized ServiceProcess startIfDead() {
+            return isAlive(process) ? process : start();
         }
     }
 
@@ -74,6 +83,8 @@ public final class ChaosSystem implements AutoCloseable {
         for (int i = 0; i < instanceCount; i++) {
             instances.add(new Instance(settings(run, proxiedUrl, mariadb)));
         }
+        // A test JVM that ends early (a fork timeout, Ctrl-C) still takes its servers with it.
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::close));
         instances.forEach(Instance::start);
         instances.forEach(instance -> instance.process.awaitReady(START_PATIENCE));
     }
@@ -147,8 +158,8 @@ public final class ChaosSystem implements AutoCloseable {
 
     /** Starts a killed instance again in the background; {@link #heal} waits for it. */
     public void restartService(int instance) {
-        Instance target = instances.get(instance);
-        CompletableFuture.runAsync(() -> target.start().awaitReady(START_PATIENCE));
+        ServiceProcess started = instances.get(instance).startIfDead();
+        CompletableFuture.runAsync(() -> started.awaitReady(START_PATIENCE));
     }
 
     public void freezeService(int instance) {
@@ -183,11 +194,7 @@ public final class ChaosSystem implements AutoCloseable {
             }
         }
         for (Instance instance : instances) {
-            ServiceProcess process = instance.process;
-            if (!isAlive(process)) {
-                process = instance.start();
-            }
-            process.awaitReady(START_PATIENCE);
+            instance.startIfDead().awaitReady(START_PATIENCE);
         }
     }
 
@@ -196,12 +203,14 @@ public final class ChaosSystem implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         for (Instance instance : instances) {
-            if (instance.frozen) {
-                Signals.resume(instance.process.pid());
+            for (ServiceProcess life : instance.lives) {
+                if (isAlive(life)) {
+                    Signals.resume(life.pid());
+                    life.close();
+                }
             }
-            instance.process.close();
         }
         redisLink.close();
         databaseLink.close();
