@@ -27,10 +27,11 @@ public final class Checker {
     static final long AOF_LOSS_WINDOW_MILLIS = 2_000;
 
     private static final Map<String, Set<String>> DOCUMENTED_REFUSALS = Map.of(
-            "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE"),
-            "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "RESERVATION_NOT_FOUND"),
-            "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "RESERVATION_NOT_FOUND"),
-            "admin", Set.of("NOT_READY", "UNAVAILABLE"));
+            "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE",
+                    "DEGRADED"),
+            "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
+            "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
+            "admin", Set.of("NOT_READY", "UNAVAILABLE", "DEGRADED"));
 
     /** What the check found, with the counts the campaign's table reports. */
     public record Verdict(List<Violation> violations, int acknowledged, int orders, int lostInWindow,
