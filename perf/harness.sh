@@ -6,6 +6,8 @@
 #
 #   perf/harness.sh [jar ...]       default: bootstrap/target/flashsale.jar
 #   DURATION=20s CONNECTIONS=50 THREADS=2 perf/harness.sh old.jar new.jar
+#   perf/harness.sh flashsale.jar 'flashsale.jar@--flashsale.rate-limit.buyer.enabled=false'
+#                                   the same jar with service arguments after '@' (space-separated), side by side
 #   PROFILE=/tmp/profiles perf/harness.sh   also records the reserve run with JFR (<jar>.jfr there); render it with
 #                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png http-nio
 #
@@ -76,8 +78,9 @@ echo "load before: $(uptime)"
 echo
 echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
-for JAR in "${JARS[@]}"; do
-  JAR_LABEL=$(basename "$JAR")
+for SPEC in "${JARS[@]}"; do
+  JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
+  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}
   REDIS_PORT=$(free_port); PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
@@ -86,13 +89,15 @@ for JAR in "${JARS[@]}"; do
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.port=0 \
     --flashsale.kafka.embedded.data-dir="$WORK/kafka-$PORT" --flashsale.harness.ceiling-endpoint=true \
-    --logging.level.root=WARN > "$WORK/service-$PORT.log" 2>&1 &
+    --logging.level.root=WARN $EXTRA > "$WORK/service-$PORT.log" 2>&1 &
   SERVICE_PID=$!
   for _ in $(seq 1 240); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] && break
     kill -0 "$SERVICE_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$PORT.log" >&2; exit 1; }
     sleep 0.5
   done
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] \
+    || { log "$JAR did not answer on /actuator/health within 120 s (machine load: $(uptime))"; exit 1; }
   sale "hot" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \

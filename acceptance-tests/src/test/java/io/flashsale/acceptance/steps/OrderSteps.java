@@ -77,6 +77,32 @@ public class OrderSteps {
                         .allMatch(SETTLED_STATUSES::contains));
     }
 
+    @Then("within {int} seconds {buyer}'s repeated request is refused by the shop's books, which keep her/his one order of it")
+    public void repeatedRequestRefused(int seconds, String buyer) {
+        String repeated = world.reservationOf(buyer);
+        String buyerId = world.buyerId(buyer);
+        await("the repeated request refused").atMost(Duration.ofSeconds(seconds)).pollInterval(POLL)
+                .pollInSameThread().untilAsserted(() -> {
+                    ApiAnswer view = world.api().send(world.api().reservation(buyerId, repeated));
+                    // Refused and not stored (the request's one order row exists), so the view is the fast store's.
+                    assertThat(view.text("status")).as("the repeated request's reservation: %s", view.describe())
+                            .isEqualTo("FAILED");
+                });
+        List<OrderRecord> orders = books.orders(world.sale().id());
+        assertThat(orders).as("orders of the sale: %s", orders).hasSize(1)
+                .allSatisfy(order -> assertThat(order.buyerId()).isEqualTo(buyerId))
+                .allMatch(OrderRecord::isOrdered);
+        assertThat(orders.getFirst().reservationId()).isNotEqualTo(repeated);
+    }
+
+    @Then("the shop's books show {buyer}'s order cancelled")
+    public void booksShowOrderCancelled(String buyer) {
+        String reservationId = world.reservationOf(buyer);
+        assertThat(books.orders(world.sale().id())).as("orders of the sale")
+                .filteredOn(order -> order.reservationId().equals(reservationId))
+                .singleElement().satisfies(order -> assertThat(order.status()).isEqualTo("CANCELLED"));
+    }
+
     @Then("the shop's books hold exactly {int} order(s), none failed")
     public void theBooksHoldOrdersNoneFailed(int expected) {
         theBooksHoldOrdersAndFailedOnes(expected, 0);

@@ -59,6 +59,12 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper,
+                                            MysqlOrderRepository mysqlOrderRepository) {
+        return new MysqlRecordedOrders(orderDao, orderRowMapper, mysqlOrderRepository);
+    }
+
+    @Bean
     MysqlSettledReservations mysqlSettledReservations(SettledReservationsDao settledReservationsDao) {
         return new MysqlSettledReservations(settledReservationsDao);
     }

@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -17,8 +18,12 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -81,6 +86,8 @@ public final class RedisHotStore implements AutoCloseable {
     private final String outboxRegistry;
     private final RedisStockReturns returns;
     private final boolean windowByRedisTime;
+    /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
+    private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           RedisClusterCommands<String, String> redis, RedisStockReturns returns,
@@ -190,6 +197,32 @@ public final class RedisHotStore implements AutoCloseable {
         return new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce);
     }
 
+    /**
+     * Token buckets shared by every instance of the service, on a connection of their own (Bucket4j keeps bucket
+     * state as bytes), opened on first use so the service starts while Redis is down. Each call opens one more
+     * connection: call it once.
+     *
+     * @param prefix  the key prefix of every bucket, e.g. {@code fs:rl:}
+     * @param timeout how long one take may wait for Redis before it fails
+     */
+    public RateLimitBuckets rateLimitBuckets(String prefix, Duration timeout) {
+        return new LazyRateLimitBuckets(() -> connectRateLimitBuckets(prefix, timeout));
+    }
+
+    private RateLimitBuckets connectRateLimitBuckets(String prefix, Duration timeout) {
+        RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+        synchronized (extraConnections) {
+            if (client instanceof RedisClusterClient cluster) {
+                StatefulRedisClusterConnection<String, byte[]> bytes = cluster.connect(codec);
+                extraConnections.add(bytes);
+                return RedisRateLimitBuckets.onCluster(bytes, prefix, timeout);
+            }
+            StatefulRedisConnection<String, byte[]> bytes = ((RedisClient) client).connect(codec);
+            extraConnections.add(bytes);
+            return RedisRateLimitBuckets.on(bytes, prefix, timeout);
+        }
+    }
+
     /** Every return of units, announced by this instance's adapters or another instance's. */
     public StockReturnsPort stockReturns() {
         return returns;
@@ -203,6 +236,9 @@ public final class RedisHotStore implements AutoCloseable {
     @Override
     public void close() {
         returns.close();
+        synchronized (extraConnections) {
+            extraConnections.forEach(StatefulConnection::close);
+        }
         StatefulConnection<String, String> open = connection.get();
         if (open != null) {
             open.close();

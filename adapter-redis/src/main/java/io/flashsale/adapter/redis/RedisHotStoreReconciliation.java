@@ -7,10 +7,12 @@ import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -51,7 +53,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     private final LuaScript repair;
     private final LuaScript redrive;
     private final LuaScript adjust;
-    private final LuaScript rebuild;
+    private final LuaScript rebuildBegin;
+    private final LuaScript rebuildPage;
+    private final LuaScript rebuildFinish;
     private final Consumer<ActivityId> returns;
 
     /** Registers rebuilt activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
@@ -76,7 +80,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         this.repair = LuaScript.load(redis, "reconcile_repair");
         this.redrive = LuaScript.load(redis, "reconcile_redrive");
         this.adjust = LuaScript.load(redis, "adjust");
-        this.rebuild = LuaScript.load(redis, "rebuild");
+        this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
+        this.rebuildPage = LuaScript.load(redis, "rebuild_page");
+        this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
     }
 
     /**
@@ -185,20 +191,66 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         };
     }
 
+    /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
+    static final long REBUILD_LEASE_SECONDS = 30;
+
     @Override
-    public boolean rebuild(Activity activity, List<SkuRebuild> skus) {
-        ActivityId activityId = activity.id();
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
-        Long loaded = rebuild.run(redis, ScriptOutputType.INTEGER, keys, rebuildArguments(activity, skus));
-        // As a warm-up does, and every time: a rebuild that died before this line heals on the next one.
-        redis.sadd(outboxRegistry, activityId.value());
-        returns.accept(activityId);
-        return loaded == 1L;
+    public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
+        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
+                Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
+        return switch (ScriptReplies.text(reply, 0)) {
+            case "LOADED" -> new RebuildStart.Loaded();
+            case "BUSY" -> ScriptReplies.text(reply, 1).startsWith("rebuild ") ? new RebuildStart.Rebuilding()
+                    : new RebuildStart.OutboxPending();
+            case "STARTED" -> {
+                String cursor = ScriptReplies.text(reply, 2);
+                yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
+                        cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
+                        Instant.ofEpochMilli(Long.parseLong(ScriptReplies.text(reply, 3))));
+            }
+            default -> throw new IllegalStateException("rebuild_begin.lua answered " + reply);
+        };
     }
 
-    private static String[] rebuildArguments(Activity activity, List<SkuRebuild> skus) {
+    @Override
+    public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
+                               ReservationId last, List<Order> orders) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+        List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
+                last.value()));
+        for (Order order : orders) {
+            args.add(order.id().value());
+            args.add(order.buyerId().value());
+            args.add(order.requestId().value());
+            args.add(order.status().name());
+            args.add(order.reservedAt().toString());
+            args.add(order.lines().stream().map(line -> line.skuId().value() + ":" + line.quantity())
+                    .collect(Collectors.joining(",")));
+        }
+        Long written = rebuildPage.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+        return written == 1L;
+    }
+
+    @Override
+    public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        ActivityId activityId = activity.id();
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId, skus));
+        if (ready != 1L) {
+            return false;
+        }
+        // As a warm-up does: the relays read the activity's outbox again.
+        redis.sadd(outboxRegistry, activityId.value());
+        returns.accept(activityId);
+        return true;
+    }
+
+    private static String[] finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
         Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
-        List<String> args = new ArrayList<>(List.of(
+        List<String> args = new ArrayList<>(List.of(rebuildId,
                 Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
                 Long.toString(activity.endsAt().getEpochSecond()), Integer.toString(activity.endsAt().getNano()),
                 Integer.toString(activity.perUserLimit().max()),
@@ -211,17 +263,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             }
             args.add(item.skuId().value());
             args.add(Long.toString(sku.total()));
-            args.add(Long.toString(sku.sold()));
             args.add(Integer.toString(activity.limitFor(item).max()));
             args.add(Integer.toString(item.segments()));
             args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
-        }
-        for (SkuRebuild sku : skus) {
-            sku.holdings().forEach((buyer, units) -> {
-                args.add(buyer.value());
-                args.add(sku.skuId().value());
-                args.add(Long.toString(units));
-            });
         }
         return args.toArray(String[]::new);
     }

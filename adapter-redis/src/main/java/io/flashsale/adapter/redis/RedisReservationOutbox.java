@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
+import io.flashsale.application.port.out.OutboxBacklog;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -17,6 +18,7 @@ import io.lettuce.core.models.stream.ClaimedMessages;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,6 +44,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     private final RedisClusterCommands<String, String> redis;
     private final String registry;
     private final LuaScript acknowledge;
+    private final LuaScript backlog;
 
     /** Reads the activities of the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisReservationOutbox(StatefulRedisConnection<String, String> connection) {
@@ -58,6 +61,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         this.redis = redis;
         this.registry = registry;
         this.acknowledge = LuaScript.load(redis, "acknowledge");
+        this.backlog = LuaScript.load(redis, "outbox_backlog");
     }
 
     @Override
@@ -119,6 +123,21 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
             chunk.forEach(entry -> args.add(entry.entryId()));
             acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
         }
+    }
+
+    /** One read-only script call (XINFO GROUPS, XPENDING summary, XRANGE COUNT 1): O(1) in the outbox's length. */
+    @Override
+    public OutboxBacklog backlog(ActivityId activityId) {
+        List<Object> reply = backlog.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.outbox(activityId)},
+                RedisKeys.OUTBOX_GROUP);
+        long depth = (Long) reply.get(0);
+        String oldest = reply.get(1) instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(reply.get(1));
+        if (depth == 0 || oldest.isEmpty()) {
+            return depth == 0 ? OutboxBacklog.EMPTY : new OutboxBacklog(depth, null);
+        }
+        // A stream id starts with the millisecond the entry was added (XADD *): when the reservation was accepted.
+        return new OutboxBacklog(depth, Instant.ofEpochMilli(Long.parseLong(oldest.substring(0, oldest.indexOf('-')))));
     }
 
     private List<OutboxEntry> decode(ActivityId activityId, List<StreamMessage<String, String>> messages, String relay) {

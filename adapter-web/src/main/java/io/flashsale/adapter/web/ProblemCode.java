@@ -40,6 +40,11 @@ public enum ProblemCode {
     STOCK_ABOVE_MAXIMUM(HttpStatus.UNPROCESSABLE_CONTENT),
     /** Any other client error the framework or the container refused the request with. */
     REQUEST_REJECTED(HttpStatus.BAD_REQUEST),
+    /**
+     * Too many attempts too fast under one rate limit ({@code limit}: buyer, client or sale); try again after
+     * {@code Retry-After} seconds. Nothing was reserved.
+     */
+    RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
@@ -43,11 +44,11 @@ public class ReservationController {
     }
 
     @PostMapping("/api/v1/activities/{activityId}/reservations")
-    public ResponseEntity<?> reserve(BuyerId buyer, @PathVariable String activityId,
+    public ResponseEntity<?> reserve(BuyerId buyer, ClientAddress client, @PathVariable String activityId,
                                      @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
                                      @Valid @RequestBody ReserveRequest request) {
         var command = new ReserveStockCommand(PathIds.activity(activityId), buyer,
-                requestId(request.requestId(), idempotencyKey), request.toLines());
+                requestId(request.requestId(), idempotencyKey), request.toLines(), client.value());
         return ReservationOutcomeResponses.of(reserveStock.reserve(command));
     }
 

@@ -15,7 +15,9 @@ import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -26,7 +28,6 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SalePhase;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
-import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Clock;
@@ -51,31 +52,42 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
 
     private final ActivityRepository activities;
     private final HotStoreReconciliationPort hotStore;
-    private final RecordedStockPort recorded;
     private final ReconciliationReportRepository reports;
-    private final ReconciliationMetrics metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final SkuReconciler skus;
+    private final LedgerRebuild rebuilds;
 
     public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
-        this(activities, stock, hotStore, recorded, reports, metrics, clock, ReconciliationSettings.DEFAULTS);
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock,
+                ReconciliationSettings.DEFAULTS);
     }
 
     public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
                                  ReconciliationSettings settings) {
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
+                LedgerRebuild.PAGE);
+    }
+
+    /** @param rebuildPage orders per step of a rebuild ({@link LedgerRebuild#PAGE} in production) */
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings, int rebuildPage) {
         this.activities = activities;
         this.hotStore = hotStore;
-        this.recorded = recorded;
         this.reports = reports;
-        this.metrics = metrics;
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.skus = new SkuReconciler(hotStore, stock, recorded, recordedOrders, reports, metrics, clock, settings);
+        this.rebuilds = new LedgerRebuild(hotStore, settlement, recorded, recordedOrders, metrics, clock, rebuildPage);
     }
 
     @Override
@@ -134,18 +146,9 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         return rebuildNow(activity);
     }
 
-    /** Loads the activity from the database's figures unless the hot store holds it; ready comes last, atomically. */
+    /** Loads the activity from the database of record unless the hot store holds it; ready comes last. */
     private RebuildOutcome rebuildNow(Activity activity) {
-        List<SkuRebuild> figures = activity.items().stream()
-                .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of())
-                        .map(SkuRebuild::of)
-                        .orElseThrow(() -> new SkuNotFoundException(activity.id(), item.skuId())))
-                .toList();
-        if (!hotStore.rebuild(activity, figures)) {
-            return RebuildOutcome.ALREADY_LOADED;
-        }
-        metrics.rebuilt(activity.id(), figures);
-        return RebuildOutcome.REBUILT;
+        return rebuilds.run(activity);
     }
 
     @Override

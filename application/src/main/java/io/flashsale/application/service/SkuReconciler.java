@@ -4,6 +4,7 @@ import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -27,6 +28,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,17 +47,19 @@ final class SkuReconciler {
     private final HotStoreReconciliationPort hotStore;
     private final StockReservationPort stock;
     private final RecordedStockPort recorded;
+    private final RecordedOrdersPort orders;
     private final ReconciliationReportRepository reports;
     private final ReconciliationMetrics metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
 
     SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
-                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                  ReconciliationSettings settings) {
+                  RecordedOrdersPort orders, ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                  Clock clock, ReconciliationSettings settings) {
         this.hotStore = hotStore;
         this.stock = stock;
         this.recorded = recorded;
+        this.orders = orders;
         this.reports = reports;
         this.metrics = metrics;
         this.clock = clock;
@@ -81,7 +85,7 @@ final class SkuReconciler {
                         : Optional.of(run.finish(ReconciliationAction.DEFERRED, run.lastReckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            Look look = look(activity.id(), item.skuId(), snapshot.get(), landedAdjustments);
+            Look look = look(activity, item.skuId(), snapshot.get(), landedAdjustments);
             SkuReckoning reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -105,7 +109,7 @@ final class SkuReconciler {
                 return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            look = look(activity.id(), item.skuId(), again.get(), landedAdjustments);
+            look = look(activity, item.skuId(), again.get(), landedAdjustments);
             reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -154,18 +158,19 @@ final class SkuReconciler {
      * Both stores' sides of the SKU, the database's read after the hot store's, and what they come to; not steady when
      * the SKU moved while the hot store was read.
      */
-    private record Look(RecordedSku recorded, SkuReckoning reckoning, boolean steady) {
+    private record Look(HotSkuSnapshot hot, RecordedSku recorded, SkuReckoning reckoning, boolean steady) {
     }
 
-    private Look look(ActivityId activityId, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+    private Look look(Activity activity, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+        ActivityId activityId = activity.id();
         HotSkuSnapshot hot = snapshot.sku(skuId).orElseThrow(() -> new IllegalStateException(
                 "the hot store's snapshot of " + activityId + " lacks SKU " + skuId));
         Instant now = clock.instant();
-        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now))
+        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now, activity.paymentTimeout()))
                 .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         hot = withOwedRestores(activityId, hot, figures);
-        return new Look(figures, StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments),
-                hot.steady());
+        return new Look(hot, figures, StockReconciliation.reckon(hot, figures, now, settings.grace(),
+                landedAdjustments), hot.steady());
     }
 
     /**
@@ -183,9 +188,13 @@ final class SkuReconciler {
                 .filter(held -> held.status() == ReservationStatus.ORDERED).toList());
     }
 
-    /** The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. */
-    private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now) {
-        Instant lately = now.minus(settings.grace());
+    /**
+     * The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. Lately
+     * spans the grace period and the payment timeout: a buyer's cancel that won in the hot store while its order
+     * committed (ADR 32) leaves that order ORDERED at most until it expires, which then settles both stores anyway.
+     */
+    private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now, Duration paymentTimeout) {
+        Instant lately = now.minus(settings.grace()).minus(paymentTimeout);
         return hot.reservations().stream()
                 .filter(held -> held.status() == ReservationStatus.RESERVED
                         || (held.status() == ReservationStatus.CANCELLED && held.cancelledAt() != null
@@ -237,6 +246,17 @@ final class SkuReconciler {
                     decidedBy(reckoning);
                     if (tellHotStore(look.recorded().orders().get(id))) {
                         confirmed.add(id);
+                    }
+                    moved = true;
+                }
+            }
+            for (HotReservation held : look.hot().reservations()) {
+                if (look.reckoning().reservations(ReservationSettlement.CANCEL_OVERDUE).contains(held.id())
+                        && actedOn.add(held.id())) {
+                    decidedBy(reckoning);
+                    // The buyer's cancel won in the hot store; the database follows it, giving the units back once.
+                    if (orders.cancelReleased(held.id(), held.cancelledAt())) {
+                        confirmed.add(held.id());
                     }
                     moved = true;
                 }

@@ -9,6 +9,7 @@ import io.flashsale.application.port.in.StockAdjustmentResult;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -45,20 +46,21 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
-                                  ReconciliationMetrics metrics, Clock clock) {
-        this(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
+                                  RecordedStockPort recorded, RecordedOrdersPort orders,
+                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
+        this(activities, adjustments, stock, hotStore, recorded, orders, reports, metrics, clock,
                 ReconciliationSettings.DEFAULTS);
     }
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
-                                  ReconciliationMetrics metrics, Clock clock, ReconciliationSettings settings) {
+                                  RecordedStockPort recorded, RecordedOrdersPort orders,
+                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                  ReconciliationSettings settings) {
         this.activities = activities;
         this.adjustments = adjustments;
         this.hotStore = hotStore;
-        this.reconciler = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.reconciler = new SkuReconciler(hotStore, stock, recorded, orders, reports, metrics, clock, settings);
         this.clock = clock;
     }
 

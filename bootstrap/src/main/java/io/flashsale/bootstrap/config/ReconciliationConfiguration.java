@@ -3,8 +3,10 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -43,21 +45,25 @@ public class ReconciliationConfiguration {
 
     @Bean
     ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                                HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                HotStoreReconciliationPort hotStore,
+                                                HotStoreSettlementPort settlement, RecordedStockPort recorded,
+                                                RecordedOrdersPort recordedOrders,
                                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics,
                                                 Clock clock, ReconciliationSettings settings) {
-        return new ReconciliationService(activities, stock, hotStore, recorded, reports, metrics, clock, settings);
+        return new ReconciliationService(activities, stock, hotStore, settlement, recorded, recordedOrders, reports,
+                metrics, clock, settings);
     }
 
     @Bean
     StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
                                                   StockAdjustmentRepository adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                  RecordedOrdersPort recordedOrders,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
                                                   ReconciliationSettings settings) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
-                settings);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
+                metrics, clock, settings);
     }
 
     @Bean

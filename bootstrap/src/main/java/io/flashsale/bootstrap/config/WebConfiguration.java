@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.ProblemErrorReportValve;
@@ -27,13 +28,15 @@ import java.util.List;
 /** Wires the HTTP adapter: its controllers and advice by scanning adapter-web, its filters and valve here. */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan(basePackageClasses = ApiExceptionHandler.class)
-@EnableConfigurationProperties(HttpLimitsProperties.class)
+@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
     private final AdminToken adminToken;
+    private final RateLimitProperties rateLimits;
 
-    public WebConfiguration(AdminToken adminToken) {
+    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits) {
         this.adminToken = adminToken;
+        this.rateLimits = rateLimits;
     }
 
     @Override
@@ -44,6 +47,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new BuyerArgumentResolver());
+        resolvers.add(new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().trustedHeader()));
     }
 
     /** Runs after Boot's own Tomcat customizer, which installs the HTML error valve this one replaces. */

@@ -19,6 +19,13 @@ public enum ReservationSettlement {
      * pipeline cancels the order there shortly.
      */
     CANCEL_PENDING,
+    /**
+     * CANCELLED by the buyer while RESERVED longer ago than the grace period, yet the database still holds its order:
+     * the buyer's cancellation won in the hot store while the order committed, and the pipeline's cancel never came
+     * (ADR 32). Counts as cancelled; reconciliation cancels the order in the database, which gives its units back
+     * there once (the hot store gave them back when the buyer cancelled).
+     */
+    CANCEL_OVERDUE,
     /** Both stores agree on it. */
     SETTLED
 }

@@ -23,4 +23,7 @@ public interface ReservationOutboxPort {
 
     /** Marks entries delivered; the outbox may then drop them, and only them. */
     void acknowledge(ActivityId activityId, List<OutboxEntry> entries);
+
+    /** The activity's entries not yet acknowledged and the age of the oldest, at a cost independent of their number. */
+    OutboxBacklog backlog(ActivityId activityId);
 }
