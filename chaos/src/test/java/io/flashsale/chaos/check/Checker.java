@@ -27,7 +27,7 @@ public final class Checker {
     static final long AOF_LOSS_WINDOW_MILLIS = 2_000;
 
     private static final Map<String, Set<String>> DOCUMENTED_REFUSALS = Map.of(
-            "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE",
+            "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE", "RATE_LIMITED",
                     "DEGRADED"),
             "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
             "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
