@@ -4,7 +4,7 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.inspect.HotStore;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.acceptance.service.ServiceSettings;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
