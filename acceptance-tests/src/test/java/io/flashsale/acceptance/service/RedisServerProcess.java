@@ -1,5 +1,7 @@
 package io.flashsale.acceptance.service;
 
+import io.flashsale.testsupport.ServiceProcess;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.Socket;
