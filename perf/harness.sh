@@ -6,7 +6,8 @@
 #
 #   perf/harness.sh [jar ...]       default: bootstrap/target/flashsale.jar
 #   DURATION=20s CONNECTIONS=50 THREADS=2 perf/harness.sh old.jar new.jar
-#   perf/harness.sh new.jar 'new.jar::--flashsale.http.lean-reservations=false'   a jar with extra arguments
+#   perf/harness.sh flashsale.jar 'flashsale.jar@--flashsale.rate-limit.buyer.enabled=false'
+#                                   the same jar with service arguments after '@' (space-separated), side by side
 #   PROFILE=/tmp/profiles perf/harness.sh   also records the reserve run with JFR (<jar>.jfr there); render it with
 #                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png ""
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
@@ -85,8 +86,8 @@ echo
 echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for SPEC in "${JARS[@]}"; do
-  JAR=${SPEC%%::*}; EXTRA=""; JAR_LABEL=$(basename "$JAR")
-  if [[ "$SPEC" == *::* ]]; then EXTRA=${SPEC#*::}; JAR_LABEL="$JAR_LABEL $EXTRA"; fi
+  JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
+  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}
   REDIS_PORT=$(free_port); PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
@@ -102,6 +103,8 @@ for SPEC in "${JARS[@]}"; do
     kill -0 "$SERVICE_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$PORT.log" >&2; exit 1; }
     sleep 0.5
   done
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] \
+    || { log "$JAR did not answer on /actuator/health within 120 s (machine load: $(uptime))"; exit 1; }
   sale "hot" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \
@@ -129,7 +132,7 @@ for SPEC in "${JARS[@]}"; do
 done
 if [ "${RAW_CEILING:-1}" = 1 ]; then
   JAR_LABEL="raw servlet (reference)"; PORT=$(free_port)
-  unzip -o -q -d "$WORK/raw" "${JARS[0]%%::*}" 'BOOT-INF/lib/tomcat-embed-core-*.jar'
+  unzip -o -q -d "$WORK/raw" "${JARS[0]%%@*}" 'BOOT-INF/lib/tomcat-embed-core-*.jar'
   "$JAVA" -cp "$(ls "$WORK"/raw/BOOT-INF/lib/tomcat-embed-core-*.jar)" perf/RawServletCeiling.java "$PORT" \
     > "$WORK/raw-$PORT.log" 2>&1 &
   RAW_PID=$!

@@ -7,7 +7,7 @@ Feature: Sending the same request again does not buy twice
     Given a sale that has started with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
 
   Scenario: Repeating a request returns the same reservation, even at the limit
     When Alice reserves 2 tickets with request id "order-1"
@@ -32,4 +32,12 @@ Feature: Sending the same request again does not buy twice
   Scenario: Many copies of one request arriving at once still take stock once
     When Alice sends 20 identical requests for 1 ticket with request id "burst" at the same moment
     Then all 20 answers name the same reservation
+    And 9 tickets are still available
+
+  Scenario: After the fast store forgot which requests it answered, a repeated request never becomes a second order
+    When Alice reserves 1 ticket with request id "order-1"
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the fast store forgets which requests it has answered
+    And Alice sends the same request again
+    Then within 30 seconds Alice's repeated request is refused by the shop's books, which keep her one order of it
     And 9 tickets are still available

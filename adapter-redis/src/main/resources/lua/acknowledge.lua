@@ -3,15 +3,26 @@
 -- id. Entries not yet delivered and entries still pending are never trimmed. One script, so no relay can read
 -- or claim between the look at the groups and the trim.
 --
--- KEYS: 1 outbox
--- ARGV: 1 group, then the entry ids to acknowledge
+-- With each acknowledged entry it records where the broker stored the event (<id>:pos = "<partition>:<offset>") on
+-- a reservation record that still exists, in the same step: a reservation is never out of the outbox without its
+-- position, which is how reconciliation tells "in Kafka" from "lost" (ADR 29).
+--
+-- KEYS: 1 outbox, 2 reservations
+-- ARGV: 1 group, 2 n, 3..n+2 the entry ids to acknowledge, then pairs of reservation id and position
 -- Reply: the number of entries acknowledged now.
 
-local outbox, group = KEYS[1], ARGV[1]
+local outbox, reservations, group = KEYS[1], KEYS[2], ARGV[1]
 if redis.call('EXISTS', outbox) == 0 then
     return 0
 end
-local acknowledged = redis.call('XACK', outbox, group, unpack(ARGV, 2))
+local n = tonumber(ARGV[2])
+local acknowledged = redis.call('XACK', outbox, group, unpack(ARGV, 3, n + 2))
+for i = n + 3, #ARGV, 2 do
+    local id = ARGV[i]
+    if redis.call('HEXISTS', reservations, id .. ':status') == 1 then
+        redis.call('HSET', reservations, id .. ':pos', ARGV[i + 1])
+    end
+end
 
 -- Stream ids are "<millis>-<sequence>"; both parts stay far below 2^53 for ids made by XADD *.
 local function parts(id)

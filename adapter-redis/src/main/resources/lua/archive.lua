@@ -9,21 +9,7 @@
 
 local outbox, group, mode = KEYS[1], ARGV[1], ARGV[2]
 
-local function drained()
-    if redis.call('EXISTS', outbox) == 0 then
-        return true
-    end
-    local lastDelivered = fs_last_delivered(outbox, group)
-    if lastDelivered == nil then
-        return redis.call('XLEN', outbox) == 0
-    end
-    if redis.call('XPENDING', outbox, group)[1] > 0 then
-        return false
-    end
-    return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
-end
-
-if not drained() then
+if not fs_outbox_drained(outbox, group) then
     return 0
 end
 if mode == 'delete' then

@@ -2,16 +2,33 @@
 -- wrote it, so the order pipeline settles a reservation whose first event was lost. MySQL's keys make a second
 -- delivery harmless. Any other status (or no reservation) appends nothing.
 --
+-- The caller found the reservation nowhere in the pipeline; this step checks, atomically, that it is still where
+-- the caller saw it (ADR 29): its recorded broker position is the one seen ("" for none: had a relay acknowledged
+-- it meanwhile, it would have one now), and it was not re-driven within the window. A re-drive clears the position
+-- (the new event records its own when relayed) and notes when it happened.
+--
 -- KEYS: 1 reservations, 2 outbox
--- ARGV: 1 reservationId, 2 activityId, 3 reservedAt epoch millis
+-- ARGV: 1 reservationId, 2 activityId, 3 reservedAt epoch millis, 4 the position seen ("*" checks none),
+--       5 the window in millis (0: none)
 -- Reply: 1 when appended, 0 otherwise.
 
 local reservations, outbox, id = KEYS[1], KEYS[2], ARGV[1]
 local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':requestId', id .. ':lines',
-    id .. ':reservedAt')
+    id .. ':reservedAt', id .. ':pos', id .. ':redrivenAt')
 if r[1] ~= 'RESERVED' then
+    return 0
+end
+if ARGV[4] ~= '*' and (r[6] or '') ~= ARGV[4] then
+    return 0
+end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[5] or '0')
+if r[7] and window > 0 and now - tonumber(r[7]) < window then
     return 0
 end
 redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', ARGV[2],
     'buyerId', r[2], 'requestId', r[3], 'lines', r[4], 'at', ARGV[3], 'reservedAt', r[5])
+redis.call('HSET', reservations, id .. ':redrivenAt', tostring(now))
+redis.call('HDEL', reservations, id .. ':pos')
 return 1

@@ -125,3 +125,19 @@ local function fs_last_delivered(outbox, group)
     end
     return nil
 end
+
+-- Whether the outbox is drained: the relays' group has no pending entry and nothing after its last-delivered id (or,
+-- with no group yet, the stream is empty). Every reservation accepted before then is in the order pipeline.
+local function fs_outbox_drained(outbox, group)
+    if redis.call('EXISTS', outbox) == 0 then
+        return true
+    end
+    local lastDelivered = fs_last_delivered(outbox, group)
+    if lastDelivered == nil then
+        return redis.call('XLEN', outbox) == 0
+    end
+    if redis.call('XPENDING', outbox, group)[1] > 0 then
+        return false
+    end
+    return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
+end

@@ -61,6 +61,10 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // Scenarios of one eager buyer (twenty identical requests at once) speak of the store, not of the per-buyer
+        // rate limit; rate-limit.feature runs instances with the limit it names.
+        registry.add("flashsale.rate-limit.buyer.burst", () -> "100");
+        registry.add("flashsale.rate-limit.buyer.per-second", () -> "100");
         // The scenarios move the service's clock to a sale's opening and end: the window must follow that clock,
         // not Redis TIME (RedisWindowClockIT covers the one-clock rule).
         registry.add("flashsale.sale-window.clock", () -> "service");

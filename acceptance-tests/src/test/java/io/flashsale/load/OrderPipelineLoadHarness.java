@@ -5,7 +5,7 @@ import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.inspect.HotStore;
 import io.flashsale.acceptance.inspect.ShopDatabase;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.acceptance.service.ServiceSettings;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;

@@ -6,10 +6,12 @@ import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -20,6 +22,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -30,11 +33,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -133,11 +138,34 @@ public final class ReconciliationBenchmark {
         long[] quietAgain = reserveFor(stock, sale.id(), seconds, threads, "q2");
         List<Object> slowQuietAgain = redis.slowlogGet(100_000);
 
+        // Rebuilds of other, lost sales (rebuildHoldings orders each, in pages) while reservations flow.
+        redis.slowlogReset();
+        AtomicBoolean stopRebuilds = new AtomicBoolean();
+        AtomicLong rebuilds = new AtomicLong();
+        AtomicLong rebuildMillis = new AtomicLong();
+        Thread rebuilder = Thread.ofPlatform().name("rebuild-work").start(() -> {
+            for (int n = 0; !stopRebuilds.get(); n++) {
+                Activity lost = sale(new ActivityId("bench-lost-" + n), Instant.now(), rebuildHoldings);
+                long start = System.nanoTime();
+                rebuildInPages(hotStore, lost, rebuildHoldings);
+                rebuildMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
+                rebuilds.incrementAndGet();
+                redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
+            }
+        });
+        long[] rebuilding = reserveFor(stock, sale.id(), seconds, threads, "rb");
+        stopRebuilds.set(true);
+        rebuilder.join();
+        List<Object> slowRebuilding = redis.slowlogGet(100_000);
+
         System.out.println();
         System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase:");
         print("quiet", quiet);
         print("with background work", busy);
         print("quiet again", quietAgain);
+        print("with rebuilds", rebuilding);
+        System.out.printf("rebuilds of %,d orders while reservations flowed: %d (%.1f s each on average)%n",
+                rebuildHoldings, rebuilds.get(), rebuilds.get() == 0 ? 0 : rebuildMillis.get() / 1000.0 / rebuilds.get());
         System.out.printf("background passes: %d (snapshot of the whole sale: %.1f s on average)%n", passes.get(),
                 passes.get() == 0 ? 0 : snapshotMillis.get() / 1000.0 / passes.get());
         System.out.println();
@@ -145,21 +173,43 @@ public final class ReconciliationBenchmark {
         printSlowlog("quiet", slowQuiet, scriptNames);
         printSlowlog("with background work", slowBusy, scriptNames);
         printSlowlog("quiet again", slowQuietAgain, scriptNames);
+        printSlowlog("with rebuilds", slowRebuilding, scriptNames);
 
         Activity lost = sale(new ActivityId("bench-lost"), now, rebuildHoldings);
-        Map<BuyerId, Long> holdings = new HashMap<>();
-        for (int b = 0; b < rebuildHoldings; b++) {
-            holdings.put(new BuyerId("r" + b), 1L);
-        }
         redis.slowlogReset();
         long start = System.nanoTime();
-        hotStore.rebuild(lost, List.of(new SkuRebuild(SKU, rebuildHoldings, rebuildHoldings, holdings, Set.of())));
-        System.out.printf("%nrebuild of a lost sale with %,d buyers' holdings: %.0f ms end to end%n", rebuildHoldings,
-                (System.nanoTime() - start) / 1e6);
+        int pages = rebuildInPages(hotStore, lost, rebuildHoldings);
+        System.out.printf("%nbounded rebuild of a lost sale with %,d buyers' orders in %,d pages of %d: %.0f ms end to "
+                + "end%n", rebuildHoldings, pages, REBUILD_PAGE, (System.nanoTime() - start) / 1e6);
         printSlowlog("rebuild", redis.slowlogGet(100_000), scriptNames);
         System.out.println();
         System.out.println("load average (1, 5, 15 min): " + Files.readString(Path.of("/proc/loadavg")).trim());
         System.out.println("cores: " + Runtime.getRuntime().availableProcessors() + ", Redis " + version(redis));
+    }
+
+    /** Orders per rebuild page, as the application's LedgerRebuild sends them. */
+    private static final int REBUILD_PAGE = 200;
+
+    /** The rebuild's steps as LedgerRebuild runs them, from made-up orders: one ORDERED unit per buyer. */
+    private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers) {
+        RebuildStart.Started started = (RebuildStart.Started) hotStore.beginRebuild(lost.id(), Instant.now());
+        Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        Optional<ReservationId> after = Optional.empty();
+        int pages = 0;
+        for (long from = 0; from < buyers; from += REBUILD_PAGE) {
+            List<Order> page = new ArrayList<>();
+            for (long b = from; b < Math.min(buyers, from + REBUILD_PAGE); b++) {
+                page.add(new Order(ReservationId.of(lost.id(), String.format("%012d", b)), new BuyerId("r" + b),
+                        new RequestId("q" + b), List.of(new ReservationLine(SKU, 1)), ReservationStatus.ORDERED, null,
+                        at, at));
+            }
+            ReservationId last = page.getLast().id();
+            hotStore.rebuildPage(lost.id(), started.rebuildId(), after, last, page);
+            after = Optional.of(last);
+            pages++;
+        }
+        hotStore.finishRebuild(lost, started.rebuildId(), List.of(new SkuRebuild(SKU, buyers, 0, Map.of(), Set.of())));
+        return pages;
     }
 
     private static Activity sale(ActivityId id, Instant now, long units) {
@@ -278,7 +328,7 @@ public final class ReconciliationBenchmark {
     private static Map<String, String> scriptNames(RedisCommands<String, String> redis) {
         Map<String, String> names = new HashMap<>();
         for (String script : List.of("reserve", "warm_up", "reconcile_figures", "reconcile_repair", "archive",
-                "rebuild", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
+                "rebuild_begin", "rebuild_page", "rebuild_finish", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
             names.put(LuaScript.load(redis, script).sha(), script + ".lua");
         }
         return names;

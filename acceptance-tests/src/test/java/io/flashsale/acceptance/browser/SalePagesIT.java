@@ -4,7 +4,7 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.inspect.HotStore;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.acceptance.service.ServiceSettings;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
@@ -175,6 +175,7 @@ class SalePagesIT {
         testId("token").sendKeys(ADMIN_TOKEN);
         testId("sales").sendKeys(saleId);
         testId("save").click();
+        waitForAttribute("sale-" + saleId, "data-phase", "OPEN");
         waitForAttribute("ledger-" + saleId + "-phone", "data-available", "7");
 
         assertThat(api.send(api.reserve(saleId, "carol-" + saleId, Map.of("requestId", "r-1",

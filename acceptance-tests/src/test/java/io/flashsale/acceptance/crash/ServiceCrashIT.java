@@ -8,7 +8,7 @@ import io.flashsale.acceptance.inspect.ShopDatabase;
 import io.flashsale.acceptance.inspect.ShopDatabase.ItemRecord;
 import io.flashsale.acceptance.inspect.ShopDatabase.OrderRecord;
 import io.flashsale.acceptance.inspect.ShopDatabase.StockMovements;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.acceptance.service.ServiceSettings;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;

@@ -9,6 +9,7 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -123,6 +124,48 @@ public final class HotStore implements AutoCloseable {
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "reserved"), units);
         if (commands.exec().wasDiscarded()) {
             throw new IllegalStateException("could not undo the confirmation of " + reservationId);
+        }
+    }
+
+    /**
+     * A partial loss: the sale's meta and ledger are gone, while its other keys survive, one reservation's record as an
+     * older copy from before its order was confirmed (RESERVED again).
+     */
+    public void loseLedgerKeepingAStaleRecord(String activityId, String reservationId) {
+        ActivityId activity = new ActivityId(activityId);
+        var commands = connection.sync();
+        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "RESERVED");
+        commands.del(RedisKeys.meta(activity), RedisKeys.stock(activity));
+    }
+
+    /** Redis forgets which requests it answered, as a lost write would: every retry then looks new to it. */
+    public long forgetRequests(String activityId) {
+        return connection.sync().del(RedisKeys.requests(new ActivityId(activityId)));
+    }
+
+    /**
+     * The hot store's half of the cancel/commit race, in one transaction: the buyer's cancel won there (the record is
+     * CANCELLED with the moment of the cancel, and its units are back in available and
+     * the buyer's allowance) while MySQL committed the order, and the confirm that would have noticed never ran.
+     */
+    public void cancelWonWhileOrdered(String activityId, String reservationId, String buyerId, String skuId,
+                                      long units, Instant cancelledAt) {
+        ActivityId activity = new ActivityId(activityId);
+        SkuId sku = new SkuId(skuId);
+        var commands = connection.sync();
+        commands.multi();
+        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "CANCELLED");
+        commands.hset(RedisKeys.reservations(activity), reservationId + ":" + RedisKeys.RESERVATION_CANCELLED_AT,
+                cancelledAt.toString());
+        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
+        commands.hincrby(RedisKeys.stock(activity), RedisKeys.segmentField(sku, 1), units);
+        commands.hincrby(RedisKeys.holdings(activity), buyerId + ":" + skuId, -units);
+        if (commands.exec().wasDiscarded()) {
+            throw new IllegalStateException("could not cancel " + reservationId + " in the hot store");
+        }
+        // As release.lua does: a holding that reaches zero is removed.
+        if ("0".equals(commands.hget(RedisKeys.holdings(activity), buyerId + ":" + skuId))) {
+            commands.hdel(RedisKeys.holdings(activity), buyerId + ":" + skuId);
         }
     }
 

@@ -43,19 +43,19 @@ public class OrderSteps {
         this.topic = topic;
     }
 
-    @Given("the shop's books count only {int} {product}, fewer than the sale was warmed up with")
+    @Given("the shop's books count only {int} {product}, fewer than the sale offers")
     public void theBooksCountFewer(long units, String skuId) {
         assertThat(units).as("fewer than the sale offers").isLessThan(world.sale().unitsOf(skuId));
         books.setStock(world.sale().id(), skuId, units);
     }
 
-    @When("the message announcing {buyer}'s reservation is delivered a second time")
+    @When("the shop is told of {buyer}'s reservation a second time")
     public void deliveredASecondTime(String buyer) {
         String reservationId = assertAccepted(world.lastAnswerOf(buyer), world.sale().id());
         secondDelivery = topic.deliverAgain(reservationId);
     }
 
-    @Then("within {int} seconds the second delivery has been handled")
+    @Then("within {int} seconds the second notice has been dealt with")
     public void theSecondDeliveryIsHandled(int seconds) {
         ReservationsTopic.Position copy = Objects.requireNonNull(secondDelivery, "no message was delivered twice");
         await("the order consumer moving past the copy at " + copy).atMost(Duration.ofSeconds(seconds))
@@ -75,6 +75,32 @@ public class OrderSteps {
         await("every buyer told the outcome").atMost(remaining(deadline)).pollInterval(POLL).pollInSameThread()
                 .untilAsserted(() -> assertThat(statusesSeenByWinners().values()).as("statuses the winners see")
                         .allMatch(SETTLED_STATUSES::contains));
+    }
+
+    @Then("within {int} seconds {buyer}'s repeated request is refused by the shop's books, which keep her/his one order of it")
+    public void repeatedRequestRefused(int seconds, String buyer) {
+        String repeated = world.reservationOf(buyer);
+        String buyerId = world.buyerId(buyer);
+        await("the repeated request refused").atMost(Duration.ofSeconds(seconds)).pollInterval(POLL)
+                .pollInSameThread().untilAsserted(() -> {
+                    ApiAnswer view = world.api().send(world.api().reservation(buyerId, repeated));
+                    // Refused and not stored (the request's one order row exists), so the view is the fast store's.
+                    assertThat(view.text("status")).as("the repeated request's reservation: %s", view.describe())
+                            .isEqualTo("FAILED");
+                });
+        List<OrderRecord> orders = books.orders(world.sale().id());
+        assertThat(orders).as("orders of the sale: %s", orders).hasSize(1)
+                .allSatisfy(order -> assertThat(order.buyerId()).isEqualTo(buyerId))
+                .allMatch(OrderRecord::isOrdered);
+        assertThat(orders.getFirst().reservationId()).isNotEqualTo(repeated);
+    }
+
+    @Then("the shop's books show {buyer}'s order cancelled")
+    public void booksShowOrderCancelled(String buyer) {
+        String reservationId = world.reservationOf(buyer);
+        assertThat(books.orders(world.sale().id())).as("orders of the sale")
+                .filteredOn(order -> order.reservationId().equals(reservationId))
+                .singleElement().satisfies(order -> assertThat(order.status()).isEqualTo("CANCELLED"));
     }
 
     @Then("the shop's books hold exactly {int} order(s), none failed")

@@ -11,6 +11,7 @@ import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -74,6 +75,43 @@ public class ReconciliationSteps {
         }
         assertThat(hotStore.reservationStatuses(saleId)).as("the fast store's statuses after the damage")
                 .containsEntry(reservationId, "RESERVED");
+    }
+
+    @When("the fast store loses the sale's settings and stock figures, keeping an old copy of {buyer}'s reservation from before it became an order")
+    public void partialLossWithAStaleRecord(String buyer) {
+        String saleId = world.sale().id();
+        String reservationId = world.reservationOf(buyer);
+        assertThat(hotStore.reservationStatuses(saleId)).containsEntry(reservationId, "ORDERED");
+        hotStore.loseLedgerKeepingAStaleRecord(saleId, reservationId);
+        assertThat(hotStore.reservationStatuses(saleId)).as("the surviving, older copy")
+                .containsEntry(reservationId, "RESERVED");
+    }
+
+    @Given("the fast store forgets which requests it has answered")
+    public void requestsForgotten() {
+        assertThat(hotStore.forgetRequests(world.sale().id())).as("the request index deleted").isEqualTo(1);
+    }
+
+    @Given("{buyer}'s cancellation won in the fast store while her/his order was placed, and the shop's books never heard of it")
+    public void cancelWonWhileOrdered(String buyer) {
+        String saleId = world.sale().id();
+        String reservationId = world.reservationOf(buyer);
+        // The cancel landed in the moment the order committed.
+        Instant cancelledAt = Instant.parse(world.api().send(world.api().reservation(world.buyerId(buyer),
+                reservationId)).json().path("statusTimes").path("orderedAt").asString());
+        for (JsonNode line : world.lastAnswerOf(buyer).json().path("items")) {
+            hotStore.cancelWonWhileOrdered(saleId, reservationId, world.buyerId(buyer), line.path("skuId").asString(""),
+                    line.path("quantity").asLong(), cancelledAt);
+        }
+        assertThat(hotStore.reservationStatuses(saleId)).containsEntry(reservationId, "CANCELLED");
+    }
+
+    @Then("the reconciliation reports {buyer}'s cancellation of {product} as missing from the shop's books, and cancels her/his order there")
+    public void cancellationMissingAndOrderCancelled(String buyer, String skuId) {
+        SkuReport report = reportOf(skuId);
+        assertThat(report.classification()).as("found: %s", report).isEqualTo("MISSING_RESERVATION");
+        assertThat(report.action()).as("done: %s", report).isEqualTo("CONFIRMED");
+        assertThat(report.confirmed()).as("settled: %s", report).containsExactly(world.reservationOf(buyer));
     }
 
     @Given("the fast store also keeps the records of {int} earlier reservations of {product}, ordered and paid long ago")

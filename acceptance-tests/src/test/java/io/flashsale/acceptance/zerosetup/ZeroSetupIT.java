@@ -4,7 +4,7 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.annotation.EnableKafka;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.RetryListener;
 
@@ -94,6 +95,17 @@ public class KafkaPipelineConfiguration {
                                       @Value(TOPIC) String topic, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
                                       @Value("${flashsale.kafka.dead-letters.timeout:10s}") Duration timeout) {
         return new KafkaDeadLetters(consumerFactory.getConfigurationProperties(), kafkaTemplate, topic, deadLetterTopic,
+                timeout);
+    }
+
+    /** Where the order consumer stands: what reconciliation's "in flight" and the rebuild's wait are decided by. */
+    @Bean(destroyMethod = "close")
+    KafkaPipelinePositions kafkaPipelinePositions(KafkaAdmin kafkaAdmin, @Value(TOPIC) String topic,
+                                                  @Value("${flashsale.kafka.consumer.group-id:flashsale-orders}")
+                                                  String groupId, KafkaDeadLetters kafkaDeadLetters,
+                                                  @Value("${flashsale.kafka.dead-letters.timeout:10s}")
+                                                  Duration timeout) {
+        return new KafkaPipelinePositions(kafkaAdmin.getConfigurationProperties(), topic, groupId, kafkaDeadLetters,
                 timeout);
     }
 }

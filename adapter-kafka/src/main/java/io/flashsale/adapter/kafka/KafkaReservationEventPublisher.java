@@ -1,8 +1,10 @@
 package io.flashsale.adapter.kafka;
 
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.domain.reservation.Reservation;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 
@@ -54,6 +56,12 @@ public class KafkaReservationEventPublisher implements ReservationEventPublisher
      */
     @Override
     public void publish(List<Reservation> reservations) {
+        publishAt(reservations);
+    }
+
+    /** The partition and offset of each acknowledged event, in the order of {@code reservations}. */
+    @Override
+    public List<EventPosition> publishAt(List<Reservation> reservations) {
         List<CompletableFuture<SendResult<String, String>>> sends = new ArrayList<>(reservations.size());
         try {
             for (Reservation reservation : reservations) {
@@ -63,16 +71,19 @@ public class KafkaReservationEventPublisher implements ReservationEventPublisher
             throw new EventPublishException("topic " + topic + " refused reservation "
                     + reservations.get(sends.size()).id() + " of a batch of " + reservations.size(), refused);
         }
-        awaitAcknowledgements(sends);
+        return awaitAcknowledgements(sends);
     }
 
-    private void awaitAcknowledgements(List<CompletableFuture<SendResult<String, String>>> sends) {
+    private List<EventPosition> awaitAcknowledgements(List<CompletableFuture<SendResult<String, String>>> sends) {
         long deadline = System.nanoTime() + ackTimeout.toNanos();
         int unacknowledged = 0;
         Throwable firstFailure = null;
+        List<EventPosition> positions = new ArrayList<>(sends.size());
         for (CompletableFuture<SendResult<String, String>> send : sends) {
             try {
-                send.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                RecordMetadata stored = send.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)
+                        .getRecordMetadata();
+                positions.add(new EventPosition(stored.partition(), stored.offset()));
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 throw new EventPublishException("interrupted while awaiting acknowledgements from " + topic, interrupted);
@@ -88,5 +99,6 @@ public class KafkaReservationEventPublisher implements ReservationEventPublisher
             throw new EventPublishException(unacknowledged + " of " + sends.size()
                     + " reservations were not acknowledged by " + topic + " within " + ackTimeout, firstFailure);
         }
+        return positions;
     }
 }

@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import io.flashsale.application.port.out.EventPosition;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -78,7 +81,7 @@ class KafkaReservationEventPublisherTest {
         String failing = batch.get(1).id().value();
         var template = new ScriptedTemplate(config("all", true), id -> id.equals(failing)
                 ? CompletableFuture.failedFuture(new IllegalStateException("NOT_ENOUGH_REPLICAS"))
-                : CompletableFuture.completedFuture(null));
+                : stored(7));
         var publisher = new KafkaReservationEventPublisher(template, "topic", Duration.ofSeconds(1));
 
         assertThatThrownBy(() -> publisher.publish(batch))
@@ -91,11 +94,30 @@ class KafkaReservationEventPublisherTest {
     void givenEverySendIsAcknowledged_whenPublishing_thenItReturnsAfterSendingEachKeyedByItsId() {
         ActivityId activity = Reservations.newActivity();
         List<Reservation> batch = List.of(Reservations.reserved(activity), Reservations.reserved(activity));
-        var template = new ScriptedTemplate(config("all", true), id -> CompletableFuture.completedFuture(null));
+        var template = new ScriptedTemplate(config("all", true), id -> stored(7));
 
         new KafkaReservationEventPublisher(template, "topic", Duration.ofSeconds(1)).publish(batch);
 
         assertThat(template.sent).containsExactlyElementsOf(batch.stream().map(r -> r.id().value()).toList());
+    }
+
+    @Test
+    void givenEverySendIsAcknowledged_whenPublishingAt_thenEachEventsPartitionAndOffsetInOrder() {
+        ActivityId activity = Reservations.newActivity();
+        List<Reservation> batch = List.of(Reservations.reserved(activity), Reservations.reserved(activity));
+        String second = batch.get(1).id().value();
+        var template = new ScriptedTemplate(config("all", true), id -> stored(id.equals(second) ? 42 : 41));
+
+        List<EventPosition> positions = new KafkaReservationEventPublisher(template, "topic", Duration.ofSeconds(1))
+                .publishAt(batch);
+
+        assertThat(positions).containsExactly(new EventPosition(2, 41), new EventPosition(2, 42));
+    }
+
+    /** What the broker answers for an event it stored at {@code offset} of partition 2. */
+    private static CompletableFuture<SendResult<String, String>> stored(long offset) {
+        var metadata = new RecordMetadata(new TopicPartition("topic", 2), offset, 0, 0L, 0, 0);
+        return CompletableFuture.completedFuture(new SendResult<>(null, metadata));
     }
 
     /** Answers each send with the future the script gives for its key; sends nothing anywhere. */

@@ -20,6 +20,8 @@ interface ActivityDao {
 
     List<ActivityRow> selectUnarchivedOverlapping(@Param("from") Instant from, @Param("to") Instant to);
 
+    List<ActivityRow> selectUnarchived(@Param("limit") int limit);
+
     List<String> selectEndedUnarchivedIds(@Param("now") Instant now);
 
     /** Null when there is no such activity. */
@@ -27,6 +29,11 @@ interface ActivityDao {
 
     /** 1 when marked now, 0 when already archived, unknown, or not ended by {@code at}. */
     int markArchived(@Param("id") String id, @Param("at") Instant at);
+
+    /** 1 when the first load is recorded now, 0 when it was recorded before. */
+    int recordLoad(@Param("id") String id);
+
+    int countLoads(@Param("id") String id);
 
     List<ItemStockRow> selectItemStock(@Param("activityId") String activityId);
 }

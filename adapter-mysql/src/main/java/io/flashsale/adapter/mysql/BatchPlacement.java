@@ -9,6 +9,7 @@ import io.flashsale.domain.order.OrderAllocation.PurchaseKey;
 import io.flashsale.domain.order.OrderAllocation.SkuKey;
 import io.flashsale.domain.order.OrderAllocation.SkuTerms;
 import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -28,7 +29,7 @@ import java.util.stream.Collectors;
 
 /**
  * A batch of reservations settled with a fixed number of statements, whatever its size: one read of the orders that
- * exist, one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
+ * exist, one of the orders holding the same requests (a second order for one request is refused), one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
  * that locks the buyers' rows and the SKUs' rows in primary-key order, lets {@link OrderAllocation} decide, and writes
  * orders, lines, purchases and stock flows with multi-row statements and one conditional stock update per SKU.
  * Anything the database refuses (a duplicate key from a concurrent delivery, a stock update that misses its row, a
@@ -57,12 +58,47 @@ final class BatchPlacement {
             return List.of();
         }
         Map<ReservationId, Order> settled = settled(batch);
-        List<Reservation> fresh = batch.stream().filter(r -> !settled.containsKey(r.id())).toList();
-        Map<ReservationId, OrderPlacement> decided = fresh.isEmpty() ? Map.of() : settle(fresh, now);
+        List<Reservation> unsettled = batch.stream().filter(r -> !settled.containsKey(r.id())).toList();
+        Map<ReservationId, OrderPlacement> decided = new HashMap<>(duplicateRequests(unsettled, now));
+        List<Reservation> fresh = unsettled.stream().filter(r -> !decided.containsKey(r.id())).toList();
+        if (!fresh.isEmpty()) {
+            decided.putAll(settle(fresh, now));
+        }
         return batch.stream()
                 .map(r -> settled.containsKey(r.id()) ? new OrderPlacement.AlreadyPlaced(settled.get(r.id()))
                         : decided.get(r.id()))
                 .toList();
+    }
+
+    /**
+     * Reservations whose request another reservation holds already, in the database or earlier in this batch: refused
+     * as {@link OrderRefusal#DUPLICATE_REQUEST} and not stored (the request's one row exists). Only a hot store that
+     * lost its request index makes them; a concurrent batch with the same request fails on the unique key instead,
+     * and its retry lands here.
+     */
+    Map<ReservationId, OrderPlacement> duplicateRequests(List<Reservation> unsettled, Instant now) {
+        if (unsettled.isEmpty()) {
+            return Map.of();
+        }
+        Map<RequestKey, String> holders = new HashMap<>();
+        for (OrderRow row : dao.selectRequestHolders(unsettled.stream().map(BatchPlacement::requestKey)
+                .distinct().toList())) {
+            holders.put(new RequestKey(row.activityId(), row.buyerId(), row.requestId()), row.reservationId());
+        }
+        Map<ReservationId, OrderPlacement> refused = new HashMap<>();
+        for (Reservation reservation : unsettled) {
+            String holder = holders.putIfAbsent(requestKey(reservation), reservation.id().value());
+            if (holder != null && !holder.equals(reservation.id().value())) {
+                refused.put(reservation.id(), new OrderPlacement.Refused(
+                        mapper.asStored(Order.refused(reservation, OrderRefusal.DUPLICATE_REQUEST, now))));
+            }
+        }
+        return refused;
+    }
+
+    static RequestKey requestKey(Reservation reservation) {
+        return new RequestKey(reservation.activityId().value(), reservation.buyerId().value(),
+                reservation.requestId().value());
     }
 
     private Map<ReservationId, Order> settled(List<Reservation> batch) {
@@ -71,18 +107,7 @@ final class BatchPlacement {
 
     /** The orders that exist among {@code ids}, with their lines: two statements. */
     Map<ReservationId, Order> ordersOf(List<String> ids) {
-        List<OrderRow> rows = dao.selectOrders(ids);
-        if (rows.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, List<OrderLineRow>> lines = dao.selectLinesOf(rows.stream().map(OrderRow::reservationId).toList())
-                .stream().collect(Collectors.groupingBy(OrderLineRow::reservationId));
-        Map<ReservationId, Order> orders = new HashMap<>();
-        for (OrderRow row : rows) {
-            orders.put(new ReservationId(row.reservationId()),
-                    mapper.toOrder(row, lines.getOrDefault(row.reservationId(), List.of())));
-        }
-        return orders;
+        return OrderReads.ordersOf(dao, mapper, ids);
     }
 
     private Map<ReservationId, OrderPlacement> settle(List<Reservation> fresh, Instant now) {

@@ -87,6 +87,16 @@ public class MysqlActivityRepository implements ActivityRepository {
     }
 
     @Override
+    public List<Activity> findUnarchived(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1");
+        }
+        return dao.selectUnarchived(limit).stream()
+                .map(row -> mapper.toActivity(row, dao.selectItems(row.id())))
+                .toList();
+    }
+
+    @Override
     public List<ActivityId> findEndedUnarchived(Instant now) {
         return dao.selectEndedUnarchivedIds(now).stream().map(ActivityId::new).toList();
     }
@@ -99,6 +109,16 @@ public class MysqlActivityRepository implements ActivityRepository {
     @Override
     public boolean markArchived(ActivityId activityId, Instant at) {
         return dao.markArchived(activityId.value(), at) == 1;
+    }
+
+    @Override
+    public void recordLoad(ActivityId activityId) {
+        dao.recordLoad(activityId.value());
+    }
+
+    @Override
+    public boolean wasLoaded(ActivityId activityId) {
+        return dao.countLoads(activityId.value()) > 0;
     }
 
     @Override

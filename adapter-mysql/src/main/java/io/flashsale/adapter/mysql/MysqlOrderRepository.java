@@ -73,6 +73,10 @@ public class MysqlOrderRepository implements OrderRepository {
             // The common redelivery: answered without touching any stock row.
             return new OrderPlacement.AlreadyPlaced(settled.get());
         }
+        Optional<OrderPlacement> sameRequest = duplicateRequest(reservation, now);
+        if (sameRequest.isPresent()) {
+            return sameRequest.get();
+        }
         Order order = mapper.asStored(Order.placed(reservation, now));
         Optional<StockTaking.Terms> terms = stockTaking.prepare(order);
         if (terms.isEmpty()) {
@@ -93,10 +97,19 @@ public class MysqlOrderRepository implements OrderRepository {
             return new OrderPlacement.AlreadyPlaced(settled.get());
         }
         Order cancelled = mapper.asStored(Order.cancelledBeforeOrder(reservation, cancelledAt, now));
+        if (batchPlacement.duplicateRequests(List.of(reservation), now).containsKey(reservation.id())) {
+            // Another reservation holds the request's one row; this one sold nothing, so nothing needs storing.
+            return new OrderPlacement.CancelledBeforeOrder(cancelled);
+        }
         Boolean stored = transactions.execute(status -> insertNew(mapper.toRow(cancelled), cancelled, status));
         // A concurrent delivery may have placed it in between: then that order stands, and the caller sees it.
         return Boolean.TRUE.equals(stored) ? new OrderPlacement.CancelledBeforeOrder(cancelled)
                 : alreadyPlaced(cancelled.id());
+    }
+
+    /** Refused as DUPLICATE_REQUEST, unstored, when another reservation's order holds this reservation's request. */
+    private Optional<OrderPlacement> duplicateRequest(Reservation reservation, Instant now) {
+        return Optional.ofNullable(batchPlacement.duplicateRequests(List.of(reservation), now).get(reservation.id()));
     }
 
     @Override
@@ -212,6 +225,7 @@ public class MysqlOrderRepository implements OrderRepository {
     }
 
     private OrderPlacement alreadyPlaced(ReservationId id) {
+        // A miss: the unique request key refused it, for a concurrent order of the same request; the retry refuses it.
         Order stored = find(id).orElseThrow(() -> new IllegalStateException(
                 "order " + id + " was refused as a duplicate but cannot be read"));
         return new OrderPlacement.AlreadyPlaced(stored);

@@ -61,6 +61,16 @@ interface OrderDao {
     /** The orders among {@code reservationIds} that exist. */
     List<OrderRow> selectOrders(@Param("reservationIds") List<String> reservationIds);
 
+    /** Ids of one activity's orders in (after, before), ascending, at most max: one range of the primary key. */
+    List<String> selectOrderIdsAfter(@Param("activityId") String activityId, @Param("after") String after,
+                                     @Param("before") String before, @Param("max") int max);
+
+    /** Ids of the activity's orders closed from ORDERED (CANCELLED, EXPIRED) whose last change is at or after since. */
+    List<String> selectClosedOrderIdsSince(@Param("activityId") String activityId, @Param("since") Instant since);
+
+    /** The orders that hold any of the given requests (at most one each, by {@code uk_purchase_order_request}). */
+    List<OrderRow> selectRequestHolders(@Param("requests") List<RequestKey> requests);
+
     /** The lines of the orders among {@code reservationIds}, by order and line index. */
     List<OrderLineRow> selectLinesOf(@Param("reservationIds") List<String> reservationIds);
 

@@ -1,13 +1,16 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
@@ -35,7 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * persistence), losing one SKU's ledger (a deleted key), and re-driven events kept for the test to deliver as a relay
  * would. Every move goes to the current reference store.
  */
-final class DamageableHotStore implements StockReservationPort, HotStoreReconciliationPort {
+final class DamageableHotStore implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort {
 
     private volatile InMemoryStockReservations store = new InMemoryStockReservations();
     final List<ReservationId> redriven = new CopyOnWriteArrayList<>();
@@ -145,7 +148,35 @@ final class DamageableHotStore implements StockReservationPort, HotStoreReconcil
     }
 
     @Override
-    public boolean rebuild(Activity activity, List<SkuRebuild> skus) {
-        return store.rebuild(activity, skus);
+    public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
+        return store.beginRebuild(activityId, since);
+    }
+
+    @Override
+    public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
+                               ReservationId last, List<Order> orders) {
+        return store.rebuildPage(activityId, rebuildId, after, last, orders);
+    }
+
+    @Override
+    public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        return store.finishRebuild(activity, rebuildId, skus);
+    }
+
+    @Override
+    public Map<ReservationId, HeldStatus> statuses(ActivityId activityId, List<ReservationId> reservationIds) {
+        return store.statuses(activityId, reservationIds);
+    }
+
+    @Override
+    public Map<ReservationId, ReservationStatus> settle(ActivityId activityId, List<ReservationId> confirmed,
+                                                        List<ReservationId> failed) {
+        return store.settle(activityId, confirmed, failed);
+    }
+
+    @Override
+    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
+                                                         Map<ReservationId, ReservationStatus> finalStatus) {
+        return store.restore(activityId, finalStatus);
     }
 }

@@ -110,7 +110,7 @@ class MysqlActivityRepositoryIT {
         assertThat(history).extracting(row -> row.get("version")).containsExactlyElementsOf(migrationVersions());
         assertThat(history).allSatisfy(row -> assertThat(row.get("success")).isIn(true, 1, (byte) 1));
         assertThat(tables).extracting(row -> row.get("name")).containsExactly("activity", "activity_item",
-                "buyer_purchase", "job_lock", "purchase_order", "purchase_order_line", "reconciliation_report",
+                "activity_load", "buyer_purchase", "job_lock", "purchase_order", "purchase_order_line", "reconciliation_report",
                 "stock_adjustment", "stock_flow");
         assertThat(tables).allSatisfy(row -> {
             assertThat(row.get("engine")).isEqualTo("InnoDB");

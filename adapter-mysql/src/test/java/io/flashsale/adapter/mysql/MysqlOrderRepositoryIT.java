@@ -158,6 +158,94 @@ class MysqlOrderRepositoryIT {
     }
 
     @Test
+    void givenAnOrderForARequest_whenAnotherReservationOfTheSameRequestArrives_thenRefusedAsDuplicateAndNothingStored() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 2));
+        Reservation retried = sameRequest(first);
+        orders.placeAll(List.of(first), NOW);
+        Rows before = rows(sale);
+
+        OrderPlacement single = orders.place(retried, NOW.plusSeconds(1));
+        List<OrderPlacement> batched = orders.placeAll(List.of(retried), NOW.plusSeconds(2));
+
+        assertThat(single).isInstanceOf(Refused.class);
+        assertThat(single.order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
+        assertThat(batched).singleElement().isInstanceOf(Refused.class);
+        assertThat(batched.getFirst().order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
+        assertThat(rows(sale)).isEqualTo(before);
+        assertThat(orders.find(retried.id())).isEmpty();
+    }
+
+    @Test
+    void givenTwoReservationsOfOneRequestInOneBatch_whenPlaced_thenTheFirstIsPlacedAndTheSecondRefused() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 2));
+        Reservation retried = sameRequest(first);
+
+        List<OrderPlacement> placements = orders.placeAll(List.of(first, retried), NOW);
+
+        assertThat(placements.getFirst()).isInstanceOf(Placed.class);
+        assertThat(placements.get(1)).isInstanceOf(Refused.class);
+        assertThat(placements.get(1).order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
+        assertThat(rows(sale).orders()).containsExactly(first.id() + " ORDERED null");
+        assertThat(rows(sale).sold()).containsExactly("a 2");
+    }
+
+    @Test
+    void givenTheUniqueRequestKey_whenARowOfTheSameRequestIsInsertedDirectly_thenTheDatabaseRefusesIt() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 1));
+        orders.place(first, NOW);
+
+        assertThatThrownBy(() -> jdbc().update("""
+                INSERT INTO purchase_order (reservation_id, activity_id, buyer_id, request_id, status, failure_reason,
+                                            reserved_at, placed_at, updated_at)
+                SELECT ?, activity_id, buyer_id, request_id, 'FAILED', 'X', reserved_at, placed_at, updated_at
+                FROM purchase_order WHERE reservation_id = ?""", sale.value() + "." + token(), first.id().value()))
+                .isInstanceOf(DuplicateKeyException.class);
+    }
+
+    @Test
+    void givenOneRequestDeliveredAsTwoReservationsFromEightThreads_whenTheyRace_thenExactlyOneOrderStands()
+            throws Exception {
+        ActivityId sale = sale(new PurchaseLimit(8), item("a", 100, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 1));
+        List<Reservation> copies = new ArrayList<>(List.of(first));
+        for (int i = 1; i < 8; i++) {
+            copies.add(sameRequest(first));
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<OrderPlacement>> futures = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(copies.size())) {
+            for (Reservation copy : copies) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (int attempt = 1; ; attempt++) {
+                        try {
+                            return orders.placeAll(List.of(copy), NOW).getFirst();
+                        } catch (DataAccessException | IllegalStateException racedOnTheKey) {
+                            // The unique key failed a batch that raced another; the consumer's retry decides it.
+                            if (attempt == 10) {
+                                throw racedOnTheKey;
+                            }
+                        }
+                    }
+                }));
+            }
+            start.countDown();
+            Map<String, Long> outcomes = new HashMap<>();
+            for (Future<OrderPlacement> future : futures) {
+                OrderPlacement placement = future.get(1, TimeUnit.MINUTES);
+                outcomes.merge(placement instanceof Placed ? "Placed"
+                        : "Refused " + placement.order().failureReason(), 1L, Long::sum);
+            }
+            assertThat(outcomes).isEqualTo(Map.of("Placed", 1L, "Refused DUPLICATE_REQUEST", 7L));
+        }
+        assertThat(rows(sale).orders()).hasSize(1);
+        assertThat(rows(sale).sold()).containsExactly("a 1");
+    }
+
+    @Test
     void givenTheSecondSkuOverTheLimit_whenPlaced_thenRefusedFailedStoredAndTheFirstSkuUntouched() {
         ActivityId sale = sale(new PurchaseLimit(5), item("a-first", 10, null), item("b-second", 10, 1));
         orders.place(reservation(sale, "buyer-1", line("b-second", 1)), NOW);
@@ -573,6 +661,12 @@ class MysqlOrderRepositoryIT {
         return new Reservation(ReservationId.of(sale, token()), sale, new BuyerId(buyer),
                 new RequestId("req-" + token().substring(0, 8)), List.of(lines), ReservationStatus.RESERVED,
                 RESERVED_AT);
+    }
+
+    /** A reservation the hot store made again for the same request, as it does once its request index is lost. */
+    private static Reservation sameRequest(Reservation earlier) {
+        return new Reservation(ReservationId.of(earlier.activityId(), token()), earlier.activityId(), earlier.buyerId(),
+                earlier.requestId(), earlier.lines(), ReservationStatus.RESERVED, RESERVED_AT);
     }
 
     private static ReservationLine line(String sku, int quantity) {

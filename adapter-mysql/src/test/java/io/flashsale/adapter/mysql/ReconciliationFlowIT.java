@@ -90,6 +90,9 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     MysqlRecordedStock recordedStock;
 
     @Autowired
+    MysqlRecordedOrders recordedOrders;
+
+    @Autowired
     MysqlStockAdjustments adjustmentRecords;
 
     @Autowired
@@ -117,9 +120,10 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, hot, clock);
-        reconciliation = new ReconciliationService(activities, hot, hot, recordedStock, reports, metrics, clock, settings);
-        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, recordedStock, reports, metrics,
+        reconciliation = new ReconciliationService(activities, hot, hot, hot, recordedStock, recordedOrders, reports, metrics,
                 clock, settings);
+        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, recordedStock, recordedOrders,
+                reports, metrics, clock, settings);
     }
 
     // ---- the drift cases ----
@@ -217,6 +221,34 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         assertThat(report.confirmed()).containsExactly(unconfirmed.id());
         assertThat(hot.findReservation(unconfirmed.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
         assertStoresAgree(sale);
+    }
+
+    @Test
+    void givenABuyersCancelThatWonInRedisWhileItsOrderCommitted_whenOverdue_thenTheOrderIsCancelledAndUnitsBackOnce() {
+        ActivityId sale = sale(item("a", 10));
+        Reservation raced = reserve(sale, "ann", line("a", 2));
+        place(reserve(sale, "bob", line("a", 1)));
+        // The order commits in MySQL while the buyer's cancel wins in Redis; the confirm that would notice never runs.
+        assertThat(orders.place(raced, clock.instant())).isInstanceOf(OrderPlacement.Placed.class);
+        assertThat(hot.release(raced.id(), clock.instant())).isTrue();
+        assertThat(reconciliation.reconcile(sale, A).classification()).as("within the grace period: on its way")
+                .isEqualTo(ReconciliationClassification.NONE);
+        clock.advance(GRACE.plusSeconds(1));
+
+        ReconciliationReport report = reconciliation.reconcile(sale, A);
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.MISSING_RESERVATION);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.CONFIRMED);
+        assertThat(report.confirmed()).containsExactly(raced.id());
+        assertThat(orders.find(raced.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+        assertThat(hot.findReservation(raced.id()).orElseThrow().status()).isEqualTo(ReservationStatus.CANCELLED);
+        assertThat(figures.soldBySku(sale)).containsEntry(A, 1L);
+        assertThat(ledger(sale, A)).isEqualTo(new StockLedger(10, 0, 1));
+        assertStoresAgree(sale);
+        ReconciliationReport again = reconciliation.reconcile(sale, A);
+        assertThat(again.action()).as("the units came back once").isEqualTo(ReconciliationAction.NONE);
+        assertThat(figures.soldBySku(sale)).containsEntry(A, 1L);
+        assertThat(ledger(sale, A)).isEqualTo(new StockLedger(10, 0, 1));
     }
 
     @Test

@@ -3,21 +3,30 @@ package io.flashsale.adapter.redis;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The service's one Lettuce client and one shared, thread-safe connection (Lettuce pipelines concurrent callers on
@@ -72,23 +81,23 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     private final AbstractRedisClient client;
-    private final StatefulConnection<String, String> connection;
+    private final Supplier<StatefulConnection<String, String>> connection;
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
     private final boolean windowByRedisTime;
+    /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
+    private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
-    private RedisHotStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
-                          RedisClusterCommands<String, String> redis,
-                          StatefulRedisPubSubConnection<String, String> subscription, String outboxRegistry,
-                          boolean windowByRedisTime) {
+    private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
+                          RedisClusterCommands<String, String> redis, RedisStockReturns returns,
+                          String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
         this.client = client;
         this.connection = connection;
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
-        String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
-        this.returns = new RedisStockReturns(subscription, activityId -> redis.publish(channel, activityId), channel);
+        this.returns = returns;
     }
 
     /**
@@ -100,29 +109,71 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
+     * Connects now when Redis answers; when it does not, the store is made all the same and connects on first use
+     * (at most one attempt per {@link #RECONNECT_EVERY}), so the service starts while Redis is down and needs no
+     * restart when it comes back. Commands issued while the connection is down fail at once instead of queueing
+     * until their timeout: a caller (the hot store's circuit breaker) learns of an outage in microseconds.
+     *
      * @param windowByRedisTime true: the sale window is judged by Redis {@code TIME}, one clock for every instance;
      *                          false: by the instant of each request (the service's clock), for tests that move it
      */
     public static RedisHotStore connect(Settings settings, String outboxRegistry, boolean windowByRedisTime) {
+        AbstractRedisClient client = client(settings);
+        String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
+        try {
+            LazyConnection.Connected now = open(client);
+            RedisClusterCommands<String, String> redis = now.commands();
+            RedisStockReturns returns = new RedisStockReturns(now.subscription(),
+                    activityId -> redis.publish(channel, activityId), channel);
+            return new RedisHotStore(client, now::connection, redis, returns, outboxRegistry, windowByRedisTime);
+        } catch (RedisConnectionException down) {
+            AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
+            LazyConnection lazy = LazyConnection.of(() -> open(client),
+                    connected -> returns.get().listenOn(connected.subscription()), RECONNECT_EVERY);
+            RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
+            returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
+            return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
+                    redis, returns.get(), outboxRegistry, windowByRedisTime);
+        } catch (RuntimeException unusable) {
+            client.shutdown();
+            throw unusable;
+        }
+    }
+
+    /** How often a store made while Redis was down tries to connect, at most. */
+    public static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
+
+    private static AbstractRedisClient client(Settings settings) {
         if (settings.cluster()) {
-            RedisClusterClient client = RedisClusterClient.create(settings.clusterUris());
+            RedisClusterClient cluster = RedisClusterClient.create(settings.clusterUris());
+            cluster.setOptions(ClusterClientOptions.builder()
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+            return cluster;
+        }
+        RedisClient standalone = RedisClient.create(settings.toUri());
+        standalone.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+        return standalone;
+    }
+
+    /** The shared connection and the subscription connection, both or neither. */
+    private static LazyConnection.Connected open(AbstractRedisClient client) {
+        if (client instanceof RedisClusterClient cluster) {
+            StatefulRedisClusterConnection<String, String> connection = cluster.connect();
             try {
-                StatefulRedisClusterConnection<String, String> connection = client.connect();
-                return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
-                        windowByRedisTime);
-            } catch (RuntimeException unreachable) {
-                client.shutdown();
-                throw unreachable;
+                return new LazyConnection.Connected(connection, connection.sync(), cluster.connectPubSub());
+            } catch (RuntimeException failed) {
+                connection.close();
+                throw failed;
             }
         }
-        RedisClient client = RedisClient.create(settings.toUri());
+        RedisClient standalone = (RedisClient) client;
+        StatefulRedisConnection<String, String> connection = standalone.connect();
         try {
-            StatefulRedisConnection<String, String> connection = client.connect();
-            return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
-                        windowByRedisTime);
-        } catch (RuntimeException unreachable) {
-            client.shutdown();
-            throw unreachable;
+            return new LazyConnection.Connected(connection, connection.sync(), standalone.connectPubSub());
+        } catch (RuntimeException failed) {
+            connection.close();
+            throw failed;
         }
     }
 
@@ -146,6 +197,32 @@ public final class RedisHotStore implements AutoCloseable {
         return new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce);
     }
 
+    /**
+     * Token buckets shared by every instance of the service, on a connection of their own (Bucket4j keeps bucket
+     * state as bytes), opened on first use so the service starts while Redis is down. Each call opens one more
+     * connection: call it once.
+     *
+     * @param prefix  the key prefix of every bucket, e.g. {@code fs:rl:}
+     * @param timeout how long one take may wait for Redis before it fails
+     */
+    public RateLimitBuckets rateLimitBuckets(String prefix, Duration timeout) {
+        return new LazyRateLimitBuckets(() -> connectRateLimitBuckets(prefix, timeout));
+    }
+
+    private RateLimitBuckets connectRateLimitBuckets(String prefix, Duration timeout) {
+        RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+        synchronized (extraConnections) {
+            if (client instanceof RedisClusterClient cluster) {
+                StatefulRedisClusterConnection<String, byte[]> bytes = cluster.connect(codec);
+                extraConnections.add(bytes);
+                return RedisRateLimitBuckets.onCluster(bytes, prefix, timeout);
+            }
+            StatefulRedisConnection<String, byte[]> bytes = ((RedisClient) client).connect(codec);
+            extraConnections.add(bytes);
+            return RedisRateLimitBuckets.on(bytes, prefix, timeout);
+        }
+    }
+
     /** Every return of units, announced by this instance's adapters or another instance's. */
     public StockReturnsPort stockReturns() {
         return returns;
@@ -159,7 +236,13 @@ public final class RedisHotStore implements AutoCloseable {
     @Override
     public void close() {
         returns.close();
-        connection.close();
+        synchronized (extraConnections) {
+            extraConnections.forEach(StatefulConnection::close);
+        }
+        StatefulConnection<String, String> open = connection.get();
+        if (open != null) {
+            open.close();
+        }
         client.shutdown();
     }
 }

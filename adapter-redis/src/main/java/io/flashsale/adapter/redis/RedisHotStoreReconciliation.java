@@ -4,26 +4,35 @@ import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PipelineMark;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,7 +47,11 @@ import java.util.stream.Collectors;
  * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
  * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
  */
-public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort,
+        RecoveryMarkPort {
+
+    /** Field of a reservation's record: where the broker stored its event, written by {@code acknowledge.lua}. */
+    static final String RESERVATION_POSITION = "pos";
 
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
@@ -51,7 +64,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     private final LuaScript repair;
     private final LuaScript redrive;
     private final LuaScript adjust;
-    private final LuaScript rebuild;
+    private final LuaScript rebuildBegin;
+    private final LuaScript rebuildPage;
+    private final LuaScript rebuildFinish;
     private final Consumer<ActivityId> returns;
 
     /** Registers rebuilt activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
@@ -76,7 +91,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         this.repair = LuaScript.load(redis, "reconcile_repair");
         this.redrive = LuaScript.load(redis, "reconcile_redrive");
         this.adjust = LuaScript.load(redis, "adjust");
-        this.rebuild = LuaScript.load(redis, "rebuild");
+        this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
+        this.rebuildPage = LuaScript.load(redis, "rebuild_page");
+        this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
     }
 
     /**
@@ -156,6 +173,15 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     @Override
     public boolean redrive(ReservationId reservationId) {
+        return redrive(reservationId, "*", Duration.ZERO);
+    }
+
+    @Override
+    public boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window) {
+        return redrive(reservationId, seenAt.map(EventPosition::toString).orElse(""), window);
+    }
+
+    private boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
         ActivityId activityId = reservationId.activityId();
         String reservedAt = redis.hget(RedisKeys.reservations(activityId),
                 RedisKeys.reservationField(reservationId, RedisKeys.RESERVATION_RESERVED_AT));
@@ -164,8 +190,64 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         }
         String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
         Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), activityId.value(),
-                Long.toString(Instant.parse(reservedAt).toEpochMilli()));
+                Long.toString(Instant.parse(reservedAt).toEpochMilli()), seenAt, Long.toString(window.toMillis()));
         return appended == 1L;
+    }
+
+    @Override
+    public Map<ReservationId, EventPosition> positions(ActivityId activityId, Collection<ReservationId> ids) {
+        Map<ReservationId, EventPosition> positions = new HashMap<>();
+        List<ReservationId> all = List.copyOf(ids);
+        for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
+            List<ReservationId> page = all.subList(from, Math.min(all.size(), from + PagedReads.PAGE));
+            String[] fields = page.stream().map(id -> RedisKeys.reservationField(id, RESERVATION_POSITION))
+                    .toArray(String[]::new);
+            List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
+            for (int i = 0; i < page.size(); i++) {
+                if (values.get(i).hasValue()) {
+                    positions.put(page.get(i), EventPosition.parse(values.get(i).getValue()));
+                }
+            }
+        }
+        return positions;
+    }
+
+    @Override
+    public Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids) {
+        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
+        return ids.stream().filter(id -> waiting.contains(id.value())).collect(Collectors.toSet());
+    }
+
+    @Override
+    public Optional<PipelineMark> recoveryMark(ActivityId activityId) {
+        Map<String, String> offsets = redis.hgetall(RedisKeys.recovery(activityId));
+        if (offsets == null || offsets.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<Integer, Long> mark = new HashMap<>();
+        offsets.forEach((partition, offset) -> mark.put(Integer.parseInt(partition), Long.parseLong(offset)));
+        return Optional.of(new PipelineMark(mark));
+    }
+
+    /** A mark with no partitions (an empty topic) is kept as one field, so that it is still found as taken. */
+    @Override
+    public void keepRecoveryMark(ActivityId activityId, PipelineMark mark) {
+        Map<String, String> fields = new HashMap<>();
+        mark.offsets().forEach((partition, offset) -> fields.put(partition.toString(), offset.toString()));
+        if (fields.isEmpty()) {
+            fields.put("0", "0");
+        }
+        redis.hset(RedisKeys.recovery(activityId), fields);
+    }
+
+    @Override
+    public void clearRecoveryMark(ActivityId activityId) {
+        redis.del(RedisKeys.recovery(activityId));
+    }
+
+    @Override
+    public boolean outboxDrained(ActivityId activityId) {
+        return pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP).isEmpty();
     }
 
     @Override
@@ -185,20 +267,66 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         };
     }
 
+    /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
+    static final long REBUILD_LEASE_SECONDS = 30;
+
     @Override
-    public boolean rebuild(Activity activity, List<SkuRebuild> skus) {
-        ActivityId activityId = activity.id();
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
-        Long loaded = rebuild.run(redis, ScriptOutputType.INTEGER, keys, rebuildArguments(activity, skus));
-        // As a warm-up does, and every time: a rebuild that died before this line heals on the next one.
-        redis.sadd(outboxRegistry, activityId.value());
-        returns.accept(activityId);
-        return loaded == 1L;
+    public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
+        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
+                Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
+        return switch (ScriptReplies.text(reply, 0)) {
+            case "LOADED" -> new RebuildStart.Loaded();
+            case "BUSY" -> ScriptReplies.text(reply, 1).startsWith("rebuild ") ? new RebuildStart.Rebuilding()
+                    : new RebuildStart.OutboxPending();
+            case "STARTED" -> {
+                String cursor = ScriptReplies.text(reply, 2);
+                yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
+                        cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
+                        Instant.ofEpochMilli(Long.parseLong(ScriptReplies.text(reply, 3))));
+            }
+            default -> throw new IllegalStateException("rebuild_begin.lua answered " + reply);
+        };
     }
 
-    private static String[] rebuildArguments(Activity activity, List<SkuRebuild> skus) {
+    @Override
+    public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
+                               ReservationId last, List<Order> orders) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+        List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
+                last.value()));
+        for (Order order : orders) {
+            args.add(order.id().value());
+            args.add(order.buyerId().value());
+            args.add(order.requestId().value());
+            args.add(order.status().name());
+            args.add(order.reservedAt().toString());
+            args.add(order.lines().stream().map(line -> line.skuId().value() + ":" + line.quantity())
+                    .collect(Collectors.joining(",")));
+        }
+        Long written = rebuildPage.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+        return written == 1L;
+    }
+
+    @Override
+    public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        ActivityId activityId = activity.id();
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId, skus));
+        if (ready != 1L) {
+            return false;
+        }
+        // As a warm-up does: the relays read the activity's outbox again.
+        redis.sadd(outboxRegistry, activityId.value());
+        returns.accept(activityId);
+        return true;
+    }
+
+    private static String[] finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
         Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
-        List<String> args = new ArrayList<>(List.of(
+        List<String> args = new ArrayList<>(List.of(rebuildId,
                 Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
                 Long.toString(activity.endsAt().getEpochSecond()), Integer.toString(activity.endsAt().getNano()),
                 Integer.toString(activity.perUserLimit().max()),
@@ -211,17 +339,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             }
             args.add(item.skuId().value());
             args.add(Long.toString(sku.total()));
-            args.add(Long.toString(sku.sold()));
             args.add(Integer.toString(activity.limitFor(item).max()));
             args.add(Integer.toString(item.segments()));
             args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
-        }
-        for (SkuRebuild sku : skus) {
-            sku.holdings().forEach((buyer, units) -> {
-                args.add(buyer.value());
-                args.add(sku.skuId().value());
-                args.add(Long.toString(units));
-            });
         }
         return args.toArray(String[]::new);
     }

@@ -108,6 +108,14 @@ public final class RedisKeys {
         return key(activityId, "outbox");
     }
 
+    /**
+     * Where the broker's log ended when the recovery of a lost activity began (ADR 30): partition -> offset. Removed by
+     * the rebuild it gates; not among {@link #activityKeys} (it exists only while the activity's other keys do not).
+     */
+    public static String recovery(ActivityId activityId) {
+        return key(activityId, "recovery");
+    }
+
     /** Every key of one activity, outbox first: what an archive deletes. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),

@@ -2,6 +2,8 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
+import io.flashsale.application.port.out.OutboxBacklog;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -17,6 +19,7 @@ import io.lettuce.core.models.stream.ClaimedMessages;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,6 +45,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     private final RedisClusterCommands<String, String> redis;
     private final String registry;
     private final LuaScript acknowledge;
+    private final LuaScript backlog;
 
     /** Reads the activities of the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisReservationOutbox(StatefulRedisConnection<String, String> connection) {
@@ -58,6 +62,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         this.redis = redis;
         this.registry = registry;
         this.acknowledge = LuaScript.load(redis, "acknowledge");
+        this.backlog = LuaScript.load(redis, "outbox_backlog");
     }
 
     @Override
@@ -111,14 +116,44 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
 
     @Override
     public void acknowledge(ActivityId activityId, List<OutboxEntry> entries) {
-        String[] keys = {RedisKeys.outbox(activityId)};
+        acknowledge(activityId, entries, List.of());
+    }
+
+    /** Positions, when given, are recorded on the reservations' records in the step that acknowledges them. */
+    @Override
+    public void acknowledge(ActivityId activityId, List<OutboxEntry> entries, List<EventPosition> positions) {
+        if (!positions.isEmpty() && positions.size() != entries.size()) {
+            throw new IllegalArgumentException(positions.size() + " positions for " + entries.size() + " entries");
+        }
+        String[] keys = {RedisKeys.outbox(activityId), RedisKeys.reservations(activityId)};
         for (int from = 0; from < entries.size(); from += ACKNOWLEDGE_CHUNK) {
-            List<OutboxEntry> chunk = entries.subList(from, Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK));
-            var args = new ArrayList<String>(chunk.size() + 1);
+            int to = Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK);
+            List<OutboxEntry> chunk = entries.subList(from, to);
+            var args = new ArrayList<String>(chunk.size() * 3 + 2);
             args.add(RedisKeys.OUTBOX_GROUP);
+            args.add(Integer.toString(chunk.size()));
             chunk.forEach(entry -> args.add(entry.entryId()));
+            for (int i = from; i < to && !positions.isEmpty(); i++) {
+                args.add(entries.get(i).reservation().id().value());
+                args.add(positions.get(i).toString());
+            }
             acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
         }
+    }
+
+    /** One read-only script call (XINFO GROUPS, XPENDING summary, XRANGE COUNT 1): O(1) in the outbox's length. */
+    @Override
+    public OutboxBacklog backlog(ActivityId activityId) {
+        List<Object> reply = backlog.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.outbox(activityId)},
+                RedisKeys.OUTBOX_GROUP);
+        long depth = (Long) reply.get(0);
+        String oldest = reply.get(1) instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(reply.get(1));
+        if (depth == 0 || oldest.isEmpty()) {
+            return depth == 0 ? OutboxBacklog.EMPTY : new OutboxBacklog(depth, null);
+        }
+        // A stream id starts with the millisecond the entry was added (XADD *): when the reservation was accepted.
+        return new OutboxBacklog(depth, Instant.ofEpochMilli(Long.parseLong(oldest.substring(0, oldest.indexOf('-')))));
     }
 
     private List<OutboxEntry> decode(ActivityId activityId, List<StreamMessage<String, String>> messages, String relay) {

@@ -36,6 +36,18 @@ final class DueActivities implements ActivityRepository {
                 .toList());
     }
 
+    private final java.util.Set<ActivityId> loaded = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    @Override
+    public void recordLoad(ActivityId activityId) {
+        loaded.add(activityId);
+    }
+
+    @Override
+    public boolean wasLoaded(ActivityId activityId) {
+        return loaded.contains(activityId);
+    }
+
     @Override
     public Optional<Activity> findById(ActivityId activityId) {
         return find(activityId);
@@ -49,6 +61,11 @@ final class DueActivities implements ActivityRepository {
     @Override
     public void add(Activity activity) {
         throw new UnsupportedOperationException("the warm-up schedule never adds activities");
+    }
+
+    @Override
+    public List<Activity> findUnarchived(int limit) {
+        throw new UnsupportedOperationException("the warm-up schedule never lists activities");
     }
 
     @Override

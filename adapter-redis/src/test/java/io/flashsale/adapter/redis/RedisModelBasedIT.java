@@ -54,6 +54,6 @@ class RedisModelBasedIT {
                 "release=true", "release=false", "releaseAt=true", "releaseAt=false", "confirm=true", "confirm=false",
                 "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false",
                 "adjust=Applied", "adjust=AlreadyApplied", "adjust=Refused", "adjust=UnknownSku", "repair=REPAIRED",
-                "repair=RETRY/stale", "rebuild");
+                "repair=RETRY/stale", "rebuild", "rebuild/partial");
     }
 }

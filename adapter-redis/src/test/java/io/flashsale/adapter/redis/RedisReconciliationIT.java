@@ -12,7 +12,6 @@ import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
-import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -42,8 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The reconciliation scripts on the real Redis: what the snapshot reads, that a repair writes exactly the given figures
- * and only while nothing moved, that a re-driven event reads back as the reservation, the adjust script's rules, and a
- * rebuild that becomes ready only once every ledger is in place.
+ * and only while nothing moved, that a re-driven event reads back as the reservation, and the adjust script's rules.
+ * The rebuild has {@link RedisRebuildIT}.
  */
 class RedisReconciliationIT {
 
@@ -173,7 +172,7 @@ class RedisReconciliationIT {
 
         assertThat(a.steady()).isTrue();
         assertThat(a.figures()).isEqualTo(new LedgerFigures(1000, buyers, 0, 1000 - buyers));
-        assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inOutbox);
+        assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inPipeline);
         assertThat(a.holdings()).hasSize(buyers);
     }
 
@@ -332,7 +331,7 @@ class RedisReconciliationIT {
         assertThat(entries).hasSize(1);
         OutboxEntry entry = OutboxEntryDecoder.decode(activityId, entries.getFirst().getId(), entries.getFirst().getBody());
         assertThat(entry.reservation()).isEqualTo(lost);
-        assertThat(snapshotOf(A).reservations().getFirst().inOutbox()).isTrue();
+        assertThat(snapshotOf(A).reservations().getFirst().inPipeline()).isTrue();
     }
 
     @Test
@@ -382,44 +381,5 @@ class RedisReconciliationIT {
         assertThat(hotStore.adjust(activityId, A, 1, 4)).isEqualTo(new LedgerAdjustment.NotLoaded());
         stock.warmUp(sale);
         assertThat(hotStore.adjust(activityId, new SkuId("zz"), 1, 4)).isEqualTo(new LedgerAdjustment.UnknownSku());
-    }
-
-    // ---- rebuild ----
-
-    @Test
-    void givenAnActivityRedisLost_whenRebuilt_thenItSellsFromMySqlsFiguresAndARebuildOfALoadedOneChangesNothing() {
-        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "e1"), ANN, new RequestId("e1"),
-                List.of(line(A, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.NotReady());
-
-        boolean loaded = hotStore.rebuild(sale, List.of(new SkuRebuild(A, 30, 12, Map.of(ANN, 5L, BOB, 2L), Set.of(3L)),
-                new SkuRebuild(B, 4, 2, Map.of(BOB, 2L), Set.of())));
-
-        assertThat(loaded).isTrue();
-        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
-                new SkuStock(A, new StockLedger(30, 0, 12)), new SkuStock(B, new StockLedger(4, 0, 2)));
-        assertThat(segmentsOf(A, 3)).containsExactly(6L, 6L, 6L);
-        assertThat(stock.holdings(activityId, BOB)).isEqualTo(Map.of(A, 2L, B, 2L));
-        assertThat(hotStore.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
-        assertThat(stock.reserve(new ReservationRequest(ReservationId.of(activityId, "e2"), ANN, new RequestId("e2"),
-                List.of(line(A, 1)), Instant.now()))).isEqualTo(new ReservationOutcome.LimitExceeded(A, 5, 5));
-        assertThat(redis.sismember(SharedRedis.registry(), activityId.value())).isTrue();
-
-        assertThat(hotStore.rebuild(sale, List.of(new SkuRebuild(A, 1, 0, Map.of(), Set.of()),
-                new SkuRebuild(B, 1, 0, Map.of(), Set.of())))).isFalse();
-        assertThat(ledgerOf(A)).isEqualTo(new StockLedger(30, 0, 12));
-    }
-
-    @Test
-    void givenLeftoversOfAPartialLoss_whenRebuilt_thenTheyAreDroppedForMySqlsFigures() {
-        redis.hset(RedisKeys.stock(activityId), Map.of("a:total", "999", "a:avail:1", "999"));
-        redis.hset(RedisKeys.holdings(activityId), "mallory:a", "4");
-
-        hotStore.rebuild(sale, List.of(new SkuRebuild(A, 20, 0, Map.of(), Set.of()),
-                new SkuRebuild(B, 4, 0, Map.of(), Set.of())));
-
-        assertThat(ledgerOf(A)).isEqualTo(StockLedger.of(20));
-        assertThat(stock.holdings(activityId, new BuyerId("mallory"))).isEmpty();
-        HotStoreSnapshot snapshot = hotStore.snapshot(activityId).orElseThrow();
-        assertThat(snapshot.skus()).containsOnlyKeys(A, B);
     }
 }

@@ -2,9 +2,11 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.adapter.web.security.MissingUserException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
@@ -76,6 +78,16 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.response(problem);
     }
 
+    @ExceptionHandler(SaleHasReservationsException.class)
+    ResponseEntity<ProblemDetail> saleHasReservations(SaleHasReservationsException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.SALE_HAS_RESERVATIONS,
+                "the sale was loaded before and Redis lost it: its reservations may still be on their way, so it is"
+                        + " not warmed up with its original totals; reconciliation rebuilds it from the database of"
+                        + " record once they have landed (POST .../reconciliation to run it now)");
+        problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
     @ExceptionHandler(NotFoundException.class)
     ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
         return Problems.response(Problems.of(e.code(), e.getMessage()));
@@ -88,6 +100,15 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
+    }
+
+    /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */
+    @ExceptionHandler(DegradedException.class)
+    ResponseEntity<ProblemDetail> degraded(DegradedException e) {
+        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
+        return ResponseEntity.status(ProblemCode.DEGRADED.status())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+                .body(Problems.of(ProblemCode.DEGRADED, e.getMessage()));
     }
 
     @ExceptionHandler(UnauthorizedException.class)

@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.ClientAddressResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,18 +40,20 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
     private final ResponseEntityWriter writer;
     private final HandlerExceptionResolver exceptions;
     private final boolean ceiling;
+    private final ClientAddressResolver clients;
 
     /**
      * @param ceiling also answer the load harness's {@link CeilingController} path the same lean way (read, check,
      *                then the fixed 202 instead of the use case), so the harness measures this stack's ceiling
      */
     public LeanReservationFilter(ReserveStockUseCase reserveStock, JsonMapper json, ResponseEntityWriter writer,
-                                 HandlerExceptionResolver exceptions, boolean ceiling) {
+                                 HandlerExceptionResolver exceptions, boolean ceiling, ClientAddressResolver clients) {
         this.reserveStock = reserveStock;
         this.reader = json.readerFor(ReserveRequest.class);
         this.writer = writer;
         this.exceptions = exceptions;
         this.ceiling = ceiling;
+        this.clients = clients;
     }
 
     @Override
@@ -107,7 +110,7 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
             if (attempt == null || !attempt.isPlainlyValid()) {
                 return null;
             }
-            return ReservationController.command(activityIdOf(request), buyer,
+            return ReservationController.command(activityIdOf(request), buyer, clients.resolve(request),
                     request.getHeader(ReservationController.IDEMPOTENCY_KEY), attempt);
         } catch (RuntimeException notPlain) {
             return null;

@@ -31,6 +31,11 @@ public enum ProblemCode {
     RESERVATIONS_PENDING(HttpStatus.CONFLICT),
     /** The sale was archived: it is never loaded into Redis again. */
     ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
+    /**
+     * A warm-up of a sale Redis lost after it was loaded: its reservations may be anywhere in the pipeline, so it is
+     * never warmed up with its original totals; reconciliation rebuilds it once what was in flight has landed.
+     */
+    SALE_HAS_RESERVATIONS(HttpStatus.CONFLICT),
     /** A stock adjustment that would put the total ({@code stock}) below the units already sold ({@code sold}). */
     STOCK_BELOW_SOLD(HttpStatus.CONFLICT),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
@@ -40,9 +45,16 @@ public enum ProblemCode {
     STOCK_ABOVE_MAXIMUM(HttpStatus.UNPROCESSABLE_CONTENT),
     /** Any other client error the framework or the container refused the request with. */
     REQUEST_REJECTED(HttpStatus.BAD_REQUEST),
+    /**
+     * Too many attempts too fast under one rate limit ({@code limit}: buyer, client or sale); try again after
+     * {@code Retry-After} seconds. Nothing was reserved.
+     */
+    RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
-    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
+    /** Redis is out and the database path cannot take the attempt now (at its concurrency limit, or rebuilding). */
+    DEGRADED(HttpStatus.SERVICE_UNAVAILABLE);
 
     private final HttpStatus status;
 

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
@@ -43,17 +44,18 @@ public class ReservationController {
     }
 
     @PostMapping("/api/v1/activities/{activityId}/reservations")
-    public ResponseEntity<?> reserve(BuyerId buyer, @PathVariable String activityId,
+    public ResponseEntity<?> reserve(BuyerId buyer, ClientAddress client, @PathVariable String activityId,
                                      @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
                                      @Valid @RequestBody ReserveRequest request) {
-        return ReservationOutcomeResponses.of(reserveStock.reserve(command(activityId, buyer, idempotencyKey, request)));
+        return ReservationOutcomeResponses.of(
+                reserveStock.reserve(command(activityId, buyer, client, idempotencyKey, request)));
     }
 
     /** The attempt as the use case takes it; shared with {@link LeanReservationFilter}, so both read it alike. */
-    static ReserveStockCommand command(String activityId, BuyerId buyer, String idempotencyKey,
+    static ReserveStockCommand command(String activityId, BuyerId buyer, ClientAddress client, String idempotencyKey,
                                        ReserveRequest request) {
         return new ReserveStockCommand(PathIds.activity(activityId), buyer,
-                requestId(request.requestId(), idempotencyKey), request.toLines());
+                requestId(request.requestId(), idempotencyKey), request.toLines(), client.value());
     }
 
     @GetMapping("/api/v1/reservations/{reservationId}")

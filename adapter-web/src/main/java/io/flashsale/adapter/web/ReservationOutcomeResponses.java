@@ -47,6 +47,7 @@ final class ReservationOutcomeResponses {
             case ReservationOutcome.UnknownSku unknown -> Problems.response(
                     withSku(Problems.of(ProblemCode.UNKNOWN_SKU, "the SKU is not part of this sale"),
                             unknown.skuId().value()));
+            case ReservationOutcome.RateLimited limited -> RateLimitResponses.of(limited);
         };
     }
 

@@ -39,7 +39,8 @@ class LeanReservationFilterTest {
                 command.activityId(), command.buyerId(), new RequestId("0190abc"), command.lines(), ReservationStatus.RESERVED,
                 Instant.parse("2030-01-01T00:00:00Z")));
     }, JSON, new ResponseEntityWriter(List.of(new JacksonJsonHttpMessageConverter(JSON))),
-            (request, response, handler, e) -> null, false);
+            (request, response, handler, e) -> null, false,
+            new io.flashsale.adapter.web.security.ClientAddressResolver(false, null));
 
     @Test
     void givenAPlainAttempt_whenFiltered_thenDecidedHereAndAnswered202WithoutTheController() throws Exception {

@@ -4,11 +4,13 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -24,6 +26,7 @@ import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -202,12 +205,48 @@ public class InMemoryStockReservations
         return ledger == null ? new LedgerAdjustment.NotLoaded() : ledger.adjust(skuId, delta, adjustmentId);
     }
 
+    /** A rebuild under way: the pages' orders so far and the cursor the next page follows. */
+    private record Rebuild(String id, Optional<ReservationId> cursor, List<Order> orders, Instant since) {
+    }
+
+    private final Map<ActivityId, Rebuild> rebuilding = new HashMap<>();
+    private long rebuilds;
+
+    /** As Redis: nothing partial survives in memory, and a begun rebuild stays with its runner (no lease here). */
     @Override
-    public synchronized boolean rebuild(Activity activity, List<SkuRebuild> skus) {
-        if (ledgers.containsKey(activity.id())) {
+    public synchronized RebuildStart beginRebuild(ActivityId activityId, Instant since) {
+        if (ledgers.containsKey(activityId)) {
+            return new RebuildStart.Loaded();
+        }
+        if (rebuilding.containsKey(activityId)) {
+            return new RebuildStart.Rebuilding();
+        }
+        String id = "rebuild-" + ++rebuilds;
+        rebuilding.put(activityId, new Rebuild(id, Optional.empty(), List.of(), since));
+        return new RebuildStart.Started(id, Optional.empty(), since);
+    }
+
+    @Override
+    public synchronized boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
+                                            ReservationId last, List<Order> orders) {
+        Rebuild current = rebuilding.get(activityId);
+        if (current == null || !current.id().equals(rebuildId) || !current.cursor().equals(after)) {
             return false;
         }
-        ledgers.put(activity.id(), ActivityLedger.rebuild(activity, skus));
+        List<Order> all = new ArrayList<>(current.orders());
+        all.addAll(orders);
+        rebuilding.put(activityId, new Rebuild(rebuildId, Optional.of(last), List.copyOf(all), current.since()));
+        return true;
+    }
+
+    @Override
+    public synchronized boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        Rebuild current = rebuilding.get(activity.id());
+        if (current == null || !current.id().equals(rebuildId)) {
+            return false;
+        }
+        ledgers.put(activity.id(), ActivityLedger.rebuild(activity, skus, current.orders()));
+        rebuilding.remove(activity.id());
         return true;
     }
 }

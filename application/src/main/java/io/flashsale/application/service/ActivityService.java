@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.CreateActivityCommand;
 import io.flashsale.application.port.in.CreateActivityUseCase;
 import io.flashsale.application.port.in.GetActivityUseCase;
 import io.flashsale.application.port.in.GetStockUseCase;
+import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.WarmUpActivityUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
@@ -57,6 +58,10 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         if (activities.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
+        if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(activities, activityId)) {
+            throw new SaleHasReservationsException(activityId);
+        }
+        activities.recordLoad(activityId);
         return stock.warmUp(activity);
     }
 

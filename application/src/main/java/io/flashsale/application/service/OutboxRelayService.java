@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.RelayReservationsUseCase;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OutboxEntry;
@@ -76,8 +77,9 @@ public class OutboxRelayService implements RelayReservationsUseCase {
             return 0;
         }
         // Throws when the broker did not acknowledge: the entries stay pending and are claimed again later.
-        publisher.publish(entries.stream().map(OutboxEntry::reservation).toList());
-        outbox.acknowledge(activityId, entries);
+        // The positions travel with the acknowledgement, so reconciliation can tell where each event is (ADR 29).
+        List<EventPosition> positions = publisher.publishAt(entries.stream().map(OutboxEntry::reservation).toList());
+        outbox.acknowledge(activityId, entries, positions);
         return entries.size();
     }
 }

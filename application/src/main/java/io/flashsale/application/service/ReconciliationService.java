@@ -15,10 +15,15 @@ import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.RecordedOrdersPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -26,7 +31,6 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SalePhase;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
-import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Clock;
@@ -51,31 +55,73 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
 
     private final ActivityRepository activities;
     private final HotStoreReconciliationPort hotStore;
-    private final RecordedStockPort recorded;
     private final ReconciliationReportRepository reports;
-    private final ReconciliationMetrics metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final SkuReconciler skus;
+    private final LedgerRebuild rebuilds;
+    private final PipelineGate gate;
 
     public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
-        this(activities, stock, hotStore, recorded, reports, metrics, clock, ReconciliationSettings.DEFAULTS);
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock,
+                ReconciliationSettings.DEFAULTS);
     }
 
     public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
                                  ReconciliationSettings settings) {
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
+                LedgerRebuild.PAGE);
+    }
+
+    /** @param rebuildPage orders per step of a rebuild ({@link LedgerRebuild#PAGE} in production) */
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings, int rebuildPage) {
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
+                rebuildPage, hotStore instanceof RelayedEventsPort relayed ? relayed : null, PipelinePositionPort.NONE);
+    }
+
+    /** As the full constructor, with rebuilds in steps of {@link LedgerRebuild#PAGE} orders. */
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings, RelayedEventsPort relayed,
+                                 PipelinePositionPort pipeline) {
+        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
+                LedgerRebuild.PAGE, relayed, pipeline);
+    }
+
+    /**
+     * @param rebuildPage orders per step of a rebuild ({@link LedgerRebuild#PAGE} in production)
+     * @param relayed     the hot store's outbox and the broker positions it recorded; null judges a reservation's
+     *                    event by its age (what a store without a view of its outbox leaves)
+     * @param pipeline    where the order consumer stands in the broker
+     */
+    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
+                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                 ReconciliationSettings settings, int rebuildPage, RelayedEventsPort relayed,
+                                 PipelinePositionPort pipeline) {
         this.activities = activities;
         this.hotStore = hotStore;
-        this.recorded = recorded;
         this.reports = reports;
-        this.metrics = metrics;
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        this.skus = new SkuReconciler(hotStore, stock, recorded, recordedOrders, reports, metrics, clock, settings,
+                relayed, pipeline);
+        this.rebuilds = new LedgerRebuild(hotStore, settlement, recorded, recordedOrders, metrics, clock, rebuildPage);
+        this.gate = new PipelineGate(relayed, pipeline,
+                hotStore instanceof RecoveryMarkPort recoveryMarks ? recoveryMarks : null);
     }
 
     @Override
@@ -84,12 +130,14 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         HotStoreState state = HotStoreState.LOADED;
         if (snapshot.isEmpty()) {
-            boolean rebuiltNow = activity.phaseAt(clock.instant()) == SalePhase.OPEN
-                    && rebuildNow(activity) == RebuildOutcome.REBUILT;
+            RebuildOutcome outcome = activity.phaseAt(clock.instant()) == SalePhase.OPEN ? rebuildNow(activity)
+                    : RebuildOutcome.ENDED;
+            boolean rebuiltNow = outcome == RebuildOutcome.REBUILT;
             // Read again either way: another instance may have loaded it meanwhile.
             snapshot = hotStore.snapshot(activityId);
             if (snapshot.isEmpty()) {
-                return new ActivityReconciliation(activityId, HotStoreState.NOT_LOADED, List.of());
+                return new ActivityReconciliation(activityId, outcome == RebuildOutcome.AWAITING_PIPELINE
+                        ? HotStoreState.AWAITING_PIPELINE : HotStoreState.NOT_LOADED, List.of());
             }
             state = rebuiltNow ? HotStoreState.REBUILT : HotStoreState.LOADED;
         }
@@ -134,18 +182,19 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         return rebuildNow(activity);
     }
 
-    /** Loads the activity from the database's figures unless the hot store holds it; ready comes last, atomically. */
+    /**
+     * Loads the activity from the database of record unless the hot store holds it; ready comes last. Not before
+     * what was in flight when the loss was found has landed in the database ({@link PipelineGate}).
+     */
     private RebuildOutcome rebuildNow(Activity activity) {
-        List<SkuRebuild> figures = activity.items().stream()
-                .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of())
-                        .map(SkuRebuild::of)
-                        .orElseThrow(() -> new SkuNotFoundException(activity.id(), item.skuId())))
-                .toList();
-        if (!hotStore.rebuild(activity, figures)) {
-            return RebuildOutcome.ALREADY_LOADED;
+        if (!gate.landed(activity.id())) {
+            return RebuildOutcome.AWAITING_PIPELINE;
         }
-        metrics.rebuilt(activity.id(), figures);
-        return RebuildOutcome.REBUILT;
+        RebuildOutcome outcome = rebuilds.run(activity);
+        if (outcome == RebuildOutcome.REBUILT) {
+            gate.rebuilt(activity.id());
+        }
+        return outcome;
     }
 
     @Override

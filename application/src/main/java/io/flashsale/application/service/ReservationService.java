@@ -41,21 +41,32 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final IdGenerator ids;
     private final Clock clock;
     private final KnownRefusals known;
+    private final ReservationAdmission admission;
 
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
         this(stock, activities, orders, ids, clock, KnownRefusals.none());
     }
 
-    /** @param known refusals this instance remembers (sold out, ended, not started) and answers without the store */
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock, KnownRefusals known) {
+        this(stock, activities, orders, ids, clock, known, ReservationAdmission.unlimited());
+    }
+
+    /**
+     * @param known     refusals this instance remembers (sold out, ended, not started) and answers without the store
+     * @param admission the rate limits asked after the known refusals (those cost less than the limits) and before
+     *                  the store
+     */
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission) {
         this.stock = stock;
         this.activities = activities;
         this.orders = orders;
         this.ids = ids;
         this.clock = clock;
         this.known = known;
+        this.admission = admission;
     }
 
     /**
@@ -72,6 +83,10 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
             if (refusal.isPresent()) {
                 return refusal.get();
             }
+        }
+        Optional<ReservationOutcome> limited = admission.refusal(command);
+        if (limited.isPresent()) {
+            return limited.get();
         }
         long ticket = known.ticket();
         String token = ids.next();

@@ -4,9 +4,12 @@ import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RecordedOrdersPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -27,6 +30,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,17 +49,30 @@ final class SkuReconciler {
     private final HotStoreReconciliationPort hotStore;
     private final StockReservationPort stock;
     private final RecordedStockPort recorded;
+    private final RecordedOrdersPort orders;
     private final ReconciliationReportRepository reports;
     private final ReconciliationMetrics metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
+    private final RelayedEventsPort relayed;
+    private final PipelinePositionPort pipeline;
+    private final PipelinePlaces places;
 
+    /**
+     * @param relayed  the hot store's view of its outbox and the broker positions; null judges a reservation's event
+     *                 by age (the in-memory reference)
+     * @param pipeline where the order consumer stands in the broker
+     */
     SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
-                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                  ReconciliationSettings settings) {
+                  RecordedOrdersPort orders, ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                  Clock clock, ReconciliationSettings settings, RelayedEventsPort relayed, PipelinePositionPort pipeline) {
+        this.relayed = relayed;
+        this.pipeline = pipeline;
+        this.places = new PipelinePlaces(relayed, pipeline);
         this.hotStore = hotStore;
         this.stock = stock;
         this.recorded = recorded;
+        this.orders = orders;
         this.reports = reports;
         this.metrics = metrics;
         this.clock = clock;
@@ -81,7 +98,7 @@ final class SkuReconciler {
                         : Optional.of(run.finish(ReconciliationAction.DEFERRED, run.lastReckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            Look look = look(activity.id(), item.skuId(), snapshot.get(), landedAdjustments);
+            Look look = look(activity, item.skuId(), snapshot.get(), landedAdjustments);
             SkuReckoning reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -105,7 +122,7 @@ final class SkuReconciler {
                 return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            look = look(activity.id(), item.skuId(), again.get(), landedAdjustments);
+            look = look(activity, item.skuId(), again.get(), landedAdjustments);
             reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -154,18 +171,24 @@ final class SkuReconciler {
      * Both stores' sides of the SKU, the database's read after the hot store's, and what they come to; not steady when
      * the SKU moved while the hot store was read.
      */
-    private record Look(RecordedSku recorded, SkuReckoning reckoning, boolean steady) {
+    private record Look(HotSkuSnapshot hot, RecordedSku recorded, SkuReckoning reckoning, boolean steady,
+                        PipelinePlaces.Placed placed) {
     }
 
-    private Look look(ActivityId activityId, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+    private Look look(Activity activity, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+        ActivityId activityId = activity.id();
         HotSkuSnapshot hot = snapshot.sku(skuId).orElseThrow(() -> new IllegalStateException(
                 "the hot store's snapshot of " + activityId + " lacks SKU " + skuId));
         Instant now = clock.instant();
-        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now))
+        // Where the pipeline holds each RESERVED reservation, read before the database so that an event the consumer
+        // read past has its order (or its dead letter) there already.
+        PipelinePlaces.Placed placed = places.place(activityId, hot, now, settings.grace());
+        hot = placed.hot();
+        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now, activity.paymentTimeout()))
                 .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         hot = withOwedRestores(activityId, hot, figures);
-        return new Look(figures, StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments),
-                hot.steady());
+        return new Look(hot, figures, StockReconciliation.reckon(hot, figures, now, settings.grace(),
+                landedAdjustments), hot.steady(), placed);
     }
 
     /**
@@ -183,9 +206,13 @@ final class SkuReconciler {
                 .filter(held -> held.status() == ReservationStatus.ORDERED).toList());
     }
 
-    /** The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. */
-    private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now) {
-        Instant lately = now.minus(settings.grace());
+    /**
+     * The reservations whose orders decide how they count: RESERVED ones, and ones the buyer cancelled lately. Lately
+     * spans the grace period and the payment timeout: a buyer's cancel that won in the hot store while its order
+     * committed (ADR 32) leaves that order ORDERED at most until it expires, which then settles both stores anyway.
+     */
+    private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now, Duration paymentTimeout) {
+        Instant lately = now.minus(settings.grace()).minus(paymentTimeout);
         return hot.reservations().stream()
                 .filter(held -> held.status() == ReservationStatus.RESERVED
                         || (held.status() == ReservationStatus.CANCELLED && held.cancelledAt() != null
@@ -204,6 +231,7 @@ final class SkuReconciler {
         private final List<ReservationId> redriven = new ArrayList<>();
         private final List<ReservationId> confirmed = new ArrayList<>();
         private final List<ReservationId> released = new ArrayList<>();
+        private final Set<ReservationId> deadLettered = new HashSet<>();
         private SkuReckoning decisive;
         private SkuReckoning lastReckoning;
         private boolean moving;
@@ -225,10 +253,15 @@ final class SkuReconciler {
         /** Re-drives lost events and tells the hot store what the database settled long ago; true when it moved. */
         boolean catchUp(Look look) {
             SkuReckoning reckoning = look.reckoning();
-            for (ReservationId id : reckoning.reservations(ReservationSettlement.UNKNOWN)) {
-                if (actedOn.add(id) && hotStore.redrive(id)) {
+            List<ReservationId> lost = reckoning.reservations(ReservationSettlement.UNKNOWN);
+            // Dead letters wait for an operator's replay: never re-driven automatically.
+            Set<ReservationId> waitingForOperator = lost.isEmpty() ? Set.of() : pipeline.deadLettered(lost);
+            deadLettered.addAll(waitingForOperator);
+            for (ReservationId id : lost) {
+                if (!waitingForOperator.contains(id) && actedOn.add(id) && redrive(id, look)) {
                     decidedBy(reckoning);
                     redriven.add(id);
+                    metrics.redriven(activity.id());
                 }
             }
             boolean moved = false;
@@ -241,7 +274,26 @@ final class SkuReconciler {
                     moved = true;
                 }
             }
+            for (HotReservation held : look.hot().reservations()) {
+                if (look.reckoning().reservations(ReservationSettlement.CANCEL_OVERDUE).contains(held.id())
+                        && actedOn.add(held.id())) {
+                    decidedBy(reckoning);
+                    // The buyer's cancel won in the hot store; the database follows it, giving the units back once.
+                    if (orders.cancelReleased(held.id(), held.cancelledAt())) {
+                        confirmed.add(held.id());
+                    }
+                    moved = true;
+                }
+            }
             return moved;
+        }
+
+        /** Once per window, and only while the reservation is where this look saw it (the script checks, atomically). */
+        private boolean redrive(ReservationId id, Look look) {
+            if (relayed == null) {
+                return hotStore.redrive(id);
+            }
+            return relayed.redrive(id, look.placed().seenAt(id), settings.redriveWindow());
         }
 
         /** What the order pipeline does when a delivery finds the reservation settled already. */
@@ -279,7 +331,10 @@ final class SkuReconciler {
             return report;
         }
 
-        ReconciliationReport finish(ReconciliationAction action, LedgerFigures after, String why) {
+        ReconciliationReport finish(ReconciliationAction action, LedgerFigures after, String reason) {
+            String why = deadLettered.isEmpty() ? reason : (reason.isEmpty() ? "" : reason + "; ")
+                    + deadLettered.size() + " reservation(s) in the dead-letter topic, waiting for an operator's"
+                    + " replay: " + deadLettered.stream().map(ReservationId::value).sorted().toList();
             SkuReckoning found = decisive != null ? decisive : lastReckoning;
             ReconciliationClassification classification = mostDangerous(found.classification(),
                     lastReckoning.classification());

@@ -9,6 +9,9 @@ import io.flashsale.application.port.in.StockAdjustmentResult;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.RecordedOrdersPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -45,20 +48,24 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
-                                  ReconciliationMetrics metrics, Clock clock) {
-        this(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
+                                  RecordedStockPort recorded, RecordedOrdersPort orders,
+                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
+        this(activities, adjustments, stock, hotStore, recorded, orders, reports, metrics, clock,
                 ReconciliationSettings.DEFAULTS);
     }
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, ReconciliationReportRepository reports,
-                                  ReconciliationMetrics metrics, Clock clock, ReconciliationSettings settings) {
+                                  RecordedStockPort recorded, RecordedOrdersPort orders,
+                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
+                                  ReconciliationSettings settings) {
         this.activities = activities;
         this.adjustments = adjustments;
         this.hotStore = hotStore;
-        this.reconciler = new SkuReconciler(hotStore, stock, recorded, reports, metrics, clock, settings);
+        // Without the broker's position here, a relayed event counts as still on its way: the scheduled pass, which
+        // knows the consumer's position, is the one that judges it lost.
+        this.reconciler = new SkuReconciler(hotStore, stock, recorded, orders, reports, metrics, clock, settings,
+                hotStore instanceof RelayedEventsPort relayed ? relayed : null, PipelinePositionPort.NONE);
         this.clock = clock;
     }
 

@@ -74,15 +74,22 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
     private Result warmUp(Activity activity) {
         boolean loadedBefore = stock.stock(activity.id()).isPresent();
-        if (!loadedBefore && hasSalesOnRecord(activity)) {
+        if (!loadedBefore && mayHaveReservations(activities, activity.id())) {
             return Result.AWAITING_REBUILD;
         }
+        activities.recordLoad(activity.id());
         stock.warmUp(activity);
         return loadedBefore ? Result.LOADED_BEFORE : Result.LOADED_NOW;
     }
 
-    private boolean hasSalesOnRecord(Activity activity) {
-        return activities.recordedStock(activity.id()).orElse(List.of()).stream()
+    /**
+     * Whether a sale the hot store does not hold may have reservations anywhere in the pipeline (ADR 30): it was
+     * loaded before (and so lost), or, for a sale loaded before the load was recorded, the database sold some of it.
+     * Reservations exist only after a load, so a sale never loaded has none: this is exact, and costs two primary-key
+     * reads on this admin or scheduled path, never on a reservation.
+     */
+    static boolean mayHaveReservations(ActivityRepository activities, ActivityId activityId) {
+        return activities.wasLoaded(activityId) || activities.recordedStock(activityId).orElse(List.of()).stream()
                 .map(SkuStock::ledger)
                 .anyMatch(ledger -> ledger.sold() > 0);
     }

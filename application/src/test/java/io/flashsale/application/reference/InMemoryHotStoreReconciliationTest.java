@@ -1,10 +1,12 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -16,6 +18,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
@@ -25,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,10 +56,21 @@ class InMemoryHotStoreReconciliationTest {
                 .isEqualTo(LedgerRepairResult.NOT_LOADED);
         assertThat(store.adjust(SALE.id(), A, 1, 1)).isEqualTo(new LedgerAdjustment.NotLoaded());
 
-        assertThat(store.rebuild(SALE, List.of(new SkuRebuild(A, 3, 1, Map.of(new BuyerId("ann"), 1L), Set.of()))))
+        Instant since = Instant.parse("2030-06-01T12:00:00Z");
+        RebuildStart.Started started = (RebuildStart.Started) store.beginRebuild(SALE.id(), since);
+        assertThat(store.beginRebuild(SALE.id(), since)).isEqualTo(new RebuildStart.Rebuilding());
+        Order ordered = new Order(ReservationId.of(SALE.id(), "o1"), new BuyerId("ann"), new RequestId("q1"),
+                List.of(new ReservationLine(A, 1)), ReservationStatus.ORDERED, null, since, since);
+        assertThat(store.rebuildPage(SALE.id(), "not-this-one", Optional.empty(), ordered.id(), List.of(ordered)))
+                .isFalse();
+        assertThat(store.rebuildPage(SALE.id(), started.rebuildId(), Optional.empty(), ordered.id(), List.of(ordered)))
                 .isTrue();
-        assertThat(store.rebuild(SALE, List.of(new SkuRebuild(A, 9, 0, Map.of(), Set.of())))).isFalse();
+        assertThat(store.finishRebuild(SALE, started.rebuildId(), List.of(new SkuRebuild(A, 3, 1, Map.of(), Set.of()))))
+                .isTrue();
+        assertThat(store.beginRebuild(SALE.id(), since)).isEqualTo(new RebuildStart.Loaded());
         assertThat(store.stock(SALE.id()).orElseThrow()).containsExactly(new SkuStock(A, new StockLedger(3, 0, 1)));
+        assertThat(store.holdings(SALE.id(), new BuyerId("ann"))).isEqualTo(Map.of(A, 1L));
+        assertThat(store.findReservation(ordered.id())).contains(ordered.toReservation());
     }
 
     @Test

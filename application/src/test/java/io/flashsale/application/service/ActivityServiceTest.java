@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.ActivityView;
 import io.flashsale.application.port.in.CreateActivityCommand;
+import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -18,6 +19,7 @@ import io.flashsale.domain.stock.StockLedger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
+import org.mockito.InOrder;
 import org.mockito.InjectMocks;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
@@ -31,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doThrow;
+import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -117,6 +120,31 @@ class ActivityServiceTest {
         when(stock.warmUp(activity())).thenReturn(LEDGERS);
 
         assertThat(service.warmUp(SALE)).isEqualTo(LEDGERS);
+    }
+
+    @Test
+    void givenASaleLoadedBeforeThatTheStoreLost_whenWarmingUp_thenSaleHasReservationsAndNothingIsLoaded() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.stock(SALE)).thenReturn(Optional.empty());
+        when(activities.wasLoaded(SALE)).thenReturn(true);
+
+        assertThatThrownBy(() -> service.warmUp(SALE))
+                .isInstanceOfSatisfying(SaleHasReservationsException.class,
+                        refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+        verify(stock, never()).warmUp(any());
+        verify(activities, never()).recordLoad(any());
+    }
+
+    @Test
+    void givenASaleNeverLoaded_whenWarmingUp_thenItsLoadIsRecordedBeforeTheStoreLoadsIt() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.warmUp(activity())).thenReturn(LEDGERS);
+
+        service.warmUp(SALE);
+
+        InOrder order = inOrder(activities, stock);
+        order.verify(activities).recordLoad(SALE);
+        order.verify(stock).warmUp(activity());
     }
 
     @Test

@@ -91,8 +91,8 @@ class OutboxRelayServiceTest {
         InOrder order = inOrder(outbox, publisher, metrics);
         order.verify(outbox).claimStale(SALE, RELAY, STALE_AFTER, BATCH);
         order.verify(outbox).readNew(SALE, RELAY, BATCH - 1);
-        order.verify(publisher).publish(reservationsOf(all));
-        order.verify(outbox).acknowledge(SALE, all);
+        order.verify(publisher).publishAt(reservationsOf(all));
+        order.verify(outbox).acknowledge(SALE, all, List.of());
         order.verify(metrics).relayed(3);
     }
 
@@ -102,11 +102,11 @@ class OutboxRelayServiceTest {
         when(outbox.activities()).thenReturn(Set.of(SALE));
         outboxHolds(SALE, List.of(), fresh);
         var brokerDown = new EventPublishException("not acknowledged", new RuntimeException("timeout"));
-        doThrow(brokerDown).when(publisher).publish(anyList());
+        doThrow(brokerDown).when(publisher).publishAt(anyList());
 
         assertThatThrownBy(() -> relay.relayPending()).isSameAs(brokerDown);
 
-        verify(outbox, never()).acknowledge(any(), anyList());
+        verify(outbox, never()).acknowledge(any(), anyList(), anyList());
         verifyNoInteractions(metrics);
     }
 
@@ -118,12 +118,12 @@ class OutboxRelayServiceTest {
         outboxHolds(SALE, List.of(), failing);
         outboxHolds(OTHER_SALE, List.of(), fine);
         var brokerDown = new EventPublishException("not acknowledged", new RuntimeException("record too large"));
-        doThrow(brokerDown).when(publisher).publish(reservationsOf(failing));
+        doThrow(brokerDown).when(publisher).publishAt(reservationsOf(failing));
 
         assertThatThrownBy(() -> relay.relayPending()).isSameAs(brokerDown);
 
-        verify(outbox, never()).acknowledge(eq(SALE), anyList());
-        verify(outbox).acknowledge(OTHER_SALE, fine);
+        verify(outbox, never()).acknowledge(eq(SALE), anyList(), anyList());
+        verify(outbox).acknowledge(OTHER_SALE, fine, List.of());
         verify(metrics).relayed(2);
     }
 
@@ -145,7 +145,7 @@ class OutboxRelayServiceTest {
 
         assertThat(relay.relayPending()).isZero();
 
-        verify(outbox, never()).acknowledge(any(), anyList());
+        verify(outbox, never()).acknowledge(any(), anyList(), anyList());
         verifyNoInteractions(publisher, metrics);
     }
 
@@ -159,8 +159,8 @@ class OutboxRelayServiceTest {
         assertThat(relay.relayPending()).isEqualTo(BATCH);
 
         verify(outbox, never()).readNew(any(), any(), anyInt());
-        verify(publisher).publish(reservationsOf(stale));
-        verify(outbox).acknowledge(SALE, stale);
+        verify(publisher).publishAt(reservationsOf(stale));
+        verify(outbox).acknowledge(SALE, stale, List.of());
     }
 
     @Test
@@ -173,10 +173,10 @@ class OutboxRelayServiceTest {
 
         assertThat(relay.relayPending()).isEqualTo(3);
 
-        verify(publisher).publish(reservationsOf(summer));
-        verify(publisher).publish(reservationsOf(winter));
-        verify(outbox).acknowledge(SALE, summer);
-        verify(outbox).acknowledge(OTHER_SALE, winter);
+        verify(publisher).publishAt(reservationsOf(summer));
+        verify(publisher).publishAt(reservationsOf(winter));
+        verify(outbox).acknowledge(SALE, summer, List.of());
+        verify(outbox).acknowledge(OTHER_SALE, winter, List.of());
         verify(metrics).relayed(3);
     }
 

@@ -12,6 +12,9 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -82,13 +85,24 @@ class ReconciliationServiceTest {
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
+    private HotStoreSettlementPort settlement;
+    @Mock
+    private RecordedOrdersPort recordedOrders;
+    @Mock
     private ReconciliationReportRepository reports;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
-        return new ReconciliationService(activities, stock, hotStore, recordedStock, reports, metrics, CLOCK,
-                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+        return new ReconciliationService(activities, stock, hotStore, settlement, recordedStock, recordedOrders,
+                reports, metrics, CLOCK, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+    }
+
+    /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */
+    private void rebuildable(Activity sale) {
+        when(hotStore.beginRebuild(sale.id(), NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
+        when(recordedOrders.ordersAfter(sale.id(), Optional.empty(), 200)).thenReturn(List.of());
+        when(hotStore.finishRebuild(eq(sale), eq("r1"), any())).thenReturn(true);
     }
 
     private void openSale() {
@@ -381,12 +395,13 @@ class ReconciliationServiceTest {
         when(hotStore.snapshot(SALE)).thenReturn(Optional.empty())
                 .thenReturn(hot(new LedgerFigures(10, 0, 3, 7), Map.of(ANN, 2L, BOB, 1L), List.of(), "fp"));
         when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
-        when(hotStore.rebuild(eq(OPEN_SALE), any())).thenReturn(true);
+        rebuildable(OPEN_SALE);
 
         ActivityReconciliation reconciliation = service().reconcile(SALE);
 
         assertThat(reconciliation.hotStore()).isEqualTo(ActivityReconciliation.HotStoreState.REBUILT);
-        verify(hotStore).rebuild(OPEN_SALE, List.of(new SkuRebuild(SKU, 10, 3, Map.of(ANN, 2L, BOB, 1L), Set.of())));
+        verify(hotStore).finishRebuild(OPEN_SALE, "r1",
+                List.of(new SkuRebuild(SKU, 10, 3, Map.of(ANN, 2L, BOB, 1L), Set.of())));
         assertThat(onlyReport(reconciliation).classification()).isEqualTo(ReconciliationClassification.NONE);
         assertThat(metrics.rebuilt).containsExactly(SALE);
     }
@@ -402,7 +417,7 @@ class ReconciliationServiceTest {
 
         assertThat(reconciliation).isEqualTo(new ActivityReconciliation(SALE,
                 ActivityReconciliation.HotStoreState.NOT_LOADED, List.of()));
-        verify(hotStore, never()).rebuild(any(), any());
+        verify(hotStore, never()).beginRebuild(any(), any());
         assertThatThrownBy(() -> service().reconcile(SALE, SKU)).isInstanceOf(ActivityNotReadyException.class);
     }
 
@@ -420,12 +435,19 @@ class ReconciliationServiceTest {
     void givenTheRebuildUseCase_thenItLoadsOnlyWhatIsMissingAndNeverAnEndedSale() {
         openSale();
         when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
-        when(hotStore.rebuild(eq(OPEN_SALE), any())).thenReturn(true, false);
+        when(recordedOrders.ordersAfter(SALE, Optional.empty(), 200)).thenReturn(List.of());
+        when(hotStore.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
+        when(hotStore.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
+                new RebuildStart.Loaded(), new RebuildStart.Rebuilding(), new RebuildStart.OutboxPending());
 
         assertThat(service().rebuild(SALE)).isEqualTo(RebuildOutcome.REBUILT);
         assertThat(service().rebuild(SALE)).as("loaded already, by a warm-up or another instance")
                 .isEqualTo(RebuildOutcome.ALREADY_LOADED);
-        verify(hotStore, times(2)).rebuild(OPEN_SALE, List.of(new SkuRebuild(SKU, 10, 4, Map.of(ANN, 4L), Set.of())));
+        assertThat(service().rebuild(SALE)).as("another instance rebuilds it").isEqualTo(RebuildOutcome.IN_PROGRESS);
+        assertThat(service().rebuild(SALE)).as("reservations still in the outbox")
+                .isEqualTo(RebuildOutcome.IN_PROGRESS);
+        verify(hotStore, times(1)).finishRebuild(OPEN_SALE, "r1",
+                List.of(new SkuRebuild(SKU, 10, 4, Map.of(ANN, 4L), Set.of())));
         assertThat(metrics.rebuilt).containsExactly(SALE);
 
         ActivityId over = new ActivityId("over");
@@ -456,14 +478,14 @@ class ReconciliationServiceTest {
         when(hotStore.snapshot(lost)).thenReturn(Optional.empty())
                 .thenReturn(hot(lost, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "g"));
         when(recordedStock.recordedSku(lost, SKU, List.of())).thenReturn(recorded(10, 0, Map.of()));
-        when(hotStore.rebuild(eq(lostSale), any())).thenReturn(true);
+        rebuildable(lostSale);
         when(hotStore.snapshot(ended)).thenReturn(Optional.empty());
 
         assertThatThrownBy(() -> service().reconcileLive()).hasMessage("redis down");
 
         verify(hotStore).repair(eq(healthy), any());
-        verify(hotStore).rebuild(eq(lostSale), any());
-        verify(hotStore, never()).rebuild(eq(endedSale), any());
+        verify(hotStore).finishRebuild(eq(lostSale), eq("r1"), any());
+        verify(hotStore, never()).beginRebuild(eq(ended), any());
         assertThat(metrics.repaired).extracting(ReconciliationReport::activityId).containsExactly(healthy);
     }
 

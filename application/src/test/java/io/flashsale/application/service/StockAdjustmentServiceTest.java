@@ -9,6 +9,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
@@ -75,12 +76,14 @@ class StockAdjustmentServiceTest {
     private RecordedStockPort recordedStock;
     @Mock
     private ReconciliationReportRepository reports;
+    @Mock
+    private RecordedOrdersPort recordedOrders;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recordedStock, reports, metrics,
-                CLOCK);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recordedStock, recordedOrders,
+                reports, metrics, CLOCK);
     }
 
     private void openSale() {

@@ -13,6 +13,7 @@ import io.flashsale.application.service.DeadLetterService;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
 import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.bootstrap.metrics.OutboxBacklogGauges;
 import io.flashsale.bootstrap.relay.OutboxRelayLoop;
 import io.flashsale.bootstrap.relay.RelayNames;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +24,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * From reservation to order: the outbox relay (Redis -> Kafka), the order consumer (Kafka -> MySQL, adapter-kafka's
@@ -63,6 +65,15 @@ public class OrderPipelineConfiguration {
     OutboxRelayLoop outboxRelayLoop(OutboxRelayService outboxRelayService, RelayProperties relay) {
         return new OutboxRelayLoop(outboxRelayService, relayName, relay.interval(), relay.failureBackoff(),
                 relay.enabled());
+    }
+
+    /**
+     * Outbox depth and oldest age (issue 12): the wall clock, as the outbox's entry ids carry Redis's, not the
+     * (possibly moved) service clock.
+     */
+    @Bean
+    OutboxBacklogGauges outboxBacklogGauges(ReservationOutboxPort outbox, MeterRegistry registry) {
+        return new OutboxBacklogGauges(outbox, Clock.systemUTC(), Duration.ofSeconds(1), registry);
     }
 
     @Bean

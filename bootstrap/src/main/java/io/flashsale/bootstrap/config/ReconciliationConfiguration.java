@@ -3,9 +3,13 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ReconciliationService;
@@ -16,6 +20,7 @@ import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.flashsale.bootstrap.schedule.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -33,7 +38,8 @@ public class ReconciliationConfiguration {
 
     @Bean
     ReconciliationSettings reconciliationSettings(ReconciliationProperties reconciliation, WarmUpProperties warmUp) {
-        return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead());
+        return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead(),
+                reconciliation.redriveWindow());
     }
 
     @Bean
@@ -43,21 +49,28 @@ public class ReconciliationConfiguration {
 
     @Bean
     ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                                HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                HotStoreReconciliationPort hotStore,
+                                                HotStoreSettlementPort settlement, RecordedStockPort recorded,
+                                                RecordedOrdersPort recordedOrders,
                                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics,
-                                                Clock clock, ReconciliationSettings settings) {
-        return new ReconciliationService(activities, stock, hotStore, recorded, reports, metrics, clock, settings);
+                                                Clock clock, ReconciliationSettings settings,
+                                                ObjectProvider<PipelinePositionPort> pipeline) {
+        // A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29).
+        RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
+        return new ReconciliationService(activities, stock, hotStore, settlement, recorded, recordedOrders, reports,
+                metrics, clock, settings, relayed, pipeline.getIfAvailable(() -> PipelinePositionPort.NONE));
     }
 
     @Bean
     StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
                                                   StockAdjustmentRepository adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
+                                                  RecordedOrdersPort recordedOrders,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
                                                   ReconciliationSettings settings) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, reports, metrics, clock,
-                settings);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
+                metrics, clock, settings);
     }
 
     @Bean

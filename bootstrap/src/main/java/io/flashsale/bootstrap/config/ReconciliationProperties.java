@@ -10,20 +10,24 @@ import java.time.Duration;
  *
  * @param scheduleEnabled false: this instance reconciles only on demand and after stock adjustments
  * @param interval        how often the schedule reconciles every live sale
- * @param grace           how long a move between the stores may be on its way before it counts as lost
+ * @param grace           how long a settlement (an order's confirm, an adjustment) may be on its way to Redis before it
+ *                        counts as overdue; a reservation's event is judged by its place in the pipeline (ADR 29)
  * @param attempts        how often a SKU that keeps moving under a repair is read again before the repair is deferred
+ * @param redriveWindow   at most one re-drive of one reservation within this window
  */
 @ConfigurationProperties("flashsale.reconciliation")
 public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEnabled,
                                        @DefaultValue("60s") Duration interval,
                                        @DefaultValue("60s") Duration grace,
-                                       @DefaultValue("5") int attempts) {
+                                       @DefaultValue("5") int attempts,
+                                       @DefaultValue("10m") Duration redriveWindow) {
 
     public ReconciliationProperties {
         PositiveDurations.require("flashsale.reconciliation.interval", interval);
         if (grace == null || grace.isNegative()) {
             throw new IllegalArgumentException("flashsale.reconciliation.grace must be zero or positive, was " + grace);
         }
+        PositiveDurations.require("flashsale.reconciliation.redrive-window", redriveWindow);
         if (attempts < 1) {
             throw new IllegalArgumentException("flashsale.reconciliation.attempts must be at least 1, was " + attempts);
         }

@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -30,6 +31,12 @@ public class RedisConfiguration {
     @Bean
     StockReservationPort stockReservationPort(RedisHotStore redis) {
         return redis.stockReservations();
+    }
+
+    /** The buyer and client rate-limit buckets every instance shares (ADR 0037). */
+    @Bean
+    RateLimitBuckets sharedRateLimitBuckets(RedisHotStore redis, RateLimitProperties rateLimits) {
+        return redis.rateLimitBuckets(rateLimits.keyPrefix(), rateLimits.storeTimeout());
     }
 
     @Bean

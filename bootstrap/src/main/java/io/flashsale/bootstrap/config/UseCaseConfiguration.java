@@ -5,14 +5,19 @@ import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
+import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.KnownRefusals;
+import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
 import io.flashsale.bootstrap.metrics.TimedReservations;
+import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
+import org.springframework.beans.factory.annotation.Qualifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -24,7 +29,8 @@ import java.time.Duration;
 
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ActivityCacheProperties.class, KnownRefusalsProperties.class})
+@EnableConfigurationProperties({ActivityCacheProperties.class, KnownRefusalsProperties.class,
+        RateLimitProperties.class})
 public class UseCaseConfiguration {
 
     /**
@@ -46,6 +52,11 @@ public class UseCaseConfiguration {
         return new ActivityService(activities, stock, ids);
     }
 
+    @Bean
+    ActivityListingService activityListingService(ActivityRepository activities, Clock clock) {
+        return new ActivityListingService(activities, clock);
+    }
+
     /** Hears every return of units, from this instance and the others, before the first attempt is answered. */
     @Bean
     KnownRefusals knownRefusals(KnownRefusalsProperties properties, StockReturnsPort returns) {
@@ -60,10 +71,17 @@ public class UseCaseConfiguration {
     ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
                                           OrderRepository orders, IdGenerator ids, Clock clock,
                                           ActivityCacheProperties activityCache, MeterRegistry meters,
-                                          KnownRefusals known) {
+                                          KnownRefusals known, ReservationAdmission admission) {
         ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
                 : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
-        return new ReservationService(stock, lookups, orders, ids, clock, known);
+        return new ReservationService(stock, lookups, orders, ids, clock, known, admission);
+    }
+
+    /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */
+    @Bean
+    ReservationAdmission reservationAdmission(RateLimitProperties properties,
+                                              @Qualifier("sharedRateLimitBuckets") RateLimitBuckets shared) {
+        return new ReservationAdmission(properties.toPolicy(), shared, new LocalRateLimitBuckets());
     }
 
     /** What the API's reserve endpoint calls: the reservation service, timed by outcome. */

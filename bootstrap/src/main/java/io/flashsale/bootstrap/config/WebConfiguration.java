@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.LeanReservationFilter;
@@ -35,13 +36,15 @@ import java.util.List;
 /** Wires the HTTP adapter: its controllers and advice by scanning adapter-web, its filters and valve here. */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan(basePackageClasses = ApiExceptionHandler.class)
-@EnableConfigurationProperties(HttpLimitsProperties.class)
+@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
     private final AdminToken adminToken;
+    private final RateLimitProperties rateLimits;
 
-    public WebConfiguration(AdminToken adminToken) {
+    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits) {
         this.adminToken = adminToken;
+        this.rateLimits = rateLimits;
     }
 
     @Override
@@ -52,6 +55,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new BuyerArgumentResolver());
+        resolvers.add(clientAddresses());
     }
 
     /** Runs after Boot's own Tomcat customizer, which installs the HTML error valve this one replaces. */
@@ -88,6 +92,11 @@ public class WebConfiguration implements WebMvcConfigurer {
         return registration;
     }
 
+    /** The client address the per-client limit counts, taken alike by the controller and the lean filter. */
+    private ClientAddressResolver clientAddresses() {
+        return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().trustedHeader());
+    }
+
     /**
      * The plain reservation attempt answered before the dispatcher (ADR 35, docs/performance.md); anything else about
      * the endpoint stays with the controller. Last of the filters, so a limiter registered as a filter runs first.
@@ -101,7 +110,7 @@ public class WebConfiguration implements WebMvcConfigurer {
             @Value("${flashsale.harness.ceiling-endpoint:false}")
             boolean ceiling) {
         var filter = new LeanReservationFilter(reserveStock, json,
-                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling);
+                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses());
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         return registration;

@@ -16,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@value #DRIFT}{activity,sku} (the latest report's drift in units), {@value #REPAIRS} and {@value #REBUILDS}. Every
+ * {@value #DRIFT}{activity,sku} (the latest report's drift in units), {@value #REPAIRS}, {@value #REBUILDS} and
+ * {@value #REDRIVES}. Every
  * repair is also a WARN line with the activity, SKU, classification and figures, for an operator to follow up.
  */
 public final class MicrometerReconciliationMetrics implements ReconciliationMetrics {
@@ -24,6 +25,7 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
     public static final String DRIFT = "flashsale.reconciliation.drift";
     public static final String REPAIRS = "flashsale.reconciliation.repairs";
     public static final String REBUILDS = "flashsale.reconciliation.rebuilds";
+    public static final String REDRIVES = "flashsale.reconciliation.redrives";
     public static final String ACTIVITY = "activity";
     public static final String SKU = "sku";
 
@@ -33,6 +35,7 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
     private final Map<String, AtomicLong> drifts = new ConcurrentHashMap<>();
     private final Counter repairs;
     private final Counter rebuilds;
+    private final Counter redrives;
 
     public MicrometerReconciliationMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -42,6 +45,15 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
         rebuilds = Counter.builder(REBUILDS)
                 .description("activities Redis had lost, loaded again from the database of record")
                 .register(registry);
+        redrives = Counter.builder(REDRIVES)
+                .description("reservations found nowhere in the order pipeline whose event was appended to the outbox"
+                        + " again (at most once per reservation within flashsale.reconciliation.redrive-window)")
+                .register(registry);
+    }
+
+    @Override
+    public void redriven(ActivityId activityId) {
+        redrives.increment();
     }
 
     @Override

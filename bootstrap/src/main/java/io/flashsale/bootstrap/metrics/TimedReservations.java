@@ -2,7 +2,9 @@ package io.flashsale.bootstrap.metrics;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
@@ -12,6 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
+ * {@value #REFUSALS}{limit=buyer|client|sale}: attempts a rate limit refused, registered at zero so an alert has a
+ * series before the first refusal.
+ * <p>
  * {@value #RESERVATIONS}{outcome}: the time each reservation attempt takes to be decided, as a histogram. The reserve
  * endpoint carries no {@code http.server.requests} observation (it cost CPU, docs/performance.md), so this timer, one
  * clock read on each side and a map look-up, is where the reserve latency is seen.
@@ -19,14 +24,22 @@ import java.util.concurrent.TimeUnit;
 public final class TimedReservations implements ReserveStockUseCase {
 
     public static final String RESERVATIONS = "flashsale.reservations";
+    public static final String REFUSALS = "flashsale.ratelimit.refusals";
 
     private final ReserveStockUseCase reservations;
     private final MeterRegistry registry;
     private final Map<Class<?>, Timer> timers = new ConcurrentHashMap<>();
+    private final Map<AdmissionLimit, Counter> refusals = new java.util.EnumMap<>(AdmissionLimit.class);
 
     public TimedReservations(ReserveStockUseCase reservations, MeterRegistry registry) {
         this.reservations = reservations;
         this.registry = registry;
+        for (AdmissionLimit limit : AdmissionLimit.values()) {
+            refusals.put(limit, Counter.builder(REFUSALS)
+                    .description("reservation attempts refused by a rate limit before the hot store was asked")
+                    .tag("limit", limit.label())
+                    .register(registry));
+        }
     }
 
     @Override
@@ -35,6 +48,9 @@ public final class TimedReservations implements ReserveStockUseCase {
         ReservationOutcome outcome = reservations.reserve(command);
         timers.computeIfAbsent(outcome.getClass(), this::timer).record(System.nanoTime() - started,
                 TimeUnit.NANOSECONDS);
+        if (outcome instanceof ReservationOutcome.RateLimited limited) {
+            refusals.get(limited.limit()).increment();
+        }
         return outcome;
     }
 

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -34,6 +35,8 @@ public class OpenApiConfiguration {
     static {
         // Resolved from the X-User-Id header by BuyerArgumentResolver, not a query object: ProblemResponses adds the header.
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(BuyerId.class);
+        // Resolved from the connection and the trusted header for the per-client rate limit, never a parameter.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(ClientAddress.class);
     }
 
     @Bean

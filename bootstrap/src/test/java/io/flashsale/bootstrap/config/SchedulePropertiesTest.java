@@ -33,14 +33,14 @@ class SchedulePropertiesTest {
 
     @Test
     void givenReconciliationSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5, ONE_SECOND))
                 .hasMessageContaining("flashsale.reconciliation.interval");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5, ONE_SECOND))
                 .hasMessageContaining("flashsale.reconciliation.grace");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0, ONE_SECOND))
                 .hasMessageContaining("flashsale.reconciliation.attempts");
 
-        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1).grace()).isZero();
+        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1, ONE_SECOND).grace()).isZero();
     }
 
     @Test

@@ -7,6 +7,8 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
@@ -60,6 +62,10 @@ class ReconciliationIT extends PipelineTestBase {
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
     RecordedStockPort recorded;
+    @Autowired
+    RecordedOrdersPort recordedOrders;
+    @Autowired
+    HotStoreSettlementPort settlement;
     @Autowired
     ScheduleWarmUpsUseCase warmUps;
     @Autowired
@@ -213,8 +219,8 @@ class ReconciliationIT extends PipelineTestBase {
     @Test
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
             throws InterruptedException, ExecutionException {
-        ReconciliationService production = new ReconciliationService(activities, stock, hotStore, recorded, reports,
-                reconciliationMetrics, Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
+        ReconciliationService production = new ReconciliationService(activities, stock, hotStore, settlement, recorded,
+                recordedOrders, reports, reconciliationMetrics, Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
         double repairsBefore = meters.counter(MicrometerReconciliationMetrics.REPAIRS).count();
         AtomicBoolean selling = new AtomicBoolean(true);

@@ -7,5 +7,10 @@ public enum OrderRefusal {
     /** The buyer's purchase row would exceed the per-user limit. */
     LIMIT_EXCEEDED,
     /** The activity or one of the SKUs does not exist in the database. */
-    UNKNOWN_ITEM
+    UNKNOWN_ITEM,
+    /**
+     * The buyer's request id is held by another reservation of the activity already: a retried request that the hot
+     * store took as new (its request index was lost). Not stored, since the request's one order row exists.
+     */
+    DUPLICATE_REQUEST
 }

@@ -12,11 +12,13 @@ import java.util.Objects;
  *
  * @param units       units of that SKU in the reservation's lines
  * @param cancelledAt when the buyer cancelled it while it was RESERVED; null otherwise
- * @param inOutbox    its event still waits in the hot store's outbox (not read by a relay yet, or read and not
- *                    acknowledged): it is certainly on its way to the database of record
+ * @param inPipeline  its event is provably somewhere in the order pipeline: still in the hot store's outbox (as the
+ *                    store reads it), or, as the application finds, in the broker beyond what the order consumer has
+ *                    read, or in the dead-letter topic. A RESERVED reservation with no order and not in the pipeline
+ *                    is lost, whatever its age (ADR 29)
  */
 public record HotReservation(ReservationId id, BuyerId buyerId, ReservationStatus status, long units,
-                             Instant reservedAt, Instant cancelledAt, boolean inOutbox) {
+                             Instant reservedAt, Instant cancelledAt, boolean inPipeline) {
 
     public HotReservation {
         Objects.requireNonNull(id, "id");
@@ -26,5 +28,10 @@ public record HotReservation(ReservationId id, BuyerId buyerId, ReservationStatu
         if (units < 1) {
             throw new IllegalArgumentException("a reservation holds at least one unit of the SKU, not " + units);
         }
+    }
+
+    /** The same reservation, found somewhere in the pipeline. */
+    public HotReservation foundInPipeline() {
+        return inPipeline ? this : new HotReservation(id, buyerId, status, units, reservedAt, cancelledAt, true);
     }
 }

@@ -2,6 +2,7 @@ package io.flashsale.domain.reconciliation;
 
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,17 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
     }
 
     /** The same look with more of the SKU's reservations, read after it (the version then guards them too). */
+    /** The same look with the given reservations marked {@link HotReservation#inPipeline() in the pipeline}. */
+    public HotSkuSnapshot withInPipeline(Set<ReservationId> found) {
+        if (found.isEmpty()) {
+            return this;
+        }
+        List<HotReservation> marked = reservations.stream()
+                .map(held -> found.contains(held.id()) ? held.foundInPipeline() : held)
+                .toList();
+        return new HotSkuSnapshot(skuId, figures, holdings, marked, appliedAdjustments, version);
+    }
+
     public HotSkuSnapshot withReservations(List<HotReservation> more) {
         if (more.isEmpty()) {
             return this;

@@ -8,7 +8,10 @@ public enum ReconciliationAction {
     REBUILT,
     /** The SKU's ledger and holdings were rewritten from the database of record. */
     REPAIRED,
-    /** The hot store was told what the database settled long ago (order placed, paid, refused or cancelled). */
+    /**
+     * The hot store was told what the database settled long ago (order placed, paid, refused or cancelled), or the
+     * database what the hot store settled: a buyer's cancellation that won there while the order committed.
+     */
     CONFIRMED,
     /** The event of a reservation the database never heard of was appended to the outbox again. */
     REDRIVEN,

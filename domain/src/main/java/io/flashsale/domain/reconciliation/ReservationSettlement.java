@@ -2,9 +2,12 @@ package io.flashsale.domain.reconciliation;
 
 /** Where a reservation the hot store holds stands between the two stores, and so how it counts. */
 public enum ReservationSettlement {
-    /** RESERVED, no order yet, on its way (in the outbox, or younger than the grace period): counts as reserved. */
+    /**
+     * RESERVED, no order yet, on its way (in the outbox, in the broker beyond the consumer's position, or dead-lettered
+     * awaiting an operator): counts as reserved.
+     */
     IN_FLIGHT,
-    /** RESERVED, no order, not in the outbox and older than the grace period: its event was lost; re-driven. */
+    /** RESERVED, no order, and provably nowhere in the pipeline: its event was lost; re-driven once per window. */
     UNKNOWN,
     /** RESERVED, and the database settled it within the grace period: the pipeline tells the hot store shortly. */
     SETTLED_PENDING,
@@ -19,6 +22,13 @@ public enum ReservationSettlement {
      * pipeline cancels the order there shortly.
      */
     CANCEL_PENDING,
+    /**
+     * CANCELLED by the buyer while RESERVED longer ago than the grace period, yet the database still holds its order:
+     * the buyer's cancellation won in the hot store while the order committed, and the pipeline's cancel never came
+     * (ADR 32). Counts as cancelled; reconciliation cancels the order in the database, which gives its units back
+     * there once (the hot store gave them back when the buyer cancelled).
+     */
+    CANCEL_OVERDUE,
     /** Both stores agree on it. */
     SETTLED
 }

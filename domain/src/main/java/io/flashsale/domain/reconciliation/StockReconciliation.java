@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
+import static io.flashsale.domain.reconciliation.ReservationSettlement.CANCEL_OVERDUE;
 import static io.flashsale.domain.reconciliation.ReservationSettlement.CANCEL_PENDING;
 import static io.flashsale.domain.reconciliation.ReservationSettlement.FAILED_HELD;
 import static io.flashsale.domain.reconciliation.ReservationSettlement.IN_FLIGHT;
@@ -80,7 +81,7 @@ public final class StockReconciliation {
                 .mapToLong(RecordedAdjustment::delta).sum();
 
         long inFlight = books.units(books::inFlight);
-        long cancelPending = books.units(CANCEL_PENDING);
+        long cancelPending = books.units(CANCEL_PENDING) + books.units(CANCEL_OVERDUE);
         LedgerFigures expected = withAvailable(recorded.stock() - adjustmentsOnTheirWay, inFlight,
                 recorded.sold() - cancelPending);
         LedgerFigures actual = books.asSettled(hot.figures());
@@ -112,16 +113,18 @@ public final class StockReconciliation {
         return switch (held.status()) {
             case RESERVED -> {
                 if (order == null) {
-                    boolean onItsWay = held.inOutbox() || !held.reservedAt().isBefore(overdueBefore);
-                    yield onItsWay ? IN_FLIGHT : UNKNOWN;
+                    // By position, not by age: the caller marks what it found in the pipeline (ADR 29).
+                    yield held.inPipeline() ? IN_FLIGHT : UNKNOWN;
                 }
                 yield order.settledAt().isBefore(overdueBefore) ? SETTLED_OVERDUE : SETTLED_PENDING;
             }
             case ORDERED -> recorded.restoresOwed().contains(held.id()) ? RESTORE_PENDING : SETTLED;
             case FAILED -> FAILED_HELD;
             case CANCELLED -> {
-                boolean freshlyCancelled = held.cancelledAt() != null && !held.cancelledAt().isBefore(overdueBefore);
-                yield freshlyCancelled && order != null && order.holdsStock() ? CANCEL_PENDING : SETTLED;
+                if (held.cancelledAt() == null || order == null || !order.holdsStock()) {
+                    yield SETTLED;
+                }
+                yield held.cancelledAt().isBefore(overdueBefore) ? CANCEL_OVERDUE : CANCEL_PENDING;
             }
             case PAID, EXPIRED -> SETTLED;
         };
@@ -140,7 +143,8 @@ public final class StockReconciliation {
         if (settlements.containsValue(UNKNOWN)) {
             return ReconciliationClassification.UNKNOWN_RESERVATION;
         }
-        if (settlements.containsValue(SETTLED_OVERDUE) || (drift.sold() < 0 && drift.available() == 0)) {
+        if (settlements.containsValue(SETTLED_OVERDUE) || settlements.containsValue(CANCEL_OVERDUE)
+                || (drift.sold() < 0 && drift.available() == 0)) {
             return ReconciliationClassification.MISSING_RESERVATION;
         }
         if (!drift.isZero() || !mismatches.isEmpty()) {
@@ -232,7 +236,7 @@ public final class StockReconciliation {
             for (HotReservation reservation : held) {
                 if (inFlight(reservation)) {
                     holdings.merge(reservation.buyerId(), reservation.units(), Long::sum);
-                } else if (is(reservation, CANCEL_PENDING)) {
+                } else if (is(reservation, CANCEL_PENDING) || is(reservation, CANCEL_OVERDUE)) {
                     holdings.merge(reservation.buyerId(), -reservation.units(), Long::sum);
                 }
             }

@@ -2,6 +2,7 @@ package io.flashsale.domain.reservation;
 
 import io.flashsale.domain.activity.SkuId;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** What a reservation attempt came to. Business refusals are values, not exceptions. */
@@ -39,5 +40,17 @@ public sealed interface ReservationOutcome {
     }
 
     record UnknownSku(SkuId skuId) implements ReservationOutcome {
+    }
+
+    /**
+     * Refused before the hot store was asked: the attempt came too soon after others under {@code limit}, a token
+     * bucket of {@code capacity} tokens refilled by {@code refillTokens} every {@code refillPeriod}. Nothing was
+     * deducted or recorded.
+     *
+     * @param retryAfter how long until the bucket holds a token again
+     * @param fullAfter  how long until the bucket is full again
+     */
+    record RateLimited(AdmissionLimit limit, long capacity, long refillTokens, Duration refillPeriod,
+                       Duration retryAfter, Duration fullAfter) implements ReservationOutcome {
     }
 }

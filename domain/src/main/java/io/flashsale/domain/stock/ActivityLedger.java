@@ -3,6 +3,7 @@ package io.flashsale.domain.stock;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
@@ -75,6 +76,43 @@ public final class ActivityLedger {
             }
             ledger.ledgers.put(sku.skuId(), sku.figures().toLedger());
             sku.holdings().forEach((buyer, units) -> ledger.holdingsOf(buyer).put(sku.skuId(), units));
+            ledger.appliedAdjustments.put(sku.skuId(), new HashSet<>(sku.adjustmentsApplied()));
+        }
+        return ledger;
+    }
+
+    /**
+     * The ledger of an activity the store lost, rebuilt from the database of record's orders (ADR 31): each order
+     * becomes its reservation record and request index entry, in the order's status; the units of ORDERED and PAID
+     * ones are sold and held by their buyers. Each SKU's total and applied adjustments come from {@code totals}
+     * (their sold units and holdings are not used); nothing is reserved.
+     *
+     * @throws IllegalStockMoveException when the orders hold more units of a SKU than its total
+     */
+    public static ActivityLedger rebuild(Activity activity, List<SkuRebuild> totals, List<Order> orders) {
+        ActivityLedger ledger = new ActivityLedger(activity);
+        Map<SkuId, Long> sold = new HashMap<>();
+        for (Order order : orders) {
+            Reservation record = order.toReservation();
+            ledger.reservations.put(record.id(), record);
+            ledger.requests.put(new BuyerRequest(record.buyerId(), record.requestId()), record.id());
+            if (order.status() == ReservationStatus.ORDERED || order.status() == ReservationStatus.PAID) {
+                for (ReservationLine line : order.lines()) {
+                    sold.merge(line.skuId(), (long) line.quantity(), Long::sum);
+                    ledger.holdingsOf(record.buyerId()).merge(line.skuId(), (long) line.quantity(), Long::sum);
+                }
+            }
+        }
+        for (SkuRebuild sku : totals) {
+            if (!ledger.ledgers.containsKey(sku.skuId())) {
+                throw new IllegalArgumentException("activity " + activity.id() + " has no SKU " + sku.skuId());
+            }
+            long units = sold.getOrDefault(sku.skuId(), 0L);
+            if (units > sku.total()) {
+                throw new IllegalStockMoveException(sku.skuId() + ": orders hold " + units + " units of a total of "
+                        + sku.total());
+            }
+            ledger.ledgers.put(sku.skuId(), new LedgerFigures(sku.total(), 0, units, sku.total() - units).toLedger());
             ledger.appliedAdjustments.put(sku.skuId(), new HashSet<>(sku.adjustmentsApplied()));
         }
         return ledger;

@@ -26,6 +26,11 @@ public record ActivityReconciliation(ActivityId activityId, HotStoreState hotSto
         /** The activity was missing while its sale is open: it was rebuilt from the database of record, then reconciled. */
         REBUILT,
         /** The activity is not there and its sale is not open (not warmed up yet, or over): nothing to reconcile. */
-        NOT_LOADED
+        NOT_LOADED,
+        /**
+         * The activity is missing while its sale is open, and events of it are still in the pipeline: it answers
+         * NOT_READY until they have landed, then a pass rebuilds it (ADR 30).
+         */
+        AWAITING_PIPELINE
     }
 }

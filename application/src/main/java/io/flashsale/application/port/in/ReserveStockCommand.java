@@ -9,13 +9,22 @@ import io.flashsale.domain.shared.Require;
 
 import java.util.List;
 
-/** @param requestId the buyer's idempotency key; null when the buyer sent none */
+/**
+ * @param requestId     the buyer's idempotency key; null when the buyer sent none
+ * @param clientAddress the client's address as the gateway reported it, for the per-client rate limit; null when
+ *                      unknown or exempt (loopback)
+ */
 public record ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
-                                  List<ReservationLine> lines) {
+                                  List<ReservationLine> lines, String clientAddress) {
 
     public ReserveStockCommand {
         Require.present(activityId, "activityId");
         Require.present(buyerId, "buyerId");
         lines = Reservation.requireLines(lines);
+    }
+
+    public ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
+                               List<ReservationLine> lines) {
+        this(activityId, buyerId, requestId, lines, null);
     }
 }

@@ -24,6 +24,9 @@ public interface ActivityRepository extends ActivityLookupPort {
      */
     List<Activity> findUnarchivedOverlapping(Instant from, Instant to);
 
+    /** At most {@code limit} activities not archived, latest start first (the operator's list: upcoming and live sales on top). */
+    List<Activity> findUnarchived(int limit);
+
     /** Activities ended by {@code now} ({@code endsAt <= now}) and not archived, earliest end first. */
     List<ActivityId> findEndedUnarchived(Instant now);
 
@@ -41,4 +44,13 @@ public interface ActivityRepository extends ActivityLookupPort {
      * placed orders as sold, nothing reserved. Empty when there is no such activity.
      */
     Optional<List<SkuStock>> recordedStock(ActivityId activityId);
+
+    /** Notes, once, that the activity is being loaded into the hot store; written before the load (ADR 30). */
+    void recordLoad(ActivityId activityId);
+
+    /**
+     * Whether the activity was ever loaded into the hot store: if so, reservations of it may be anywhere in the
+     * pipeline, and a hot store that lacks it lost it.
+     */
+    boolean wasLoaded(ActivityId activityId);
 }

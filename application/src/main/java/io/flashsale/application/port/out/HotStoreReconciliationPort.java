@@ -3,6 +3,7 @@ package io.flashsale.application.port.out;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -10,6 +11,7 @@ import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.LedgerAdjustment;
 
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -56,9 +58,30 @@ public interface HotStoreReconciliationPort {
     LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId);
 
     /**
-     * Loads an activity the hot store lost from the database's figures, ready last, so reservations answer NOT_READY
-     * until every ledger is in place. Also registers it with the outbox relays, as a warm-up does. False, and nothing
-     * written, when the hot store holds the activity already.
+     * Starts rebuilding an activity the hot store lost, wholly or in part: drops whatever the loss left of it (ledger,
+     * holdings, reservation records, request index, outbox) unless a rebuild runs already. Refused while the outbox
+     * holds entries the relays have not acknowledged. Constant cost, whatever the sale's size.
+     *
+     * @param since when this rebuild begins by the caller's clock, kept for a runner that takes over
      */
-    boolean rebuild(Activity activity, List<SkuRebuild> skus);
+    RebuildStart beginRebuild(ActivityId activityId, Instant since);
+
+    /**
+     * Loads one page of the database's orders (a few hundred at most) as reservation records and request index
+     * entries; the units of ORDERED and PAID ones count as sold and held. Written together with the cursor
+     * {@code last}, and only while {@code rebuildId} runs and the cursor stands at {@code after}.
+     *
+     * @return false, with nothing written, when the rebuild was taken over
+     */
+    boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after, ReservationId last,
+                        List<Order> orders);
+
+    /**
+     * Writes every SKU's total (and the adjustments it includes) and available = total - the sold units the pages
+     * counted, nothing reserved, then ready; registers the activity with the outbox relays. Only the totals and
+     * adjustments of {@code skus} are used: sold units and holdings come from the pages.
+     *
+     * @return false, with nothing written, when the rebuild was taken over
+     */
+    boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus);
 }

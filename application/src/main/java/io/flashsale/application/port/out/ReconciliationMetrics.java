@@ -17,4 +17,8 @@ public interface ReconciliationMetrics {
 
     /** An activity the hot store had lost was loaded again from the database of record. */
     void rebuilt(ActivityId activityId, List<SkuRebuild> skus);
+
+    /** A reservation found nowhere in the pipeline had its event appended to the outbox again. */
+    default void redriven(ActivityId activityId) {
+    }
 }

@@ -23,4 +23,15 @@ public interface ReservationOutboxPort {
 
     /** Marks entries delivered; the outbox may then drop them, and only them. */
     void acknowledge(ActivityId activityId, List<OutboxEntry> entries);
+
+    /** The activity's entries not yet acknowledged and the age of the oldest, at a cost independent of their number. */
+    OutboxBacklog backlog(ActivityId activityId);
+    /**
+     * As {@link #acknowledge(ActivityId, List)}, recording with each entry's reservation where the broker stored its
+     * event ({@code positions} in the order of {@code entries}, or empty when the broker told none), in the same
+     * atomic step: a reservation is never out of the outbox without its position.
+     */
+    default void acknowledge(ActivityId activityId, List<OutboxEntry> entries, List<EventPosition> positions) {
+        acknowledge(activityId, entries);
+    }
 }

@@ -1,4 +1,4 @@
-package io.flashsale.acceptance.service;
+package io.flashsale.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,0 +1,58 @@
+package io.flashsale.adapter.mysql;
+
+import io.flashsale.application.port.out.RecordedOrdersPort;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An activity's orders in pages for a rebuild of the hot store, and reconciliation's cancel of an order whose buyer
+ * cancelled first in the hot store (the one conditional close {@link MysqlOrderRepository} makes every move out of
+ * ORDERED with). Reservation ids are {@code <activityId>.<token>}
+ * (ADR 5), so one activity's orders are one range of the primary key: a page is a range scan of at most {@code max}
+ * rows, then its lines in one more statement.
+ */
+public class MysqlRecordedOrders implements RecordedOrdersPort {
+
+    private final OrderDao dao;
+    private final OrderRowMapper mapper;
+    private final MysqlOrderRepository orders;
+
+    MysqlRecordedOrders(OrderDao dao, OrderRowMapper mapper, MysqlOrderRepository orders) {
+        this.dao = dao;
+        this.mapper = mapper;
+        this.orders = orders;
+    }
+
+    @Override
+    public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
+        return orders.cancelReleased(reservationId, cancelledAt);
+    }
+
+    @Override
+    public List<Order> ordersAfter(ActivityId activityId, Optional<ReservationId> after, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be positive, was " + max);
+        }
+        // '.' then '/' are neighbours in every collation's byte order: the activity's ids lie strictly between them.
+        String from = after.map(ReservationId::value).orElse(activityId.value() + ".");
+        List<String> ids = dao.selectOrderIdsAfter(activityId.value(), from, activityId.value() + "/", max);
+        return inIdOrder(ids, OrderReads.ordersOf(dao, mapper, ids));
+    }
+
+    @Override
+    public List<Order> closedSince(ActivityId activityId, Instant since) {
+        List<String> ids = dao.selectClosedOrderIdsSince(activityId.value(), mapper.storedPrecision(since));
+        return inIdOrder(ids, OrderReads.ordersOf(dao, mapper, ids));
+    }
+
+    private static List<Order> inIdOrder(List<String> ids, Map<ReservationId, Order> orders) {
+        return ids.stream().map(id -> orders.get(new ReservationId(id))).filter(Objects::nonNull).toList();
+    }
+}

@@ -1,0 +1,56 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.application.port.out.BucketAnswer;
+import io.flashsale.application.port.out.BucketKey;
+import io.flashsale.application.port.out.BucketLimit;
+import io.flashsale.application.port.out.RateLimitBuckets;
+import io.lettuce.core.RedisConnectionException;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * Connects the shared buckets on first use, so the service starts while Redis is down (issue 12). While Redis cannot
+ * be reached a take fails at once, and a new connection is tried at most every {@link #RETRY_AFTER_FAILURE}: the
+ * admission lets such attempts through rather than waiting on a connect timeout per request.
+ */
+final class LazyRateLimitBuckets implements RateLimitBuckets {
+
+    static final Duration RETRY_AFTER_FAILURE = Duration.ofMillis(500);
+
+    private final Supplier<RateLimitBuckets> connect;
+    private volatile RateLimitBuckets connected;
+    private boolean failedBefore;
+    private long retryAtNanos;
+
+    LazyRateLimitBuckets(Supplier<RateLimitBuckets> connect) {
+        this.connect = connect;
+    }
+
+    @Override
+    public BucketAnswer tryTake(BucketKey key, BucketLimit limit) {
+        return buckets().tryTake(key, limit);
+    }
+
+    private RateLimitBuckets buckets() {
+        RateLimitBuckets now = connected;
+        if (now != null) {
+            return now;
+        }
+        synchronized (this) {
+            if (connected == null) {
+                if (failedBefore && System.nanoTime() - retryAtNanos < 0) {
+                    throw new RedisConnectionException("rate-limit buckets: Redis was unreachable moments ago");
+                }
+                try {
+                    connected = connect.get();
+                } catch (RuntimeException unreachable) {
+                    failedBefore = true;
+                    retryAtNanos = System.nanoTime() + RETRY_AFTER_FAILURE.toNanos();
+                    throw unreachable;
+                }
+            }
+            return connected;
+        }
+    }
+}

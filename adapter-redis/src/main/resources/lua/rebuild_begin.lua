@@ -1,0 +1,40 @@
+-- Starts (or takes over) the rebuild of an activity Redis lost, wholly or in part (ADR 31). The rebuild runs in
+-- bounded steps while the sale answers NOT_READY: this script, then rebuild_page.lua once per page of MySQL's orders,
+-- then rebuild_finish.lua, which sets ready last. Each step carries the rebuild id this script hands out; a step of a
+-- rebuild that was taken over writes nothing.
+--
+-- A fresh start drops every key the loss left behind (ledger, holdings, surviving reservation records, the request
+-- index, the outbox), so nothing that survived can later be released or replayed against the rebuilt ledger. UNLINK
+-- frees big hashes off the main thread, so this step costs O(1) whatever the sale's size. It only starts once the
+-- outbox is drained (every entry acknowledged by the relays, so in Kafka): an entry still waiting there is an accepted
+-- reservation that would otherwise be lost. A rebuild whose runner stopped beating for the lease is taken over, and
+-- resumes after the last page it wrote (the page and its cursor are written together).
+--
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox
+-- ARGV: 1 relay group, 2 lease seconds, 3 since (epoch millis of the caller's clock: the catch-up reads what MySQL
+--       changed from then on)
+-- Reply: {'LOADED'} | {'BUSY', why} | {'STARTED', rebuildId, cursor ('' from the start), since}
+
+local meta, outbox, group = KEYS[1], KEYS[6], ARGV[1]
+if redis.call('HGET', meta, 'ready') == '1' then
+    return { 'LOADED' }
+end
+local now = tonumber(redis.call('TIME')[1])
+local running = redis.call('HMGET', meta, 'rebuilding', 'rebuildBeat', 'rebuildCursor', 'rebuildSince')
+if running[1] then
+    if now - tonumber(running[2]) < tonumber(ARGV[2]) then
+        return { 'BUSY', 'rebuild ' .. running[1] .. ' is in progress' }
+    end
+    local id = fs_new_load_id()
+    redis.call('HSET', meta, 'rebuilding', id, 'rebuildBeat', now)
+    return { 'STARTED', id, running[3] or '', running[4] }
+end
+
+if not fs_outbox_drained(outbox, group) then
+    return { 'BUSY', 'the outbox still holds reservations on their way to the order pipeline' }
+end
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox)
+redis.call('HDEL', meta, 'loadId')
+local id = fs_new_load_id()
+redis.call('HSET', meta, 'rebuilding', id, 'rebuildBeat', now, 'rebuildCursor', '', 'rebuildSince', ARGV[3])
+return { 'STARTED', id, '', ARGV[3] }

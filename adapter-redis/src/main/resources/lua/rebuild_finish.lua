@@ -1,0 +1,44 @@
+-- The last step of a rebuild (see rebuild_begin.lua): per SKU the total from MySQL, sold as the pages counted it from
+-- the orders they wrote, nothing reserved (the outbox was drained before the rebuild began, and no reservation has
+-- been accepted since), available = total - sold spread over the segments, the adjustments the total includes marked
+-- applied; then the window, a new loadId, and ready last. O(SKUs). Nothing is written unless the rebuild id is the
+-- current one.
+--
+-- KEYS: 1 meta, 2 stock
+-- ARGV: 1 rebuildId, 2 startsAt epoch seconds, 3 startsAt nano, 4 endsAt epoch seconds, 5 endsAt nano,
+--       6 activity limit, 7 SKU ids in item order "a,b", 8 number of items n,
+--       then per item from 9 on: skuId, total, effective limit, segments, applied adjustment ids "1,5" or ''
+-- Reply: 1 when ready now, 0 when the rebuild was taken over; error FS_REFUSED, nothing written, when the orders
+--        hold more units of a SKU than its total.
+
+local meta, stock = KEYS[1], KEYS[2]
+if redis.call('HGET', meta, 'rebuilding') ~= ARGV[1] then
+    return 0
+end
+local items = tonumber(ARGV[8])
+local last = 8 + 5 * items
+for i = 9, last, 5 do
+    local sold = fs_number(redis.call('HGET', stock, ARGV[i] .. ':sold'))
+    if sold > tonumber(ARGV[i + 1]) then
+        return fs_refuse(ARGV[i] .. ': orders hold ' .. sold .. ' units of a total of ' .. ARGV[i + 1])
+    end
+end
+for i = 9, last, 5 do
+    local sku, total, segments = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 3])
+    local sold = fs_number(redis.call('HGET', stock, sku .. ':sold'))
+    redis.call('HSET', stock, sku .. ':total', total, sku .. ':reserved', 0, sku .. ':sold', sold,
+        sku .. ':limit', ARGV[i + 2], sku .. ':segments', segments)
+    local available = total - sold
+    local share, extra = math.floor(available / segments), available % segments
+    for s = 1, segments do
+        redis.call('HSET', stock, sku .. ':avail:' .. s, share + (s <= extra and 1 or 0))
+    end
+    for id in string.gmatch(ARGV[i + 4], '[^,]+') do
+        redis.call('HSET', stock, sku .. ':adj:' .. id, '1')
+    end
+end
+redis.call('HDEL', meta, 'rebuilding', 'rebuildBeat', 'rebuildCursor', 'rebuildSince')
+redis.call('HSET', meta, 'startsAtSec', ARGV[2], 'startsAtNano', ARGV[3], 'endsAtSec', ARGV[4],
+    'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id())
+redis.call('HSET', meta, 'ready', '1')
+return 1

@@ -1,0 +1,40 @@
+-- One page of a rebuild (see rebuild_begin.lua): MySQL's orders, a few hundred at most, become reservation records
+-- and request index entries as MySQL holds them; the units of ORDERED and PAID ones count as sold and as their
+-- buyers' holdings, so the ledger rebuilt is exactly the sum of the records rebuilt. The cursor (the last order id of
+-- the page) is written in the same step, so a rebuild taken over resumes after it and never counts a page twice.
+-- Nothing is written unless the rebuild id is the current one and the cursor is the one this page follows.
+--
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests
+-- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor,
+--       then per order 6 values: reservationId, buyer, requestId, status, reservedAt (ISO-8601), lines "sku:q,sku:q"
+-- Reply: 1 when written, 0 when the rebuild was taken over (nothing written); error FS_REFUSED on malformed lines.
+
+local meta, stock, holdings, reservations, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local state = redis.call('HMGET', meta, 'rebuilding', 'rebuildCursor')
+if state[1] ~= ARGV[1] or (state[2] or '') ~= ARGV[2] then
+    return 0
+end
+local pages = {}
+for i = 4, #ARGV, 6 do
+    local lines, why = fs_decode_lines(ARGV[i + 5])
+    if not lines then
+        return fs_refuse('order ' .. ARGV[i] .. ': ' .. why)
+    end
+    pages[#pages + 1] = lines
+end
+local n = 0
+for i = 4, #ARGV, 6 do
+    n = n + 1
+    local id, buyer, status = ARGV[i], ARGV[i + 1], ARGV[i + 3]
+    redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', ARGV[i + 2], id .. ':lines',
+        ARGV[i + 5], id .. ':status', status, id .. ':reservedAt', ARGV[i + 4])
+    redis.call('HSET', requests, buyer .. ':' .. ARGV[i + 2], id)
+    if status == 'ORDERED' or status == 'PAID' then
+        for _, line in ipairs(pages[n]) do
+            redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
+            redis.call('HINCRBY', holdings, buyer .. ':' .. line.sku, line.quantity)
+        end
+    end
+end
+redis.call('HSET', meta, 'rebuildCursor', ARGV[3], 'rebuildBeat', redis.call('TIME')[1])
+return 1

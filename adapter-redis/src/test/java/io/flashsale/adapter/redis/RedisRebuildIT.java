@@ -1,0 +1,244 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.ScriptRefusedException;
+import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.order.OrderRefusal;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.LedgerAdjustment;
+import io.flashsale.domain.stock.SkuStock;
+import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The bounded rebuild on the real Redis (ADR 31): begin drops whatever a loss left, pages of MySQL's orders become
+ * records, request index entries, sold units and holdings, finish writes the totals and ready last; a half-done
+ * rebuild is never served, a stale runner's steps write nothing, and a taken-over rebuild resumes after its cursor.
+ */
+@Timeout(60)
+class RedisRebuildIT {
+
+    private static final SkuId A = new SkuId("a");
+    private static final SkuId B = new SkuId("b");
+    private static final BuyerId ANN = new BuyerId("ann");
+    private static final BuyerId BOB = new BuyerId("bob");
+    private static final Instant SINCE = Instant.parse("2030-01-01T00:00:00Z");
+
+    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    private final RedisStockReservationAdapter stock = SharedRedis.adapter();
+    private final RedisHotStoreReconciliation hotStore =
+            new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry());
+    private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.registry());
+    private final ActivityId activityId = new ActivityId("rb-" + UUID.randomUUID().toString().substring(0, 12));
+    private final Activity sale = new Activity(activityId, "rebuild", Instant.now().minus(Duration.ofMinutes(1)),
+            Instant.now().plus(Duration.ofHours(1)), new PurchaseLimit(5), Activity.DEFAULT_PAYMENT_TIMEOUT,
+            List.of(new ActivityItem(A, 30, null, 3), new ActivityItem(B, 4, 2, 1)));
+    private final List<SkuRebuild> totals = List.of(new SkuRebuild(A, 30, 0, Map.of(), Set.of(3L)),
+            new SkuRebuild(B, 4, 0, Map.of(), Set.of()));
+
+    @AfterEach
+    void forgetTheActivity() {
+        SharedRedis.forget(activityId);
+    }
+
+    @Test
+    void givenALostActivity_whenRebuiltInPages_thenItIsNotReadyUntilFinishedAndThenSellsFromTheOrders() {
+        Order annsOrder = order(ANN, ReservationStatus.ORDERED, line(A, 3), line(B, 1));
+        Order bobsPaid = order(BOB, ReservationStatus.PAID, line(A, 2));
+        Order bobsExpired = order(BOB, ReservationStatus.EXPIRED, line(A, 4));
+        Order annsFailed = order(ANN, ReservationStatus.FAILED, line(B, 2));
+
+        RebuildStart.Started started = begin();
+        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), bobsPaid.id(),
+                List.of(annsOrder, bobsPaid))).isTrue();
+        assertThat(attempt(ANN, "mid-rebuild", line(A, 1))).as("a half-done rebuild is never served")
+                .isEqualTo(new ReservationOutcome.NotReady());
+        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Rebuilding());
+        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.of(bobsPaid.id()),
+                annsFailed.id(), List.of(bobsExpired, annsFailed))).isTrue();
+        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+
+        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(A, new StockLedger(30, 0, 5)), new SkuStock(B, new StockLedger(4, 0, 1)));
+        assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 3L, B, 1L));
+        assertThat(stock.holdings(activityId, BOB)).isEqualTo(Map.of(A, 2L));
+        assertThat(stock.findReservation(bobsExpired.id())).contains(bobsExpired.toReservation());
+        assertThat(attempt(BOB, bobsExpired.requestId().value(), line(A, 1)))
+                .as("a retry of an order's request is answered with the order as MySQL holds it")
+                .isEqualTo(new ReservationOutcome.Replayed(bobsExpired.toReservation()));
+        assertThat(hotStore.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(attempt(ANN, "more", line(A, 3))).isEqualTo(new ReservationOutcome.LimitExceeded(A, 5, 3));
+        assertThat(attempt(ANN, "fresh", line(A, 2))).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(redis.sismember(SharedRedis.registry(), activityId.value())).isTrue();
+        assertThat(redis.hkeys(RedisKeys.meta(activityId))).doesNotContain("rebuilding", "rebuildCursor");
+
+        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Loaded());
+        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).as("finished steps write nothing")
+                .isFalse();
+    }
+
+    @Test
+    void givenAPartialLossWithSurvivingRecordsRequestIndexAndOutbox_whenRebuilt_thenNothingThatSurvivedActsOnTheLedger() {
+        stock.warmUp(sale);
+        Reservation ordered = reserve(ANN, line(A, 2));
+        stock.confirm(ordered.id());
+        Reservation expiredSinceInMySql = reserve(BOB, line(A, 1));
+        Reservation neverReachedMySql = reserve(new BuyerId("cid"), line(B, 1));
+        relayEverything();
+        // The loss: the ledger and meta are gone, the records, holdings, request index and outbox survived.
+        redis.del(RedisKeys.meta(activityId), RedisKeys.stock(activityId));
+
+        rebuild(List.of(asOrder(ordered, ReservationStatus.ORDERED), asOrder(expiredSinceInMySql,
+                ReservationStatus.EXPIRED)));
+
+        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(A, new StockLedger(30, 0, 2)), new SkuStock(B, new StockLedger(4, 0, 0)));
+        assertThat(stock.release(expiredSinceInMySql.id())).as("a surviving RESERVED record MySQL closed").isFalse();
+        assertThat(stock.release(neverReachedMySql.id())).as("a record MySQL never had is gone").isFalse();
+        assertThat(stock.findReservation(neverReachedMySql.id())).isEmpty();
+        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(A, new StockLedger(30, 0, 2)), new SkuStock(B, new StockLedger(4, 0, 0)));
+        assertThat(attempt(BOB, expiredSinceInMySql.requestId().value(), line(A, 1)))
+                .isEqualTo(new ReservationOutcome.Replayed(asOrder(expiredSinceInMySql, ReservationStatus.EXPIRED)
+                        .toReservation()));
+        assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEmpty();
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).as("no surviving entry can be relayed again").isZero();
+        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(2);
+        assertThat(stock.restore(ordered.id(), ReservationStatus.EXPIRED)).isTrue();
+        assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(StockLedger.of(30));
+    }
+
+    @Test
+    void givenReservationsStillInTheOutbox_whenARebuildBegins_thenItWaitsAndDropsNothing() {
+        stock.warmUp(sale);
+        Reservation waiting = reserve(ANN, line(A, 1));
+        redis.del(RedisKeys.meta(activityId));
+
+        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.OutboxPending());
+
+        assertThat(stock.findReservation(waiting.id())).isPresent();
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(1);
+        relayEverything();
+        assertThat(hotStore.beginRebuild(activityId, SINCE)).isInstanceOf(RebuildStart.Started.class);
+    }
+
+    @Test
+    void givenARunnerThatStoppedBeating_whenTakenOver_thenItsStepsWriteNothingAndTheNewOneResumesAfterTheCursor() {
+        Order first = order(ANN, ReservationStatus.ORDERED, line(A, 1));
+        Order second = order(BOB, ReservationStatus.ORDERED, line(A, 2));
+        RebuildStart.Started dead = begin();
+        assertThat(hotStore.rebuildPage(activityId, dead.rebuildId(), Optional.empty(), first.id(), List.of(first)))
+                .isTrue();
+        redis.hset(RedisKeys.meta(activityId), "rebuildBeat", Long.toString(Instant.now().getEpochSecond() - 60));
+
+        RebuildStart.Started taker = (RebuildStart.Started) hotStore.beginRebuild(activityId, SINCE.plusSeconds(99));
+
+        assertThat(taker.after()).contains(first.id());
+        assertThat(taker.since()).as("the catch-up still looks from the first start").isEqualTo(SINCE);
+        assertThat(hotStore.rebuildPage(activityId, dead.rebuildId(), Optional.of(first.id()), second.id(),
+                List.of(second))).isFalse();
+        assertThat(hotStore.rebuildPage(activityId, taker.rebuildId(), Optional.empty(), first.id(), List.of(first)))
+                .as("a page behind the cursor is never counted twice").isFalse();
+        assertThat(hotStore.finishRebuild(sale, dead.rebuildId(), totals)).isFalse();
+        assertThat(hotStore.rebuildPage(activityId, taker.rebuildId(), Optional.of(first.id()), second.id(),
+                List.of(second))).isTrue();
+        assertThat(hotStore.finishRebuild(sale, taker.rebuildId(), totals)).isTrue();
+        assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(new StockLedger(30, 0, 3));
+    }
+
+    @Test
+    void givenOrdersHoldingMoreThanTheTotal_whenFinished_thenRefusedAndNeverReady() {
+        Order tooMany = order(ANN, ReservationStatus.ORDERED, line(B, 5));
+        RebuildStart.Started started = begin();
+        hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), tooMany.id(), List.of(tooMany));
+
+        assertThatThrownBy(() -> hotStore.finishRebuild(sale, started.rebuildId(), totals))
+                .isInstanceOf(ScriptRefusedException.class).hasMessageContaining("b: orders hold 5");
+        assertThat(attempt(BOB, "x", line(A, 1))).isEqualTo(new ReservationOutcome.NotReady());
+    }
+
+    private RebuildStart.Started begin() {
+        RebuildStart start = hotStore.beginRebuild(activityId, SINCE);
+        assertThat(start).isInstanceOf(RebuildStart.Started.class);
+        return (RebuildStart.Started) start;
+    }
+
+    /** The whole rebuild, one order per page. */
+    private void rebuild(List<Order> orders) {
+        RebuildStart.Started started = begin();
+        Optional<ReservationId> after = Optional.empty();
+        for (Order order : orders.stream().sorted((x, y) -> x.id().value().compareTo(y.id().value())).toList()) {
+            assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), after, order.id(), List.of(order))).isTrue();
+            after = Optional.of(order.id());
+        }
+        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+    }
+
+    /** A relay reads and acknowledges every entry of the outbox: all of it is in Kafka now. */
+    private void relayEverything() {
+        List<OutboxEntry> read = outbox.readNew(activityId, "relay-1", 100);
+        assertThat(read).isNotEmpty();
+        outbox.acknowledge(activityId, read);
+    }
+
+    private Reservation reserve(BuyerId buyer, ReservationLine... lines) {
+        ReservationOutcome outcome = attempt(buyer, "k" + UUID.randomUUID().toString().substring(0, 10), lines);
+        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
+        return ((ReservationOutcome.Reserved) outcome).reservation();
+    }
+
+    private ReservationOutcome attempt(BuyerId buyer, String requestId, ReservationLine... lines) {
+        String token = UUID.randomUUID().toString().replace("-", "");
+        return stock.reserve(new ReservationRequest(ReservationId.of(activityId, token), buyer,
+                new RequestId(requestId), List.of(lines), Instant.now()));
+    }
+
+    private Order order(BuyerId buyer, ReservationStatus status, ReservationLine... lines) {
+        String token = UUID.randomUUID().toString().replace("-", "");
+        Reservation reservation = new Reservation(ReservationId.of(activityId, token), activityId, buyer,
+                new RequestId("q" + token.substring(0, 8)), List.of(lines), ReservationStatus.RESERVED, Instant.now());
+        return asOrder(reservation, status);
+    }
+
+    /** The order MySQL holds for a reservation, in the given status (times at its millisecond precision). */
+    private static Order asOrder(Reservation reservation, ReservationStatus status) {
+        Instant at = reservation.reservedAt().truncatedTo(ChronoUnit.MILLIS);
+        boolean failed = status == ReservationStatus.FAILED;
+        boolean closed = status != ReservationStatus.ORDERED && !failed;
+        return new Order(reservation.id(), reservation.buyerId(), reservation.requestId(), reservation.lines(), status,
+                failed ? OrderRefusal.OUT_OF_STOCK : null, at, at, failed ? null : at, closed ? at : null);
+    }
+
+    private static ReservationLine line(SkuId sku, int quantity) {
+        return new ReservationLine(sku, quantity);
+    }
+}

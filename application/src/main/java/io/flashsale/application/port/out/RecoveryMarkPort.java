@@ -1,0 +1,19 @@
+package io.flashsale.application.port.out;
+
+import io.flashsale.domain.activity.ActivityId;
+
+import java.util.Optional;
+
+/**
+ * Where the broker's log ended when the pipeline's part of an activity's recovery began (ADR 30): kept beside the
+ * activity in the hot store, so any instance's next pass waits for the same mark. Losing it again only means a later
+ * mark is taken, which waits longer, never less.
+ */
+public interface RecoveryMarkPort {
+
+    Optional<PipelineMark> recoveryMark(ActivityId activityId);
+
+    void keepRecoveryMark(ActivityId activityId, PipelineMark mark);
+
+    void clearRecoveryMark(ActivityId activityId);
+}

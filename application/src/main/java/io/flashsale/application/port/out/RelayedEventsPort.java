@@ -1,0 +1,33 @@
+package io.flashsale.application.port.out;
+
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.ReservationId;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The hot store's half of a reservation's place in the pipeline: whether its event still waits in the outbox, and
+ * where the broker stored it once the relay's publish was acknowledged.
+ */
+public interface RelayedEventsPort {
+
+    /** The broker positions recorded for those of {@code ids} that have one (relayed and acknowledged). */
+    Map<ReservationId, EventPosition> positions(ActivityId activityId, Collection<ReservationId> ids);
+
+    /** Those of {@code ids} whose event waits in the outbox now: not read by a relay yet, or read and unacknowledged. */
+    Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids);
+
+    /**
+     * Appends the event of a reservation that is still RESERVED to the outbox again, in one atomic step that also
+     * checks it is where the caller found it: its recorded position is still {@code seenAt} (none when empty) and it
+     * was not re-driven within {@code window}. A re-drive clears the position; the new event records its own.
+     */
+    boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window);
+
+    /** Whether the activity's outbox holds any entry not yet acknowledged by a relay. */
+    boolean outboxDrained(ActivityId activityId);
+}

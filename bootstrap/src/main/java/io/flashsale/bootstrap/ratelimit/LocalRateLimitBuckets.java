@@ -1,0 +1,38 @@
+package io.flashsale.bootstrap.ratelimit;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.flashsale.application.port.out.BucketAnswer;
+import io.flashsale.application.port.out.BucketKey;
+import io.flashsale.application.port.out.BucketLimit;
+import io.flashsale.application.port.out.RateLimitBuckets;
+import io.github.bucket4j.Bucket;
+import io.github.bucket4j.ConsumptionProbe;
+
+import java.time.Duration;
+
+/**
+ * Token buckets of this instance only (Bucket4j's lock-free local buckets), for limits where one instance's share is
+ * enough: a sale's admission. Buckets not used for ten minutes are forgotten (a full bucket is made again).
+ */
+public final class LocalRateLimitBuckets implements RateLimitBuckets {
+
+    private final Cache<BucketKey, Bucket> buckets = Caffeine.newBuilder()
+            .expireAfterAccess(Duration.ofMinutes(10))
+            .maximumSize(100_000)
+            .build();
+
+    @Override
+    public BucketAnswer tryTake(BucketKey key, BucketLimit limit) {
+        ConsumptionProbe probe = buckets.get(key, any -> bucket(limit)).tryConsumeAndReturnRemaining(1);
+        return new BucketAnswer(probe.isConsumed(), probe.getRemainingTokens(),
+                Duration.ofNanos(probe.getNanosToWaitForRefill()));
+    }
+
+    private static Bucket bucket(BucketLimit limit) {
+        return Bucket.builder()
+                .addLimit(bandwidth -> bandwidth.capacity(limit.capacity())
+                        .refillGreedy(limit.refillTokens(), limit.refillPeriod()))
+                .build();
+    }
+}

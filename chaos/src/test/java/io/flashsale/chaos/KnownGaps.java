@@ -1,0 +1,73 @@
+package io.flashsale.chaos;
+
+import io.flashsale.chaos.check.Checker;
+import io.flashsale.chaos.check.Violation;
+import io.flashsale.chaos.history.Entry;
+import io.flashsale.chaos.history.History;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiPredicate;
+
+/**
+ * Open defects the campaign knows about, each with its reason. A schedule whose every violation is one of these is
+ * counted as known-failing (separately, in the summary), never as passed; any other violation fails the build. The
+ * checker itself is never weakened for them: remove an entry when its fix lands and the schedules pass again.
+ */
+final class KnownGaps {
+
+    record Gap(String name, String reason, BiPredicate<History, Violation> covers) {
+    }
+
+    /** How long after a fault heals the service may still be reconnecting (Lettuce's backoff, Hikari's pool). */
+    private static final long RECONNECT_MILLIS = 5_000;
+
+    static final List<Gap> GAPS = List.of(
+            new Gap("redis-outage-500", "a call while Redis is unreachable answers 500 INTERNAL (Lettuce's "
+                    + "RedisException reaches the catch-all handler) instead of 503 UNAVAILABLE with Retry-After: "
+                    + "issue 12 (Redis outage), being built on branch i12outage",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.SERVER_ERROR
+                            && violation.evidence().stream().allMatch(entry -> "INTERNAL".equals(entry.code())
+                            && during(history, entry, "REDIS"))),
+            new Gap("database-outage-500", "a payment or cancellation while MariaDB is unreachable answers 500 "
+                    + "INTERNAL (Spring's RecoverableDataAccessException reaches the catch-all handler) instead of 503 "
+                    + "UNAVAILABLE with Retry-After: found by this campaign, not yet an issue",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.SERVER_ERROR
+                            && violation.evidence().stream().allMatch(entry -> "INTERNAL".equals(entry.code())
+                            && (during(history, entry, "REDIS") || during(history, entry, "DB")
+                            && ("pay".equals(entry.kind()) || "cancel".equals(entry.kind()))))),
+            new Gap("idempotency-lost-with-redis-data", "a request id answered 202 just before Redis lost its last "
+                    + "second of writes (SIGKILL with everysec) or all its data is, on a retry, a new reservation with a "
+                    + "new id: the idempotency record was lost with the reservation; MySQL still holds at most one "
+                    + "order per request id (checked separately). Found by this campaign; the Redis durability modes "
+                    + "are issue 12's",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.DOUBLE_ORDER
+                            && violation.detail().contains(" was answered with ")
+                            && violation.evidence().stream().anyMatch(entry -> entry.status() == 202
+                            && Checker.insideLossWindow(history, entry))),
+            new Gap("request-id-twice-across-redis-outage", "since the Redis-outage mode (issue 12) was merged, a "
+                    + "request id retried across a Redis fault can become two reservations and two orders in MySQL, one "
+                    + "of them FAILED (LIMIT_EXCEEDED), the other holding stock: no unit is sold twice, but the "
+                    + "request id is not idempotent across the switch. Found by this campaign (fixed seeds 1-4, 17, 20, "
+                    + "21, 38 after the merge); to be fixed in the outage path",
+                    (history, violation) -> violation.invariant() == Violation.Invariant.DOUBLE_ORDER
+                            && (violation.detail().contains(" was answered with ")
+                            || violation.detail().contains(" is 2 orders: ")
+                            && violation.detail().split("status=FAILED", -1).length == 2)
+                            && history.faults().stream().anyMatch(fault -> fault.kind().startsWith("REDIS"))));
+
+    private KnownGaps() {
+    }
+
+    static Optional<Gap> covering(History history, Violation violation) {
+        return GAPS.stream().filter(gap -> gap.covers().test(history, violation)).findFirst();
+    }
+
+    /** Whether the call overlapped a fault of that prefix (REDIS..., DB...), or followed it within a reconnect. */
+    private static boolean during(History history, Entry entry, String kindPrefix) {
+        return history.faults().stream()
+                .filter(fault -> fault.kind().startsWith(kindPrefix))
+                .anyMatch(fault -> entry.sentMillis() <= fault.endedMillis() + RECONNECT_MILLIS
+                        && entry.answeredMillis() >= fault.startedMillis());
+    }
+}

@@ -1,0 +1,27 @@
+package io.flashsale.chaos.schedule;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Everything a seed decides: the sale, every buyer's steps with their timings, and the faults with theirs. */
+public record Schedule(long seed, SaleShape sale, int buyers, List<Operation> workload, List<Fault> faults,
+                       long workloadMillis) {
+
+    public Schedule {
+        workload = List.copyOf(workload);
+        faults = List.copyOf(faults);
+    }
+
+    public boolean mayLoseAcknowledged() {
+        return faults.stream().anyMatch(fault -> fault.kind().mayLoseAcknowledged());
+    }
+
+    public String describe() {
+        return "seed %d (replay: -Dflashsale.fault.seed=%d): %d SKUs %s, limit %d, %d buyers, %d steps over %d ms; faults %s"
+                .formatted(seed, seed, sale.skus().size(),
+                        sale.skus().stream().map(sku -> sku.id() + "=" + sku.stock()
+                                + (sku.ownLimit() > 0 ? "/limit " + sku.ownLimit() : ""))
+                                .collect(Collectors.joining(", ", "[", "]")),
+                        sale.perUserLimit(), buyers, workload.size(), workloadMillis, faults);
+    }
+}

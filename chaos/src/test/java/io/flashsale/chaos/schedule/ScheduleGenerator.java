@@ -1,0 +1,139 @@
+package io.flashsale.chaos.schedule;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * From a seed, one schedule, always the same one: the sale, the buyers' steps and the faults. Kept short (a few
+ * seconds of workload) so that dozens run in one CI build; the faults land inside the workload so they hit work in
+ * flight. Service restarts cost the most on a loaded machine, so they are drawn rarely; the long run draws as many.
+ */
+public final class ScheduleGenerator {
+
+    /** Draw weights: how often each fault kind is chosen. */
+    private static final List<Weighted> FAULT_WEIGHTS = List.of(
+            new Weighted(FaultKind.REDIS_KILL, 8),
+            new Weighted(FaultKind.REDIS_PAUSE, 8),
+            new Weighted(FaultKind.REDIS_WIPE, 2),
+            new Weighted(FaultKind.BROKER_KILL, 6),
+            new Weighted(FaultKind.BROKER_PAUSE, 6),
+            new Weighted(FaultKind.SERVICE_KILL, 2),
+            new Weighted(FaultKind.SERVICE_PAUSE, 5),
+            new Weighted(FaultKind.DB_CUT, 8),
+            new Weighted(FaultKind.DB_DELAY, 6),
+            new Weighted(FaultKind.DB_BLACK_HOLE, 6),
+            new Weighted(FaultKind.REDIS_LINK_CUT, 8),
+            new Weighted(FaultKind.REDIS_LINK_DELAY, 6),
+            new Weighted(FaultKind.REDIS_LINK_BLACK_HOLE, 6));
+
+    private record Weighted(FaultKind kind, int weight) {
+    }
+
+    private final int instances;
+
+    public ScheduleGenerator(int instances) {
+        this.instances = instances;
+    }
+
+    public Schedule generate(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        SaleShape sale = sale(random);
+        long workloadMillis = 2_000 + random.nextLong(2_000);
+        int buyers = 6 + random.nextInt(15);
+        List<Operation> workload = workload(random, seed, sale, buyers, workloadMillis);
+        List<Fault> faults = faults(random, workloadMillis);
+        return new Schedule(seed, sale, buyers, workload, faults, workloadMillis);
+    }
+
+    private static SaleShape sale(SplittableRandom random) {
+        int skuCount = 1 + random.nextInt(3);
+        List<SaleShape.Sku> skus = new ArrayList<>();
+        for (int i = 0; i < skuCount; i++) {
+            skus.add(new SaleShape.Sku("sku-" + i, 3 + random.nextInt(28), 1 + random.nextInt(4),
+                    random.nextInt(4) == 0 ? 1 + random.nextInt(4) : 0));
+        }
+        return new SaleShape(1 + random.nextInt(3), random.nextInt(3) == 0 ? 2 : 900, skus);
+    }
+
+    private static List<Operation> workload(SplittableRandom random, long seed, SaleShape sale, int buyers,
+                                            long workloadMillis) {
+        List<Operation> steps = new ArrayList<>();
+        String prefix = "r" + Long.toUnsignedString(seed, 36);
+        for (int buyer = 0; buyer < buyers; buyer++) {
+            int count = 2 + random.nextInt(7);
+            long at = random.nextLong(workloadMillis / 3);
+            List<String> requestIds = new ArrayList<>();
+            for (int n = 0; n < count && at < workloadMillis; n++) {
+                int roll = random.nextInt(100);
+                Operation.Kind kind = requestIds.isEmpty() || roll < 55 ? Operation.Kind.RESERVE
+                        : roll < 65 ? Operation.Kind.REPEAT
+                        : roll < 85 ? Operation.Kind.PAY
+                        : Operation.Kind.CANCEL;
+                String requestId = switch (kind) {
+                    case RESERVE -> prefix + "-" + buyer + "-" + n;
+                    case REPEAT -> requestIds.get(random.nextInt(requestIds.size()));
+                    default -> null;
+                };
+                if (kind == Operation.Kind.RESERVE) {
+                    requestIds.add(requestId);
+                }
+                List<Operation.Line> lines = kind == Operation.Kind.RESERVE ? lines(random, sale) : List.of();
+                steps.add(new Operation(at, buyer, kind, requestId, lines, random.nextInt(8)));
+                at += 50 + random.nextLong(600);
+            }
+        }
+        // A repeat re-sends the lines of the request it repeats: same key, same body, as a retrying client does.
+        List<Operation> resolved = new ArrayList<>();
+        for (Operation step : steps) {
+            if (step.kind() == Operation.Kind.REPEAT) {
+                Operation original = steps.stream().filter(s -> s.kind() == Operation.Kind.RESERVE
+                        && s.requestId().equals(step.requestId())).findFirst().orElseThrow();
+                resolved.add(new Operation(step.atMillis(), step.buyer(), step.kind(), step.requestId(),
+                        original.lines(), step.pick()));
+            } else {
+                resolved.add(step);
+            }
+        }
+        resolved.sort(Comparator.comparingLong(Operation::atMillis));
+        return resolved;
+    }
+
+    private static List<Operation.Line> lines(SplittableRandom random, SaleShape sale) {
+        List<SaleShape.Sku> skus = new ArrayList<>(sale.skus());
+        int lineCount = skus.size() > 1 && random.nextInt(10) < 3 ? 2 : 1;
+        List<Operation.Line> lines = new ArrayList<>();
+        for (int i = 0; i < lineCount; i++) {
+            SaleShape.Sku sku = skus.remove(random.nextInt(skus.size()));
+            lines.add(new Operation.Line(sku.id(), 1 + (random.nextInt(5) == 0 ? 1 : 0)));
+        }
+        return lines;
+    }
+
+    private List<Fault> faults(SplittableRandom random, long workloadMillis) {
+        int count = 1 + (random.nextInt(3) == 0 ? 1 : 0);
+        List<Fault> faults = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            FaultKind kind = draw(random);
+            long at = 200 + random.nextLong(workloadMillis / 2);
+            long length = 300 + random.nextLong(1_500);
+            long lag = 20 + random.nextLong(400);
+            faults.add(new Fault(at, length, kind, random.nextInt(instances), lag));
+        }
+        faults.sort(Comparator.comparingLong(Fault::atMillis));
+        return faults;
+    }
+
+    private static FaultKind draw(SplittableRandom random) {
+        int total = FAULT_WEIGHTS.stream().mapToInt(Weighted::weight).sum();
+        int roll = random.nextInt(total);
+        for (Weighted weighted : FAULT_WEIGHTS) {
+            roll -= weighted.weight();
+            if (roll < 0) {
+                return weighted.kind();
+            }
+        }
+        throw new IllegalStateException("unreachable");
+    }
+}
