@@ -99,7 +99,7 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     }
 
     private boolean run(ActivityId activityId, String mode) {
-        List<String> keys = RedisKeys.activityKeys(activityId);
+        List<String> keys = RedisKeys.archiveKeys(activityId);
         Long drained = archive.run(redis, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
                 RedisKeys.OUTBOX_GROUP, mode);
         return drained == 1L;

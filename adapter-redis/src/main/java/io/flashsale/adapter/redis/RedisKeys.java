@@ -6,6 +6,7 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -110,16 +111,24 @@ public final class RedisKeys {
 
     /**
      * Where the broker's log ended when the recovery of a lost activity began (ADR 30): partition -> offset. Removed by
-     * the rebuild it gates; not among {@link #activityKeys} (it exists only while the activity's other keys do not).
+     * the rebuild it gates; not among {@link #activityKeys}, which a rebuild drops (the mark must outlive the rebuild's
+     * first step), but among {@link #archiveKeys}: a lost sale that ends before it is rebuilt leaves none behind.
      */
     public static String recovery(ActivityId activityId) {
         return key(activityId, "recovery");
     }
 
-    /** Every key of one activity, outbox first: what an archive deletes. A new per-activity key belongs here too. */
+    /** Every key of one activity's sale data, outbox first: what a rebuild drops. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
                 reservations(activityId), requests(activityId));
+    }
+
+    /** What an archive deletes, outbox first: every key of the activity and the mark of a recovery in progress. */
+    public static List<String> archiveKeys(ActivityId activityId) {
+        List<String> keys = new ArrayList<>(activityKeys(activityId));
+        keys.add(recovery(activityId));
+        return List.copyOf(keys);
     }
 
     /** The default registry of activities whose outbox relays read: no hash tag, it spans every activity. */

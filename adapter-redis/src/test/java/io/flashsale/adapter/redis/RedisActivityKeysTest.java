@@ -11,7 +11,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** An archive deletes {@link RedisKeys#activityKeys(ActivityId)}: a per-activity key missing there would outlive it. */
+/** An archive deletes {@link RedisKeys#archiveKeys(ActivityId)}: a per-activity key missing there would outlive it. */
 class RedisActivityKeysTest {
 
     private static final ActivityId ACTIVITY = new ActivityId("sale-7");
@@ -29,8 +29,10 @@ class RedisActivityKeysTest {
         }
 
         assertThat(keys).hasSizeGreaterThanOrEqualTo(6);
-        assertThat(RedisKeys.activityKeys(ACTIVITY)).containsExactlyInAnyOrderElementsOf(keys)
+        assertThat(RedisKeys.archiveKeys(ACTIVITY)).containsExactlyInAnyOrderElementsOf(keys)
                 .startsWith(RedisKeys.outbox(ACTIVITY))
                 .doesNotContain(RedisKeys.outboxActivities());
+        assertThat(RedisKeys.activityKeys(ACTIVITY)).as("what a rebuild drops keeps the recovery's mark")
+                .doesNotContain(RedisKeys.recovery(ACTIVITY));
     }
 }
