@@ -176,6 +176,7 @@ class SalePagesIT {
         testId("sales").sendKeys(saleId);
         testId("save").click();
         waitForAttribute("sale-" + saleId, "data-phase", "OPEN");
+        waiting().until(driver -> testId("outbox-depth").getText().matches("\\d+"));
         waitForAttribute("ledger-" + saleId + "-phone", "data-available", "7");
 
         assertThat(api.send(api.reserve(saleId, "carol-" + saleId, Map.of("requestId", "r-1",
