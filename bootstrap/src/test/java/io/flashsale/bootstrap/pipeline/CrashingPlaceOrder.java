@@ -119,7 +119,7 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
     /** Where held batches wait; at most {@link #LONGEST_HOLD}, so a test that forgets to open it cannot hang. */
     static final class Holding {
 
-        static final Duration LONGEST_HOLD = Duration.ofSeconds(60);
+        static final Duration LONGEST_HOLD = Duration.ofSeconds(150);
 
         private final ActivityId activity;
         private final Set<ReservationId> delivered = ConcurrentHashMap.newKeySet();
