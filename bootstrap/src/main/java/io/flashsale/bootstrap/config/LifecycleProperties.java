@@ -21,7 +21,7 @@ public record LifecycleProperties(@DefaultValue("true") boolean expiryEnabled,
                                   @DefaultValue("2s") Duration expiryInterval,
                                   @DefaultValue("true") boolean restoreSweepEnabled,
                                   @DefaultValue("5s") Duration restoreSweepInterval,
-                                  @DefaultValue("1000") int batchSize) {
+                                  @DefaultValue("500") int batchSize) {
 
     public LifecycleProperties {
         if (batchSize < 1) {
