@@ -7,7 +7,7 @@ Feature: An ended sale is archived
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     When the operator archives the sale
     Then the archive is refused because the sale has not ended yet, and the operator is told when it ends
     And the fast store still holds the sale
@@ -17,7 +17,7 @@ Feature: An ended sale is archived
     Given a sale that has started and ends in 10 minutes, with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     And Bob has an order for 2 tickets
     And Alice pays for her order
@@ -41,7 +41,7 @@ Feature: An ended sale is archived
     Given a sale that has started and ends in 10 minutes, with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And the shop has stopped turning reservations into orders for a while
     And Alice holds 1 ticket
     When the sale has ended

@@ -7,7 +7,7 @@ Feature: Broken and hostile requests are refused cleanly
     Given a sale that has started with a limit of 5 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
 
   Scenario Outline: <request> is refused as <reason>
     When someone sends <request>
@@ -37,9 +37,9 @@ Feature: Broken and hostile requests are refused cleanly
       | a reservation for a product named with accented letters      | an invalid request         |
       | a reservation for a product named with an emoji              | an invalid request         |
       | a reservation for a product named with control characters    | an invalid request         |
-      | a reservation for a product named like a Lua script          | an invalid request         |
+      | a reservation for a product named like a piece of program code          | an invalid request         |
       | a reservation for a product named like a database command    | an invalid request         |
-      | a reservation whose request id is a Lua script               | an invalid request         |
+      | a reservation whose request id is a piece of program code               | an invalid request         |
       | a reservation whose request id is 65 characters long         | an invalid request         |
       | a reservation whose idempotency key is a database command    | an invalid request         |
 
@@ -56,7 +56,7 @@ Feature: Broken and hostile requests are refused cleanly
       | a new sale without the admin token                           | not coming from the admin  |
       | a new sale with a wrong admin token                          | not coming from the admin  |
       | a new sale with the admin token given as a password          | not coming from the admin  |
-      | a warm-up without the admin token                            | not coming from the admin  |
+      | loading a sale by hand without the admin token                            | not coming from the admin  |
       | a stock view with a wrong admin token                        | not coming from the admin  |
       | a new sale that ends before it starts                        | an invalid request         |
       | a new sale with a negative stock                             | an invalid request         |

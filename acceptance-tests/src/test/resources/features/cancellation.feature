@@ -7,7 +7,7 @@ Feature: Cancelling an order gives its units back at once
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     When Alice cancels her order
     Then Alice's order is cancelled
@@ -24,7 +24,7 @@ Feature: Cancelling an order gives its units back at once
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And the shop has stopped turning reservations into orders for a while
     And Alice holds 1 ticket
     When Alice cancels her reservation
@@ -40,7 +40,7 @@ Feature: Cancelling an order gives its units back at once
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     When Alice cancels her order
     And Alice cancels her order again
@@ -53,7 +53,7 @@ Feature: Cancelling an order gives its units back at once
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     And Alice pays for her order
     When Alice cancels her order

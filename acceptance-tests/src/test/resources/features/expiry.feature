@@ -7,11 +7,11 @@ Feature: Unpaid orders lapse and give their units back
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     Then Alice's order is waiting for payment
     And within 60 seconds Alice's order lapses unpaid
-    And 1 ticket is still available
+    And within 5 seconds 1 ticket is available again
     When Bob reserves 1 ticket
     Then the reservation is accepted
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -25,13 +25,13 @@ Feature: Unpaid orders lapse and give their units back
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 3     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     And Alice's order has lapsed unpaid
     When Alice pays for her order
     Then Alice is refused because her order has lapsed and can no longer be paid
     And the shop's books record Alice's order as expired
-    And 3 tickets are still available
+    And within 5 seconds 3 tickets are available again
     And the shop's books show 0 tickets sold out of 3
     And the shop's stock movements show 1 ticket sold and 1 given back
     And the shop's books and the fast store agree

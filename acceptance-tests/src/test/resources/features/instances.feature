@@ -6,6 +6,6 @@ Feature: Each background job runs on one instance at a time
   Scenario: Two instances share the schedules, and the survivor takes them all over
     Given two service instances share one shop database, each scheduling every job every 400 milliseconds
     When both have been running for 6 seconds
-    Then reconciliation, warm-up, archive and the restore sweep each ran at most once per 360 milliseconds over both instances together
+    Then reconciliation, the loading of sales, archiving and the return of given-back stock each ran at most once per 360 milliseconds over both instances together
     When the first instance stops
     Then the second instance runs each of those jobs within 5 seconds

@@ -8,7 +8,7 @@ Feature: Several products in one request are reserved together or not at all
       | product    | units |
       | console    | 10    |
       | controller | 1     |
-    And the sale is warmed up
+    And the sale is ready to sell
 
   Scenario: One product running short means nothing is reserved
     When Alice reserves 1 console and 2 controllers together

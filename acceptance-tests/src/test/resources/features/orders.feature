@@ -7,7 +7,7 @@ Feature: Every accepted reservation becomes exactly one order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     When 200 buyers each send 1 reservation request at the same moment
     Then exactly 10 reservations are accepted
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -21,11 +21,11 @@ Feature: Every accepted reservation becomes exactly one order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
-    When the message announcing Alice's reservation is delivered a second time
-    Then within 30 seconds the second delivery has been handled
+    When the shop is told of Alice's reservation a second time
+    Then within 30 seconds the second notice has been dealt with
     And the shop's books hold exactly 1 order, none failed
     And the shop's books show 1 ticket sold out of 5
     And the shop's stock movements add up to 1 ticket sold
@@ -37,8 +37,8 @@ Feature: Every accepted reservation becomes exactly one order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
-    But the shop's books count only 6 tickets, fewer than the sale was warmed up with
+    And the sale is ready to sell
+    But the shop's books count only 6 tickets, fewer than the sale offers
     When 10 buyers each send 1 reservation request at the same moment
     Then exactly 10 reservations are accepted
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -52,15 +52,15 @@ Feature: Every accepted reservation becomes exactly one order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
-    But the shop's books count only 0 tickets, fewer than the sale was warmed up with
+    And the sale is ready to sell
+    But the shop's books count only 0 tickets, fewer than the sale offers
     And Alice holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
     Then the shop's books hold exactly 0 orders and 1 failed one
     And the other 1 sees their reservation as failed because the shop's books ran out of stock
     And 5 tickets are still available
-    When the message announcing Alice's reservation is delivered a second time
-    Then within 30 seconds the second delivery has been handled
+    When the shop is told of Alice's reservation a second time
+    Then within 30 seconds the second notice has been dealt with
     And the shop's books hold exactly 0 orders and 1 failed one
     And no ticket is held as reserved any more, 0 are sold
     And 5 tickets are still available

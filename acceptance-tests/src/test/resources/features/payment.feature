@@ -7,7 +7,7 @@ Feature: Paying for an order
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     When Alice pays for her order
     Then Alice's order is paid
@@ -20,7 +20,7 @@ Feature: Paying for an order
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     When Alice pays for her order
     And Alice pays for her order again
@@ -33,7 +33,7 @@ Feature: Paying for an order
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     When Bob tries to pay for Alice's order
     Then Bob is told there is no such order
@@ -43,7 +43,7 @@ Feature: Paying for an order
     Given a sale that has started with a limit of 1 per buyer and 60 seconds to pay, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And the shop has stopped turning reservations into orders for a while
     And Alice holds 1 ticket
     When Alice pays for her reservation
@@ -57,7 +57,7 @@ Feature: Paying for an order
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 1     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice has an order for 1 ticket
     And Alice's order has lapsed unpaid
     And Bob has an order for 1 ticket

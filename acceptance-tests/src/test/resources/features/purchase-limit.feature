@@ -8,7 +8,7 @@ Feature: Each buyer may hold only so many units
       | product | units | limit per buyer |
       | sneaker | 50    |                 |
       | cap     | 50    | 1               |
-    And the sale is warmed up
+    And the sale is ready to sell
 
   Scenario: A buyer collects up to the limit over several requests and no further
     When Alice reserves 1 sneaker

@@ -4,7 +4,7 @@ Feature: A crowd races for a few units
   I want exactly as many reservations accepted as there are units, no buyer above the limit, and each winner's reservation turned into one order
 
   Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units>
-    Given a sale with <units> units of one SKU and a limit of 1 per buyer that has started and is warmed up
+    Given a sale with <units> units of one product and a limit of 1 per buyer that has started and is ready to sell
     When <buyers> buyers each send 2 reservation requests at the same moment
     Then exactly <units> reservations are accepted
     And the other <refused> are refused as sold out or over the limit
@@ -19,8 +19,8 @@ Feature: A crowd races for a few units
       | 100   | 1000   | 1900    |
       | 1     | 250    | 499     |
 
-  Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units> kept in <segments> separate counters
-    Given a sale with <units> units of one SKU split into <segments> segments and a limit of 1 per buyer that has started and is warmed up
+  Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units> kept in <counters> separate counters
+    Given a sale with <units> units of one product kept in <counters> separate counters and a limit of 1 per buyer that has started and is ready to sell
     When <buyers> buyers each send 2 reservation requests at the same moment
     Then exactly <units> reservations are accepted
     And the other <refused> are refused as sold out or over the limit
@@ -30,6 +30,6 @@ Feature: A crowd races for a few units
     And the shop's books hold exactly <units> orders, none failed
 
     Examples:
-      | units | segments | buyers | refused |
+      | units | counters | buyers | refused |
       | 10    | 4        | 100    | 190     |
       | 100   | 16       | 500    | 900     |

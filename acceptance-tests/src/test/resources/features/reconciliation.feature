@@ -8,7 +8,7 @@ Feature: The fast store is reconciled with the shop's books
       | product | units |
       | ticket  | 10    |
       | mug     | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 2 tickets
     And Bob holds 1 mug
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -23,7 +23,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And Bob holds 1 ticket
     And Carol holds 1 ticket
@@ -48,7 +48,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And the shop has stopped turning reservations into orders for a while
     And Alice holds 1 ticket
     And the announcement of Alice's reservation is lost before it leaves the fast store
@@ -64,7 +64,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
     And the fast store never heard that Alice's reservation became an order
@@ -77,7 +77,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 2 tickets
     And Bob holds 2 tickets
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -101,7 +101,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 200   |
-    And the sale is warmed up
+    And the sale is ready to sell
     When 120 buyers each reserve one ticket, spread over 4 seconds, while the operator reconciles the sale again and again
     Then no reconciliation found any drift or repaired anything, in at least 5 runs
     And exactly 120 reservations are accepted
@@ -113,7 +113,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 100   |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
     And the fast store also keeps the records of 100000 earlier reservations of tickets, ordered and paid long ago

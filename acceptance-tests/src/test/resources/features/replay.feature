@@ -7,7 +7,7 @@ Feature: Sending the same request again does not buy twice
     Given a sale that has started with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
 
   Scenario: Repeating a request returns the same reservation, even at the limit
     When Alice reserves 2 tickets with request id "order-1"

@@ -7,7 +7,7 @@ Feature: Units given back are sold again
     Given a sale that has started with a limit of 1 per buyer and 900 seconds to pay, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And 10 buyers each have an order for 1 ticket
     When 5 of them pay for their orders
     And 3 of them cancel their orders

@@ -7,7 +7,7 @@ Feature: Reservations are taken only while the sale is open and ready
     Given a sale that starts in 1 hour, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     When Alice reserves 1 ticket
     Then Alice is refused because the sale has not started yet, and is told when it starts
     And no ticket has been taken
@@ -16,7 +16,7 @@ Feature: Reservations are taken only while the sale is open and ready
     Given a sale that ended 1 minute ago, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     When Alice reserves 1 ticket
     Then Alice is refused because the sale has ended
     And no ticket has been taken
@@ -29,7 +29,7 @@ Feature: Reservations are taken only while the sale is open and ready
       | ticket  | 10    |
     When Alice reserves 1 ticket
     Then Alice is asked to come back in a moment
-    When the sale is warmed up
+    When the sale is ready to sell
     And Alice reserves 1 ticket
     Then Alice is refused because the sale has not started yet, and is told when it starts
     And no ticket has been taken
@@ -45,7 +45,7 @@ Feature: Reservations are taken only while the sale is open and ready
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     When Alice reserves 1 umbrella
     Then Alice is refused because the sale offers no umbrella
     And no ticket has been taken

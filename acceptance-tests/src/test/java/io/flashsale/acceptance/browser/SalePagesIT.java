@@ -175,6 +175,7 @@ class SalePagesIT {
         testId("token").sendKeys(ADMIN_TOKEN);
         testId("sales").sendKeys(saleId);
         testId("save").click();
+        waitForAttribute("sale-" + saleId, "data-phase", "OPEN");
         waitForAttribute("ledger-" + saleId + "-phone", "data-available", "7");
 
         assertThat(api.send(api.reserve(saleId, "carol-" + saleId, Map.of("requestId", "r-1",

@@ -60,7 +60,7 @@ public class InstanceSteps {
         watchedNanos = System.nanoTime() - start;
     }
 
-    @Then("reconciliation, warm-up, archive and the restore sweep each ran at most once per {int} milliseconds over both instances together")
+    @Then("reconciliation, the loading of sales, archiving and the return of given-back stock each ran at most once per {int} milliseconds over both instances together")
     public void eachJobRanAtMostOncePer(int holdMillis) {
         Map<String, Double> runsAfter = runsOverAll();
         long watchedMillis = Duration.ofNanos(watchedNanos).toMillis();

@@ -66,9 +66,9 @@ final class MalformedRequests {
         byName.put("a reservation for a product named with accented letters", () -> reservationOf("tícket"));
         byName.put("a reservation for a product named with an emoji", () -> reservationOf("ticket\uD83C\uDF9F"));
         byName.put("a reservation for a product named with control characters", () -> reservationOf("tick\u0000et\r\n"));
-        byName.put("a reservation for a product named like a Lua script", () -> reservationOf(LUA_FRAGMENT));
+        byName.put("a reservation for a product named like a piece of program code", () -> reservationOf(LUA_FRAGMENT));
         byName.put("a reservation for a product named like a database command", () -> reservationOf(SQL_FRAGMENT));
-        byName.put("a reservation whose request id is a Lua script",
+        byName.put("a reservation whose request id is a piece of program code",
                 () -> reservation(Map.of("requestId", LUA_FRAGMENT, "items", List.of(line(PRODUCT, 1)))));
         byName.put("a reservation whose request id is 65 characters long",
                 () -> reservation(Map.of("requestId", "r".repeat(65), "items", List.of(line(PRODUCT, 1)))));
@@ -108,7 +108,7 @@ final class MalformedRequests {
                 () -> api.createSale(aNewSale().toBody()).withHeader("Authorization", "Bearer not-the-token"));
         byName.put("a new sale with the admin token given as a password",
                 () -> api.createSale(aNewSale().toBody()).withHeader("Authorization", "Basic YWRtaW46YWRtaW4="));
-        byName.put("a warm-up without the admin token",
+        byName.put("loading a sale by hand without the admin token",
                 () -> api.warmUp(world.sale().id()).withoutHeader("Authorization"));
         byName.put("a stock view with a wrong admin token",
                 () -> api.stockView(world.sale().id()).withHeader("Authorization", "Bearer not-the-token"));

@@ -43,19 +43,19 @@ public class OrderSteps {
         this.topic = topic;
     }
 
-    @Given("the shop's books count only {int} {product}, fewer than the sale was warmed up with")
+    @Given("the shop's books count only {int} {product}, fewer than the sale offers")
     public void theBooksCountFewer(long units, String skuId) {
         assertThat(units).as("fewer than the sale offers").isLessThan(world.sale().unitsOf(skuId));
         books.setStock(world.sale().id(), skuId, units);
     }
 
-    @When("the message announcing {buyer}'s reservation is delivered a second time")
+    @When("the shop is told of {buyer}'s reservation a second time")
     public void deliveredASecondTime(String buyer) {
         String reservationId = assertAccepted(world.lastAnswerOf(buyer), world.sale().id());
         secondDelivery = topic.deliverAgain(reservationId);
     }
 
-    @Then("within {int} seconds the second delivery has been handled")
+    @Then("within {int} seconds the second notice has been dealt with")
     public void theSecondDeliveryIsHandled(int seconds) {
         ReservationsTopic.Position copy = Objects.requireNonNull(secondDelivery, "no message was delivered twice");
         await("the order consumer moving past the copy at " + copy).atMost(Duration.ofSeconds(seconds))

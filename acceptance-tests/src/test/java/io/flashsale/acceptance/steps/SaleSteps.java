@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Setting up sales as the admin would, and reading their stock back. */
 public class SaleSteps {
@@ -30,13 +31,13 @@ public class SaleSteps {
         this.world = world;
     }
 
-    @Given("a sale with {int} unit(s) of one SKU and a limit of {int} per buyer that has started and is warmed up")
+    @Given("a sale with {int} unit(s) of one product and a limit of {int} per buyer that has started and is ready to sell")
     public void aStartedWarmSaleOfOneSku(int units, int limit) {
         world.open(startedSale(limit, List.of(Product.of(ONLY_SKU, units))));
         theSaleIsWarmedUp();
     }
 
-    @Given("a sale with {int} unit(s) of one SKU split into {int} segments and a limit of {int} per buyer that has started and is warmed up")
+    @Given("a sale with {int} unit(s) of one product kept in {int} separate counters and a limit of {int} per buyer that has started and is ready to sell")
     public void aStartedWarmSaleOfOneSegmentedSku(int units, int segments, int limit) {
         Product split = new Product(ONLY_SKU, units, OptionalInt.empty(), OptionalInt.of(segments));
         world.open(startedSale(limit, List.of(split)));
@@ -75,7 +76,7 @@ public class SaleSteps {
         world.open(sale(endsAt.minus(Duration.ofHours(1)), endsAt, 1, products(offer)));
     }
 
-    @Given("the sale is warmed up")
+    @Given("the sale is ready to sell")
     public void theSaleIsWarmedUp() {
         SaleSpec sale = world.sale();
         ApiAnswer warmed = world.api().send(world.api().warmUp(sale.id()));
@@ -97,6 +98,16 @@ public class SaleSteps {
         assertThat(stock.available()).as("%s available: %s", skuId, stock).isEqualTo(units);
         assertThat(stock.total()).as("%s total: %s", skuId, stock).isEqualTo(total);
         assertThat(stock.taken()).as("%s reserved or sold: %s", skuId, stock).isEqualTo(total - units);
+    }
+
+    /**
+     * Units a lapse gives back reach the fast store a moment after the shop's books record the lapse (the books
+     * decide, then tell the fast store): the buyer-visible promise is that they come back, soon.
+     */
+    @Then("within {int} seconds {int} {product} is/are available again")
+    public void availableAgainWithin(int seconds, long units, String skuId) {
+        await(skuId + " back on sale").atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(50))
+                .pollInSameThread().untilAsserted(() -> stillAvailable(units, skuId));
     }
 
     @Then("no stock remains")
@@ -125,13 +136,13 @@ public class SaleSteps {
         return new SaleSpec(id, "Acceptance sale " + id, startsAt, endsAt, limit, products);
     }
 
-    /** Columns: product, units, and optionally "limit per buyer" and "segments". */
+    /** Columns: product, units, and optionally "limit per buyer" and "counters" (the stock's segments). */
     private static List<Product> products(DataTable offer) {
         return offer.asMaps().stream().map(row -> new Product(
                 row.get("product"),
                 Long.parseLong(row.get("units")),
                 optionalNumber(row.get("limit per buyer")),
-                optionalNumber(row.get("segments")))).toList();
+                optionalNumber(row.get("counters")))).toList();
     }
 
     private static OptionalInt optionalNumber(String cell) {

@@ -20,6 +20,8 @@ interface ActivityDao {
 
     List<ActivityRow> selectUnarchivedOverlapping(@Param("from") Instant from, @Param("to") Instant to);
 
+    List<ActivityRow> selectUnarchived(@Param("limit") int limit);
+
     List<String> selectEndedUnarchivedIds(@Param("now") Instant now);
 
     /** Null when there is no such activity. */

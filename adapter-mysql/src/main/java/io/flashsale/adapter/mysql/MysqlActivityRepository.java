@@ -87,6 +87,16 @@ public class MysqlActivityRepository implements ActivityRepository {
     }
 
     @Override
+    public List<Activity> findUnarchived(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1");
+        }
+        return dao.selectUnarchived(limit).stream()
+                .map(row -> mapper.toActivity(row, dao.selectItems(row.id())))
+                .toList();
+    }
+
+    @Override
     public List<ActivityId> findEndedUnarchived(Instant now) {
         return dao.selectEndedUnarchivedIds(now).stream().map(ActivityId::new).toList();
     }

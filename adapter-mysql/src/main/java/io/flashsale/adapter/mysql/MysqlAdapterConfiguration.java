@@ -49,6 +49,15 @@ public class MysqlAdapterConfiguration {
         return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager));
     }
 
+    /** Redis outage (issue 12): reservations decided by the database while the hot store is out. */
+    @Bean
+    MysqlFallbackReservations mysqlFallbackReservations(OrderDao orderDao, FallbackDao fallbackDao,
+                                                        OrderRowMapper orderRowMapper,
+                                                        PlatformTransactionManager transactionManager) {
+        return new MysqlFallbackReservations(orderDao, fallbackDao, orderRowMapper,
+                new TransactionTemplate(transactionManager));
+    }
+
     @Bean
     MysqlSettledReservations mysqlSettledReservations(SettledReservationsDao settledReservationsDao) {
         return new MysqlSettledReservations(settledReservationsDao);

@@ -150,6 +150,21 @@ class MysqlActivityScheduleIT {
     }
 
     @Test
+    void givenArchivedAndUnarchivedSales_whenListingUnarchived_thenOnlyTheUnarchivedComeBackLatestStartFirst() {
+        ActivityId later = add(NOW.plus(HOUR), NOW.plus(HOUR).plus(HOUR));
+        ActivityId ended = add(NOW.minus(Duration.ofDays(2)), NOW.minus(Duration.ofDays(1)));
+        ActivityId open = add(NOW.minus(HOUR), NOW.plus(HOUR));
+        ActivityId archived = add(NOW.minus(Duration.ofDays(3)), NOW.minus(Duration.ofDays(2)));
+        activities.markArchived(archived, NOW);
+
+        List<ActivityId> listed = activities.findUnarchived(10_000).stream().map(Activity::id).toList();
+
+        assertThat(ownIds(listed, later, ended, open, archived)).containsExactly(later, open, ended);
+        assertThat(activities.findUnarchived(1)).hasSize(1);
+        assertThat(activities.findUnarchived(1_000).get(0).items()).as("items come with each sale").isNotEmpty();
+    }
+
+    @Test
     void givenAnEndedSale_whenMarkedArchived_thenOnceOnlyAndItsTimeIsKeptToTheMillisecond() {
         ActivityId sale = add(NOW.minus(HOUR), NOW);
         Instant at = NOW.plusSeconds(5).plusNanos(123_456_789);

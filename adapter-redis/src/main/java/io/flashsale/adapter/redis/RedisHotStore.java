@@ -7,17 +7,21 @@ import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The service's one Lettuce client and one shared, thread-safe connection (Lettuce pipelines concurrent callers on
@@ -72,23 +76,21 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     private final AbstractRedisClient client;
-    private final StatefulConnection<String, String> connection;
+    private final Supplier<StatefulConnection<String, String>> connection;
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
     private final boolean windowByRedisTime;
 
-    private RedisHotStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
-                          RedisClusterCommands<String, String> redis,
-                          StatefulRedisPubSubConnection<String, String> subscription, String outboxRegistry,
-                          boolean windowByRedisTime) {
+    private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
+                          RedisClusterCommands<String, String> redis, RedisStockReturns returns,
+                          String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
         this.client = client;
         this.connection = connection;
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
-        String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
-        this.returns = new RedisStockReturns(subscription, activityId -> redis.publish(channel, activityId), channel);
+        this.returns = returns;
     }
 
     /**
@@ -100,29 +102,71 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
+     * Connects now when Redis answers; when it does not, the store is made all the same and connects on first use
+     * (at most one attempt per {@link #RECONNECT_EVERY}), so the service starts while Redis is down and needs no
+     * restart when it comes back. Commands issued while the connection is down fail at once instead of queueing
+     * until their timeout: a caller (the hot store's circuit breaker) learns of an outage in microseconds.
+     *
      * @param windowByRedisTime true: the sale window is judged by Redis {@code TIME}, one clock for every instance;
      *                          false: by the instant of each request (the service's clock), for tests that move it
      */
     public static RedisHotStore connect(Settings settings, String outboxRegistry, boolean windowByRedisTime) {
+        AbstractRedisClient client = client(settings);
+        String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
+        try {
+            LazyConnection.Connected now = open(client);
+            RedisClusterCommands<String, String> redis = now.commands();
+            RedisStockReturns returns = new RedisStockReturns(now.subscription(),
+                    activityId -> redis.publish(channel, activityId), channel);
+            return new RedisHotStore(client, now::connection, redis, returns, outboxRegistry, windowByRedisTime);
+        } catch (RedisConnectionException down) {
+            AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
+            LazyConnection lazy = LazyConnection.of(() -> open(client),
+                    connected -> returns.get().listenOn(connected.subscription()), RECONNECT_EVERY);
+            RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
+            returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
+            return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
+                    redis, returns.get(), outboxRegistry, windowByRedisTime);
+        } catch (RuntimeException unusable) {
+            client.shutdown();
+            throw unusable;
+        }
+    }
+
+    /** How often a store made while Redis was down tries to connect, at most. */
+    public static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
+
+    private static AbstractRedisClient client(Settings settings) {
         if (settings.cluster()) {
-            RedisClusterClient client = RedisClusterClient.create(settings.clusterUris());
+            RedisClusterClient cluster = RedisClusterClient.create(settings.clusterUris());
+            cluster.setOptions(ClusterClientOptions.builder()
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+            return cluster;
+        }
+        RedisClient standalone = RedisClient.create(settings.toUri());
+        standalone.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+        return standalone;
+    }
+
+    /** The shared connection and the subscription connection, both or neither. */
+    private static LazyConnection.Connected open(AbstractRedisClient client) {
+        if (client instanceof RedisClusterClient cluster) {
+            StatefulRedisClusterConnection<String, String> connection = cluster.connect();
             try {
-                StatefulRedisClusterConnection<String, String> connection = client.connect();
-                return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
-                        windowByRedisTime);
-            } catch (RuntimeException unreachable) {
-                client.shutdown();
-                throw unreachable;
+                return new LazyConnection.Connected(connection, connection.sync(), cluster.connectPubSub());
+            } catch (RuntimeException failed) {
+                connection.close();
+                throw failed;
             }
         }
-        RedisClient client = RedisClient.create(settings.toUri());
+        RedisClient standalone = (RedisClient) client;
+        StatefulRedisConnection<String, String> connection = standalone.connect();
         try {
-            StatefulRedisConnection<String, String> connection = client.connect();
-            return new RedisHotStore(client, connection, connection.sync(), client.connectPubSub(), outboxRegistry,
-                        windowByRedisTime);
-        } catch (RuntimeException unreachable) {
-            client.shutdown();
-            throw unreachable;
+            return new LazyConnection.Connected(connection, connection.sync(), standalone.connectPubSub());
+        } catch (RuntimeException failed) {
+            connection.close();
+            throw failed;
         }
     }
 
@@ -159,7 +203,10 @@ public final class RedisHotStore implements AutoCloseable {
     @Override
     public void close() {
         returns.close();
-        connection.close();
+        StatefulConnection<String, String> open = connection.get();
+        if (open != null) {
+            open.close();
+        }
         client.shutdown();
     }
 }

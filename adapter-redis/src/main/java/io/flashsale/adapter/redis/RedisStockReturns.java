@@ -20,15 +20,23 @@ public final class RedisStockReturns implements StockReturnsPort, AutoCloseable 
 
     private final String channel;
     private final Consumer<String> publisher;
-    private final StatefulRedisPubSubConnection<String, String> subscription;
+    private volatile StatefulRedisPubSubConnection<String, String> subscription;
     private final List<StockReturnListener> listeners = new CopyOnWriteArrayList<>();
 
     RedisStockReturns(StatefulRedisPubSubConnection<String, String> subscription, Consumer<String> publisher,
                       String channel) {
+        this(publisher, channel);
+        listenOn(subscription);
+    }
+
+    /** Not listening yet: {@link #listenOn} once a subscription connection is made (Redis was down at start). */
+    RedisStockReturns(Consumer<String> publisher, String channel) {
         this.channel = channel;
         this.publisher = publisher;
-        this.subscription = subscription;
-        subscription.addListener(new RedisPubSubAdapter<>() {
+    }
+
+    void listenOn(StatefulRedisPubSubConnection<String, String> connection) {
+        connection.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String from, String activityId) {
                 if (channel.equals(from)) {
@@ -43,7 +51,8 @@ public final class RedisStockReturns implements StockReturnsPort, AutoCloseable 
                 }
             }
         });
-        subscription.sync().subscribe(channel);
+        connection.sync().subscribe(channel);
+        this.subscription = connection;
     }
 
     @Override
@@ -69,6 +78,8 @@ public final class RedisStockReturns implements StockReturnsPort, AutoCloseable 
 
     @Override
     public void close() {
-        subscription.close();
+        if (subscription != null) {
+            subscription.close();
+        }
     }
 }

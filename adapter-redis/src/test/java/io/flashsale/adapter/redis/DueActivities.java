@@ -52,6 +52,11 @@ final class DueActivities implements ActivityRepository {
     }
 
     @Override
+    public List<Activity> findUnarchived(int limit) {
+        throw new UnsupportedOperationException("the warm-up schedule never lists activities");
+    }
+
+    @Override
     public List<ActivityId> findEndedUnarchived(Instant now) {
         throw new UnsupportedOperationException("the warm-up schedule never archives");
     }

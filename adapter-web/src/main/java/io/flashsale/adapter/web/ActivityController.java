@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.ArchiveActivityUseCase;
 import io.flashsale.application.port.in.CreateActivityUseCase;
 import io.flashsale.application.port.in.GetActivityUseCase;
 import io.flashsale.application.port.in.GetStockUseCase;
+import io.flashsale.application.port.in.ListActivitiesUseCase;
 import io.flashsale.application.port.in.WarmUpActivityUseCase;
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.domain.activity.Activity;
@@ -30,15 +31,24 @@ public class ActivityController {
     private final WarmUpActivityUseCase warmUpActivity;
     private final GetStockUseCase getStock;
     private final ArchiveActivityUseCase archiveActivity;
+    private final ListActivitiesUseCase listActivities;
 
     public ActivityController(CreateActivityUseCase createActivity, GetActivityUseCase getActivity,
                               WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock,
-                              ArchiveActivityUseCase archiveActivity) {
+                              ArchiveActivityUseCase archiveActivity, ListActivitiesUseCase listActivities) {
         this.createActivity = createActivity;
         this.getActivity = getActivity;
         this.warmUpActivity = warmUpActivity;
         this.getStock = getStock;
         this.archiveActivity = archiveActivity;
+        this.listActivities = listActivities;
+    }
+
+    /** The operator's list: sales not archived yet, latest start first, at most 100. */
+    @AdminOnly
+    @GetMapping
+    public ListedActivitiesResponse list() {
+        return ListedActivitiesResponse.of(listActivities.unarchived());
     }
 
     @AdminOnly

@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.adapter.web.security.MissingUserException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
@@ -88,6 +89,15 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
+    }
+
+    /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */
+    @ExceptionHandler(DegradedException.class)
+    ResponseEntity<ProblemDetail> degraded(DegradedException e) {
+        long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
+        return ResponseEntity.status(ProblemCode.DEGRADED.status())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+                .body(Problems.of(ProblemCode.DEGRADED, e.getMessage()));
     }
 
     @ExceptionHandler(UnauthorizedException.class)

@@ -42,7 +42,9 @@ public enum ProblemCode {
     REQUEST_REJECTED(HttpStatus.BAD_REQUEST),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
-    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE);
+    UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
+    /** Redis is out and the database path cannot take the attempt now (at its concurrency limit, or rebuilding). */
+    DEGRADED(HttpStatus.SERVICE_UNAVAILABLE);
 
     private final HttpStatus status;
 

@@ -7,6 +7,7 @@ import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
+import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
@@ -44,6 +45,11 @@ public class UseCaseConfiguration {
     @Bean
     ActivityService activityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids) {
         return new ActivityService(activities, stock, ids);
+    }
+
+    @Bean
+    ActivityListingService activityListingService(ActivityRepository activities, Clock clock) {
+        return new ActivityListingService(activities, clock);
     }
 
     /** Hears every return of units, from this instance and the others, before the first attempt is answered. */

@@ -84,6 +84,13 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
                 ? Optional.of(new ServerAddress(environment.getProperty(REDIS_HOST, "127.0.0.1"),
                         environment.getProperty(REDIS_PORT, Integer.class, 6379)))
                 : Optional.empty();
+        if (configured.isPresent() && !answers.test(configured.get())) {
+            // Issue 12: the service starts while its Redis is down and connects when it answers; the database decides
+            // reservations meanwhile. A configured server is still never replaced by an embedded one.
+            LOG.warn("Redis: the configured server {} does not answer; starting without it, it is connected to when "
+                    + "it answers", configured.get());
+            return;
+        }
         ServerSource source = ServerSource.choose("Redis", configured, REDIS_HOST + " / " + REDIS_PORT,
                 ServerAddress.parse(properties.redis().probe()), properties.enabled(), answers);
         ServerAddress address = switch (source) {

@@ -2,6 +2,8 @@ package io.flashsale.bootstrap.health;
 
 import io.flashsale.adapter.kafka.KafkaBrokerProbe;
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -23,6 +25,12 @@ public class HealthConfiguration {
     @Bean
     HealthIndicator redisHealthIndicator(RedisHotStore redis) {
         return new RedisHealthIndicator(redis);
+    }
+
+    /** Redis outage (issue 12): in the readiness group instead of {@code redis}, UP while the database decides too. */
+    @Bean
+    HealthIndicator hotStoreHealthIndicator(RedisHotStore redis, ObjectProvider<CircuitBreaker> breaker) {
+        return new HotStoreHealthIndicator(redis, breaker.getIfAvailable());
     }
 
     @Bean(destroyMethod = "close")

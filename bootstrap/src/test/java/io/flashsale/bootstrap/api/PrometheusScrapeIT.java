@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What an operator's Prometheus and Grafana see: the scrape has the service's metrics (latency as histogram buckets),
- * every metric the committed Grafana dashboard queries is in it, and readiness covers Redis, the database and Kafka.
+ * every metric the committed Grafana dashboard queries is in it, and readiness covers the hot store (Redis, or the database during an outage), the database and Kafka.
  */
 class PrometheusScrapeIT extends ApiTestBase {
 
@@ -55,14 +55,15 @@ class PrometheusScrapeIT extends ApiTestBase {
     }
 
     @Test
-    void whenReadinessIsAsked_thenItIsUpWithRedisTheDatabaseAndKafka() {
+    void whenReadinessIsAsked_thenItIsUpWithTheHotStoreTheDatabaseAndKafka() {
         Reply readiness = get("/actuator/health/readiness");
 
         assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
         JsonNode components = readiness.json().path("components");
-        for (String component : new String[] {"db", "redis", "kafka"}) {
+        for (String component : new String[] {"db", "hotStore", "kafka"}) {
             assertThat(components.path(component).path("status").asString()).as(component).isEqualTo("UP");
         }
+        assertThat(components.path("hotStore").path("details").path("decidedBy").asString()).isEqualTo("redis");
     }
 
     /** Metric names in a Prometheus scrape and in a Grafana dashboard's PromQL. */

@@ -1,11 +1,15 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.io.IOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -33,10 +37,29 @@ public final class LuaScript {
     private static final String LIBRARY = "/lua/lib/ledger.lua";
     private static final String REFUSED = "FS_REFUSED";
 
-    /** Reads {@code /lua/<name>.lua}, puts the shared library in front, and loads it into the server's cache. */
+    /**
+     * Reads {@code /lua/<name>.lua}, puts the shared library in front, and loads it into the server's cache when the
+     * server answers. The SHA is the script's own SHA-1, so a service that starts while Redis is down still has every
+     * script: the first EVALSHA after Redis is back meets NOSCRIPT and caches it by EVAL.
+     */
     public static LuaScript load(RedisClusterCommands<String, String> redis, String name) {
         String source = readResource(LIBRARY) + "\n" + readResource("/lua/" + name + ".lua");
-        return new LuaScript(name, source, redis.scriptLoad(source));
+        String sha = sha1(source);
+        try {
+            redis.scriptLoad(source);
+        } catch (RedisException notNow) {
+            // Redis down or not reached yet: loaded on first use.
+        }
+        return new LuaScript(name, source, sha);
+    }
+
+    static String sha1(String source) {
+        try {
+            return HexFormat.of().formatHex(
+                    MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-1", e);
+        }
     }
 
     public <T> T run(RedisClusterCommands<String, String> redis, ScriptOutputType type, String[] keys, String... args) {

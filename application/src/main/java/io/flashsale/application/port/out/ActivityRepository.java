@@ -24,6 +24,9 @@ public interface ActivityRepository extends ActivityLookupPort {
      */
     List<Activity> findUnarchivedOverlapping(Instant from, Instant to);
 
+    /** At most {@code limit} activities not archived, latest start first (the operator's list: upcoming and live sales on top). */
+    List<Activity> findUnarchived(int limit);
+
     /** Activities ended by {@code now} ({@code endsAt <= now}) and not archived, earliest end first. */
     List<ActivityId> findEndedUnarchived(Instant now);
 

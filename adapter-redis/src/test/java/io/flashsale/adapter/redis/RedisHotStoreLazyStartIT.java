@@ -1,0 +1,117 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.application.port.out.StockReturnListener;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.lettuce.core.RedisException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A store made while its Redis is down (issue 12): it is made all the same, its calls fail at once, and once a
+ * redis-server of this test's own answers on the port it connects without being made again, runs its scripts (loaded
+ * on first use) and listens for returns of units.
+ */
+@Timeout(60)
+class RedisHotStoreLazyStartIT {
+
+    private static final Instant NOW = Instant.now();
+
+    private Process server;
+    private RedisHotStore store;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (store != null) {
+            store.close();
+        }
+        if (server != null) {
+            server.destroyForcibly();
+            server.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void awaitPong() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            try {
+                if ("PONG".equals(store.ping())) {
+                    return;
+                }
+            } catch (RedisException notYet) {
+                assertThat(System.nanoTime()).as("connected within 20 s").isLessThan(deadline);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    @Test
+    void givenRedisDownAtStart_whenItComesUp_thenTheStoreConnectsRunsItsScriptsAndListens() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", port, null, 0, Duration.ofSeconds(2)),
+                "fs:outbox:lazy-start-it");
+        AtomicInteger resubscribed = new AtomicInteger();
+        store.stockReturns().subscribe(new StockReturnListener() {
+            @Override
+            public void returned(ActivityId activityId) {
+            }
+
+            @Override
+            public void missedSome() {
+                resubscribed.incrementAndGet();
+            }
+        });
+        assertThatThrownBy(store::ping).isInstanceOf(RedisException.class);
+
+        Path dir = Files.createTempDirectory("flashsale-lazy-redis");
+        server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                "--dir", dir.toString(), "--save", "", "--appendonly", "no")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+
+        awaitPong();
+        long subscribedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (resubscribed.get() == 0 && System.nanoTime() < subscribedBy) {
+            Thread.onSpinWait();
+        }
+        assertThat(resubscribed).as("the returns listener subscribed once connected").hasValue(1);
+        ActivityId sale = new ActivityId("lazy-" + System.nanoTime());
+        SkuId sku = new SkuId("sku");
+        var reservations = store.stockReservations();
+        reservations.warmUp(new Activity(sale, "lazy", NOW.minusSeconds(60), NOW.plusSeconds(3600), PurchaseLimit.ONE,
+                Duration.ofMinutes(15), List.of(ActivityItem.of(sku.value(), 1))));
+        ReservationOutcome outcome = reservations.reserve(new ReservationRequest(ReservationId.of(sale, "t1"),
+                new BuyerId("buyer"), new RequestId("r1"), List.of(new ReservationLine(sku, 1)), NOW));
+        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+}

@@ -1,0 +1,19 @@
+package io.flashsale.application.port.out;
+
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+
+/**
+ * The database of record deciding a reservation while the hot store cannot (Redis down): ONE transaction with the
+ * buyer-limit guard, the conditional stock update ({@code sold + q <= stock}) and the order itself, ORDERED at once,
+ * so that nothing has to travel through the outbox and the broker. A refused attempt leaves nothing behind (no FAILED
+ * order: the buyer was told no, nothing was accepted).
+ * <p>
+ * The caller has checked the sale's window and its SKUs; this port answers {@code Reserved}, {@code Replayed} (the
+ * buyer's idempotency key was taken before on this path), {@code SoldOut}, {@code InsufficientStock} or
+ * {@code LimitExceeded}.
+ */
+public interface FallbackReservationPort {
+
+    ReservationOutcome reserve(ReservationRequest request);
+}

@@ -1,0 +1,62 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+
+import java.util.Optional;
+
+/**
+ * Reservations while the hot store is out: the rules the reserve script applies before it touches stock (the sale's
+ * window, its SKUs, a single line above the buyer's limit), judged here from the sale as the database of record holds
+ * it, then the database decides stock and the buyer's holdings in one transaction ({@link FallbackReservationPort}).
+ * The sale is looked up through the same short memory as the hot path, so a crowd does not read it on every attempt.
+ */
+public class DatabaseReservations {
+
+    private final FallbackReservationPort database;
+    private final ActivityLookupPort activities;
+
+    public DatabaseReservations(FallbackReservationPort database, ActivityLookupPort activities) {
+        this.database = database;
+        this.activities = activities;
+    }
+
+    /** @throws ActivityNotFoundException when there is no such sale */
+    public ReservationOutcome reserve(ReservationRequest request) {
+        Activity activity = activities.findById(request.activityId())
+                .orElseThrow(() -> new ActivityNotFoundException(request.activityId()));
+        Optional<ReservationOutcome> refusal = beforeStock(activity, request);
+        return refusal.orElseGet(() -> database.reserve(request));
+    }
+
+    private static Optional<ReservationOutcome> beforeStock(Activity activity, ReservationRequest request) {
+        switch (activity.phaseAt(request.at())) {
+            case NOT_STARTED -> {
+                return Optional.of(new ReservationOutcome.NotStarted(activity.startsAt()));
+            }
+            case ENDED -> {
+                return Optional.of(new ReservationOutcome.Ended(activity.endsAt()));
+            }
+            case OPEN -> {
+                // judged per line below
+            }
+        }
+        for (ReservationLine line : request.lines()) {
+            Optional<ActivityItem> item = activity.item(line.skuId());
+            if (item.isEmpty()) {
+                return Optional.of(new ReservationOutcome.UnknownSku(line.skuId()));
+            }
+            int limit = activity.limitFor(item.get()).max();
+            if (line.quantity() > limit) {
+                return Optional.of(new ReservationOutcome.LimitExceeded(line.skuId(), limit, 0));
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,93 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+/** The rules the database path applies before the database decides stock (Redis down, issue 12). */
+class DatabaseReservationsTest {
+
+    private static final ActivityId SALE = new ActivityId("sale-1");
+    private static final SkuId SKU = new SkuId("sku-1");
+    private static final Instant STARTS = Instant.parse("2026-12-01T10:00:00Z");
+    private static final Instant ENDS = Instant.parse("2026-12-01T12:00:00Z");
+
+    private final FallbackReservationPort database = mock(FallbackReservationPort.class);
+    private final ActivityLookupPort activities = mock(ActivityLookupPort.class);
+    private final DatabaseReservations reservations = new DatabaseReservations(database, activities);
+
+    @Test
+    void givenAnOpenSale_whenReserving_thenTheDatabaseDecides() {
+        sale();
+        ReservationRequest request = request(SKU, 2, STARTS.plusSeconds(1));
+        ReservationOutcome decided = new ReservationOutcome.SoldOut(SKU);
+        when(database.reserve(request)).thenReturn(decided);
+
+        assertThat(reservations.reserve(request)).isEqualTo(decided);
+    }
+
+    @Test
+    void givenASaleNotStartedOrEnded_whenReserving_thenItIsRefusedWithoutTheDatabase() {
+        sale();
+
+        assertThat(reservations.reserve(request(SKU, 1, STARTS.minusMillis(1))))
+                .isEqualTo(new ReservationOutcome.NotStarted(STARTS));
+        assertThat(reservations.reserve(request(SKU, 1, ENDS)))
+                .isEqualTo(new ReservationOutcome.Ended(ENDS));
+        verify(database, never()).reserve(any());
+    }
+
+    @Test
+    void givenAnUnknownSkuOrALineAboveTheLimit_whenReserving_thenItIsRefusedWithoutTheDatabase() {
+        sale();
+
+        assertThat(reservations.reserve(request(new SkuId("other"), 1, STARTS.plusSeconds(1))))
+                .isEqualTo(new ReservationOutcome.UnknownSku(new SkuId("other")));
+        assertThat(reservations.reserve(request(SKU, 3, STARTS.plusSeconds(1))))
+                .isEqualTo(new ReservationOutcome.LimitExceeded(SKU, 2, 0));
+        verify(database, never()).reserve(any());
+    }
+
+    @Test
+    void givenNoSuchSale_whenReserving_thenActivityNotFound() {
+        when(activities.findById(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> reservations.reserve(request(SKU, 1, STARTS)))
+                .isInstanceOf(ActivityNotFoundException.class);
+    }
+
+    private void sale() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(new Activity(SALE, "Sale", STARTS, ENDS,
+                new PurchaseLimit(2), Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1)))));
+    }
+
+    private static ReservationRequest request(SkuId sku, int quantity, Instant at) {
+        return new ReservationRequest(ReservationId.of(SALE, "t1"), new BuyerId("buyer"), new RequestId("r1"),
+                List.of(new ReservationLine(sku, quantity)), at);
+    }
+}

@@ -1,0 +1,111 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.DatabaseReservations;
+import io.flashsale.bootstrap.cache.RecentActivityLookups;
+import io.flashsale.bootstrap.outage.FailoverStockReservations;
+import io.flashsale.bootstrap.outage.HotStoreRecovery;
+import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
+import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+import java.time.Duration;
+
+/**
+ * Redis down, the sale goes on (issue 12, ADR 0039): the hot store port every service uses is the Redis adapter behind
+ * a Resilience4j circuit breaker, with the database path as its fallback, and a loop that brings Redis back. The
+ * breaker sits here, as a decorator of the port, so that the application stays free of any library: the rules of the
+ * database path are the application's ({@link DatabaseReservations}), the switching between stores is wiring.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(OutageProperties.class)
+@ConditionalOnProperty(name = "flashsale.outage.enabled", havingValue = "true", matchIfMissing = true)
+public class OutageConfiguration {
+
+    public static final String BREAKER_STATE = "flashsale.hotstore.breaker.state";
+
+    @Bean
+    CircuitBreaker hotStoreBreaker(OutageProperties outage, MeterRegistry meters) {
+        CircuitBreaker breaker = CircuitBreaker.of("hot-store", CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(outage.slidingWindow())
+                .minimumNumberOfCalls(Math.min(outage.minimumCalls(), outage.slidingWindow()))
+                .failureRateThreshold(outage.failureRateThreshold())
+                // Only the recovery loop leaves OPEN, and only after the ledgers are rebuilt: no wait lets calls in.
+                .automaticTransitionFromOpenToHalfOpenEnabled(false)
+                .waitDurationInOpenState(Duration.ofDays(365))
+                .build());
+        Gauge.builder(BREAKER_STATE, breaker, b -> switch (b.getState()) {
+                    case CLOSED -> 0;
+                    case OPEN, FORCED_OPEN -> 1;
+                    case HALF_OPEN -> 2;
+                    default -> 3;
+                })
+                .description("the hot store's circuit breaker: 0 closed (Redis decides), 1 open (the database "
+                        + "decides), 2 half-open (Redis is back, its ledgers are being rebuilt)")
+                .register(meters);
+        return breaker;
+    }
+
+    @Bean
+    Bulkhead databasePathBulkhead(OutageProperties outage) {
+        return Bulkhead.of("database-path", BulkheadConfig.custom()
+                .maxConcurrentCalls(outage.databaseConcurrency())
+                .maxWaitDuration(Duration.ZERO)
+                .build());
+    }
+
+    @Bean
+    DatabaseReservations databaseReservations(FallbackReservationPort database, ActivityRepository activities,
+                                              ActivityCacheProperties activityCache, MeterRegistry meters) {
+        ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
+                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
+        return new DatabaseReservations(database, lookups);
+    }
+
+    /** The port every service is given; the Redis adapter's own bean is only what it wraps. */
+    @Bean
+    @Primary
+    FailoverStockReservations failoverStockReservations(
+            @Qualifier("stockReservationPort") StockReservationPort redis, DatabaseReservations database,
+            CircuitBreaker hotStoreBreaker, Bulkhead databasePathBulkhead, OutageProperties outage) {
+        return new FailoverStockReservations(redis, database, hotStoreBreaker, databasePathBulkhead,
+                outage.retryAfter());
+    }
+
+    /** The order pipeline's view of Redis: while the breaker is open, orders are placed without telling Redis. */
+    @Bean
+    @Primary
+    OutageTolerantSettlement outageTolerantSettlement(
+            @Qualifier("hotStoreSettlementPort") HotStoreSettlementPort redis, CircuitBreaker hotStoreBreaker) {
+        return new OutageTolerantSettlement(redis, hotStoreBreaker);
+    }
+
+    /** On every instance: each has its own breaker, and a rebuild another instance did already is not done twice. */
+    @Bean
+    PeriodicLoop hotStoreRecoveryLoop(FailoverStockReservations failover, RedisHotStore redis,
+                                      RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
+                                      OutageProperties outage) {
+        return new PeriodicLoop("hot-store-recovery",
+                new HotStoreRecovery(failover, redis::ping, rebuilds, reconciliations, outage.drainTimeout()),
+                outage.probeInterval(), true);
+    }
+}

@@ -1,0 +1,43 @@
+package io.flashsale.bootstrap.config;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * Redis down, the sale goes on (ADR 0039): the circuit breaker around the hot store and the database path.
+ *
+ * @param enabled              false: no breaker, a Redis failure fails the attempt (the behaviour before issue 12)
+ * @param failureRateThreshold percentage of failed reserve calls, over the last {@code slidingWindow} calls (and at
+ *                             least {@code minimumCalls}), that opens the breaker
+ * @param databaseConcurrency  attempts the database decides at once on one instance; more get 503 DEGRADED. Keep it
+ *                             below the connection pool so payments, cancellations and the pipeline still get one
+ * @param retryAfter           what a 503 DEGRADED tells the buyer to wait
+ * @param probeInterval        how often an open breaker asks Redis whether it is back
+ * @param drainTimeout         how long a recovery waits for the attempts in the database path before it gives up
+ *                             (and tries again at the next probe)
+ */
+@ConfigurationProperties("flashsale.outage")
+public record OutageProperties(@DefaultValue("true") boolean enabled,
+                               @DefaultValue("50") float failureRateThreshold,
+                               @DefaultValue("20") int slidingWindow,
+                               @DefaultValue("5") int minimumCalls,
+                               @DefaultValue("6") int databaseConcurrency,
+                               @DefaultValue("1s") Duration retryAfter,
+                               @DefaultValue("1s") Duration probeInterval,
+                               @DefaultValue("10s") Duration drainTimeout) {
+
+    public OutageProperties {
+        PositiveDurations.require("flashsale.outage.retry-after", retryAfter);
+        PositiveDurations.require("flashsale.outage.probe-interval", probeInterval);
+        PositiveDurations.require("flashsale.outage.drain-timeout", drainTimeout);
+        if (failureRateThreshold <= 0 || failureRateThreshold > 100) {
+            throw new IllegalArgumentException("flashsale.outage.failure-rate-threshold must be in (0, 100]");
+        }
+        if (slidingWindow < 1 || minimumCalls < 1 || databaseConcurrency < 1) {
+            throw new IllegalArgumentException(
+                    "flashsale.outage.sliding-window, minimum-calls and database-concurrency must be positive");
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package io.flashsale.bootstrap.outage;
+
+import io.flashsale.application.port.in.DegradedException;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.DatabaseReservations;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.SkuStock;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The hot store behind a circuit breaker. While the breaker is CLOSED every attempt goes to Redis and its failures
+ * count; an attempt Redis failed on is answered 503 {@code DEGRADED} (it may or may not have been taken there, so it
+ * is never tried again on the database). While it is not CLOSED the database decides ({@link DatabaseReservations}),
+ * at most {@code bulkhead} attempts at once, the rest 503 {@code DEGRADED}.
+ * <p>
+ * The switch back is {@link HotStoreRecovery}'s: it {@link #pause()}s the database path, waits for the attempts in it
+ * to finish, rebuilds the ledgers from the database and closes the breaker before it {@link #resume()}s. An attempt
+ * enters the database path only after it counted itself in and saw neither a pause nor a CLOSED breaker, so no attempt
+ * is decided by the database once the rebuild has read it (which would let Redis sell that unit again).
+ * <p>
+ * Reads the application makes of the hot store while it is out (the reservation a payment or a cancellation looks
+ * for) answer "the hot store holds nothing": the database of record knows every order, those of the database path
+ * included.
+ */
+public final class FailoverStockReservations implements StockReservationPort {
+
+    private final StockReservationPort redis;
+    private final DatabaseReservations database;
+    private final CircuitBreaker breaker;
+    private final Bulkhead bulkhead;
+    private final Duration retryAfter;
+    private final AtomicInteger inDatabasePath = new AtomicInteger();
+    private final Set<ActivityId> activities = ConcurrentHashMap.newKeySet();
+    private volatile boolean paused;
+
+    public FailoverStockReservations(StockReservationPort redis, DatabaseReservations database,
+                                     CircuitBreaker breaker, Bulkhead bulkhead, Duration retryAfter) {
+        this.redis = redis;
+        this.database = database;
+        this.breaker = breaker;
+        this.bulkhead = bulkhead;
+        this.retryAfter = retryAfter;
+    }
+
+    @Override
+    public ReservationOutcome reserve(ReservationRequest request) {
+        activities.add(request.activityId());
+        if (breaker.getState() == CircuitBreaker.State.CLOSED) {
+            return onRedis(request);
+        }
+        inDatabasePath.incrementAndGet();
+        try {
+            if (paused) {
+                throw new DegradedException("the sale's stock is being moved back to the hot store", retryAfter);
+            }
+            if (breaker.getState() == CircuitBreaker.State.CLOSED) {
+                return onRedis(request);
+            }
+            if (!bulkhead.tryAcquirePermission()) {
+                throw new DegradedException("too many buyers for the degraded mode right now", retryAfter);
+            }
+            try {
+                return database.reserve(request);
+            } finally {
+                bulkhead.onComplete();
+            }
+        } finally {
+            inDatabasePath.decrementAndGet();
+        }
+    }
+
+    private ReservationOutcome onRedis(ReservationRequest request) {
+        if (!breaker.tryAcquirePermission()) {
+            throw new DegradedException("the hot store is switching", retryAfter);
+        }
+        long started = System.nanoTime();
+        try {
+            ReservationOutcome outcome = redis.reserve(request);
+            breaker.onSuccess(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            return outcome;
+        } catch (IllegalArgumentException badInput) {
+            // Bad input (InvalidValueException is one) says nothing about the health of Redis.
+            breaker.releasePermission();
+            throw badInput;
+        } catch (RuntimeException failed) {
+            breaker.onError(System.nanoTime() - started, TimeUnit.NANOSECONDS, failed);
+            throw new DegradedException("the hot store did not answer", retryAfter);
+        }
+    }
+
+    /** Stops new attempts entering the database path; they are answered 503 DEGRADED until {@link #resume()}. */
+    void pause() {
+        paused = true;
+    }
+
+    void resume() {
+        paused = false;
+    }
+
+    /** Attempts in the database path now. */
+    int inDatabasePath() {
+        return inDatabasePath.get();
+    }
+
+    /** The sales attempts were made for since the start: the ledgers a recovery rebuilds. */
+    Set<ActivityId> activities() {
+        return Set.copyOf(activities);
+    }
+
+    void forget(ActivityId activityId) {
+        activities.remove(activityId);
+    }
+
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    private boolean hotStoreOut() {
+        return breaker.getState() != CircuitBreaker.State.CLOSED;
+    }
+
+    @Override
+    public List<SkuStock> warmUp(Activity activity) {
+        return redis.warmUp(activity);
+    }
+
+    @Override
+    public boolean release(ReservationId reservationId) {
+        return redis.release(reservationId);
+    }
+
+    @Override
+    public boolean release(ReservationId reservationId, Instant cancelledAt) {
+        return redis.release(reservationId, cancelledAt);
+    }
+
+    @Override
+    public Optional<Instant> cancelledAt(ReservationId reservationId) {
+        return hotStoreOut() ? Optional.empty() : redis.cancelledAt(reservationId);
+    }
+
+    @Override
+    public boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
+        return redis.restore(reservationId, finalStatus);
+    }
+
+    @Override
+    public boolean markPaid(ReservationId reservationId) {
+        return redis.markPaid(reservationId);
+    }
+
+    @Override
+    public boolean confirm(ReservationId reservationId) {
+        return redis.confirm(reservationId);
+    }
+
+    @Override
+    public boolean fail(ReservationId reservationId) {
+        return redis.fail(reservationId);
+    }
+
+    @Override
+    public Optional<Reservation> findReservation(ReservationId reservationId) {
+        return hotStoreOut() ? Optional.empty() : redis.findReservation(reservationId);
+    }
+
+    @Override
+    public Optional<List<SkuStock>> stock(ActivityId activityId) {
+        if (hotStoreOut()) {
+            throw new DegradedException("the hot store is out; its figures cannot be read", retryAfter);
+        }
+        return redis.stock(activityId);
+    }
+
+    @Override
+    public Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId) {
+        if (hotStoreOut()) {
+            throw new DegradedException("the hot store is out; its figures cannot be read", retryAfter);
+        }
+        return redis.holdings(activityId, buyerId);
+    }
+}

@@ -1,0 +1,129 @@
+package io.flashsale.bootstrap.outage;
+
+import io.flashsale.application.port.in.ActivityArchivedException;
+import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.bootstrap.schedule.Pass;
+import io.flashsale.domain.activity.ActivityId;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+/**
+ * The way back to Redis, one pass per probe interval while the breaker is not CLOSED: when Redis answers a PING the
+ * breaker half-opens (attempts still go to the database), the database path is paused and drained, every sale this
+ * instance served is rebuilt from the database of record ({@link RebuildLedgerUseCase}: totals, sold units and the
+ * buyers' purchases, the database path's orders included) or, where Redis kept its ledger, reconciled with it, and only
+ * then does the breaker close. Anything failing on the way opens the breaker again; the next pass tries again.
+ * <p>
+ * The pause costs buyers of this instance 503 DEGRADED for as long as the rebuild takes (one small read per sale).
+ */
+public final class HotStoreRecovery implements Pass {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HotStoreRecovery.class);
+    private static final long DRAIN_POLL_MILLIS = 5;
+    static final int PROBES_TO_OPEN = 2;
+
+    private final FailoverStockReservations failover;
+    private final Runnable probe;
+    private final RebuildLedgerUseCase rebuilds;
+    private final ReconcileActivityUseCase reconciliations;
+    private final Duration drainTimeout;
+    private int failedProbes;
+
+    /** @param probe throws while Redis does not answer */
+    public HotStoreRecovery(FailoverStockReservations failover, Runnable probe, RebuildLedgerUseCase rebuilds,
+                            ReconcileActivityUseCase reconciliations, Duration drainTimeout) {
+        this.failover = failover;
+        this.probe = probe;
+        this.rebuilds = rebuilds;
+        this.reconciliations = reconciliations;
+        this.drainTimeout = drainTimeout;
+    }
+
+    @Override
+    public boolean run() {
+        CircuitBreaker breaker = failover.breaker();
+        if (breaker.getState() == CircuitBreaker.State.CLOSED) {
+            watchClosed(breaker);
+            return false;
+        }
+        try {
+            probe.run();
+        } catch (RuntimeException stillDown) {
+            return false;
+        }
+        if (breaker.getState() != CircuitBreaker.State.HALF_OPEN) {
+            breaker.transitionToHalfOpenState();
+        }
+        failover.pause();
+        try {
+            if (!drained()) {
+                LOG.warn("recovery postponed: attempts in the database path did not finish within {}", drainTimeout);
+                breaker.transitionToOpenState();
+                return false;
+            }
+            failover.activities().forEach(this::bringBack);
+            breaker.transitionToClosedState();
+            LOG.info("Redis is back: ledgers rebuilt from the database, the breaker is closed");
+        } catch (RuntimeException failed) {
+            LOG.warn("recovery failed, the database keeps deciding: {}", failed.toString());
+            breaker.transitionToOpenState();
+        } finally {
+            failover.resume();
+        }
+        return false;
+    }
+
+    /**
+     * A closed breaker is opened by failed reservations, and also by {@value #PROBES_TO_OPEN} failed probes in a row:
+     * a service that starts while Redis is down, or a quiet sale, is on the database path before a buyer meets a 503.
+     */
+    private void watchClosed(CircuitBreaker breaker) {
+        try {
+            probe.run();
+            failedProbes = 0;
+        } catch (RuntimeException down) {
+            if (++failedProbes >= PROBES_TO_OPEN && breaker.getState() == CircuitBreaker.State.CLOSED) {
+                LOG.warn("Redis does not answer ({}): the database decides reservations", down.toString());
+                breaker.transitionToOpenState();
+                failedProbes = 0;
+            }
+        }
+    }
+
+    private boolean drained() {
+        long deadline = System.nanoTime() + drainTimeout.toNanos();
+        while (failover.inDatabasePath() > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(DRAIN_POLL_MILLIS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void bringBack(ActivityId activityId) {
+        try {
+            RebuildOutcome outcome = rebuilds.rebuild(activityId);
+            switch (outcome) {
+                case REBUILT -> LOG.info("sale {} rebuilt in Redis from the database", activityId);
+                // Redis kept the sale (a short cut, a persisted restart) or another instance rebuilt it: the
+                // database path may have sold since, so the ledger is brought to the database's figures.
+                case ALREADY_LOADED -> reconciliations.reconcile(activityId);
+                case ENDED -> failover.forget(activityId);
+            }
+        } catch (ActivityNotFoundException | ActivityArchivedException gone) {
+            failover.forget(activityId);
+        }
+    }
+}

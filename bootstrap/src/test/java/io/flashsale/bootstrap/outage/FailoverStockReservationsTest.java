@@ -1,0 +1,234 @@
+package io.flashsale.bootstrap.outage;
+
+import io.flashsale.application.port.in.DegradedException;
+import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.service.DatabaseReservations;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The switch between Redis and the database path, and back, with real threads: which store decides in each state of
+ * the breaker, that an attempt Redis failed on is never tried on the database, the bulkhead, and that a recovery
+ * rebuilds only after the attempts in the database path finished and lets none in until the breaker is closed.
+ */
+@Timeout(30)
+class FailoverStockReservationsTest {
+
+    private static final ActivityId SALE = new ActivityId("sale-1");
+    private static final SkuId SKU = new SkuId("sku-1");
+    private static final Instant NOW = Instant.parse("2026-12-01T11:00:00Z");
+    private static final Activity ACTIVITY = new Activity(SALE, "Sale", NOW.minusSeconds(60), NOW.plusSeconds(3600),
+            PurchaseLimit.ONE, Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1)));
+
+    /** Threads of the test's own: the common pool may have one thread on a small machine. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final AtomicBoolean redisDown = new AtomicBoolean();
+    private final AtomicInteger redisCalls = new AtomicInteger();
+    private final AtomicInteger databaseCalls = new AtomicInteger();
+    private volatile CountDownLatch databaseGate = new CountDownLatch(0);
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    private final CircuitBreaker breaker = CircuitBreaker.of("test", CircuitBreakerConfig.custom()
+            .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50)
+            .automaticTransitionFromOpenToHalfOpenEnabled(false).waitDurationInOpenState(Duration.ofDays(1)).build());
+    private final FailoverStockReservations failover = new FailoverStockReservations(redis(),
+            new DatabaseReservations(request -> {
+                databaseCalls.incrementAndGet();
+                await(databaseGate);
+                events.add("database decided");
+                return new ReservationOutcome.Reserved(request.toReservation());
+            }, id -> Optional.of(ACTIVITY)),
+            breaker, Bulkhead.of("test", BulkheadConfig.custom().maxConcurrentCalls(2)
+                    .maxWaitDuration(Duration.ZERO).build()), Duration.ofSeconds(2));
+    private final HotStoreRecovery recovery = new HotStoreRecovery(failover, () -> {
+        if (redisDown.get()) {
+            throw new IllegalStateException("no answer");
+        }
+    }, id -> {
+        events.add("rebuilt " + id.value());
+        return RebuildOutcome.REBUILT;
+    }, id -> {
+        throw new AssertionError("a rebuilt sale is not reconciled");
+    }, Duration.ofSeconds(10));
+
+    @Test
+    void givenRedisFailing_whenAttempts_thenDegradedUntilTheBreakerOpensAndThenTheDatabaseDecides() {
+        redisDown.set(true);
+
+        assertDegraded(attempt());
+        assertDegraded(attempt());
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(databaseCalls).hasValue(0);
+
+        assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(databaseCalls).hasValue(1);
+        assertThat(redisCalls).hasValue(2);
+        assertThat(failover.findReservation(ReservationId.of(SALE, "any"))).isEmpty();
+    }
+
+    @Test
+    void givenTheBreakerOpen_whenMoreAttemptsThanTheBulkheadAtOnce_thenTheRestAreDegraded() throws Exception {
+        breaker.transitionToOpenState();
+        databaseGate = new CountDownLatch(1);
+        CompletableFuture<ReservationOutcome> first = CompletableFuture.supplyAsync(this::attempt, threads);
+        CompletableFuture<ReservationOutcome> second = CompletableFuture.supplyAsync(this::attempt, threads);
+        waitUntil(() -> failover.inDatabasePath() == 2 && databaseCalls.get() == 2);
+
+        assertDegraded(attempt());
+
+        databaseGate.countDown();
+        assertThat(first.get(5, TimeUnit.SECONDS)).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(second.get(5, TimeUnit.SECONDS)).isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+
+    @Test
+    void givenRedisDownAtStart_whenTheRecoveryProbes_thenItOpensTheBreakerWithoutABuyerMeetingA503() {
+        redisDown.set(true);
+
+        recovery.run();
+        recovery.run();
+
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(redisCalls).hasValue(0);
+    }
+
+    @Test
+    void givenRedisStillDown_whenTheRecoveryRuns_thenTheDatabaseKeepsDeciding() {
+        breaker.transitionToOpenState();
+        redisDown.set(true);
+
+        recovery.run();
+
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void givenAnAttemptInTheDatabasePath_whenRedisIsBack_thenTheRebuildWaitsForItAndNoAttemptEntersAfterwards()
+            throws Exception {
+        breaker.transitionToOpenState();
+        databaseGate = new CountDownLatch(1);
+        CompletableFuture<ReservationOutcome> inFlight = CompletableFuture.supplyAsync(this::attempt, threads);
+        waitUntil(() -> databaseCalls.get() == 1);
+
+        CompletableFuture<Boolean> recovering = CompletableFuture.supplyAsync(recovery::run, threads);
+        waitUntil(() -> breaker.getState() == CircuitBreaker.State.HALF_OPEN);
+        // Paused: a new attempt neither enters the database path nor goes to a Redis not rebuilt yet.
+        assertDegraded(attempt());
+        assertThat(events).isEmpty();
+
+        databaseGate.countDown();
+        assertThat(inFlight.get(5, TimeUnit.SECONDS)).isInstanceOf(ReservationOutcome.Reserved.class);
+        recovering.get(5, TimeUnit.SECONDS);
+
+        assertThat(events).containsExactly("database decided", "rebuilt " + SALE.value());
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+        int before = redisCalls.get();
+        assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(redisCalls).hasValue(before + 1);
+        assertThat(databaseCalls).hasValue(1);
+    }
+
+    @Test
+    void givenTheRebuildFails_whenRecovering_thenTheBreakerOpensAgainAndTheDatabaseDecides() {
+        FailoverStockReservations failing = failover;
+        breaker.transitionToOpenState();
+        attempt();
+        HotStoreRecovery broken = new HotStoreRecovery(failing, () -> { }, id -> {
+            throw new IllegalStateException("Redis went away again");
+        }, id -> null, Duration.ofSeconds(1));
+
+        broken.run();
+
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(databaseCalls).hasValue(2);
+    }
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
+
+    private ReservationOutcome attempt() {
+        try {
+            return failover.reserve(new ReservationRequest(ReservationId.of(SALE, "t" + System.nanoTime()),
+                    new BuyerId("buyer"), new RequestId("r" + System.nanoTime()),
+                    List.of(new ReservationLine(SKU, 1)), NOW));
+        } catch (DegradedException degraded) {
+            return null;
+        }
+    }
+
+    private static void assertDegraded(ReservationOutcome outcome) {
+        assertThat(outcome).as("503 DEGRADED").isNull();
+    }
+
+    /** Redis as the port: reserve answers Reserved or fails like a dropped connection; nothing else is called. */
+    private io.flashsale.application.port.out.StockReservationPort redis() {
+        return (io.flashsale.application.port.out.StockReservationPort) Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[]{io.flashsale.application.port.out.StockReservationPort.class},
+                (proxy, method, args) -> {
+                    if (!method.getName().equals("reserve")) {
+                        return method.getName().equals("findReservation") ? Optional.empty() : null;
+                    }
+                    redisCalls.incrementAndGet();
+                    if (redisDown.get()) {
+                        throw new IllegalStateException("connection refused");
+                    }
+                    return new ReservationOutcome.Reserved(((ReservationRequest) args[0]).toReservation());
+                });
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition in time").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+    }
+}

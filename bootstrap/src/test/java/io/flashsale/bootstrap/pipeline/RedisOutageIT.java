@@ -1,0 +1,299 @@
+package io.flashsale.bootstrap.pipeline;
+
+import io.flashsale.adapter.kafka.ReservationOrderListener;
+import io.flashsale.adapter.mysql.MysqlSalesFigures;
+import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.bootstrap.config.OutageConfiguration;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.testsupport.TestServices;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.MessageListenerContainer;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redis down, the sale goes on (issue 12): the whole service on its OWN redis-server, which the tests start late,
+ * SIGKILL and start again empty; Kafka and MariaDB are the shared ones. The service starts while its Redis is down.
+ * During the outage MySQL decides reservations (ORDERED at once), payments and cancellations keep working; when Redis
+ * is back the ledger is rebuilt from MySQL before the breaker closes and Redis sells what is left. At the end exactly
+ * the sale's units are sold, no buyer above the limit, and no request was answered 500.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(240)
+class RedisOutageIT {
+
+    private static final String ADMIN_TOKEN = "outage-it-admin-token";
+    private static final String RUN = UUID.randomUUID().toString().replace("-", "");
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+    private static final OwnRedisServer REDIS = OwnRedisServer.onFreePort();
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    MysqlSalesFigures figures;
+    @Autowired
+    MeterRegistry meters;
+    @Autowired
+    DataSource database;
+    @Autowired
+    KafkaListenerEndpointRegistry listeners;
+
+    /** Every status any request of these tests was answered with. */
+    private static final Map<Integer, AtomicInteger> STATUSES = new ConcurrentHashMap<>();
+
+    @DynamicPropertySource
+    static void services(DynamicPropertyRegistry registry) {
+        registry.add("spring.data.redis.host", () -> "127.0.0.1");
+        registry.add("spring.data.redis.port", REDIS::port);
+        registry.add("spring.data.redis.timeout", () -> "1s");
+        registry.add("spring.datasource.url", PipelineDatabase::url);
+        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
+        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
+        registry.add("flashsale.kafka.topic", () -> "flashsale-it-outage-" + RUN);
+        registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-outage-" + RUN);
+        registry.add("flashsale.kafka.publish-timeout", () -> "5s");
+        registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
+        registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
+        registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-outage-" + RUN);
+        registry.add("flashsale.relay.stale-after", () -> "500ms");
+        registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "300ms");
+        registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
+        registry.add("flashsale.archive.schedule-enabled", () -> "false");
+        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
+        registry.add("flashsale.outage.probe-interval", () -> "200ms");
+        registry.add("flashsale.outage.sliding-window", () -> "4");
+        registry.add("flashsale.outage.minimum-calls", () -> "2");
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        REDIS.close();
+    }
+
+    @Test
+    @Order(1)
+    void theServiceStartsWhileRedisIsDownAndConnectsWhenItComes() {
+        // Redis itself is DOWN; the instance stays ready, the database deciding reservations.
+        await().atMost(WITHIN).untilAsserted(() -> {
+            ServiceClient.Reply readiness = api().send("GET", "/actuator/health/readiness", null);
+            assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
+            assertThat(readiness.json().path("components").path("hotStore").path("details").path("decidedBy")
+                    .asString()).isEqualTo("database");
+        });
+        assertThat(api().send("GET", "/actuator/health", null).status()).isEqualTo(503);
+        assertThat(breakerState()).isEqualTo(1);
+
+        REDIS.start();
+
+        await().atMost(WITHIN).untilAsserted(() -> {
+            ServiceClient.Reply readiness = api().send("GET", "/actuator/health/readiness", null);
+            assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
+            assertThat(readiness.json().path("components").path("hotStore").path("details").path("decidedBy")
+                    .asString()).isEqualTo("redis");
+        });
+        assertThat(api().send("GET", "/actuator/health", null).status()).isEqualTo(200);
+        String sale = api().openSale(3);
+        ServiceClient.Reply reserved = reserve(sale, "early-buyer");
+        assertThat(reserved.status()).as(reserved.body()).isEqualTo(202);
+        assertThat(reserved.json().path("status").asString()).isEqualTo("RESERVED");
+    }
+
+    @Test
+    @Order(2)
+    void aSaleOfFiftySellsExactlyFiftyAcrossARedisOutage() throws Exception {
+        REDIS.start();
+        String sale = api().openSale(50);
+        ActivityId activity = new ActivityId(sale);
+        SkuId sku = new SkuId(ServiceClient.SKU);
+
+        // 10 reserved on Redis, and ordered in MySQL through the pipeline.
+        for (int i = 0; i < 10; i++) {
+            assertThat(reserve(sale, "redis-buyer-" + i).status()).isEqualTo(202);
+        }
+        await().atMost(WITHIN).until(() -> ordered(activity) == 10);
+
+        REDIS.kill();
+
+        // Buyers keep buying until the database says sold out; each buyer tries twice (the limit is 1).
+        List<String> taken = sellUntilSoldOut(sale, "outage-buyer-", "ORDERED");
+        assertThat(taken).hasSize(40);
+        assertThat(breakerState()).isEqualTo(1);
+        assertThat(figures.soldBySku(activity)).containsEntry(sku, 50L);
+
+        // Payment and cancellation during the outage: the database decides.
+        for (int i = 0; i < 3; i++) {
+            ServiceClient.Reply paid = api().pay(taken.get(i), buyerOf(taken.get(i)));
+            assertThat(paid.status()).as(paid.body()).isEqualTo(200);
+        }
+        for (int i = 3; i < 8; i++) {
+            ServiceClient.Reply cancelled = api().cancel(taken.get(i), buyerOf(taken.get(i)));
+            assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
+        }
+        assertThat(figures.soldBySku(activity)).containsEntry(sku, 45L);
+
+        // Redis back, empty: rebuilt from MySQL, then the breaker closes and Redis sells the 5 given back.
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        List<String> afterRecovery = sellUntilSoldOut(sale, "after-buyer-", "RESERVED");
+        assertThat(afterRecovery).hasSize(5);
+
+        await().atMost(WITHIN).until(() -> ordered(activity) == 50);
+        assertThat(figures.soldBySku(activity)).containsEntry(sku, 50L);
+        assertThat(figures.orderCountByStatus(activity))
+                .containsEntry(ReservationStatus.CANCELLED, 5L)
+                .doesNotContainKey(ReservationStatus.FAILED);
+        assertThat(new JdbcTemplate(database).queryForObject(
+                "SELECT COALESCE(MAX(quantity), 0) FROM buyer_purchase WHERE activity_id = ?", Long.class, sale))
+                .isEqualTo(1L);
+        assertThat(STATUSES).doesNotContainKey(500);
+    }
+
+    @Test
+    @Order(3)
+    void reservationsInFlightInKafkaWhenRedisDiesBecomeOrdersAndTheSaleStillSellsExactlyItsStock() throws Exception {
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        String sale = api().openSale(30);
+        ActivityId activity = new ActivityId(sale);
+        MessageListenerContainer consumer = listeners.getListenerContainer(ReservationOrderListener.LISTENER_ID);
+        double relayedBefore = meters.get(MicrometerOrderPipelineMetrics.RELAYED).counter().count();
+        consumer.pause();
+        List<String> inFlight = new ArrayList<>();
+        try {
+            for (int i = 0; i < 10; i++) {
+                ServiceClient.Reply reply = reserve(sale, "in-flight-buyer-" + i + "-" + RUN.substring(0, 6));
+                assertThat(reply.status()).as(reply.body()).isEqualTo(202);
+                inFlight.add(reply.json().path("reservationId").asString());
+            }
+            // Relayed to Kafka, not yet ordered: then Redis dies.
+            await().atMost(WITHIN).until(() ->
+                    meters.get(MicrometerOrderPipelineMetrics.RELAYED).counter().count() >= relayedBefore + 10);
+            assertThat(ordered(activity)).isZero();
+            REDIS.kill();
+            await().atMost(WITHIN).until(() -> {
+                count(reserve(sale, "probe-" + UUID.randomUUID()));
+                return breakerState() == 1;
+            });
+        } finally {
+            consumer.resume();
+        }
+
+        // The pipeline places the 10 in the database while Redis is out; the crowd buys the rest there.
+        await().atMost(WITHIN).until(() -> inFlight.stream().allMatch(id ->
+                "ORDERED".equals(reservationStatus(id))));
+        List<String> onTheDatabase = sellUntilSoldOut(sale, "crowd-buyer-", "ORDERED");
+
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        ServiceClient.Reply afterwards = count(reserve(sale, "late-buyer-" + RUN));
+        assertThat(afterwards.status()).as(afterwards.body()).isEqualTo(409);
+        assertThat(afterwards.json().path("code").asString()).isEqualTo("SOLD_OUT");
+
+        assertThat(figures.soldBySku(activity)).containsEntry(new SkuId(ServiceClient.SKU), 30L);
+        assertThat(figures.orderCountByStatus(activity)).isEqualTo(Map.of(ReservationStatus.ORDERED, 30L));
+        assertThat(onTheDatabase.size() + inFlight.size()).isLessThanOrEqualTo(30);
+        assertThat(STATUSES).doesNotContainKey(500);
+    }
+
+    private String reservationStatus(String reservationId) {
+        return new JdbcTemplate(database).query("SELECT status FROM purchase_order WHERE reservation_id = ?",
+                rs -> rs.next() ? rs.getString(1) : null, reservationId);
+    }
+
+    /**
+     * Fresh buyers, 4 at a time, each trying twice, until a reply says SOLD_OUT; 503 DEGRADED answers are tried again.
+     * Returns the accepted reservations; each must carry {@code status}.
+     */
+    private List<String> sellUntilSoldOut(String sale, String buyerPrefix, String status) throws Exception {
+        List<String> accepted = new CopyOnWriteArrayList<>();
+        AtomicInteger next = new AtomicInteger();
+        long deadline = System.nanoTime() + WITHIN.toNanos();
+        boolean soldOut = false;
+        while (!soldOut) {
+            assertThat(System.nanoTime()).as("sold out in time").isLessThan(deadline);
+            List<String> buyers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                buyers.add(buyerPrefix + next.incrementAndGet() + "-" + RUN.substring(0, 6));
+            }
+            var replies = buyers.stream()
+                    .map(buyer -> api().reserveAsync(sale, buyer).thenApply(reply -> Map.entry(buyer, reply)))
+                    .toList();
+            for (var future : replies) {
+                var entry = future.get();
+                ServiceClient.Reply reply = count(entry.getValue());
+                if (reply.status() == 202) {
+                    assertThat(reply.json().path("status").asString()).as(reply.body()).isEqualTo(status);
+                    accepted.add(reply.json().path("reservationId").asString());
+                    BUYERS.put(reply.json().path("reservationId").asString(), entry.getKey());
+                    ServiceClient.Reply again = count(reserve(sale, entry.getKey()));
+                    assertThat(again.status()).as(again.body()).isIn(409, 503);
+                } else if (reply.status() == 409) {
+                    assertThat(reply.json().path("code").asString()).as(reply.body()).isEqualTo("SOLD_OUT");
+                    soldOut = true;
+                } else {
+                    assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+                    assertThat(reply.json().path("code").asString()).isIn("DEGRADED", "NOT_READY");
+                    Thread.sleep(50);
+                }
+            }
+        }
+        return accepted;
+    }
+
+    private static final Map<String, String> BUYERS = new ConcurrentHashMap<>();
+
+    private static String buyerOf(String reservationId) {
+        return BUYERS.get(reservationId);
+    }
+
+    private ServiceClient.Reply reserve(String sale, String buyer) {
+        return count(api().reserveAsync(sale, buyer).join());
+    }
+
+    private static ServiceClient.Reply count(ServiceClient.Reply reply) {
+        STATUSES.computeIfAbsent(reply.status(), status -> new AtomicInteger()).incrementAndGet();
+        return reply;
+    }
+
+    private long ordered(ActivityId activity) {
+        Map<ReservationStatus, Long> byStatus = figures.orderCountByStatus(activity);
+        return byStatus.getOrDefault(ReservationStatus.ORDERED, 0L) + byStatus.getOrDefault(ReservationStatus.PAID, 0L);
+    }
+
+    private int breakerState() {
+        return (int) meters.get(OutageConfiguration.BREAKER_STATE).gauge().value();
+    }
+
+    private ServiceClient api() {
+        return new ServiceClient(port, ADMIN_TOKEN);
+    }
+}
