@@ -33,6 +33,11 @@ record MachineFacts(int cores, String cpu, String memory, String loadAverage, St
                 "Kafka: " + kafka);
     }
 
+    /** The 1, 5 and 15 minute load averages now. */
+    static String loadAverageNow() {
+        return currentLoadAverage();
+    }
+
     private static String currentLoadAverage() {
         try {
             String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,7 +38,8 @@ import static io.flashsale.load.PipelineFigures.millis;
  * <pre>
  * ./mvnw -pl acceptance-tests -am verify -DskipTests -Pload-harness -Dflashsale.load.rate=500 -Dflashsale.load.seconds=30
  * </pre>
- * Settings: {@link LoadSettings}. The service's log is {@code acceptance-tests/target/load-harness/service.log}.
+ * Settings: {@link LoadSettings}; {@code -Dflashsale.load.scenario=backlog} runs {@link BacklogScenario} instead.
+ * The service's log is {@code acceptance-tests/target/load-harness/service.log}.
  */
 public final class OrderPipelineLoadHarness {
 
@@ -45,7 +47,8 @@ public final class OrderPipelineLoadHarness {
     private static final String ADMIN_TOKEN = "load-harness-admin-token";
     private static final String SKU = "load-item";
     private static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx1g");
-    private static final Duration START_PATIENCE = Duration.ofSeconds(120);
+    private static final Path OUTPUT = Path.of(System.getProperty("user.dir"), "target", "load-harness");
+    private static final Duration START_PATIENCE = Duration.ofSeconds(300);
     private static final int PRIMING_ORDERS = 20;
 
     private OrderPipelineLoadHarness() {
@@ -74,13 +77,19 @@ public final class OrderPipelineLoadHarness {
         MariaDbEndpoint mariadb = TestServices.mariadb();
         mariadb.recreateDatabase(DATABASE);
         int port = ServiceProcess.freePort();
-        Map<String, String> properties = ServiceSettings.onTestServices(run, DATABASE, port, ADMIN_TOKEN);
-        Path log = Path.of(System.getProperty("user.dir"), "target", "load-harness", "service.log");
+        Map<String, String> properties = new LinkedHashMap<>(ServiceSettings.onTestServices(run, DATABASE, port,
+                ADMIN_TOKEN));
+        properties.putAll(settings.serviceProperties());
+        Path log = OUTPUT.resolve("service.log");
         ShopDatabase books = new ShopDatabase(mariadb.jdbcUrl(DATABASE), mariadb.username(), mariadb.password());
         FlashsaleApi api = new FlashsaleApi(port, ADMIN_TOKEN);
+        List<String> jvmOptions = jvmOptions(settings);
+        if (LoadSettings.BACKLOG.equals(settings.scenario())) {
+            return backlog(settings, jar, run, properties, jvmOptions, api, mariadb);
+        }
 
         System.out.println("[load] starting the service, log in " + log);
-        try (ServiceProcess service = ServiceProcess.start(jar, JVM_OPTIONS, properties, log).awaitReady(START_PATIENCE);
+        try (ServiceProcess service = startReady(jar, jvmOptions, properties, log);
              HotStore hotStore = new HotStore(TestServices.redis().uri())) {
             primePipeline(api, books, run);
             String saleId = openSale(api, run, settings.stock());
@@ -96,8 +105,59 @@ public final class OrderPipelineLoadHarness {
                     epochMicros(loadStart.plusSeconds(settings.warmupSeconds())), epochMicros(loadEnd));
             MachineFacts machine = MachineFacts.describe(hotStore.serverVersion(), books.serverVersion(),
                     AppInfoParser.getVersion() + " (one KRaft broker in the harness JVM)");
-            return report(settings, load, placed, figures, machine, properties);
+            List<String> lines = report(settings, load, placed, figures, machine, properties, jvmOptions);
+            lines.addAll(HarnessReport.pipelineCounters(ServiceScrape.read(port)));
+            // A clean stop, so a JFR recording (flashsale.load.jfr) is written.
+            service.stop(Duration.ofSeconds(60));
+            return lines;
         }
+    }
+
+    private static List<String> backlog(LoadSettings settings, Path jar, String run, Map<String, String> properties,
+                                        List<String> jvmOptions, FlashsaleApi api, MariaDbEndpoint mariadb) {
+        BacklogBooks books = new BacklogBooks(mariadb.jdbcUrl(DATABASE), mariadb.username(), mariadb.password());
+        try (HotStore hotStore = new HotStore(TestServices.redis().uri())) {
+            var scenario = new BacklogScenario(settings, api, books, hotStore, SKU);
+            List<String> lines = new ArrayList<>(scenario.run((extra, logName) -> {
+                Map<String, String> these = new LinkedHashMap<>(properties);
+                these.putAll(extra);
+                Path log = OUTPUT.resolve(logName);
+                System.out.println("[load] starting a service, log in " + log);
+                return startReady(jar, jvmOptions, these, log);
+            }, (stock, paymentTimeout) -> openSale(api, run, stock, paymentTimeout), run + "-buyer-"));
+            lines.add("--- machine ---");
+            lines.addAll(MachineFacts.describe(hotStore.serverVersion(), new ShopDatabase(mariadb.jdbcUrl(DATABASE),
+                            mariadb.username(), mariadb.password()).serverVersion(),
+                    AppInfoParser.getVersion() + " (one KRaft broker in the harness JVM)").lines());
+            lines.add("--- service ---");
+            lines.add(serviceLine(properties, jvmOptions));
+            return lines;
+        }
+    }
+
+    /** A service that did not get ready is stopped, not left running behind the harness. */
+    private static ServiceProcess startReady(Path jar, List<String> jvmOptions, Map<String, String> properties,
+                                             Path log) {
+        ServiceProcess service = ServiceProcess.start(jar, jvmOptions, properties, log);
+        try {
+            return service.awaitReady(START_PATIENCE);
+        } catch (RuntimeException notReady) {
+            service.close();
+            throw notReady;
+        }
+    }
+
+    /**
+     * With {@code flashsale.load.jfr}, the service records a profile into target/load-harness/service-(start).jfr,
+     * written when it stops.
+     */
+    private static List<String> jvmOptions(LoadSettings settings) {
+        List<String> options = new ArrayList<>(JVM_OPTIONS);
+        if (settings.jfr()) {
+            options.add("-XX:StartFlightRecording=settings=profile,dumponexit=true,filename="
+                    + OUTPUT.resolve("service-" + System.currentTimeMillis() + ".jfr"));
+        }
+        return options;
     }
 
     /**
@@ -117,9 +177,17 @@ public final class OrderPipelineLoadHarness {
     }
 
     private static String openSale(FlashsaleApi api, String run, long stock) {
+        return openSale(api, run, stock, 0);
+    }
+
+    /** @param paymentTimeoutSeconds 0: the service's default */
+    private static String openSale(FlashsaleApi api, String run, long stock, int paymentTimeoutSeconds) {
         Instant startsAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(1));
         var sale = new SaleSpec(run, "Load harness " + run, startsAt, startsAt.plus(Duration.ofHours(2)), 1,
                 List.of(SaleSpec.Product.of(SKU, stock)));
+        if (paymentTimeoutSeconds > 0) {
+            sale = sale.withPaymentTimeout(paymentTimeoutSeconds);
+        }
         requireStatus(api.send(api.createSale(sale.toBody())), 201);
         requireStatus(api.send(api.warmUp(sale.id())), 200);
         return sale.id();
@@ -137,7 +205,8 @@ public final class OrderPipelineLoadHarness {
     }
 
     private static List<String> report(LoadSettings settings, FixedRateLoad load, long placed, PipelineFigures figures,
-                                       MachineFacts machine, Map<String, String> properties) {
+                                       MachineFacts machine, Map<String, String> properties,
+                                       List<String> jvmOptions) {
         Histogram answers = load.answerTimes();
         List<String> lines = new ArrayList<>();
         lines.add("=== Flashsale order pipeline: sustained load ===");
@@ -159,11 +228,17 @@ public final class OrderPipelineLoadHarness {
         lines.add("--- machine ---");
         lines.addAll(machine.lines());
         lines.add("--- service ---");
-        lines.add("one process: java " + String.join(" ", JVM_OPTIONS) + " -jar flashsale.jar; Kafka topic "
-                + properties.get("flashsale.kafka.topic") + " with the default partitions and listener concurrency; "
-                + "one hot SKU, so every order updates the same stock row; "
-                + "client, service, Redis, MariaDB and broker share the machine");
+        lines.add(serviceLine(properties, jvmOptions));
         return lines;
+    }
+
+    private static String serviceLine(Map<String, String> properties, List<String> jvmOptions) {
+        return "one process: java " + String.join(" ", jvmOptions) + " -jar flashsale.jar; Kafka topic "
+                + properties.get("flashsale.kafka.topic") + "; sizing as configured (application.yaml)"
+                + (LoadSettings.pairs(System.getProperty("flashsale.load.service-properties", "")).isEmpty() ? ""
+                : " with " + System.getProperty("flashsale.load.service-properties"))
+                + "; one hot SKU, so every order updates the same stock row; "
+                + "client, service, Redis, MariaDB and broker share the machine";
     }
 
     private static void requireStatus(ApiAnswer answer, int status) {
@@ -176,7 +251,7 @@ public final class OrderPipelineLoadHarness {
         return TimeUnit.SECONDS.toMicros(instant.getEpochSecond()) + instant.getNano() / 1_000;
     }
 
-    private static void sleep(Duration pause) {
+    static void sleep(Duration pause) {
         try {
             Thread.sleep(pause);
         } catch (InterruptedException e) {

@@ -26,7 +26,8 @@ import java.time.Duration;
  * {@code flashsale.kafka.dead-letter-topic} (the topic + ".DLT"), {@code flashsale.kafka.partitions} (3, both
  * topics), {@code flashsale.kafka.replication-factor} (1), {@code flashsale.kafka.publish-timeout} (10s),
  * {@code flashsale.kafka.consumer.group-id} (flashsale-orders), {@code flashsale.kafka.consumer.concurrency} (3),
- * {@code flashsale.kafka.consumer.max-poll-records} (500: the largest batch one listener call settles),
+ * {@code flashsale.kafka.consumer.max-poll-records} (500: the largest batch one listener call settles; below
+ * 1000, see ADR 33),
  * {@code flashsale.kafka.retry.initial-interval} (200ms), {@code flashsale.kafka.retry.multiplier} (2.0),
  * {@code flashsale.kafka.retry.max-interval} (10s), {@code flashsale.kafka.retry.max-attempts} (6, the first
  * delivery included), {@code flashsale.kafka.dead-letters.timeout} (10s).

@@ -97,19 +97,23 @@ public class ReservationListenerContainerSetup
         }
     }
 
-    /** One line per failed attempt, without a stack trace; the dead-lettering itself as a warning too. */
+    /**
+     * One line per failed attempt, without a stack trace; the dead-lettering itself as a warning too. A line about
+     * one record carries its ids in the MDC ({@link ReservationLogContext}).
+     */
     private record FailureLog(String deadLetterTopic) implements RetryListener {
 
         @Override
         public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
-            LOG.warn("attempt {} to place reservation {} failed: {}", deliveryAttempt, record.key(),
-                    failure == null ? null : rootMessage(failure));
+            ReservationLogContext.during(record, () -> LOG.warn("attempt {} to place reservation {} failed: {}",
+                    deliveryAttempt, record.key(), failure == null ? null : rootMessage(failure)));
         }
 
         @Override
         public void recovered(ConsumerRecord<?, ?> record, Exception failure) {
-            LOG.warn("reservation {} ({}-{}@{}) moved to {} after its last attempt: {}", record.key(), record.topic(),
-                    record.partition(), record.offset(), deadLetterTopic, failure == null ? null : rootMessage(failure));
+            ReservationLogContext.during(record, () -> LOG.warn(
+                    "reservation {} ({}-{}@{}) moved to {} after its last attempt: {}", record.key(), record.topic(),
+                    record.partition(), record.offset(), deadLetterTopic, failure == null ? null : rootMessage(failure)));
         }
 
         @Override
@@ -126,8 +130,9 @@ public class ReservationListenerContainerSetup
 
         @Override
         public void recoveryFailed(ConsumerRecord<?, ?> record, Exception original, Exception failure) {
-            LOG.error("reservation {} could not be moved to {}; it stays uncommitted and is tried again",
-                    record.key(), deadLetterTopic, failure);
+            ReservationLogContext.during(record, () -> LOG.error(
+                    "reservation {} could not be moved to {}; it stays uncommitted and is tried again", record.key(),
+                    deadLetterTopic, failure));
         }
 
         private static String rootMessage(Throwable failure) {

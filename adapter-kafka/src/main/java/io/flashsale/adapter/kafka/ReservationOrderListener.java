@@ -2,6 +2,7 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.OrderBatchFailedException;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -11,6 +12,8 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The order consumer: hands every poll's reservation events, as one batch, to {@link PlaceOrderBatchUseCase}. The
@@ -75,16 +78,27 @@ public class ReservationOrderListener {
         if (batch.isEmpty()) {
             return;
         }
+        long start = System.nanoTime();
+        List<OrderPlacement> placements;
         try {
-            placeOrders.placeOrders(batch);
+            placements = placeOrders.placeOrders(batch);
         } catch (OrderBatchFailedException failed) {
             throw new BatchListenerFailedException(failed.getMessage(), failed, failed.index());
         }
         if (LOG.isDebugEnabled()) {
             ConsumerRecord<String, String> first = records.getFirst();
-            LOG.debug("placed a batch of {} reservations from {}-{}@{}", batch.size(), first.topic(),
-                    first.partition(), first.offset());
+            ConsumerRecord<String, String> last = records.get(batch.size() - 1);
+            LOG.debug("settled a batch of {} reservations from {}-{}@{}..{} in {} ms: {}", batch.size(),
+                    first.topic(), first.partition(), first.offset(), last.offset(),
+                    (System.nanoTime() - start) / 1_000_000, outcomes(placements));
         }
+    }
+
+    /** e.g. {Placed=498, AlreadyPlaced=2}, for the batch's debug line. */
+    private static Map<String, Long> outcomes(List<OrderPlacement> placements) {
+        Map<String, Long> counts = new TreeMap<>();
+        placements.forEach(placement -> counts.merge(placement.getClass().getSimpleName(), 1L, Long::sum));
+        return counts;
     }
 
     public String topic() {

@@ -31,7 +31,8 @@ import java.util.stream.Collectors;
  * A batch of reservations settled with a fixed number of statements, whatever its size: one read of the orders that
  * exist, one of the orders holding the same requests (a second order for one request is refused), one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
  * that locks the buyers' rows and the SKUs' rows in primary-key order, lets {@link OrderAllocation} decide, and writes
- * orders, lines, purchases and stock flows with multi-row statements and one conditional stock update per SKU.
+ * orders, lines, purchases and stock flows with multi-row statements and one conditional stock update per SKU. The
+ * SKUs' row locks are taken last when the batch places everything ({@link SkuLock}, ADR 34).
  * Anything the database refuses (a duplicate key from a concurrent delivery, a stock update that misses its row, a
  * lost connection) rolls the whole transaction back and reaches the caller, whose retry finds nothing done.
  */
@@ -121,17 +122,44 @@ final class BatchPlacement {
         if (!purchaseKeys.isEmpty()) {
             dao.createPurchaseRows(purchaseKeys);
         }
-        Map<ReservationId, OrderPlacement> placements = transactions.execute(
-                status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now));
+        Map<ReservationId, OrderPlacement> placements;
+        try {
+            placements = transactions.execute(
+                    status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now, SkuLock.LAST));
+        } catch (StockMoved moved) {
+            // Rolled back: decided again on the SKUs' locked rows, as a batch that refuses some always is.
+            placements = transactions.execute(
+                    status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now, SkuLock.FIRST));
+        }
         if (placements == null) {
             throw new IllegalStateException("the batch transaction returned nothing");
         }
         return placements;
     }
 
+    /**
+     * When the transaction takes the SKUs' row locks. A hot SKU's row is the one lock every batch of its sale (and
+     * every expiry batch) needs, so it is held as briefly as possible: {@code LAST} reads the rows unlocked, and only a
+     * batch that places every reservation goes on, taking the lock with its conditional stock update after the
+     * orders, lines and purchases are written; then only that update, the stock flows and the commit hold it. A
+     * batch that would refuse any reservation, or whose update misses (the stock moved since the read), rolls back
+     * ({@link StockMoved}) and is decided again with {@code FIRST}: rows locked before the allocation, as one by
+     * one would decide. Taking the SKU's lock last also breaks the cycle with a concurrent expiry batch, which holds
+     * its due orders' locks while it waits for the same SKU row.
+     */
+    private enum SkuLock { FIRST, LAST }
+
+    /** The unlocked read no longer holds: the batch is rolled back and decided again on locked rows. */
+    private static final class StockMoved extends RuntimeException {
+
+        StockMoved(String message) {
+            super(message, null, false, false);
+        }
+    }
+
     private Map<ReservationId, OrderPlacement> settleLocked(List<Reservation> fresh, Map<SkuKey, ItemTermsRow> terms,
                                                             List<PurchaseRow> purchaseKeys, List<SkuSaleRow> itemKeys,
-                                                            Instant now) {
+                                                            Instant now, SkuLock skuLock) {
         Map<PurchaseKey, Long> purchased = new HashMap<>();
         if (!purchaseKeys.isEmpty()) {
             for (PurchaseRow row : dao.lockPurchases(purchaseKeys)) {
@@ -141,12 +169,15 @@ final class BatchPlacement {
         }
         Map<SkuKey, SkuTerms> skus = new HashMap<>();
         if (!itemKeys.isEmpty()) {
-            for (LockedItemRow row : dao.lockItems(itemKeys)) {
+            for (LockedItemRow row : skuLock == SkuLock.FIRST ? dao.lockItems(itemKeys) : dao.readItems(itemKeys)) {
                 SkuKey key = new SkuKey(new ActivityId(row.activityId()), new SkuId(row.skuId()));
                 skus.put(key, new SkuTerms(Math.max(0, row.stock() - row.sold()), terms.get(key).perUserLimit()));
             }
         }
         OrderAllocation.Result allocation = OrderAllocation.allocate(fresh, skus, purchased);
+        if (skuLock == SkuLock.LAST && allocation.decisions().stream().anyMatch(d -> d instanceof Decision.Refuse)) {
+            throw new StockMoved("the batch refuses some reservations: decided on locked rows");
+        }
 
         Map<ReservationId, OrderPlacement> placements = new LinkedHashMap<>();
         List<OrderRow> orderRows = new ArrayList<>();
@@ -184,8 +215,11 @@ final class BatchPlacement {
                 .thenComparing(k -> k.skuId().value()));
         sold.putAll(allocation.soldBySku());
         sold.forEach((sku, units) -> {
-            // The rows are locked and the allocation stayed within them: a miss means the books moved under the lock.
             if (dao.addToSold(sku.activityId().value(), sku.skuId().value(), Math.toIntExact(units)) != 1) {
+                if (skuLock == SkuLock.LAST) {
+                    throw new StockMoved("the stock of " + sku + " moved since it was read");
+                }
+                // The rows are locked and the allocation stayed within them: a miss means the books moved under the lock.
                 throw new IllegalStateException("the stock update of " + sku + " for " + units
                         + " units missed its row; the batch is rolled back");
             }

@@ -86,6 +86,9 @@ interface OrderDao {
     /** The SKUs' rows (those that exist), locked, in primary-key order. */
     List<LockedItemRow> lockItems(@Param("items") List<SkuSaleRow> items);
 
+    /** The SKUs' rows (those that exist) as last committed, without a lock, in primary-key order. */
+    List<LockedItemRow> readItems(@Param("items") List<SkuSaleRow> items);
+
     /** Inserts the orders in one statement; a duplicate key fails it whole. */
     void insertOrders(@Param("orders") List<OrderRow> orders);
 

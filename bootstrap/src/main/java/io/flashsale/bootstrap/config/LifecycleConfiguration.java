@@ -70,7 +70,7 @@ public class LifecycleConfiguration {
 
     @Bean
     PeriodicLoop expiryLoop(ExpiryService expiry, LifecycleProperties lifecycle) {
-        return new PeriodicLoop("order-expiry", LifecyclePasses.expiry(expiry, LifecycleProperties.BATCH),
+        return new PeriodicLoop("order-expiry", LifecyclePasses.expiry(expiry, lifecycle.batchSize()),
                 lifecycle.expiryInterval(), lifecycle.expiryEnabled());
     }
 
@@ -78,7 +78,7 @@ public class LifecycleConfiguration {
     PeriodicLoop restoreSweepLoop(CompletePendingRestoresUseCase restores, LifecycleProperties lifecycle,
                                   SingleRunners singleRunners) {
         return new PeriodicLoop("restore-sweep", singleRunners.guard("restore-sweep",
-                LifecyclePasses.restoreSweep(restores, LifecycleProperties.BATCH), lifecycle.restoreSweepInterval()),
+                LifecyclePasses.restoreSweep(restores, lifecycle.batchSize()), lifecycle.restoreSweepInterval()),
                 lifecycle.restoreSweepInterval(), lifecycle.restoreSweepEnabled());
     }
 

@@ -13,17 +13,20 @@ import java.time.Duration;
  *                              deadline at most (plus the pass itself)
  * @param restoreSweepEnabled   false: this instance does not finish hot-store restores left pending
  * @param restoreSweepInterval  how often restores the hot store could not take at once are tried again
+ * @param batchSize             orders per expiry or sweep pass (one transaction, one Redis script per activity);
+ *                              a full pass is followed by the next one at once
  */
 @ConfigurationProperties("flashsale.lifecycle")
 public record LifecycleProperties(@DefaultValue("true") boolean expiryEnabled,
                                   @DefaultValue("2s") Duration expiryInterval,
                                   @DefaultValue("true") boolean restoreSweepEnabled,
-                                  @DefaultValue("5s") Duration restoreSweepInterval) {
-
-    /** Orders per expiry or sweep pass; a full pass is followed by the next one at once. */
-    public static final int BATCH = 200;
+                                  @DefaultValue("5s") Duration restoreSweepInterval,
+                                  @DefaultValue("500") int batchSize) {
 
     public LifecycleProperties {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("flashsale.lifecycle.batch-size must be positive, was " + batchSize);
+        }
         PositiveDurations.require("flashsale.lifecycle.expiry-interval", expiryInterval);
         PositiveDurations.require("flashsale.lifecycle.restore-sweep-interval", restoreSweepInterval);
     }

@@ -16,7 +16,7 @@ import java.time.Duration;
  */
 @ConfigurationProperties("flashsale.relay")
 public record RelayProperties(@DefaultValue("true") boolean enabled,
-                              @DefaultValue("200") int batchSize,
+                              @DefaultValue("1000") int batchSize,
                               @DefaultValue("10s") Duration staleAfter,
                               @DefaultValue("20ms") Duration interval,
                               @DefaultValue("1s") Duration failureBackoff) {

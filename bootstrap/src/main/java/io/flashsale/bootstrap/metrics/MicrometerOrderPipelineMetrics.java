@@ -1,16 +1,20 @@
 package io.flashsale.bootstrap.metrics;
 
+import io.flashsale.adapter.web.logging.LogContextFilter;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.reservation.ReservationId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled} (its placed rate is orders per second),
@@ -78,8 +82,12 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
             case OrderPlacement.Refused refusal -> {
                 refused.increment();
                 Order order = refusal.order();
-                LOG.warn("Order refused by the database: reservation {} of activity {}, reason {}",
-                        order.id(), order.activityId(), order.failureReason());
+                withIds(Map.of(LogContextFilter.REQUEST_ID, order.requestId().value(),
+                                LogContextFilter.RESERVATION_ID, order.id().value(),
+                                LogContextFilter.ACTIVITY_ID, order.activityId().value(),
+                                LogContextFilter.BUYER_ID, order.buyerId().value()),
+                        () -> LOG.warn("Order refused by the database: reservation {} of activity {}, reason {}",
+                                order.id(), order.activityId(), order.failureReason()));
             }
         }
     }
@@ -92,8 +100,30 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     @Override
     public void deadLettered(String reservationId) {
         deadLettered.increment();
-        LOG.warn("Reservation {} was dead-lettered after its last attempt; an admin can replay it from "
-                + "/api/v1/admin/dead-letters", printable(reservationId));
+        Map<String, String> ids = ReservationId.isValid(reservationId)
+                ? Map.of(LogContextFilter.RESERVATION_ID, reservationId,
+                LogContextFilter.ACTIVITY_ID, new ReservationId(reservationId).activityId().value())
+                : Map.of();
+        withIds(ids, () -> LOG.warn("Reservation {} was dead-lettered after its last attempt; an admin can replay it "
+                + "from /api/v1/admin/dead-letters", printable(reservationId)));
+    }
+
+    /**
+     * A line about one reservation carries its ids in the MDC, under the names the HTTP requests use, so one search
+     * follows it from the request through the pipeline; the consumer thread's own MDC is put back after.
+     */
+    private static void withIds(Map<String, String> ids, Runnable line) {
+        Map<String, String> before = MDC.getCopyOfContextMap();
+        ids.forEach(MDC::put);
+        try {
+            line.run();
+        } finally {
+            if (before == null) {
+                MDC.clear();
+            } else {
+                MDC.setContextMap(before);
+            }
+        }
     }
 
     /** The id comes from a message key, which may hold anything: no line breaks or control characters in the log. */

@@ -13,10 +13,12 @@ class SchedulePropertiesTest {
 
     @Test
     void givenIntervalsThatAreNoIntervals_whenBound_thenTheServiceRefusesToStartNamingTheProperty() {
-        assertThatThrownBy(() -> new LifecycleProperties(true, Duration.ZERO, true, ONE_SECOND))
+        assertThatThrownBy(() -> new LifecycleProperties(true, Duration.ZERO, true, ONE_SECOND, 200))
                 .hasMessageContaining("flashsale.lifecycle.expiry-interval");
-        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, Duration.ofSeconds(-5)))
+        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, Duration.ofSeconds(-5), 200))
                 .hasMessageContaining("flashsale.lifecycle.restore-sweep-interval");
+        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, ONE_SECOND, 0))
+                .hasMessageContaining("flashsale.lifecycle.batch-size");
         assertThatThrownBy(() -> new WarmUpProperties(true, Duration.ZERO, ONE_SECOND))
                 .hasMessageContaining("flashsale.warm-up.interval");
         assertThatThrownBy(() -> new ArchiveProperties(true, null))

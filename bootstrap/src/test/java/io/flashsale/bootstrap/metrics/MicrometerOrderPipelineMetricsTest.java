@@ -1,5 +1,8 @@
 package io.flashsale.bootstrap.metrics;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -13,9 +16,12 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -77,6 +83,64 @@ class MicrometerOrderPipelineMetricsTest {
         metrics.deadLettered("a key with\na line break");
 
         assertThat(registry.get(MicrometerOrderPipelineMetrics.DEAD_LETTERED).counter().count()).isEqualTo(2);
+    }
+
+    @Test
+    void givenARefusalInABatch_whenItIsLogged_thenTheLineCarriesTheReservationsIdsAndTheThreadsMdcIsKept() {
+        MDC.put("batch", "kept");
+        try (LogCapture log = LogCapture.of(MicrometerOrderPipelineMetrics.class)) {
+            metrics.recorded(new OrderPlacement.Refused(Order.refused(reservation(), OrderRefusal.OUT_OF_STOCK, NOW)));
+
+            assertThat(log.events()).singleElement().satisfies(line -> assertThat(line.getMDCPropertyMap())
+                    .containsEntry("requestId", "req-1")
+                    .containsEntry("reservationId", "sale-1.0123abcd")
+                    .containsEntry("activityId", "sale-1")
+                    .containsEntry("buyerId", "alice"));
+            assertThat(MDC.getCopyOfContextMap()).as("the consumer thread's MDC afterwards")
+                    .containsExactlyEntriesOf(Map.of("batch", "kept"));
+        } finally {
+            MDC.clear();
+        }
+    }
+
+    @Test
+    void givenADeadLetter_whenItIsLogged_thenTheLineCarriesItsReservationAndActivityIdsButNoForgedOnes() {
+        try (LogCapture log = LogCapture.of(MicrometerOrderPipelineMetrics.class)) {
+            metrics.deadLettered("sale-1.0123abcd");
+            metrics.deadLettered("a key with\na line break");
+
+            assertThat(log.events()).hasSize(2);
+            assertThat(log.events().get(0).getMDCPropertyMap()).containsEntry("reservationId", "sale-1.0123abcd")
+                    .containsEntry("activityId", "sale-1");
+            assertThat(log.events().get(1).getMDCPropertyMap()).doesNotContainKeys("reservationId", "activityId");
+        }
+        assertThat(MDC.getCopyOfContextMap()).isNullOrEmpty();
+    }
+
+    /** The events one logger writes while open. */
+    private static final class LogCapture implements AutoCloseable {
+
+        private final Logger logger;
+        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+        private LogCapture(Logger logger) {
+            this.logger = logger;
+            appender.start();
+            logger.addAppender(appender);
+        }
+
+        static LogCapture of(Class<?> type) {
+            return new LogCapture((Logger) LoggerFactory.getLogger(type));
+        }
+
+        List<ILoggingEvent> events() {
+            return List.copyOf(appender.list);
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(appender);
+        }
     }
 
     private double orders(String outcome) {

@@ -17,6 +17,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -60,6 +62,7 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
     private final AtomicBoolean restarting = new AtomicBoolean();
     private final AtomicInteger restarts = new AtomicInteger();
     private volatile Plan plan;
+    private volatile Holding holding;
 
     CrashingPlaceOrder(PlaceOrderBatchUseCase delegate, OrderRepository orders,
                        ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
@@ -93,8 +96,94 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
         return restarting.get();
     }
 
+    /**
+     * From now on a batch holding events of {@code activity} waits at the returned holding's gate, and its events of
+     * that activity are then dropped (a test's synthetic events: no order, no Redis call); the rest of the batch is
+     * placed as usual. Not a crash: the batch returns normally and its offsets are committed.
+     */
+    Holding holdAndDrop(ActivityId activity) {
+        Holding newHolding = new Holding(activity);
+        holding = newHolding;
+        return newHolding;
+    }
+
+    /** Lets every held batch go, now and later. */
+    void stopHolding() {
+        Holding current = holding;
+        holding = null;
+        if (current != null) {
+            current.openForGood();
+        }
+    }
+
+    /** Where held batches wait; at most {@link #LONGEST_HOLD}, so a test that forgets to open it cannot hang. */
+    static final class Holding {
+
+        static final Duration LONGEST_HOLD = Duration.ofSeconds(150);
+
+        private final ActivityId activity;
+        private final Set<ReservationId> delivered = ConcurrentHashMap.newKeySet();
+        private final AtomicInteger waiting = new AtomicInteger();
+        private volatile CountDownLatch gate = new CountDownLatch(1);
+        private volatile boolean open;
+
+        private Holding(ActivityId activity) {
+            this.activity = activity;
+        }
+
+        private boolean holds(Reservation reservation) {
+            return activity.equals(reservation.activityId());
+        }
+
+        private void await(List<Reservation> batch) {
+            batch.stream().filter(this::holds).forEach(reservation -> delivered.add(reservation.id()));
+            CountDownLatch mine = gate;
+            if (open) {
+                return;
+            }
+            waiting.incrementAndGet();
+            try {
+                mine.await(LONGEST_HOLD.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            } finally {
+                waiting.decrementAndGet();
+            }
+        }
+
+        /** The batches waiting now go on; the next ones wait again. */
+        void passOnce() {
+            CountDownLatch passing = gate;
+            gate = new CountDownLatch(1);
+            passing.countDown();
+        }
+
+        private void openForGood() {
+            open = true;
+            gate.countDown();
+        }
+
+        /** Batches waiting at the gate now. */
+        int waiting() {
+            return waiting.get();
+        }
+
+        /** Events of the held activity handed to the consumer's use case so far. */
+        Set<ReservationId> delivered() {
+            return Set.copyOf(delivered);
+        }
+    }
+
     @Override
     public List<OrderPlacement> placeOrders(List<Reservation> batch) {
+        Holding held = holding;
+        if (held != null && batch.stream().anyMatch(held::holds)) {
+            held.await(batch);
+            batch = batch.stream().filter(reservation -> !held.holds(reservation)).toList();
+            if (batch.isEmpty()) {
+                return List.of();
+            }
+        }
         Plan current = plan;
         if (current == null) {
             return delegate.placeOrders(batch);
