@@ -2,7 +2,7 @@ package io.flashsale.load;
 
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.inspect.HotStore;
-import io.flashsale.acceptance.service.ServiceProcess;
+import io.flashsale.testsupport.ServiceProcess;
 import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
