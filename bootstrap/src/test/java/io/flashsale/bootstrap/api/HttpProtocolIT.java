@@ -35,7 +35,10 @@ class HttpProtocolIT extends ApiTestBase {
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
 
-        assertProblem(get("/api/v1/activities"), 405, "METHOD_NOT_ALLOWED");
+        // GET /api/v1/activities lists the sales (admin); the collection takes no DELETE.
+        Reply deleteAll = send(request("/api/v1/activities", "Authorization", "Bearer " + ADMIN_TOKEN).DELETE());
+        assertProblem(deleteAll, 405, "METHOD_NOT_ALLOWED");
+        assertThat(deleteAll.header("Allow")).contains("GET", "POST");
         assertProblem(delete, 405, "METHOD_NOT_ALLOWED");
         assertThat(delete.header("Allow")).contains("GET");
         assertProblem(put, 405, "METHOD_NOT_ALLOWED");
