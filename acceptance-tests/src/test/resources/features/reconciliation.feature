@@ -127,7 +127,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 10    |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And Bob holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
@@ -148,7 +148,7 @@ Feature: The fast store is reconciled with the shop's books
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |
       | ticket  | 5     |
-    And the sale is warmed up
+    And the sale is ready to sell
     And Alice holds 1 ticket
     And within 30 seconds every accepted reservation is settled in the shop's books
     And Alice's cancellation won in the fast store while her order was placed, and the shop's books never heard of it

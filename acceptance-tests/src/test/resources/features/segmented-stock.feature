@@ -3,7 +3,7 @@ Feature: A hot product's stock kept in several counters sells as one stock
   As a merchant running a flash sale
   I want a product whose stock is kept in several counters to be sold exactly as if it were one stock
 
-  Scenario: One buyer takes more units than any single segment holds
+  Scenario: One buyer takes more units than any single counter holds
     Given a sale that has started with a limit of 10 per buyer, offering:
       | product | units | counters |
       | ticket  | 10    | 4        |

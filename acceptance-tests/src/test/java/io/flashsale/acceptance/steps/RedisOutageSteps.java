@@ -59,7 +59,7 @@ public class RedisOutageSteps {
         }
     }
 
-    @Given("a service instance runs on a Redis of its own, with a sale of {int} units and a limit of {int} per buyer")
+    @Given("a service instance runs on a fast store of its own, with a sale of {int} units and a limit of {int} per buyer")
     public void anInstanceOnItsOwnRedis(int units, int limit) {
         redis = new RedisServerProcess();
         redis.start();
@@ -87,7 +87,7 @@ public class RedisOutageSteps {
         await().atMost(PATIENCE).untilAsserted(() -> assertThat(orders()).isEqualTo((long) count));
     }
 
-    @When("that Redis is killed")
+    @When("that fast store is killed")
     public void redisIsKilled() {
         redis.kill();
     }
@@ -118,7 +118,7 @@ public class RedisOutageSteps {
         assertThat(refused.code()).isIn("LIMIT_EXCEEDED", "SOLD_OUT");
     }
 
-    @When("{int} of the buyers who ordered while Redis was down cancel")
+    @When("{int} of the buyers who ordered while the fast store was down cancel")
     public void buyersCancel(int count) {
         orderedDuringTheOutage.entrySet().stream().limit(count).forEach(order -> {
             ApiAnswer cancelled = keep(api.send(api.cancel(order.getValue(), order.getKey())));
@@ -126,12 +126,12 @@ public class RedisOutageSteps {
         });
     }
 
-    @When("Redis is started again with nothing in it")
+    @When("the fast store is started again with nothing in it")
     public void redisStartsEmpty() {
         redis.start();
     }
 
-    @Then("within {int} seconds Redis takes the reservations again")
+    @Then("within {int} seconds the fast store takes the reservations again")
     public void redisTakesOver(int seconds) {
         await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
             ApiAnswer readiness = api.send(ApiCall.get("/actuator/health/readiness"));
