@@ -27,9 +27,18 @@ public final class RecentActivityLookups implements ActivityLookupPort {
 
     /** @param maximumSize ids remembered at most; the least used go first */
     public RecentActivityLookups(ActivityLookupPort activities, Duration ttl, long maximumSize, MeterRegistry meters) {
+        this(activities, ttl, maximumSize, meters, NAME);
+    }
+
+    /**
+     * @param name the {@code cache} tag of its figures: each cache needs its own, or Micrometer keeps the first one's
+     *             figures under the name and the second one's are never seen
+     */
+    public RecentActivityLookups(ActivityLookupPort activities, Duration ttl, long maximumSize, MeterRegistry meters,
+                                 String name) {
         this.activities = activities;
         this.recent = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maximumSize).recordStats().build();
-        CaffeineCacheMetrics.monitor(meters, recent, NAME);
+        CaffeineCacheMetrics.monitor(meters, recent, name);
     }
 
     @Override

@@ -77,7 +77,8 @@ public class OutageConfiguration {
     DatabaseReservations databaseReservations(FallbackReservationPort database, ActivityRepository activities,
                                               ActivityCacheProperties activityCache, MeterRegistry meters) {
         ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
-                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
+                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters,
+                        RecentActivityLookups.NAME + "-database-path");
         return new DatabaseReservations(database, lookups);
     }
 
