@@ -7,11 +7,9 @@ import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
-import io.flashsale.bootstrap.FlashsaleApplication;
-import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.acceptance.service.InProcessInstance;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
@@ -112,23 +110,8 @@ public class InstanceSteps {
 
     private static ConfigurableApplicationContext start(String database, String run, int intervalMillis) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         String interval = intervalMillis + "ms";
-        // As arguments, which win over application.yaml as an operator's command line does.
-        return new SpringApplicationBuilder(FlashsaleApplication.class).run(
-                "--server.port=0",
-                "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=" + redis.host(),
-                "--spring.data.redis.port=" + redis.port(),
-                "--spring.datasource.url=" + mariadb.jdbcUrl(database),
-                "--spring.datasource.username=" + mariadb.username(),
-                "--spring.datasource.password=" + mariadb.password(),
-                "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
-                "--flashsale.kafka.embedded.enabled=false",
-                "--flashsale.kafka.topic=flashsale.instances." + run + ".reservations",
-                "--flashsale.kafka.consumer.group-id=flashsale-instances-" + run,
-                "--flashsale.redis.outbox-registry=fs:outbox:instances:" + run,
-                "--flashsale.admin.token=" + ADMIN_TOKEN,
+        return InProcessInstance.start(redis.host(), redis.port(), database, "instances", run, ADMIN_TOKEN,
                 "--flashsale.relay.enabled=false",
                 "--flashsale.lifecycle.expiry-enabled=false",
                 "--flashsale.lifecycle.restore-sweep-interval=" + interval,

@@ -7,11 +7,9 @@ import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
-import io.flashsale.bootstrap.FlashsaleApplication;
-import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.acceptance.service.InProcessInstance;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.time.Duration;
@@ -139,21 +137,7 @@ public class RateLimitSteps {
 
     private static ConfigurableApplicationContext start(String database, String run, int burst, int perSecond) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        return new SpringApplicationBuilder(FlashsaleApplication.class).run(
-                "--server.port=0",
-                "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=" + redis.host(),
-                "--spring.data.redis.port=" + redis.port(),
-                "--spring.datasource.url=" + mariadb.jdbcUrl(database),
-                "--spring.datasource.username=" + mariadb.username(),
-                "--spring.datasource.password=" + mariadb.password(),
-                "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
-                "--flashsale.kafka.embedded.enabled=false",
-                "--flashsale.kafka.topic=flashsale.ratelimit." + run + ".reservations",
-                "--flashsale.kafka.consumer.group-id=flashsale-ratelimit-" + run,
-                "--flashsale.redis.outbox-registry=fs:outbox:ratelimit:" + run,
-                "--flashsale.admin.token=" + ADMIN_TOKEN,
+        return InProcessInstance.start(redis.host(), redis.port(), database, "ratelimit", run, ADMIN_TOKEN,
                 "--flashsale.relay.enabled=false",
                 "--flashsale.warm-up.schedule-enabled=false",
                 "--flashsale.archive.schedule-enabled=false",

@@ -7,11 +7,10 @@ import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
+import io.flashsale.acceptance.service.InProcessInstance;
 import io.flashsale.acceptance.service.RedisServerProcess;
-import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -216,21 +215,7 @@ public class RedisOutageSteps {
     }
 
     private ConfigurableApplicationContext start() {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        return new SpringApplicationBuilder(FlashsaleApplication.class).run(
-                "--server.port=0",
-                "--spring.main.banner-mode=off",
-                "--spring.data.redis.host=127.0.0.1",
-                "--spring.data.redis.port=" + redis.port(),
-                "--spring.datasource.url=" + mariadb.jdbcUrl(database),
-                "--spring.datasource.username=" + mariadb.username(),
-                "--spring.datasource.password=" + mariadb.password(),
-                "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
-                "--flashsale.kafka.embedded.enabled=false",
-                "--flashsale.kafka.topic=flashsale.outage." + run + ".reservations",
-                "--flashsale.kafka.consumer.group-id=flashsale-outage-" + run,
-                "--flashsale.redis.outbox-registry=fs:outbox:outage:" + run,
-                "--flashsale.admin.token=" + ADMIN_TOKEN,
+        return InProcessInstance.start("127.0.0.1", redis.port(), database, "outage", run, ADMIN_TOKEN,
                 "--flashsale.known-refusals.memory=200ms",
                 "--flashsale.outage.probe-interval=200ms",
                 "--flashsale.outage.minimum-calls=2",
