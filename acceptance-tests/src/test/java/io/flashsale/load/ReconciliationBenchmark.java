@@ -247,7 +247,12 @@ public final class ReconciliationBenchmark {
             while (!stop.get()) {
                 List<OutboxEntry> entries = outbox.readNew(sale, "bench-relay", PIPELINE_BATCH);
                 if (entries.isEmpty()) {
-                    Thread.onSpinWait();
+                    // As the relay loop does between empty reads (there every 20 ms).
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
                     continue;
                 }
                 List<EventPosition> positions = new ArrayList<>();
@@ -338,7 +343,7 @@ public final class ReconciliationBenchmark {
                 recordPage.clear();
                 holdingPage.clear();
             }
-            if (sent.size() >= 200) {
+            if (sent.size() >= 1000) {
                 awaitAll(sent);
             }
         }
@@ -435,7 +440,8 @@ public final class ReconciliationBenchmark {
     private static Map<String, String> scriptNames(RedisCommands<String, String> redis) {
         Map<String, String> names = new HashMap<>();
         for (String script : List.of("reserve", "warm_up", "reconcile_figures", "reconcile_repair", "archive",
-                "rebuild_begin", "rebuild_page", "rebuild_finish", "reconcile_snapshot", "reconcile_settled", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
+                "rebuild_begin", "rebuild_page", "rebuild_finish", "reconcile_snapshot", "reconcile_settled", "settle_batch",
+                "restore_batch", "outbox_backlog", "reconcile_redrive", "mark_paid", "fail", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
             names.put(LuaScript.load(redis, script).sha(), script + ".lua");
         }
         return names;
