@@ -157,3 +157,65 @@ Feature: The fast store is reconciled with the shop's books
     And the shop's books show Alice's order cancelled
     And 5 tickets are still available
     And the shop's books and the fast store agree
+
+  Scenario: The shop falls far behind in reading the order queue: the reservations waiting there are not sent again, and none is lost
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is ready to sell
+    And the shop has stopped reading the order queue for a while
+    And Alice holds 1 ticket
+    And Bob holds 1 ticket
+    And within 20 seconds every accepted reservation is waiting in the order queue
+    And they have waited there longer than a reconciliation's grace period
+    When the operator reconciles the sale
+    Then the reconciliation sends no reservation of the sale again
+    When the operator reconciles the sale
+    Then the reconciliation sends no reservation of the sale again
+    When the shop reads the order queue again
+    Then within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books hold exactly 2 orders, none failed
+    And the shop's books and the fast store agree
+
+  Scenario: After the fast store loses a sale, buyers wait until every reservation on its way has reached the shop's books
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is ready to sell
+    And the shop has stopped loading sales into the fast store by itself
+    And the shop has stopped reading the order queue for a while
+    And Alice holds 1 ticket
+    And Bob holds 1 ticket
+    And within 20 seconds every accepted reservation is waiting in the order queue
+    When the fast store loses everything it held of the sale
+    And the operator reconciles the sale
+    Then the reconciliation reports the fast store waiting for the order pipeline before it is rebuilt
+    When Erin reserves 1 ticket
+    Then Erin is asked to come back in a moment
+    When the shop reads the order queue again
+    And within 30 seconds a reconciliation of the sale rebuilds the fast store from the shop's books
+    Then 8 tickets are still available
+    And the shop's books hold exactly 2 orders, none failed
+    When Alice reserves 1 ticket
+    Then Alice is refused as over the limit of 1 ticket, already holding 1
+    And the shop's books and the fast store agree
+
+  Scenario: Loading a lost sale by hand while its reservations are still on their way is refused
+    Given a sale that has started with a limit of 1 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is ready to sell
+    And the shop has stopped loading sales into the fast store by itself
+    And the shop has stopped reading the order queue for a while
+    And Alice holds 1 ticket
+    And within 20 seconds every accepted reservation is waiting in the order queue
+    When the fast store loses everything it held of the sale
+    And the operator loads the sale into the fast store by hand
+    Then loading the sale by hand is refused because the sale has reservations
+    When Erin reserves 1 ticket
+    Then Erin is asked to come back in a moment
+    When the shop reads the order queue again
+    And within 30 seconds a reconciliation of the sale rebuilds the fast store from the shop's books
+    Then 9 tickets are still available
+    And the shop's books hold exactly 1 order, none failed
+    And the shop's books and the fast store agree

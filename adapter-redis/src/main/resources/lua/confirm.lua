@@ -1,7 +1,7 @@
 -- RESERVED -> ORDERED: MySQL has the order, so reserved units become sold. The buyer keeps
 -- holding them. Any other status (or no reservation) changes nothing, so confirming twice is harmless.
 --
--- KEYS: 1 stock, 2 reservations
+-- KEYS: 1 stock, 2 reservations, 3 in-flight index
 -- ARGV: 1 reservationId
 -- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
@@ -21,4 +21,5 @@ for _, line in ipairs(lines) do
     fs_bump_version(stock, line.sku)
 end
 redis.call('HSET', reservations, id .. ':status', 'ORDERED')
+redis.call('HDEL', KEYS[3], id)
 return 1

@@ -1,6 +1,7 @@
 -- RESERVED -> FAILED: MySQL refused the order. Nothing is given back: the units stay reserved and the buyer
 -- keeps holding them until reconciliation decides. Any other status (or no reservation) changes nothing,
 -- so failing twice is harmless. The SKUs' versions move: reconciliation counts a FAILED reservation differently.
+-- It stays in the in-flight index: reconciliation gives its units back and then takes it out (reconcile_settled.lua).
 --
 -- KEYS: 1 stock, 2 reservations
 -- ARGV: 1 reservationId

@@ -10,7 +10,7 @@
 -- reservation that would otherwise be lost. A rebuild whose runner stopped beating for the lease is taken over, and
 -- resumes after the last page it wrote (the page and its cursor are written together).
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index
 -- ARGV: 1 relay group, 2 lease seconds, 3 since (epoch millis of the caller's clock: the catch-up reads what MySQL
 --       changed from then on)
 -- Reply: {'LOADED'} | {'BUSY', why} | {'STARTED', rebuildId, cursor ('' from the start), since}
@@ -33,7 +33,7 @@ end
 if not fs_outbox_drained(outbox, group) then
     return { 'BUSY', 'the outbox still holds reservations on their way to the order pipeline' }
 end
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox)
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox, KEYS[7])
 redis.call('HDEL', meta, 'loadId')
 local id = fs_new_load_id()
 redis.call('HSET', meta, 'rebuilding', id, 'rebuildBeat', now, 'rebuildCursor', '', 'rebuildSince', ARGV[3])

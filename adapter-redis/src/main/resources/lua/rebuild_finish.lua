@@ -27,7 +27,8 @@ for i = 9, last, 5 do
     local sku, total, segments = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 3])
     local sold = fs_number(redis.call('HGET', stock, sku .. ':sold'))
     redis.call('HSET', stock, sku .. ':total', total, sku .. ':reserved', 0, sku .. ':sold', sold,
-        sku .. ':limit', ARGV[i + 2], sku .. ':segments', segments)
+        sku .. ':limit', ARGV[i + 2], sku .. ':segments', segments,
+        sku .. ':held', fs_number(redis.call('HGET', stock, sku .. ':held')))
     local available = total - sold
     local share, extra = math.floor(available / segments), available % segments
     for s = 1, segments do
@@ -39,6 +40,6 @@ for i = 9, last, 5 do
 end
 redis.call('HDEL', meta, 'rebuilding', 'rebuildBeat', 'rebuildCursor', 'rebuildSince')
 redis.call('HSET', meta, 'startsAtSec', ARGV[2], 'startsAtNano', ARGV[3], 'endsAtSec', ARGV[4],
-    'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id())
+    'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')
 redis.call('HSET', meta, 'ready', '1')
 return 1

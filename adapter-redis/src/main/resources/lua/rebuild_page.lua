@@ -32,7 +32,7 @@ for i = 4, #ARGV, 6 do
     if status == 'ORDERED' or status == 'PAID' then
         for _, line in ipairs(pages[n]) do
             redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
-            redis.call('HINCRBY', holdings, buyer .. ':' .. line.sku, line.quantity)
+            fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
         end
     end
 end

@@ -1,7 +1,7 @@
 -- RESERVED -> CANCELLED: the units go back to available and to the buyer's allowance.
 -- Any other status (or no reservation) changes nothing, so releasing twice is harmless.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations
+-- KEYS: 1 stock, 2 holdings, 3 reservations, 4 in-flight index
 -- ARGV: 1 reservationId, 2 optional: when the buyer cancelled (ISO-8601), kept as <id>:cancelledAt
 -- Reply: 1 when released now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 
@@ -17,6 +17,11 @@ if why then
 end
 redis.call('HSET', reservations, id .. ':status', 'CANCELLED')
 if ARGV[2] then
+    -- The buyer's cancel: MySQL has not heard of it yet, so it stays in the in-flight index until reconciliation finds
+    -- it settled there (ADR 32, 43).
     redis.call('HSET', reservations, id .. ':cancelledAt', ARGV[2])
+else
+    -- Told by the pipeline or reconciliation: MySQL closed it already.
+    redis.call('HDEL', KEYS[4], id)
 end
 return 1

@@ -1,7 +1,7 @@
 -- Decides one reservation attempt in one atomic step, exactly as ActivityLedger.reserve does.
 -- Nothing is written unless every line passes. Field names follow RedisKeys; fs_* come from lib/ledger.lua.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index
 -- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
 --       5 now epoch seconds, 6 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
@@ -12,6 +12,7 @@
 --        | error FS_REFUSED when a SKU repeats or a quantity is below 1 (the model refuses such a request)
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local inflight = KEYS[7]
 local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 -- 1. The buyer sent this requestId before: answer with the reservation as it stands now.
@@ -100,12 +101,14 @@ for _, line in ipairs(lines) do
         end
     end
     redis.call('HINCRBY', stock, line.sku .. ':reserved', line.quantity)
-    redis.call('HINCRBY', holdings, buyer .. ':' .. line.sku, line.quantity)
+    fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
     fs_bump_version(stock, line.sku)
 end
 redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', requestId, id .. ':lines', ARGV[9],
     id .. ':status', 'RESERVED', id .. ':reservedAt', ARGV[7])
 redis.call('HSET', requests, requestField, id)
+-- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
+redis.call('HSET', inflight, id, '1')
 -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.
 redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', activityId,
     'buyerId', buyer, 'requestId', requestId, 'lines', ARGV[9], 'at', ARGV[8], 'reservedAt', ARGV[7])

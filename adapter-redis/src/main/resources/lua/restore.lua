@@ -2,7 +2,7 @@
 -- become available again and the buyer's allowance returns. Any other status (or no reservation) changes
 -- nothing, so a second restore, from any caller, can never give the units back twice.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations
+-- KEYS: 1 stock, 2 holdings, 3 reservations (4, the in-flight index, unused: an ORDERED one is not in it)
 -- ARGV: 1 reservationId, 2 final status: CANCELLED or EXPIRED (checked by the caller)
 -- Reply: 1 when restored now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 

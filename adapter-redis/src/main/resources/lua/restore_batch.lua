@@ -4,7 +4,7 @@
 -- order restored by another caller meanwhile, never gives units back twice. Every move is checked first, summed over
 -- the batch (lib/ledger.lua's rules): when a counter would go below zero nothing is written. Versions are bumped.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations
+-- KEYS: 1 stock, 2 holdings, 3 reservations (4, the in-flight index, unused: an ORDERED one is not in it)
 -- ARGV: pairs of reservationId, final status (CANCELLED or EXPIRED, checked by the caller)
 -- Reply: per pair, the status the reservation had before this call ('' when there is none); 'ORDERED' means restored
 --        now. An FS_REFUSED error when the model refuses a move.
@@ -36,7 +36,7 @@ for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do
         redis.call('HINCRBY', stock, line.sku .. ':sold', -line.quantity)
         redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-        fs_take_holding(holdings, move.buyer .. ':' .. line.sku, line.quantity)
+        fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
         fs_bump_version(stock, line.sku)
     end
     redis.call('HSET', reservations, move.id .. ':status', move.status)

@@ -6,7 +6,7 @@
 -- Every move of the batch is checked first (lib/ledger.lua's rules, summed over the batch): when a counter would go
 -- below zero the whole call is refused and nothing is written. Each moved SKU's version is bumped.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations
+-- KEYS: 1 stock, 2 holdings, 3 reservations, 4 in-flight index (a settled reservation leaves it)
 -- ARGV: 1 number of confirmed ids n, then n confirmed ids, then the failed ids
 -- Reply: per id, in ARGV order, the status it had before this call ('' when there is no such reservation);
 --        'RESERVED' means this call moved it. An FS_REFUSED error when the model refuses a move.
@@ -45,10 +45,11 @@ for _, move in ipairs(moves) do
             redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
         else
             redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-            fs_take_holding(holdings, move.buyer .. ':' .. line.sku, line.quantity)
+            fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
         end
         fs_bump_version(stock, line.sku)
     end
     redis.call('HSET', reservations, move.id .. ':status', move.confirming and 'ORDERED' or 'FAILED')
+    redis.call('HDEL', KEYS[4], move.id)
 end
 return reply

@@ -14,7 +14,7 @@ end
 for i = 7, #ARGV, 4 do
     local sku, total, limit, segments = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
     redis.call('HSET', stock, sku .. ':total', ARGV[i + 1], sku .. ':reserved', 0, sku .. ':sold', 0,
-        sku .. ':limit', limit, sku .. ':segments', segments)
+        sku .. ':limit', limit, sku .. ':segments', segments, sku .. ':held', 0)
     -- An even split; the first (total mod segments) segments carry one unit more.
     local share, extra = math.floor(total / segments), total % segments
     for s = 1, segments do
@@ -22,7 +22,7 @@ for i = 7, #ARGV, 4 do
     end
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
-    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id())
+    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')
 -- A new load: versions read before it never match after it (see lib/ledger.lua). Ready goes last: it is what
 -- reserve.lua checks.
 redis.call('HSET', meta, 'ready', '1')

@@ -4,7 +4,13 @@
 --     every move first and refuses, writing nothing, with fs_refuse;
 --   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
 --     <sku>:version once (fs_bump_version); a repair applies only while the version it read is unchanged;
---   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it.
+--   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it;
+--   * <sku>:held is the sum of every buyer's holding of the SKU, moved with each holding (fs_add_holding,
+--     fs_take_holding), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
+--   * the in-flight index (fs:{a}:inflight, reservation id -> '1') lists every reservation MySQL has not settled yet:
+--     added by reserve.lua, removed when a script settles it (confirm, settle_batch, a release that is not the buyer's)
+--     or when reconciliation finds it settled (reconcile_settled.lua). Reconciliation pages over it, not over every
+--     reservation of the sale (ADR 43).
 
 -- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
 local function fs_refuse(why)
@@ -84,11 +90,20 @@ local function fs_short_of_sums(hash, needs, suffix)
     return nil
 end
 
--- Takes units off a holding, removing it at zero (checked first with fs_short).
-local function fs_take_holding(holdings, field, quantity)
+-- Adds units to a buyer's holding of a SKU and to the SKU's sum of holdings.
+local function fs_add_holding(stock, holdings, buyer, sku, quantity)
+    redis.call('HINCRBY', holdings, buyer .. ':' .. sku, quantity)
+    redis.call('HINCRBY', stock, sku .. ':held', quantity)
+end
+
+-- Takes units off a buyer's holding of a SKU, removing it at zero (checked first with fs_short), and off the SKU's sum
+-- of holdings. The sum is a figure reconciliation checks and repairs, so it is not a reason to refuse a move.
+local function fs_take_holding(stock, holdings, buyer, sku, quantity)
+    local field = buyer .. ':' .. sku
     if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
         redis.call('HDEL', holdings, field)
     end
+    redis.call('HINCRBY', stock, sku .. ':held', -quantity)
 end
 
 -- Gives the units of every line back from <figure> ('reserved' or 'sold'): the figure down, available up (only the sum
@@ -102,7 +117,7 @@ local function fs_give_back(stock, holdings, buyer, lines, figure)
     for _, line in ipairs(lines) do
         redis.call('HINCRBY', stock, line.sku .. ':' .. figure, -line.quantity)
         redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-        fs_take_holding(holdings, buyer .. ':' .. line.sku, line.quantity)
+        fs_take_holding(stock, holdings, buyer, line.sku, line.quantity)
         fs_bump_version(stock, line.sku)
     end
     return nil

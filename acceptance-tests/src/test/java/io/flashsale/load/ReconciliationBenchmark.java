@@ -5,7 +5,10 @@ import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -24,6 +27,9 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
@@ -41,6 +47,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -67,6 +74,9 @@ public final class ReconciliationBenchmark {
     private static final int WRITE_BATCH = 500;
     private static final long SLOWLOG_FROM_MICROS = 1000;
 
+    /** Pause between background passes (0: back to back, the worst case; the schedule's is a minute). */
+    private static int PASS_PAUSE_MILLIS;
+
     private ReconciliationBenchmark() {
     }
 
@@ -75,6 +85,7 @@ public final class ReconciliationBenchmark {
         int seconds = Integer.getInteger("flashsale.bench.seconds", 15);
         int buyers = Integer.getInteger("flashsale.bench.threads", 8);
         int rebuildHoldings = Integer.getInteger("flashsale.bench.rebuild-holdings", 100_000);
+        PASS_PAUSE_MILLIS = Integer.getInteger("flashsale.bench.pass-pause-ms", 0);
         int port = freePort();
         Path dir = Files.createTempDirectory("flashsale-bench-redis");
         Process server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--save", "",
@@ -84,8 +95,14 @@ public final class ReconciliationBenchmark {
         RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
         try {
             StatefulRedisConnection<String, String> connection = connect(client);
-            run(connection, reservations, seconds, buyers, rebuildHoldings);
-            connection.close();
+            RedisHotStore store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", port, null, 0,
+                    Duration.ofSeconds(5), List.of()), REGISTRY);
+            try {
+                run(connection, store, reservations, seconds, buyers, rebuildHoldings);
+            } finally {
+                store.close();
+                connection.close();
+            }
         } finally {
             client.shutdown();
             server.destroy();
@@ -93,8 +110,8 @@ public final class ReconciliationBenchmark {
         }
     }
 
-    private static void run(StatefulRedisConnection<String, String> connection, int reservations, int seconds,
-                            int threads, int rebuildHoldings) throws Exception {
+    private static void run(StatefulRedisConnection<String, String> connection, RedisHotStore store, int reservations,
+                            int seconds, int threads, int rebuildHoldings) throws Exception {
         RedisCommands<String, String> redis = connection.sync();
         var stock = new RedisStockReservationAdapter(connection, REGISTRY);
         var hotStore = new RedisHotStoreReconciliation(connection, REGISTRY);
@@ -104,9 +121,13 @@ public final class ReconciliationBenchmark {
         Activity sale = sale(new ActivityId("bench-sale"), now, 2L * reservations + 10_000_000L);
         stock.warmUp(sale);
         long setUp = System.nanoTime();
-        fill(redis, sale.id(), reservations);
+        fill(connection, sale.id(), reservations);
         System.out.printf("set-up: %,d reservations in Redis in %.1f s (used_memory %s)%n", reservations,
                 (System.nanoTime() - setUp) / 1e9, memory(redis));
+        // The set-up's reservations in flight stay unread; the new ones flow through the pipeline, as in a live sale.
+        redis.xgroupCreate(XReadArgs.StreamOffset.from(RedisKeys.outbox(sale.id()), "$"), RedisKeys.OUTBOX_GROUP);
+        AtomicBoolean stopPipeline = new AtomicBoolean();
+        Thread pipeline = pipeline(store, sale.id(), stopPipeline);
 
         reserveFor(stock, sale.id(), seconds, threads, "warm");
         redis.slowlogReset();
@@ -116,18 +137,25 @@ public final class ReconciliationBenchmark {
 
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong passes = new AtomicLong();
-        AtomicLong snapshotMillis = new AtomicLong();
+        AtomicLong snapshotNanos = new AtomicLong();
         Thread background = Thread.ofPlatform().name("background-work").start(() -> {
             while (!stop.get()) {
                 long start = System.nanoTime();
                 HotStoreSnapshot snapshot = hotStore.snapshot(sale.id()).orElseThrow();
-                snapshotMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
+                snapshotNanos.addAndGet(System.nanoTime() - start);
                 HotSkuSnapshot look = snapshot.sku(SKU).orElseThrow();
                 hotStore.repair(sale.id(), new LedgerRepair(SKU, look.figures(), Map.of(), Set.of(),
                         HotSkuSnapshot.MOVING, 4, 1));
                 archive.reservedCount(sale.id());
                 archive.outboxDrained(sale.id());
                 passes.incrementAndGet();
+                if (PASS_PAUSE_MILLIS > 0) {
+                    try {
+                        Thread.sleep(PASS_PAUSE_MILLIS);
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
+                }
             }
         });
         long[] busy = reserveFor(stock, sale.id(), seconds, threads, "bg");
@@ -157,6 +185,10 @@ public final class ReconciliationBenchmark {
         stopRebuilds.set(true);
         rebuilder.join();
         List<Object> slowRebuilding = redis.slowlogGet(100_000);
+        stopPipeline.set(true);
+        pipeline.join();
+        System.out.printf("in flight at the end: %,d in the index, %,d held by the pipeline's last batch%n",
+                redis.hlen(RedisKeys.inFlight(sale.id())), PIPELINE_BATCH);
 
         System.out.println();
         System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase:");
@@ -166,8 +198,9 @@ public final class ReconciliationBenchmark {
         print("with rebuilds", rebuilding);
         System.out.printf("rebuilds of %,d orders while reservations flowed: %d (%.1f s each on average)%n",
                 rebuildHoldings, rebuilds.get(), rebuilds.get() == 0 ? 0 : rebuildMillis.get() / 1000.0 / rebuilds.get());
-        System.out.printf("background passes: %d (snapshot of the whole sale: %.1f s on average)%n", passes.get(),
-                passes.get() == 0 ? 0 : snapshotMillis.get() / 1000.0 / passes.get());
+        System.out.printf("background passes: %d, %d ms apart (snapshot of the sale: %.3f s on average)%n",
+                passes.get(), PASS_PAUSE_MILLIS,
+                passes.get() == 0 ? 0 : snapshotNanos.get() / 1e9 / passes.get());
         System.out.println();
         System.out.println("SLOWLOG (commands of " + SLOWLOG_FROM_MICROS + " us or more), slowest per command:");
         printSlowlog("quiet", slowQuiet, scriptNames);
@@ -175,30 +208,87 @@ public final class ReconciliationBenchmark {
         printSlowlog("quiet again", slowQuietAgain, scriptNames);
         printSlowlog("with rebuilds", slowRebuilding, scriptNames);
 
-        Activity lost = sale(new ActivityId("bench-lost"), now, rebuildHoldings);
-        redis.slowlogReset();
-        long start = System.nanoTime();
-        int pages = rebuildInPages(hotStore, lost, rebuildHoldings);
-        System.out.printf("%nbounded rebuild of a lost sale with %,d buyers' orders in %,d pages of %d: %.0f ms end to "
-                + "end%n", rebuildHoldings, pages, REBUILD_PAGE, (System.nanoTime() - start) / 1e6);
-        printSlowlog("rebuild", redis.slowlogGet(100_000), scriptNames);
+        // The bounded rebuild alone, once per page size, every command logged: what LedgerRebuild.PAGE trades.
+        String rebuildPageSha = LuaScript.load(redis, "rebuild_page").sha();
+        redis.configSet("slowlog-log-slower-than", "0");
+        System.out.println();
+        for (String size : System.getProperty("flashsale.bench.rebuild-pages", "50,100,200,400").split(",")) {
+            int pageSize = Integer.parseInt(size.trim());
+            Activity lost = sale(new ActivityId("bench-lost-" + pageSize), now, rebuildHoldings);
+            redis.slowlogReset();
+            long start = System.nanoTime();
+            int pages = rebuildInPages(hotStore, lost, rebuildHoldings, pageSize);
+            double millis = (System.nanoTime() - start) / 1e6;
+            long[] steps = durations(redis.slowlogGet(100_000), rebuildPageSha);
+            System.out.printf("bounded rebuild of %,d orders in %,d pages of %d: %.0f ms end to end; rebuild_page.lua"
+                    + " p50 %.3f p99 %.3f max %.3f ms (%d logged)%n", rebuildHoldings, pages, pageSize, millis,
+                    at(steps, 0.5), at(steps, 0.99), steps.length == 0 ? 0 : steps[steps.length - 1] / 1e6,
+                    steps.length);
+            redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
+        }
+        redis.configSet("slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS));
         System.out.println();
         System.out.println("load average (1, 5, 15 min): " + Files.readString(Path.of("/proc/loadavg")).trim());
         System.out.println("cores: " + Runtime.getRuntime().availableProcessors() + ", Redis " + version(redis));
     }
 
-    /** Orders per rebuild page, as the application's LedgerRebuild sends them. */
+    private static final int PIPELINE_BATCH = 500;
+
+    /**
+     * What the order pipeline does to each new reservation, in batches as the service does: the relay reads the outbox
+     * and acknowledges with the broker's position (made up here, there is no broker), the consumer settles the batch
+     * as ordered ({@code settle_batch.lua}). So reservations stay in flight for milliseconds, as in a live sale.
+     */
+    private static Thread pipeline(RedisHotStore store, ActivityId sale, AtomicBoolean stop) {
+        var outbox = store.outbox();
+        var settlement = store.settlement();
+        return Thread.ofPlatform().name("pipeline").start(() -> {
+            long offset = 0;
+            while (!stop.get()) {
+                List<OutboxEntry> entries = outbox.readNew(sale, "bench-relay", PIPELINE_BATCH);
+                if (entries.isEmpty()) {
+                    // As the relay loop does between empty reads (there every 20 ms).
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException stopped) {
+                        return;
+                    }
+                    continue;
+                }
+                List<EventPosition> positions = new ArrayList<>();
+                for (int i = 0; i < entries.size(); i++) {
+                    positions.add(new EventPosition(0, offset++));
+                }
+                outbox.acknowledge(sale, entries, positions);
+                settlement.settle(sale, entries.stream().map(entry -> entry.reservation().id()).toList(), List.of());
+            }
+        });
+    }
+
+    /** Orders per rebuild page, as the application's LedgerRebuild sends them (LedgerRebuild.PAGE, package-private). */
     private static final int REBUILD_PAGE = 200;
 
-    /** The rebuild's steps as LedgerRebuild runs them, from made-up orders: one ORDERED unit per buyer. */
     private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers) {
+        return rebuildInPages(hotStore, lost, buyers, REBUILD_PAGE);
+    }
+
+    /** Durations in nanoseconds (sorted) of one script's SLOWLOG entries. */
+    private static long[] durations(List<Object> entries, String sha) {
+        return entries.stream().map(entry -> (List<?>) entry)
+                .filter(fields -> ((List<?>) fields.get(3)).size() > 1
+                        && sha.equals(String.valueOf(((List<?>) fields.get(3)).get(1))))
+                .mapToLong(fields -> ((Number) fields.get(2)).longValue() * 1000).sorted().toArray();
+    }
+
+    /** The rebuild's steps as LedgerRebuild runs them, from made-up orders: one ORDERED unit per buyer. */
+    private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers, int pageSize) {
         RebuildStart.Started started = (RebuildStart.Started) hotStore.beginRebuild(lost.id(), Instant.now());
         Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Optional<ReservationId> after = Optional.empty();
         int pages = 0;
-        for (long from = 0; from < buyers; from += REBUILD_PAGE) {
+        for (long from = 0; from < buyers; from += pageSize) {
             List<Order> page = new ArrayList<>();
-            for (long b = from; b < Math.min(buyers, from + REBUILD_PAGE); b++) {
+            for (long b = from; b < Math.min(buyers, from + pageSize); b++) {
                 page.add(new Order(ReservationId.of(lost.id(), String.format("%012d", b)), new BuyerId("r" + b),
                         new RequestId("q" + b), List.of(new ReservationLine(SKU, 1)), ReservationStatus.ORDERED, null,
                         at, at));
@@ -217,13 +307,20 @@ public final class ReconciliationBenchmark {
                 new PurchaseLimit(1), Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(SKU, units, null, 4)));
     }
 
-    /** Reservation records, holdings and ledger as the pipeline would have left them; outbox entries for the RESERVED. */
-    private static void fill(RedisCommands<String, String> redis, ActivityId sale, int reservations) {
+    /**
+     * Reservation records, holdings and ledger as the pipeline would have left them; outbox entries and in-flight index
+     * entries for the RESERVED, and the SKU's sum of holdings. Written pipelined, a page of commands at a time.
+     */
+    private static void fill(StatefulRedisConnection<String, String> connection, ActivityId sale, int reservations)
+            throws Exception {
+        RedisAsyncCommands<String, String> redis = connection.async();
         String records = RedisKeys.reservations(sale);
         String held = RedisKeys.holdings(sale);
+        String index = RedisKeys.inFlight(sale);
         long reserved = 0;
         Map<String, String> recordPage = new HashMap<>();
         Map<String, String> holdingPage = new HashMap<>();
+        List<RedisFuture<?>> sent = new ArrayList<>();
         for (int i = 0; i < reservations; i++) {
             String id = sale.value() + ".f" + i;
             boolean inFlight = i % 1000 >= 990;
@@ -235,22 +332,37 @@ public final class ReconciliationBenchmark {
             holdingPage.put("f" + i + ":" + SKU.value(), "1");
             if (inFlight) {
                 reserved++;
-                redis.xadd(RedisKeys.outbox(sale), Map.of("type", "reserved", "reservationId", id, "activityId",
+                sent.add(redis.hset(index, id, "1"));
+                sent.add(redis.xadd(RedisKeys.outbox(sale), Map.of("type", "reserved", "reservationId", id, "activityId",
                         sale.value(), "buyerId", "f" + i, "requestId", "r" + i, "lines", SKU.value() + ":1", "at", "0",
-                        "reservedAt", "2026-12-01T09:00:00Z"));
+                        "reservedAt", "2026-12-01T09:00:00Z")));
             }
             if (holdingPage.size() == WRITE_BATCH || i == reservations - 1) {
-                redis.hset(records, recordPage);
-                redis.hset(held, holdingPage);
+                sent.add(redis.hset(records, new HashMap<>(recordPage)));
+                sent.add(redis.hset(held, new HashMap<>(holdingPage)));
                 recordPage.clear();
                 holdingPage.clear();
             }
+            if (sent.size() >= 1000) {
+                awaitAll(sent);
+            }
         }
+        awaitAll(sent);
         long sold = reservations - reserved;
+        RedisCommands<String, String> sync = connection.sync();
         String ledger = RedisKeys.stock(sale);
-        redis.hincrby(ledger, RedisKeys.stockField(SKU, "reserved"), reserved);
-        redis.hincrby(ledger, RedisKeys.stockField(SKU, "sold"), sold);
-        redis.hincrby(ledger, RedisKeys.segmentField(SKU, 1), -(reserved + sold));
+        sync.hincrby(ledger, RedisKeys.stockField(SKU, "reserved"), reserved);
+        sync.hincrby(ledger, RedisKeys.stockField(SKU, "sold"), sold);
+        sync.hincrby(ledger, RedisKeys.stockField(SKU, "held"), reservations);
+        sync.hincrby(ledger, RedisKeys.segmentField(SKU, 1), -(reserved + sold));
+        System.out.printf("in-flight index: %,d entries%n", sync.hlen(index));
+    }
+
+    private static void awaitAll(List<RedisFuture<?>> sent) throws Exception {
+        for (RedisFuture<?> future : sent) {
+            future.get(60, TimeUnit.SECONDS);
+        }
+        sent.clear();
     }
 
     /** Latencies in nanoseconds of every reservation the threads made in the phase, sorted. */
@@ -328,7 +440,8 @@ public final class ReconciliationBenchmark {
     private static Map<String, String> scriptNames(RedisCommands<String, String> redis) {
         Map<String, String> names = new HashMap<>();
         for (String script : List.of("reserve", "warm_up", "reconcile_figures", "reconcile_repair", "archive",
-                "rebuild_begin", "rebuild_page", "rebuild_finish", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
+                "rebuild_begin", "rebuild_page", "rebuild_finish", "reconcile_snapshot", "reconcile_settled", "settle_batch",
+                "restore_batch", "outbox_backlog", "reconcile_redrive", "mark_paid", "fail", "confirm", "release", "restore", "adjust", "acknowledge", "stock")) {
             names.put(LuaScript.load(redis, script).sha(), script + ".lua");
         }
         return names;

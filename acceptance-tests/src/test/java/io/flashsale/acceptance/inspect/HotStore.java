@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -122,6 +123,8 @@ public final class HotStore implements AutoCloseable {
         commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "RESERVED");
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "reserved"), units);
+        // RESERVED again, so in flight again, as reserve.lua listed it.
+        commands.hset(RedisKeys.inFlight(activity), reservationId, "1");
         if (commands.exec().wasDiscarded()) {
             throw new IllegalStateException("could not undo the confirmation of " + reservationId);
         }
@@ -160,6 +163,9 @@ public final class HotStore implements AutoCloseable {
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.segmentField(sku, 1), units);
         commands.hincrby(RedisKeys.holdings(activity), buyerId + ":" + skuId, -units);
+        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "held"), -units);
+        // As release.lua leaves a buyer's cancel: in flight until the books have recorded it.
+        commands.hset(RedisKeys.inFlight(activity), reservationId, "1");
         if (commands.exec().wasDiscarded()) {
             throw new IllegalStateException("could not cancel " + reservationId + " in the hot store");
         }
@@ -188,6 +194,12 @@ public final class HotStore implements AutoCloseable {
                 page.clear();
             }
         }
+    }
+
+    /** Where the broker stored the reservation's event ({@code <partition>:<offset>}), once a relay published it. */
+    public Optional<String> positionOf(String activityId, String reservationId) {
+        return Optional.ofNullable(connection.sync().hget(RedisKeys.reservations(new ActivityId(activityId)),
+                reservationId + ":pos"));
     }
 
     /** The id of the newest SLOWLOG entry (-1 when empty): commands logged later have larger ids. */

@@ -167,6 +167,36 @@ public class ReconciliationSteps {
         assertThat(report.isClean()).as("nothing found, nothing done: %s", report).isTrue();
     }
 
+    @Then("the reconciliation sends no reservation of the sale again")
+    public void nothingSentAgain() {
+        for (var product : world.sale().products()) {
+            SkuReport report = reportOf(product.skuId());
+            assertThat(report.redriven()).as("sent again: %s", report).isEmpty();
+            assertThat(report.action()).as("done: %s", report).isNotEqualTo("REDRIVEN");
+        }
+    }
+
+    @Then("the reconciliation reports the fast store waiting for the order pipeline before it is rebuilt")
+    public void awaitingThePipeline() {
+        assertThat(lastReport.path("hotStore").asString("")).as("the fast store: %s", lastReport)
+                .isEqualTo("AWAITING_PIPELINE");
+    }
+
+    /** The rebuild waits for the order consumer to catch up with the mark taken at the loss: the operator asks again. */
+    @When("within {int} seconds a reconciliation of the sale rebuilds the fast store from the shop's books")
+    public void reconcileUntilRebuilt(int seconds) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        while (true) {
+            lastReport = reconciliation();
+            if ("REBUILT".equals(lastReport.path("hotStore").asString(""))) {
+                return;
+            }
+            assertThat(System.nanoTime()).as("a reconciliation rebuilding the sale within %s s; last: %s", seconds,
+                    lastReport).isLessThan(deadline);
+            pause();
+        }
+    }
+
     @Then("the reconciliation reports the fast store rebuilt from the shop's books")
     public void rebuilt() {
         assertThat(lastReport.path("hotStore").asString("")).as("the fast store: %s", lastReport)

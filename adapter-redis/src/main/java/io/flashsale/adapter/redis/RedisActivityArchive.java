@@ -34,6 +34,8 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final LuaScript archive;
+    private final PagedReads pages;
+    private static final String TRACKS_IN_FLIGHT = "tracksInFlight";
 
     /** Removes archived activities from the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisActivityArchive(StatefulRedisConnection<String, String> connection) {
@@ -49,10 +51,20 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
         this.archive = LuaScript.load(redis, "archive");
+        this.pages = new PagedReads(redis);
     }
 
+    /**
+     * From the in-flight index when the sale keeps one (every RESERVED reservation is in it, ADR 43): O(reservations in
+     * flight); else by HSCAN over every status field.
+     */
     @Override
     public long reservedCount(ActivityId activityId) {
+        if ("1".equals(redis.hget(RedisKeys.meta(activityId), TRACKS_IN_FLIGHT))) {
+            Set<String> inFlight = pages.hash(RedisKeys.inFlight(activityId)).keySet();
+            return pages.records(RedisKeys.reservations(activityId), inFlight).stream()
+                    .filter(record -> ReservationStatus.RESERVED.name().equals(record.status())).count();
+        }
         return withStatus(activityId, ReservationStatus.RESERVED).size();
     }
 

@@ -18,9 +18,11 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.KeyValue;
@@ -63,6 +65,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     private final LuaScript figures;
     private final LuaScript repair;
     private final LuaScript redrive;
+    private final LuaScript settledScript;
     private final LuaScript adjust;
     private final LuaScript rebuildBegin;
     private final LuaScript rebuildPage;
@@ -90,6 +93,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         this.figures = LuaScript.load(redis, "reconcile_figures");
         this.repair = LuaScript.load(redis, "reconcile_repair");
         this.redrive = LuaScript.load(redis, "reconcile_redrive");
+        this.settledScript = LuaScript.load(redis, "reconcile_settled");
         this.adjust = LuaScript.load(redis, "adjust");
         this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
         this.rebuildPage = LuaScript.load(redis, "rebuild_page");
@@ -116,22 +120,27 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     }
 
     /**
-     * Figures, then the outbox's unacknowledged entries, the reservations that count (RESERVED, FAILED, CANCELLED by
-     * the buyer; ORDERED ones are read by id, see {@link #reservations}) and the holdings, then the figures again.
+     * Figures, then the outbox's unacknowledged entries and the reservations that count (RESERVED, FAILED, CANCELLED
+     * by the buyer; ORDERED ones are read by id, see {@link #reservations}), then the figures again. A sale loaded by
+     * the scripts that keep the in-flight index and each SKU's sum of holdings (ADR 43) costs O(SKUs + reservations
+     * in flight): the reservations come from the index, and the holdings are left out ({@link #withHoldings} reads
+     * them when their sum disagrees). An older sale is read whole: every status field and every holding.
      */
     Optional<HotStoreSnapshot> pagedSnapshot(ActivityId activityId) {
         Optional<SnapshotReply.Figures> before = figures(activityId);
         if (before.isEmpty()) {
             return Optional.empty();
         }
+        boolean tracked = before.get().tracksInFlight();
         Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
         String reservations = RedisKeys.reservations(activityId);
-        List<SnapshotReply.Record> records = pages.records(reservations,
-                pages.reservationIds(reservations, SNAPSHOT_STATUSES::contains)).stream()
+        Set<String> ids = tracked ? pages.hash(RedisKeys.inFlight(activityId)).keySet()
+                : pages.reservationIds(reservations, SNAPSHOT_STATUSES::contains);
+        List<SnapshotReply.Record> records = pages.records(reservations, ids).stream()
                 .filter(record -> SNAPSHOT_STATUSES.contains(record.status()))
                 .filter(record -> !record.status().equals("CANCELLED") || record.cancelledAt() != null)
                 .toList();
-        Map<String, String> holdings = pages.hash(RedisKeys.holdings(activityId));
+        Map<String, String> holdings = tracked ? null : pages.hash(RedisKeys.holdings(activityId));
         Optional<SnapshotReply.Figures> after = figures(activityId);
         if (after.isEmpty()) {
             return Optional.empty();
@@ -147,6 +156,36 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         return SnapshotReply.Figures.parse(reply);
     }
 
+    /** Every holding of the look's SKU by HSCAN with MATCH, then the figures again: moved meanwhile, it is MOVING. */
+    @Override
+    public HotSkuSnapshot withHoldings(ActivityId activityId, HotSkuSnapshot look) {
+        if (look.holdingsRead()) {
+            return look;
+        }
+        SkuId skuId = look.skuId();
+        Map<String, String> fields = pages.hash(RedisKeys.holdings(activityId), "*:" + skuId.value());
+        Optional<SnapshotReply.Figures> after = figures(activityId);
+        boolean steady = after.isPresent() && after.get().skus().contains(skuId.value())
+                && after.get().version(skuId.value()).equals(look.version());
+        return look.withHoldings(SnapshotReply.holdingsOf(skuId, fields), steady ? look.version()
+                : HotSkuSnapshot.MOVING);
+    }
+
+    @Override
+    public void settled(ActivityId activityId, Map<ReservationId, ReservationStatus> seen) {
+        List<Map.Entry<ReservationId, ReservationStatus>> all = List.copyOf(seen.entrySet());
+        String[] keys = {RedisKeys.inFlight(activityId), RedisKeys.reservations(activityId)};
+        for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
+            List<String> args = new ArrayList<>();
+            for (Map.Entry<ReservationId, ReservationStatus> entry
+                    : all.subList(from, Math.min(all.size(), from + PagedReads.PAGE))) {
+                args.add(entry.getKey().value());
+                args.add(entry.getValue().name());
+            }
+            settledScript.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+        }
+    }
+
     @Override
     public List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids) {
         List<String> wanted = ids.stream().map(ReservationId::value).toList();
@@ -160,6 +199,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
                 Long.toString(repair.figures().total()), Long.toString(repair.figures().reserved()),
                 Long.toString(repair.figures().sold()), Long.toString(repair.figures().available()),
                 Integer.toString(repair.limit()), Integer.toString(repair.segments()),
+                repair.heldUnits().isPresent() ? Long.toString(repair.heldUnits().getAsLong()) : "",
                 Integer.toString(repair.adjustmentsApplied().size())));
         repair.adjustmentsApplied().stream().sorted().forEach(id -> args.add(Long.toString(id)));
         repair.holdings().forEach((buyer, units) -> {
@@ -273,7 +313,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     @Override
     public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
+                RedisKeys.inFlight(activityId)};
         List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
                 Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
         return switch (ScriptReplies.text(reply, 0)) {

@@ -104,7 +104,7 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
     private Map<ReservationId, ReservationStatus> statusesBefore(LuaScript script, ActivityId activityId,
                                                                  List<ReservationId> ids, String[] args) {
         String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
         List<Object> reply = script.run(redis, ScriptOutputType.MULTI, keys, args);
         if (reply.size() != ids.size()) {
             throw new IllegalStateException(script.name() + " answered " + reply.size() + " statuses for "

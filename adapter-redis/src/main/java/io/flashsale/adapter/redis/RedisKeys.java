@@ -14,7 +14,7 @@ import java.util.List;
  * same hash fields from the same parts; they never build a key name.
  *
  * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
- * and one script may touch them together. An activity has six keys, whatever its number of SKUs, buyers or
+ * and one script may touch them together. An activity has seven keys, whatever its number of SKUs, buyers or
  * reservations, and each script receives every key it touches in {@code KEYS}: data that only a stored value
  * leads to (the reservation a requestId points at, the buyer of a reservation being released) lives in hash
  * fields of these fixed keys, never under a key name a script would have to make up.
@@ -26,12 +26,15 @@ import java.util.List;
  *                                            exact to the nanosecond like {@link java.time.Instant}
  *                              limit         the activity's per-user limit
  *                              skus          SKU ids in item order, comma-separated
+ *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight
+ *                                            index (reconciliation then reads those instead of every record)
  * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold
  *                              &lt;sku&gt;:limit       effective per-user limit (item override, else activity's)
  *                              &lt;sku&gt;:segments    number of available counters, 1..16
  *                              &lt;sku&gt;:avail:&lt;i&gt;   available units of segment i (1-based); their sum is the
  *                                                SKU's available = total - reserved - sold
  *                              &lt;sku&gt;:cursor      rotating first segment of the next deduction (segmented SKUs)
+ *                              &lt;sku&gt;:held        sum of every buyer's holding of the SKU, moved with each holding
  *                              &lt;sku&gt;:adj:&lt;id&gt;    "1" once the audited stock adjustment &lt;id&gt; is in the total
  *                                                (applied by adjust.lua, or included by a repair or a rebuild)
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
@@ -41,6 +44,8 @@ import java.util.List;
  *                              &lt;id&gt;:reservedAt    ISO-8601 instant of the attempt
  *                              &lt;id&gt;:cancelledAt   ISO-8601 instant the buyer cancelled it while RESERVED
  * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
+ * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
+ *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
  * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
  *                              buyerId, requestId, lines, at (epoch millis), reservedAt (ISO-8601, exact);
  *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
@@ -105,6 +110,11 @@ public final class RedisKeys {
         return key(activityId, "requests");
     }
 
+    /** The reservations of the activity MySQL has not settled yet (see the class comment): what reconciliation pages over. */
+    public static String inFlight(ActivityId activityId) {
+        return key(activityId, "inflight");
+    }
+
     public static String outbox(ActivityId activityId) {
         return key(activityId, "outbox");
     }
@@ -121,7 +131,7 @@ public final class RedisKeys {
     /** Every key of one activity's sale data, outbox first: what a rebuild drops. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
-                reservations(activityId), requests(activityId));
+                reservations(activityId), requests(activityId), inFlight(activityId));
     }
 
     /** What an archive deletes, outbox first: every key of the activity and the mark of a recovery in progress. */

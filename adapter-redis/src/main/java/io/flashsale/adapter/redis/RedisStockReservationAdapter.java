@@ -157,17 +157,18 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         return moved;
     }
 
-    /** The keys of a script that gives units back: stock, holdings, reservations. */
+    /** The keys of a script that gives units back: stock, holdings, reservations, the in-flight index. */
     private static String[] stockMovingKeys(ReservationId reservationId) {
         ActivityId activityId = reservationId.activityId();
         return new String[]{RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
     }
 
     @Override
     public boolean confirm(ReservationId reservationId) {
         ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId)};
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId),
+                RedisKeys.inFlight(activityId)};
         Long confirmed = confirm.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return confirmed == 1L;
     }

@@ -18,10 +18,11 @@ class RedisKeysTest {
     @Test
     void everyKeyOfAnActivityCarriesItsHashTagFirstSoAllShareOneClusterSlot() {
         List<String> keys = List.of(RedisKeys.meta(ACTIVITY), RedisKeys.stock(ACTIVITY), RedisKeys.holdings(ACTIVITY),
-                RedisKeys.reservations(ACTIVITY), RedisKeys.requests(ACTIVITY), RedisKeys.outbox(ACTIVITY));
+                RedisKeys.reservations(ACTIVITY), RedisKeys.requests(ACTIVITY), RedisKeys.outbox(ACTIVITY),
+                RedisKeys.inFlight(ACTIVITY));
 
         assertThat(keys).containsExactly("fs:{sale-7}:meta", "fs:{sale-7}:stock", "fs:{sale-7}:holdings",
-                "fs:{sale-7}:reservations", "fs:{sale-7}:requests", "fs:{sale-7}:outbox");
+                "fs:{sale-7}:reservations", "fs:{sale-7}:requests", "fs:{sale-7}:outbox", "fs:{sale-7}:inflight");
         // Redis Cluster hashes the text between the first '{' and the next '}'.
         assertThat(keys).allSatisfy(key -> assertThat(key.substring(key.indexOf('{') + 1, key.indexOf('}')))
                 .isEqualTo("sale-7"));

@@ -135,7 +135,9 @@ class RedisReconciliationIT {
         HotSkuSnapshot paged = hotStore.pagedSnapshot(activityId).orElseThrow().sku(A).orElseThrow();
         assertThat(paged.figures()).isEqualTo(a.figures());
         assertThat(paged.version()).isEqualTo(a.version());
-        assertThat(paged.holdings()).isEqualTo(a.holdings());
+        assertThat(paged.holdingsRead()).as("pages leave the holdings out: their sum stands for them").isFalse();
+        assertThat(paged.heldUnits()).isEqualTo(a.heldUnits()).isEqualTo(5);
+        assertThat(hotStore.withHoldings(activityId, paged).holdings()).isEqualTo(a.holdings());
         assertThat(paged.appliedAdjustments()).isEqualTo(a.appliedAdjustments());
         assertThat(a.reservations()).containsExactlyInAnyOrderElementsOf(
                 concat(paged.reservations(), orderedOne));
@@ -173,7 +175,62 @@ class RedisReconciliationIT {
         assertThat(a.steady()).isTrue();
         assertThat(a.figures()).isEqualTo(new LedgerFigures(1000, buyers, 0, 1000 - buyers));
         assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inPipeline);
-        assertThat(a.holdings()).hasSize(buyers);
+        assertThat(a.holdingsRead()).isFalse();
+        assertThat(a.heldUnits()).isEqualTo(buyers);
+        HotSkuSnapshot withHoldings = hotStore.withHoldings(activityId, a);
+        assertThat(withHoldings.holdings()).hasSize(buyers);
+        assertThat(withHoldings.version()).isEqualTo(a.version());
+    }
+
+    @Test
+    void givenEveryMoveOutOfReserved_thenTheInFlightIndexListsOnlyWhatMySqlHasNotSettled_andTheSumOfHoldingsFollows() {
+        stock.warmUp(sale);
+        Reservation reserved = reserve(ANN, line(A, 2), line(B, 1));
+        Reservation confirmed = reserve(BOB, line(A, 1));
+        stock.confirm(confirmed.id());
+        Reservation released = reserve(new BuyerId("cid"), line(A, 1));
+        stock.release(released.id());
+        Reservation cancelled = reserve(new BuyerId("dee"), line(A, 1));
+        stock.release(cancelled.id(), Instant.now());
+        Reservation failed = reserve(new BuyerId("eve"), line(A, 3));
+        stock.fail(failed.id());
+        Reservation settledOk = reserve(new BuyerId("fay"), line(A, 1));
+        Reservation settledFailed = reserve(new BuyerId("gus"), line(A, 1));
+        new RedisHotStoreSettlement(SharedRedis.connection().sync(), id -> { })
+                .settle(activityId, List.of(settledOk.id()), List.of(settledFailed.id()));
+
+        assertThat(redis.hkeys(RedisKeys.inFlight(activityId))).containsExactlyInAnyOrder(reserved.id().value(),
+                cancelled.id().value(), failed.id().value());
+        assertThat(redis.hget(RedisKeys.stock(activityId), RedisKeys.stockField(A, "held")))
+                .as("ann 2, bob 1, eve 3 (FAILED, not given back yet), fay 1").isEqualTo("7");
+        assertThat(redis.hget(RedisKeys.stock(activityId), RedisKeys.stockField(B, "held"))).isEqualTo("1");
+
+        hotStore.settled(activityId, Map.of(reserved.id(), ReservationStatus.RESERVED,
+                cancelled.id(), ReservationStatus.CANCELLED, failed.id(), ReservationStatus.ORDERED));
+
+        assertThat(redis.hkeys(RedisKeys.inFlight(activityId))).as("never a RESERVED one, nor one seen otherwise")
+                .containsExactlyInAnyOrder(reserved.id().value(), failed.id().value());
+        assertThat(hotStore.pagedSnapshot(activityId).orElseThrow().sku(A).orElseThrow().reservations())
+                .extracting(HotReservation::id).containsExactlyInAnyOrder(reserved.id(), failed.id());
+    }
+
+    @Test
+    void givenAWrongSumOfHoldings_thenARepairThatReadTheHoldingsWritesItAndOneThatDidNotMovesItWithTheHoldings() {
+        stock.warmUp(sale);
+        reserve(ANN, line(A, 2));
+        redis.hset(RedisKeys.stock(activityId), RedisKeys.stockField(A, "held"), "9");
+        HotSkuSnapshot look = snapshotOf(A);
+        assertThat(look.heldUnits()).isEqualTo(9);
+
+        assertThat(hotStore.repair(activityId, new LedgerRepair(A, look.figures(), Map.of(BOB, 1L), Set.of(),
+                look.version(), 3, 5, java.util.OptionalLong.of(3)))).isEqualTo(LedgerRepairResult.REPAIRED);
+        assertThat(snapshotOf(A).heldUnits()).isEqualTo(3);
+
+        HotSkuSnapshot again = snapshotOf(A);
+        assertThat(hotStore.repair(activityId, new LedgerRepair(A, again.figures(), Map.of(BOB, 0L, ANN, 4L), Set.of(),
+                again.version(), 3, 5))).isEqualTo(LedgerRepairResult.REPAIRED);
+        assertThat(snapshotOf(A).heldUnits()).as("3 - bob's 1 + ann's 2 more").isEqualTo(4);
+        assertThat(snapshotOf(A).holdings()).isEqualTo(Map.of(ANN, 4L));
     }
 
     private static List<HotReservation> concat(List<HotReservation> some, HotReservation one) {

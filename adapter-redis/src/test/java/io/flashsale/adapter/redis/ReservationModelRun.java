@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -17,6 +18,7 @@ import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -36,6 +38,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,6 +80,8 @@ final class ReservationModelRun {
     private final List<String> outboxExpected = new ArrayList<>();
     private final Map<String, String> requestsExpected = new HashMap<>();
     private final Map<SkuId, Long> cursorsExpected = new HashMap<>();
+    /** The reservations MySQL would not have settled yet: what the in-flight index must list (ADR 43). */
+    private final Set<String> inFlightExpected = new HashSet<>();
     private final Map<SkuId, String> staleVersions = new HashMap<>();
     private int step;
     private String operation = "start";
@@ -166,6 +171,7 @@ final class ReservationModelRun {
         if (expected instanceof ReservationOutcome.Reserved) {
             known.add(request.id());
             outboxExpected.add(request.id().value());
+            inFlightExpected.add(request.id().value());
             requestsExpected.put(request.buyerId().value() + ":" + request.requestId().value(), request.id().value());
             for (ReservationLine line : request.lines()) {
                 if (activity.item(line.skuId()).orElseThrow().segments() > 1) {
@@ -181,6 +187,11 @@ final class ReservationModelRun {
         String actual = outcomeOf(() -> move.test(redis, id));
         assertThat(actual).as(where()).isEqualTo(expected);
         seen.add(name + "=" + expected);
+        // Settled: a confirm, or a release that is not the buyer's (the pipeline's). A buyer's cancel and a FAILED one
+        // stay in the index until reconciliation finds them settled in MySQL.
+        if (expected.equals("true") && (name.equals("confirm") || name.equals("release"))) {
+            inFlightExpected.remove(id.value());
+        }
     }
 
     /** "true", "false", or "refused" when the store refused a move that would take a counter below zero. */
@@ -288,6 +299,7 @@ final class ReservationModelRun {
         assertThat(redisHot.finishRebuild(activity, redisId, totals)).as(where())
                 .isEqualTo(model.finishRebuild(activity, modelId, totals));
         known.clear();
+        inFlightExpected.clear();
         outboxExpected.clear();
         requestsExpected.clear();
         cursorsExpected.clear();
@@ -349,9 +361,12 @@ final class ReservationModelRun {
         assertThat(outbox).as(where() + " outbox").isEqualTo(outboxExpected);
         assertThat(commands.hgetall(RedisKeys.requests(activityId))).as(where() + " request index")
                 .isEqualTo(requestsExpected);
+        compareInFlightIndex(activityId);
         if (redis.stock(activityId).isEmpty()) {
             return;
         }
+        compareHeldSums(activityId);
+        comparePagedLook(activityId);
         for (ActivityItem item : activity.items()) {
             for (int s = 1; s <= item.segments(); s++) {
                 String segment = commands.hget(RedisKeys.stock(activityId), RedisKeys.segmentField(item.skuId(), s));
@@ -364,6 +379,66 @@ final class ReservationModelRun {
                 assertThat(cursor == null ? 0L : Long.parseLong(cursor)).as(where() + " cursor of " + item.skuId())
                         .isEqualTo(cursorsExpected.getOrDefault(item.skuId(), 0L));
             }
+        }
+    }
+
+    /**
+     * The index against the walk's own account, and against a recount of the records: every RESERVED reservation is
+     * listed, and nothing listed is in a status MySQL has settled for sure.
+     */
+    private void compareInFlightIndex(ActivityId activityId) {
+        Set<String> index = commands.hgetall(RedisKeys.inFlight(activityId)).keySet();
+        assertThat(index).as(where() + " in-flight index").isEqualTo(inFlightExpected);
+        for (ReservationId id : known) {
+            Optional<ReservationStatus> status = model.findReservation(id).map(Reservation::status);
+            if (status.equals(Optional.of(ReservationStatus.RESERVED))) {
+                assertThat(index).as(where() + " RESERVED " + id + " in the in-flight index").contains(id.value());
+            }
+            if (index.contains(id.value())) {
+                assertThat(status).as(where() + " status of " + id + " in the in-flight index")
+                        .hasValueSatisfying(listed -> assertThat(listed).isIn(ReservationStatus.RESERVED,
+                                ReservationStatus.FAILED, ReservationStatus.CANCELLED));
+                if (status.orElseThrow() == ReservationStatus.CANCELLED) {
+                    assertThat(model.cancelledAt(id)).as(where() + " " + id + " listed: cancelled by the buyer").isPresent();
+                }
+            }
+        }
+    }
+
+    /** Each SKU's sum of holdings against a recount of the holdings hash. */
+    private void compareHeldSums(ActivityId activityId) {
+        Map<String, String> holdings = commands.hgetall(RedisKeys.holdings(activityId));
+        for (ActivityItem item : activity.items()) {
+            String suffix = ":" + item.skuId().value();
+            long recount = holdings.entrySet().stream().filter(entry -> entry.getKey().endsWith(suffix))
+                    .mapToLong(entry -> Long.parseLong(entry.getValue())).sum();
+            String held = commands.hget(RedisKeys.stock(activityId), RedisKeys.stockField(item.skuId(), "held"));
+            assertThat(held).as(where() + " sum of holdings of " + item.skuId()).isEqualTo(Long.toString(recount));
+        }
+    }
+
+    /**
+     * The paged look (index, sum of holdings, no holdings) sees what the atomic one does, but the ORDERED records it
+     * leaves out; reading the holdings afterwards gives the atomic look's holdings.
+     */
+    private void comparePagedLook(ActivityId activityId) {
+        HotStoreSnapshot atomic = redisHot.snapshot(activityId).orElseThrow();
+        HotStoreSnapshot paged = redisHot.pagedSnapshot(activityId).orElseThrow();
+        for (ActivityItem item : activity.items()) {
+            HotSkuSnapshot whole = atomic.sku(item.skuId()).orElseThrow();
+            HotSkuSnapshot light = paged.sku(item.skuId()).orElseThrow();
+            assertThat(light.holdingsRead()).as(where() + " paged look reads no holdings").isFalse();
+            assertThat(light.figures()).as(where() + " paged figures of " + item.skuId()).isEqualTo(whole.figures());
+            assertThat(light.heldUnits()).as(where() + " paged sum of holdings of " + item.skuId())
+                    .isEqualTo(whole.heldUnits());
+            assertThat(light.reservations()).as(where() + " paged reservations of " + item.skuId())
+                    .containsExactlyInAnyOrderElementsOf(whole.reservations().stream()
+                            .filter(held -> held.status() != ReservationStatus.ORDERED)
+                            .filter(held -> inFlightExpected.contains(held.id().value())).toList());
+            HotSkuSnapshot withHoldings = redisHot.withHoldings(activityId, light);
+            assertThat(withHoldings.holdings()).as(where() + " holdings read after the paged look")
+                    .isEqualTo(whole.holdings());
+            assertThat(withHoldings.version()).as(where() + " version after reading holdings").isEqualTo(whole.version());
         }
     }
 

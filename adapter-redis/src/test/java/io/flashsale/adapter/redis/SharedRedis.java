@@ -53,8 +53,7 @@ final class SharedRedis {
 
     /** Deletes every key of a test's activity and its registration: the Redis is shared and never flushed. */
     static void forget(ActivityId activityId) {
-        CONNECTION.sync().del(RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId));
+        CONNECTION.sync().del(RedisKeys.archiveKeys(activityId).toArray(String[]::new));
         CONNECTION.sync().srem(REGISTRY, activityId.value());
     }
 }

@@ -33,8 +33,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -113,6 +115,7 @@ final class SkuReconciler {
             }
             run.judged = true;
             if (!reckoning.needsRepair()) {
+                forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
             // A move that landed between the two stores' reads looks like drift once; real drift is still there on
@@ -133,12 +136,14 @@ final class SkuReconciler {
                 continue;
             }
             if (!reckoning.needsRepair()) {
+                forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
             LedgerRepairResult result = hotStore.repair(activity.id(),
                     reckoning.repair(item, activity.limitFor(item)));
             switch (result) {
                 case REPAIRED -> {
+                    forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
                     run.decidedBy(reckoning);
                     run.released.addAll(reckoning.reservations(ReservationSettlement.FAILED_HELD));
                     String why = reckoning.shortfall() > 0 ? "short by " + reckoning.shortfall()
@@ -187,8 +192,42 @@ final class SkuReconciler {
         RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now, activity.paymentTimeout()))
                 .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         hot = withOwedRestores(activityId, hot, figures);
-        return new Look(hot, figures, StockReconciliation.reckon(hot, figures, now, settings.grace(),
-                landedAdjustments), hot.steady(), placed);
+        SkuReckoning reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
+        if (reckoning.holdingsToRead()) {
+            // The sum of holdings disagrees: only now are the SKU's holdings read, in pages, under the look's version.
+            hot = hotStore.withHoldings(activityId, hot);
+            if (!hot.holdingsRead()) {
+                throw new IllegalStateException("the hot store did not read the holdings of " + skuId);
+            }
+            reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
+        }
+        return new Look(hot, figures, reckoning, hot.steady(), placed);
+    }
+
+    /**
+     * What a judged look found settled in the database and the hot store may stop counting as in flight: a buyer's
+     * cancel the database recorded (or too old to matter, see {@link #askAbout}), a FAILED reservation once the figures
+     * agree or were repaired (its units are back), and anything no longer in a status that waits for the database.
+     */
+    private void forgetSettled(ActivityId activityId, Look look, Instant now, Duration paymentTimeout) {
+        Instant lately = now.minus(settings.grace()).minus(paymentTimeout);
+        Map<ReservationId, ReservationStatus> settled = new HashMap<>();
+        for (HotReservation held : look.hot().reservations()) {
+            RecordedOrder order = look.recorded().orders().get(held.id());
+            boolean done = switch (held.status()) {
+                case RESERVED, ORDERED -> false;
+                case FAILED -> true;
+                case CANCELLED -> held.cancelledAt() == null || held.cancelledAt().isBefore(lately)
+                        || (order != null && !order.holdsStock());
+                case PAID, EXPIRED -> true;
+            };
+            if (done) {
+                settled.put(held.id(), held.status());
+            }
+        }
+        if (!settled.isEmpty()) {
+            hotStore.settled(activityId, settled);
+        }
     }
 
     /**

@@ -177,6 +177,48 @@ class ReconciliationServiceTest {
         assertThat(report.released()).containsExactly(R1);
         assertThat(repairWritten().figures()).isEqualTo(new LedgerFigures(10, 0, 0, 10));
         assertThat(report.detail()).contains("REDIS_BEHIND/REPAIRED").contains("released [" + R1 + "]");
+        verify(hotStore).settled(SALE, Map.of(R1, ReservationStatus.FAILED));
+    }
+
+    /** A look without holdings (ADR 43): only their sum is compared, and they are read only when it disagrees. */
+    private static Optional<HotStoreSnapshot> lookWithoutHoldings(LedgerFigures figures, long heldUnits,
+                                                                  List<HotReservation> reservations) {
+        return Optional.of(new HotStoreSnapshot(SALE, Map.of(SKU, new HotSkuSnapshot(SKU, figures, Map.of(),
+                reservations, Set.of(), "v1", heldUnits, false))));
+    }
+
+    @Test
+    void givenALookWithoutHoldingsWhoseSumAgrees_thenNoHoldingIsReadAndNothingRepaired() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(lookWithoutHoldings(new LedgerFigures(10, 1, 2, 7), 3,
+                List.of(reserved(R1, BOB, 1, FRESH))));
+        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
+        verify(hotStore, never()).withHoldings(any(), any());
+        verify(hotStore, never()).repair(any(), any());
+    }
+
+    @Test
+    void givenALookWithoutHoldingsWhoseSumIsShort_thenTheHoldingsAreReadAndTheBuyerCountedShortRepaired() {
+        openSale();
+        Optional<HotStoreSnapshot> look = lookWithoutHoldings(new LedgerFigures(10, 0, 3, 7), 1, List.of());
+        when(hotStore.snapshot(SALE)).thenReturn(look);
+        HotSkuSnapshot light = look.orElseThrow().sku(SKU).orElseThrow();
+        when(hotStore.withHoldings(eq(SALE), any())).thenReturn(light.withHoldings(Map.of(ANN, 1L), "v1"));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.holdingMismatches()).containsExactly(new HoldingMismatch(BOB, 2, 0));
+        assertThat(repairWritten()).isEqualTo(new LedgerRepair(SKU, new LedgerFigures(10, 0, 3, 7),
+                Map.of(BOB, 2L), Set.of(), "v1", 2, 2));
+        verify(hotStore, times(2)).withHoldings(eq(SALE), any());
     }
 
     @Test

@@ -170,6 +170,8 @@ class ReconciliationIT extends PipelineTestBase {
                 RedisKeys.reservationField(new ReservationId(unconfirmed), RedisKeys.RESERVATION_STATUS), "RESERVED");
         commands().hincrby(RedisKeys.stock(activity), RedisKeys.stockField(SKU_ID, "reserved"), 1);
         commands().hincrby(RedisKeys.stock(activity), RedisKeys.stockField(SKU_ID, "sold"), -1);
+        // RESERVED again, so in flight again, as reserve.lua lists it (ADR 43).
+        commands().hset(RedisKeys.inFlight(activity), unconfirmed, "1");
         Thread.sleep(RECONCILIATION_GRACE.plusMillis(300).toMillis());
 
         JsonNode report = singleReport(reconcile(id));

@@ -23,9 +23,21 @@ import java.util.Set;
  * @param version            what the store's repair compares before it writes: every script that moves the SKU's
  *                           stock, holdings or a reservation's status changes it; {@link #MOVING} when the SKU moved
  *                           while it was read, which no repair ever matches
+ * @param heldUnits          the store's own figure of the sum of every buyer's holding of the SKU, kept by the
+ *                           scripts that move holdings
+ * @param holdingsRead       false when the store left the holdings out ({@code holdings} is then empty): they are
+ *                           compared by {@code heldUnits} and read only when that sum disagrees (ADR 43)
  */
 public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
-                             List<HotReservation> reservations, Set<Long> appliedAdjustments, String version) {
+                             List<HotReservation> reservations, Set<Long> appliedAdjustments, String version,
+                             long heldUnits, boolean holdingsRead) {
+
+    /** A look with every holding read, whose sum is the store's figure. */
+    public HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
+                          List<HotReservation> reservations, Set<Long> appliedAdjustments, String version) {
+        this(skuId, figures, holdings, reservations, appliedAdjustments, version,
+                holdings.values().stream().mapToLong(Long::longValue).sum(), true);
+    }
 
     public HotSkuSnapshot {
         Objects.requireNonNull(skuId, "skuId");
@@ -34,6 +46,14 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
         reservations = List.copyOf(reservations);
         appliedAdjustments = Set.copyOf(appliedAdjustments);
         Objects.requireNonNull(version, "version");
+        if (!holdingsRead && !holdings.isEmpty()) {
+            throw new IllegalArgumentException("holdings left out, yet " + holdings.size() + " given");
+        }
+    }
+
+    /** The same look with every holding of the SKU, read after it; {@code version} as the read ended. */
+    public HotSkuSnapshot withHoldings(Map<BuyerId, Long> read, String versionAfter) {
+        return new HotSkuSnapshot(skuId, figures, read, reservations, appliedAdjustments, versionAfter, heldUnits, true);
     }
 
     /** The version of a SKU that moved while it was read: its parts need not agree, and no repair applies on it. */
@@ -53,7 +73,8 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
         List<HotReservation> marked = reservations.stream()
                 .map(held -> found.contains(held.id()) ? held.foundInPipeline() : held)
                 .toList();
-        return new HotSkuSnapshot(skuId, figures, holdings, marked, appliedAdjustments, version);
+        return new HotSkuSnapshot(skuId, figures, holdings, marked, appliedAdjustments, version, heldUnits,
+                holdingsRead);
     }
 
     public HotSkuSnapshot withReservations(List<HotReservation> more) {
@@ -62,6 +83,6 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
         }
         List<HotReservation> all = new ArrayList<>(reservations);
         all.addAll(more);
-        return new HotSkuSnapshot(skuId, figures, holdings, all, appliedAdjustments, version);
+        return new HotSkuSnapshot(skuId, figures, holdings, all, appliedAdjustments, version, heldUnits, holdingsRead);
     }
 }

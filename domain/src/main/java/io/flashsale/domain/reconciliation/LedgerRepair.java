@@ -5,6 +5,7 @@ import io.flashsale.domain.reservation.BuyerId;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -17,9 +18,18 @@ import java.util.Set;
  *                           application of one of them is refused
  * @param segments           the SKU's segment count and {@code limit} its effective per-user limit, written again in
  *                           case the ledger was lost with them
+ * @param heldUnits          the SKU's sum of holdings to write, when the look read every holding and found the
+ *                           store's figure of it wrong; empty: the figure moves with the holdings written
  */
 public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
-                           Set<Long> adjustmentsApplied, String version, int segments, int limit) {
+                           Set<Long> adjustmentsApplied, String version, int segments, int limit,
+                           OptionalLong heldUnits) {
+
+    /** A repair that leaves the sum of holdings moving with the holdings it writes. */
+    public LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long> holdings,
+                        Set<Long> adjustmentsApplied, String version, int segments, int limit) {
+        this(skuId, figures, holdings, adjustmentsApplied, version, segments, limit, OptionalLong.empty());
+    }
 
     public LedgerRepair {
         Objects.requireNonNull(skuId, "skuId");
@@ -34,6 +44,10 @@ public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long
         Objects.requireNonNull(version, "version");
         if (segments < 1 || limit < 1) {
             throw new IllegalArgumentException("segments and limit are at least 1, not " + segments + " and " + limit);
+        }
+        Objects.requireNonNull(heldUnits, "heldUnits");
+        if (heldUnits.isPresent() && heldUnits.getAsLong() < 0) {
+            throw new IllegalArgumentException("a sum of holdings is not negative: " + heldUnits);
         }
     }
 }

@@ -9,6 +9,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -28,13 +29,17 @@ import java.util.Set;
  * @param adjustmentsToMark     adjustments already in the database's total that the hot store has not marked applied
  * @param shortfall             units the reservations in flight exceed what the database has left by (they will be
  *                              refused there); the target then has nothing available and its total covers them
+ * @param holdingsToRead        the look left the holdings out and their sum disagrees with the database's: the caller
+ *                              reads them ({@link HotSkuSnapshot#withHoldings}) and reckons again before judging
+ * @param heldDrift             the store's figure of the sum of holdings minus the holdings it read (0 when they were
+ *                              not read): a repair writes the figure again
  */
 public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, LedgerFigures actual,
                            List<HoldingMismatch> holdingMismatches, Map<ReservationId, ReservationSettlement> settlements,
                            ReconciliationClassification classification, LedgerFigures target,
                            LedgerFigures targetSettled, Map<BuyerId, Long> targetHoldings,
                            Map<BuyerId, Long> holdingChanges, Set<Long> adjustmentsToMark,
-                           long shortfall) {
+                           long shortfall, boolean holdingsToRead, long heldDrift) {
 
     public SkuReckoning {
         Objects.requireNonNull(skuId, "skuId");
@@ -53,9 +58,9 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         return actual.minus(expected);
     }
 
-    /** The figures or some buyer's holdings disagree. */
+    /** The figures, some buyer's holdings or the store's sum of them disagree (or the holdings are still to be read). */
     public boolean needsRepair() {
-        return !drift().isZero() || !holdingMismatches.isEmpty();
+        return !drift().isZero() || !holdingMismatches.isEmpty() || holdingsToRead || heldDrift != 0;
     }
 
     /** The largest disagreement in units, over the four figures and every buyer's holdings; 0 when in sync. */
@@ -79,7 +84,12 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         if (!item.skuId().equals(skuId)) {
             throw new IllegalArgumentException("item " + item.skuId() + " is not SKU " + skuId);
         }
+        if (holdingsToRead) {
+            throw new IllegalStateException("SKU " + skuId + ": holdings disagree and were not read; no repair from this look");
+        }
+        OptionalLong heldUnits = heldDrift == 0 ? OptionalLong.empty()
+                : OptionalLong.of(targetHoldings.values().stream().mapToLong(Long::longValue).sum());
         return new LedgerRepair(skuId, target, holdingChanges, adjustmentsToMark, version, item.segments(),
-                limit.max());
+                limit.max(), heldUnits);
     }
 }

@@ -85,7 +85,14 @@ public final class StockReconciliation {
         LedgerFigures expected = withAvailable(recorded.stock() - adjustmentsOnTheirWay, inFlight,
                 recorded.sold() - cancelPending);
         LedgerFigures actual = books.asSettled(hot.figures());
-        List<HoldingMismatch> mismatches = mismatches(books.expectedHoldings(), books.settledHoldings(hot.holdings()));
+        Map<BuyerId, Long> expectedHoldings = books.expectedHoldings();
+        // Holdings left out of the look are compared by their sum, the store's own figure of it (ADR 43); a sum that
+        // disagrees sends the caller to read them. Read holdings are compared buyer by buyer, and the figure with them.
+        long heldSumDrift = hot.holdingsRead() ? 0
+                : hot.heldUnits() - books.units(books::leavingHoldings) - sum(expectedHoldings);
+        long heldDrift = hot.holdingsRead() ? hot.heldUnits() - sum(hot.holdings()) : 0;
+        List<HoldingMismatch> mismatches = hot.holdingsRead()
+                ? mismatches(expectedHoldings, books.settledHoldings(hot.holdings())) : List.of();
 
         // Every reservation the hot store still holds RESERVED or ORDERED stays where its own script moves it from.
         long targetReserved = inFlight + books.units(books::settledWhileReserved);
@@ -96,7 +103,8 @@ public final class StockReconciliation {
                 : new LedgerFigures(recorded.stock(), targetReserved, targetSold,
                 recorded.stock() - targetReserved - targetSold);
 
-        ReconciliationClassification classification = classify(actual.minus(expected), mismatches, settlements);
+        ReconciliationClassification classification = classify(actual.minus(expected), mismatches, settlements,
+                heldSumDrift, heldDrift);
         // The target's total includes every adjustment the database applied, so all of them are marked applied: one
         // still on its way is then refused as already applied when it arrives, never applied twice.
         Set<Long> toMark = new TreeSet<>();
@@ -104,7 +112,12 @@ public final class StockReconciliation {
         Map<BuyerId, Long> targetHoldings = books.targetHoldings();
         return new SkuReckoning(hot.skuId(), hot.version(), expected, actual, mismatches, settlements,
                 classification, target, books.asSettled(target), targetHoldings,
-                changes(hot.holdings(), targetHoldings), toMark, shortfall);
+                hot.holdingsRead() ? changes(hot.holdings(), targetHoldings) : Map.of(), toMark, shortfall,
+                heldSumDrift != 0, heldDrift);
+    }
+
+    private static long sum(Map<BuyerId, Long> units) {
+        return units.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** How one reservation of the hot store counts, given what the database settled for it. */
@@ -136,8 +149,10 @@ public final class StockReconciliation {
 
     /** The most dangerous finding first: overselling, then lost events, then lost news, then anything else. */
     private static ReconciliationClassification classify(LedgerFigures drift, List<HoldingMismatch> mismatches,
-                                                         Map<ReservationId, ReservationSettlement> settlements) {
-        if (drift.available() > 0 || mismatches.stream().anyMatch(HoldingMismatch::hotStoreCountsFewer)) {
+                                                         Map<ReservationId, ReservationSettlement> settlements,
+                                                         long heldSumDrift, long heldDrift) {
+        if (drift.available() > 0 || mismatches.stream().anyMatch(HoldingMismatch::hotStoreCountsFewer)
+                || heldSumDrift < 0) {
             return ReconciliationClassification.REDIS_AHEAD;
         }
         if (settlements.containsValue(UNKNOWN)) {
@@ -147,7 +162,7 @@ public final class StockReconciliation {
                 || (drift.sold() < 0 && drift.available() == 0)) {
             return ReconciliationClassification.MISSING_RESERVATION;
         }
-        if (!drift.isZero() || !mismatches.isEmpty()) {
+        if (!drift.isZero() || !mismatches.isEmpty() || heldSumDrift != 0 || heldDrift != 0) {
             return ReconciliationClassification.REDIS_BEHIND;
         }
         return ReconciliationClassification.NONE;
@@ -241,6 +256,11 @@ public final class StockReconciliation {
                 }
             }
             return withoutZeros(holdings);
+        }
+
+        /** Units the hot store's holdings lose once the moves on their way land: given back, and restored. */
+        boolean leavingHoldings(HotReservation reservation) {
+            return settledAsFreed(reservation) || is(reservation, RESTORE_PENDING);
         }
 
         /** The hot store's holdings with the moves on their way applied: given back, and restored, units leave. */

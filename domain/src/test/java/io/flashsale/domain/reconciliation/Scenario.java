@@ -33,6 +33,9 @@ final class Scenario {
     private final Map<ReservationId, RecordedOrder> orders = new HashMap<>();
     private final Set<ReservationId> restoresOwed = new HashSet<>();
     private final List<RecordedAdjustment> adjustments = new ArrayList<>();
+    /** The hot store's own figure of the sum of holdings; null: the sum of {@link #holdings}. */
+    private Long heldUnits;
+    private boolean holdingsRead = true;
 
     static ReservationId id(String token) {
         return new ReservationId("sale." + token);
@@ -70,6 +73,23 @@ final class Scenario {
         return this;
     }
 
+    /** The hot store's figure of the SKU's sum of holdings, when it differs from the holdings. */
+    Scenario heldFigure(long units) {
+        heldUnits = units;
+        return this;
+    }
+
+    /** A look that leaves the holdings out: only their sum (the figure) is compared. */
+    Scenario holdingsLeftOut() {
+        holdingsRead = false;
+        return this;
+    }
+
+    /** The look with its holdings read, as the reconciler asks for when their sum disagrees. */
+    HotSkuSnapshot lookWithHoldings() {
+        return look().withHoldings(holdings, "fp");
+    }
+
     Scenario applied(long adjustmentId) {
         applied.add(adjustmentId);
         return this;
@@ -103,8 +123,17 @@ final class Scenario {
     }
 
     SkuReckoning reckon() {
-        return StockReconciliation.reckon(
-                new HotSkuSnapshot(SKU, stored, holdings, reservations, applied, "fp"),
+        return reckon(look());
+    }
+
+    SkuReckoning reckon(HotSkuSnapshot look) {
+        return StockReconciliation.reckon(look,
                 new RecordedSku(SKU, stock, sold, purchases, orders, restoresOwed, adjustments), NOW, GRACE);
+    }
+
+    private HotSkuSnapshot look() {
+        long figure = heldUnits != null ? heldUnits : holdings.values().stream().mapToLong(Long::longValue).sum();
+        return new HotSkuSnapshot(SKU, stored, holdingsRead ? holdings : Map.of(), reservations, applied, "fp", figure,
+                holdingsRead);
     }
 }

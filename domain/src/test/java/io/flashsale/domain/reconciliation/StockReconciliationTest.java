@@ -320,4 +320,54 @@ class StockReconciliationTest {
 
         assertThat(reckoning.reservations(ReservationSettlement.SETTLED)).containsExactly(id("c"), id("e"), id("p"));
     }
+
+    // ---- holdings compared by their sum (ADR 43) ----
+
+    @Test
+    void givenALookWithoutHoldingsWhoseSumAgrees_thenNothingDriftsAndARepairWouldWriteNoHolding() {
+        SkuReckoning reckoning = inSync(new Scenario()
+                .hot(100, 3, 10, 87).holds("ann", 10).holds("bob", 3).holdingsLeftOut()
+                .inOutbox("r1", "bob", 3, FRESH)
+                .recorded(100, 10).purchased("ann", 10));
+
+        assertThat(reckoning.holdingsToRead()).isFalse();
+        assertThat(reckoning.holdingChanges()).isEmpty();
+    }
+
+    @Test
+    void givenALookWithoutHoldingsWhoseSumIsShort_thenTheHoldingsAreToBeReadAndNoRepairComesFromThatLook() {
+        Scenario scenario = new Scenario()
+                .hot(100, 3, 10, 87).holds("ann", 10).holdingsLeftOut()
+                .inOutbox("r1", "bob", 3, FRESH)
+                .recorded(100, 10).purchased("ann", 10);
+        SkuReckoning reckoning = scenario.reckon();
+
+        assertThat(reckoning.drift().isZero()).as("the figures agree").isTrue();
+        assertThat(reckoning.holdingsToRead()).isTrue();
+        assertThat(reckoning.needsRepair()).isTrue();
+        assertThat(reckoning.classification()).as("a buyer counted short may exceed the limit")
+                .isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThatThrownBy(() -> reckoning.repair(new ActivityItem(SKU, 100, null, 1), new PurchaseLimit(5)))
+                .isInstanceOf(IllegalStateException.class);
+
+        SkuReckoning withHoldings = scenario.reckon(scenario.lookWithHoldings());
+        assertThat(withHoldings.holdingsToRead()).isFalse();
+        assertThat(withHoldings.holdingMismatches()).containsExactly(new HoldingMismatch(buyer("bob"), 3, 0));
+        assertThat(withHoldings.holdingChanges()).isEqualTo(Map.of(buyer("bob"), 3L));
+    }
+
+    @Test
+    void givenHoldingsThatAgreeButAWrongSumFigure_thenTheRepairWritesTheFigureAgain() {
+        SkuReckoning reckoning = new Scenario()
+                .hot(100, 0, 10, 90).holds("ann", 10).heldFigure(4)
+                .recorded(100, 10).purchased("ann", 10)
+                .reckon();
+
+        assertThat(reckoning.holdingMismatches()).isEmpty();
+        assertThat(reckoning.heldDrift()).isEqualTo(-6);
+        assertThat(reckoning.needsRepair()).isTrue();
+        assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.REDIS_BEHIND);
+        assertThat(reckoning.repair(new ActivityItem(SKU, 100, null, 1), new PurchaseLimit(5)).heldUnits())
+                .hasValue(10);
+    }
 }

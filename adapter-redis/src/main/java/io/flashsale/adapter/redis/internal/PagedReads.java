@@ -46,6 +46,13 @@ public final class PagedReads {
         return all;
     }
 
+    /** The fields of a hash whose names match the glob {@code pattern}, by HSCAN with MATCH. */
+    public Map<String, String> hash(String key, String pattern) {
+        Map<String, String> matching = new HashMap<>();
+        scan(key, ScanArgs.Builder.matches(pattern).limit(PAGE), matching::put);
+        return matching;
+    }
+
     /** Ids of the reservations whose status passes {@code wanted}, by HSCAN over the status fields only. */
     public Set<String> reservationIds(String reservations, Predicate<String> wanted) {
         Set<String> ids = new HashSet<>();

@@ -28,7 +28,8 @@ public final class ReserveScriptCall {
     public static String[] keys(ActivityId activityId) {
         return new String[] {
                 RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
+                RedisKeys.inFlight(activityId)};
     }
 
     /** The window judged by the request's instant, as the reference does: for tests that move the clock. */

@@ -33,18 +33,22 @@ public final class SnapshotReply {
     private SnapshotReply() {
     }
 
-    /** The reply of {@code reconcile_figures.lua}: empty when the activity is not ready. */
-    public record Figures(List<String> skus, String loadId, Map<String, String> stock) {
+    /**
+     * The reply of {@code reconcile_figures.lua}: empty when the activity is not ready. {@code tracksInFlight}: loaded
+     * by scripts that keep each SKU's sum of holdings and the in-flight index.
+     */
+    public record Figures(List<String> skus, String loadId, Map<String, String> stock, boolean tracksInFlight) {
 
         public static Optional<Figures> parse(List<Object> reply) {
             if (reply.isEmpty()) {
                 return Optional.empty();
             }
             return Optional.of(new Figures(List.of(ScriptReplies.text(reply, 0).split(",")),
-                    ScriptReplies.text(reply, 1), pairs(reply.get(2))));
+                    ScriptReplies.text(reply, 1), pairs(reply.get(2)),
+                    reply.size() > 3 && "1".equals(ScriptReplies.text(reply, 3))));
         }
 
-        String version(String sku) {
+        public String version(String sku) {
             return loadId + "/" + stock.getOrDefault(sku + ":version", "0");
         }
     }
@@ -59,7 +63,7 @@ public final class SnapshotReply {
      */
     public static HotStoreSnapshot parseAtomic(ActivityId activityId, List<Object> reply) {
         Figures figures = new Figures(List.of(ScriptReplies.text(reply, 0).split(",")), ScriptReplies.text(reply, 1),
-                pairs(reply.get(2)));
+                pairs(reply.get(2)), false);
         Set<String> waiting = new HashSet<>();
         for (Object id : (List<?>) reply.get(5)) {
             waiting.add(String.valueOf(id));
@@ -78,6 +82,7 @@ public final class SnapshotReply {
         return assemble(activityId, figures, figures, pairs(reply.get(3)), records, waiting);
     }
 
+    /** @param holdings every holding of the sale, or null when they were left out (compared by each SKU's sum) */
     public static HotStoreSnapshot assemble(ActivityId activityId, Figures before, Figures after,
                                             Map<String, String> holdings, List<Record> records, Set<String> waiting) {
         List<Held> held = new ArrayList<>();
@@ -96,6 +101,7 @@ public final class SnapshotReply {
 
     private static HotSkuSnapshot sku(SkuId skuId, Map<String, String> stock, Map<String, String> holdings,
                                       List<Held> held, String version) {
+        Map<BuyerId, Long> heldUnits = holdings == null ? Map.of() : holdingsOf(skuId, holdings);
         String sku = skuId.value();
         long segments = number(stock.get(sku + ":segments"));
         long available = 0;
@@ -106,22 +112,31 @@ public final class SnapshotReply {
         Set<Long> applied = new HashSet<>();
         stock.keySet().stream().filter(field -> field.startsWith(appliedPrefix))
                 .forEach(field -> applied.add(Long.parseLong(field.substring(appliedPrefix.length()))));
-        Map<BuyerId, Long> heldUnits = new HashMap<>();
-        holdings.forEach((field, units) -> {
-            int colon = field.indexOf(':');
-            long value = number(units);
-            if (colon > 0 && field.substring(colon + 1).equals(sku) && value != 0) {
-                heldUnits.put(new BuyerId(field.substring(0, colon)), value);
-            }
-        });
         List<HotReservation> reservations = new ArrayList<>();
         for (Held reservation : held) {
             reservation.lines.stream().filter(line -> line.skuId().equals(skuId)).findFirst()
                     .ifPresent(line -> reservations.add(reservation.asSeenFrom(line)));
         }
+        // A sale loaded before the scripts kept the sum has none: the holdings read are then their own sum.
+        String heldField = stock.get(sku + ":held");
+        long heldSum = heldField != null ? number(heldField)
+                : heldUnits.values().stream().mapToLong(Long::longValue).sum();
         return new HotSkuSnapshot(skuId, new LedgerFigures(number(stock.get(sku + ":total")),
                 number(stock.get(sku + ":reserved")), number(stock.get(sku + ":sold")), available),
-                heldUnits, reservations, applied, version);
+                heldUnits, reservations, applied, version, heldSum, holdings != null);
+    }
+
+    /** Each buyer's units of the SKU among holdings fields {@code <buyer>:<sku>}, zero entries left out. */
+    public static Map<BuyerId, Long> holdingsOf(SkuId skuId, Map<String, String> holdings) {
+        Map<BuyerId, Long> heldUnits = new HashMap<>();
+        holdings.forEach((field, units) -> {
+            int colon = field.indexOf(':');
+            long value = number(units);
+            if (colon > 0 && field.substring(colon + 1).equals(skuId.value()) && value != 0) {
+                heldUnits.put(new BuyerId(field.substring(0, colon)), value);
+            }
+        });
+        return heldUnits;
     }
 
     /** The records as seen from one SKU, for reservations read by id. */

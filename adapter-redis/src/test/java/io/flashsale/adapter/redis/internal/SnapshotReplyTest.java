@@ -70,7 +70,7 @@ class SnapshotReplyTest {
     @Test
     void givenAReloadBetweenTheTwoFigures_thenEverySkuIsMoving() {
         SnapshotReply.Figures reloaded = new SnapshotReply.Figures(List.of("a", "b"), "L2",
-                figures("a:version", "4").stock());
+                figures("a:version", "4").stock(), false);
 
         HotStoreSnapshot snapshot = SnapshotReply.assemble(SALE, figures("a:version", "4"), reloaded, Map.of(),
                 List.of(), Set.of());

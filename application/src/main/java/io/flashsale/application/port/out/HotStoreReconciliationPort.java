@@ -9,11 +9,13 @@ import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,6 +39,24 @@ public interface HotStoreReconciliationPort {
      * that have no line of the SKU, left out): how reconciliation reads the few ORDERED ones that owe a restore.
      */
     List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids);
+
+    /**
+     * The look with every buyer's holding of its SKU, read in bounded pages after it, for a look that left them out
+     * ({@link HotSkuSnapshot#holdingsRead()} false) and whose sum of holdings disagrees; its version
+     * {@link HotSkuSnapshot#MOVING} when the SKU moved since the look. A store whose looks always carry the holdings
+     * returns the look as it is.
+     */
+    default HotSkuSnapshot withHoldings(ActivityId activityId, HotSkuSnapshot look) {
+        return look;
+    }
+
+    /**
+     * Takes reservations that reconciliation found settled in the database (a buyer's cancel recorded there, a FAILED
+     * one whose units are back) out of the store's index of reservations in flight, each only while it still shows the
+     * status seen, never a RESERVED one. A store that keeps no such index does nothing.
+     */
+    default void settled(ActivityId activityId, Map<ReservationId, ReservationStatus> seen) {
+    }
 
     /**
      * Rewrites one SKU's ledger (total, reserved, sold, available over its segments, limit) and the holdings of the
