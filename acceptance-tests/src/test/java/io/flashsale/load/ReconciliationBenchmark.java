@@ -26,6 +26,7 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.XReadArgs;
@@ -33,8 +34,6 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,7 +60,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * p50/p99/p999 of each phase, the slowest command of each kind in SLOWLOG, and the load average; finally times one
  * rebuild of a lost sale with {@code rebuild-holdings} buyers.
  *
- * <p>Run from the repository root (needs {@code redis-server} on the PATH):
+ * <p>Run from the repository root (the PATH's {@code redis-server}, else the packaged one):
  * <pre>
  * ./mvnw -pl acceptance-tests -am test-compile -DskipTests
  * ./mvnw -pl acceptance-tests exec:exec@reconciliation-benchmark -Dflashsale.bench.reservations=1000000
@@ -86,13 +85,10 @@ public final class ReconciliationBenchmark {
         int buyers = Integer.getInteger("flashsale.bench.threads", 8);
         int rebuildHoldings = Integer.getInteger("flashsale.bench.rebuild-holdings", 100_000);
         PASS_PAUSE_MILLIS = Integer.getInteger("flashsale.bench.pass-pause-ms", 0);
-        int port = freePort();
-        Path dir = Files.createTempDirectory("flashsale-bench-redis");
-        Process server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--save", "",
-                "--appendonly", "no", "--dir", dir.toString(), "--slowlog-log-slower-than",
-                Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000")
-                .redirectOutput(dir.resolve("redis.log").toFile()).redirectErrorStream(true).start();
-        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+        RedisServerProcess server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE,
+                "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000").start();
+        int port = server.port();
+        RedisClient client = RedisClient.create(server.uri());
         try {
             StatefulRedisConnection<String, String> connection = connect(client);
             RedisHotStore store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", port, null, 0,
@@ -105,8 +101,7 @@ public final class ReconciliationBenchmark {
             }
         } finally {
             client.shutdown();
-            server.destroy();
-            server.waitFor();
+            server.close();
         }
     }
 
@@ -467,12 +462,6 @@ public final class ReconciliationBenchmark {
                 }
                 Thread.sleep(100);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.flashsale.embedded;
 
 import redis.embedded.RedisServer;
+import redis.embedded.core.ExecutableProvider;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,6 +52,18 @@ public final class EmbeddedRedis implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded Redis on port " + chosen + " with data in "
                     + directory, e);
+        }
+    }
+
+    /**
+     * The packaged {@code redis-server} itself, unpacked to a temporary file (deleted when the JVM exits), for callers
+     * that run it with their own arguments: tests that kill, freeze or cluster a Redis of their own.
+     */
+    public static Path packagedBinary() {
+        try {
+            return ExecutableProvider.newJarResourceProvider().get().toPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack embedded-redis's redis-server", e);
         }
     }
 

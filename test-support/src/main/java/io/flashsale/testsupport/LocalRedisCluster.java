@@ -1,26 +1,30 @@
 package io.flashsale.testsupport;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
- * A 3-master Redis Cluster of this machine's {@code redis-server}, on free ports below 55536 (a node also listens on
- * port + 10000), made with {@code redis-cli --cluster create ... --cluster-replicas 0}. Started once per test JVM on
- * first use and stopped when the JVM exits; nothing is persisted.
+ * A 3-master Redis Cluster of {@link RedisServerProcess}es on free ports below 55536 (a node also listens on
+ * port + 10000), formed through Lettuce as {@code redis-cli --cluster create} would, so no {@code redis-cli} is
+ * needed: each node takes a third of the slots (CLUSTER ADDSLOTS, which Redis 6.2 has; ADDSLOTSRANGE is 7.0's), the
+ * first meets the others, and every node must report {@code cluster_state:ok}. Started once per test JVM on first
+ * use and stopped when the JVM exits; nothing is persisted.
  */
 final class LocalRedisCluster {
 
     private static final int MASTERS = 3;
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
+    private static final int SLOTS = 16_384;
+    private static final Duration FORM_PATIENCE = Duration.ofSeconds(30);
 
     private static RedisClusterEndpoint endpoint;
 
@@ -35,33 +39,61 @@ final class LocalRedisCluster {
     }
 
     private static RedisClusterEndpoint start() {
+        List<RedisServerProcess> nodes = new ArrayList<>();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> nodes.forEach(RedisServerProcess::close)));
+        for (int port : freePorts()) {
+            nodes.add(RedisServerProcess.onPort(port, RedisServerProcess.Persistence.NONE, "--cluster-enabled", "yes")
+                    .start());
+        }
+        form(nodes);
+        List<String> addresses = nodes.stream().map(node -> "127.0.0.1:" + node.port()).toList();
+        System.out.println("[flashsale-tests] Redis Cluster on " + addresses);
+        return new RedisClusterEndpoint(addresses);
+    }
+
+    private static void form(List<RedisServerProcess> nodes) {
+        RedisClient client = RedisClient.create();
+        List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
         try {
-            Path dir = Files.createTempDirectory("flashsale-redis-cluster");
-            List<Process> nodes = new ArrayList<>();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> nodes.forEach(Process::destroy)));
-            List<String> addresses = new ArrayList<>();
-            for (int port : freePorts()) {
-                Path nodeDir = Files.createDirectories(dir.resolve(Integer.toString(port)));
-                nodes.add(new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                        "--cluster-enabled", "yes", "--cluster-config-file", nodeDir.resolve("nodes.conf").toString(),
-                        "--dir", nodeDir.toString(), "--save", "", "--appendonly", "no")
-                        .redirectErrorStream(true).redirectOutput(nodeDir.resolve("redis.log").toFile()).start());
-                addresses.add("127.0.0.1:" + port);
+            for (RedisServerProcess node : nodes) {
+                connections.add(client.connect(RedisURI.create("127.0.0.1", node.port())));
             }
-            for (String address : addresses) {
-                awaitAnswer(address, "PING", "PONG");
+            for (int i = 0; i < MASTERS; i++) {
+                int from = SLOTS * i / MASTERS;
+                int to = SLOTS * (i + 1) / MASTERS;
+                connections.get(i).sync().clusterAddSlots(IntStream.range(from, to).toArray());
             }
-            List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-            create.addAll(addresses);
-            create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
-            run(create);
-            for (String address : addresses) {
-                awaitAnswer(address, "CLUSTER INFO", "cluster_state:ok");
+            RedisCommands<String, String> first = connections.getFirst().sync();
+            for (RedisServerProcess other : nodes.subList(1, nodes.size())) {
+                first.clusterMeet("127.0.0.1", other.port());
             }
-            System.out.println("[flashsale-tests] Redis Cluster on " + addresses);
-            return new RedisClusterEndpoint(addresses);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start a local Redis Cluster (is redis-server installed?)", e);
+            for (StatefulRedisConnection<String, String> connection : connections) {
+                awaitClusterOk(connection.sync());
+            }
+        } finally {
+            connections.forEach(StatefulRedisConnection::close);
+            client.shutdown();
+        }
+    }
+
+    /** ok once the node knows every master and sees all 16384 slots served. */
+    private static void awaitClusterOk(RedisCommands<String, String> node) {
+        long deadline = System.nanoTime() + FORM_PATIENCE.toNanos();
+        while (true) {
+            String info = node.clusterInfo();
+            if (info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + MASTERS)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the Redis Cluster did not form within " + FORM_PATIENCE + ":\n"
+                        + info);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 
@@ -82,50 +114,6 @@ final class LocalRedisCluster {
             return true;
         } catch (IOException inUse) {
             return false;
-        }
-    }
-
-    private static void awaitAnswer(String address, String command, String expected) {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        String host = address.substring(0, address.indexOf(':'));
-        String port = address.substring(address.indexOf(':') + 1);
-        List<String> cli = new ArrayList<>(List.of("redis-cli", "-h", host, "-p", port));
-        cli.addAll(List.of(command.split(" ")));
-        while (System.nanoTime() < deadline) {
-            try {
-                if (run(cli).contains(expected)) {
-                    return;
-                }
-            } catch (IllegalStateException notYet) {
-                // the node is still starting
-            }
-            sleep();
-        }
-        throw new IllegalStateException(address + " did not answer " + command + " with " + expected);
-    }
-
-    private static String run(List<String> command) {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
-            }
-            return output;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -35,7 +35,8 @@ public final class TestServices {
 
     /**
      * A 3-master Redis Cluster: the one named by {@code FLASHSALE_TEST_REDIS_CLUSTER_NODES} ({@code host:port,...})
-     * when set, otherwise one started from this machine's {@code redis-server} on first use.
+     * when set, otherwise one of {@link RedisServerProcess}es (the PATH's {@code redis-server}, else the packaged one)
+     * started and formed through Lettuce on first use.
      */
     public static RedisClusterEndpoint redisCluster() {
         String configured = Env.get("FLASHSALE_TEST_REDIS_CLUSTER_NODES", "");

@@ -67,8 +67,7 @@ class SalePagesIT {
 
     @BeforeAll
     static void startTheService() {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Debian's chromium and chromium-driver (.ci/run installs them)");
+        requireABrowserInCiElseSkipWithoutOne();
         String run = "browser-" + UUID.randomUUID().toString().substring(0, 8);
         String database = TestServices.mariadb().freshDatabase("flashsale_it_browser");
         port = ServiceProcess.freePort();
@@ -76,6 +75,26 @@ class SalePagesIT {
                 ServiceSettings.onTestServices(run, database, port, ADMIN_TOKEN),
                 Path.of("target", "browser", run + ".log")).awaitReady(Duration.ofMinutes(3));
         api = new FlashsaleApi(port, ADMIN_TOKEN);
+    }
+
+    /**
+     * In CI ({@code CI=true}, which {@code .ci/run} sets) a missing browser fails the run; on a developer's machine
+     * without Chromium the class is skipped with the reason, so {@code ./mvnw verify} passes with only a JDK.
+     */
+    private static void requireABrowserInCiElseSkipWithoutOne() {
+        boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+        String missing = "no executable " + CHROMIUM + " and " + CHROMEDRIVER
+                + " (Debian's chromium and chromium-driver)";
+        if (!installed && "true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionError("CI=true requires the browser tests, but there is " + missing
+                    + ": install them (.ci/run does)");
+        }
+        if (!installed) {
+            // Failsafe reports a class skipped in @BeforeAll as "Tests run: 0" without the reason: print it.
+            String reason = "browser tests skipped: " + missing + "; outside CI only (CI is not true)";
+            System.out.println("[flashsale-tests] SalePagesIT " + reason);
+            assumeTrue(false, reason);
+        }
     }
 
     @AfterAll

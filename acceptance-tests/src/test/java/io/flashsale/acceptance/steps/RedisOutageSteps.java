@@ -8,8 +8,8 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.service.InProcessInstance;
-import io.flashsale.acceptance.service.RedisServerProcess;
 import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -60,8 +60,7 @@ public class RedisOutageSteps {
 
     @Given("a service instance runs on a fast store of its own, with a sale of {int} units and a limit of {int} per buyer")
     public void anInstanceOnItsOwnRedis(int units, int limit) {
-        redis = new RedisServerProcess();
-        redis.start();
+        redis = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE).start();
         database = TestServices.mariadb().freshDatabase("flashsale_it_outage");
         instance = start();
         int port = Integer.parseInt(instance.getEnvironment().getRequiredProperty("local.server.port"));

@@ -11,6 +11,8 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.testsupport.RedisServerProcess;
+import io.flashsale.testsupport.RedisServerProcess.Persistence;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -19,11 +21,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,7 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The three Redis durability modes, measured: a {@code redis-server} of this test's own (free port, temporary
+ * The three Redis durability modes, measured: a {@link RedisServerProcess} of this test's own (free port, temporary
  * directory) in each mode takes reservations from four threads, is SIGKILLed under that load, and is started again on
  * the same directory. Counted: acknowledged reservations (the script answered RESERVED) that the restarted Redis no
  * longer holds, and how long the restart took until it answered with its data loaded. Each mode prints one line,
@@ -48,18 +45,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(120)
 class RedisDurabilityModesIT {
 
-    enum Mode {
-        NONE("--appendonly", "no", "--save", ""),
-        AOF_EVERYSEC("--appendonly", "yes", "--appendfsync", "everysec", "--save", ""),
-        AOF_ALWAYS("--appendonly", "yes", "--appendfsync", "always", "--save", "");
-
-        final List<String> arguments;
-
-        Mode(String... arguments) {
-            this.arguments = List.of(arguments);
-        }
-    }
-
     private static final SkuId SKU = new SkuId("unit");
     private static final Duration LOAD = Duration.ofMillis(1500);
 
@@ -67,11 +52,10 @@ class RedisDurabilityModesIT {
     }
 
     @ParameterizedTest
-    @EnumSource(Mode.class)
-    void aSigkillUnderLoadLosesWhatTheModeAllowsAndNoMore(Mode mode) throws Exception {
-        Path dir = Files.createTempDirectory("flashsale-durability-" + mode.name().toLowerCase() + "-");
-        int port = freePort();
-        Process redis = start(mode, dir, port);
+    @EnumSource(Persistence.class)
+    void aSigkillUnderLoadLosesWhatTheModeAllowsAndNoMore(Persistence mode) throws Exception {
+        RedisServerProcess redis = RedisServerProcess.onFreePort(mode, "--appendfilename", "flashsale.aof").start();
+        int port = redis.port();
         var acknowledged = new ConcurrentLinkedQueue<Acknowledged>();
         Activity sale = sale();
         long killedAt;
@@ -105,7 +89,7 @@ class RedisDurabilityModesIT {
                 }
                 Thread.sleep(LOAD);
                 killedAt = System.nanoTime();
-                redis.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                redis.kill();
                 stop.set(true);
                 buyers.shutdown();
                 assertThat(buyers.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
@@ -113,7 +97,7 @@ class RedisDurabilityModesIT {
             double reservePerSecond = acknowledged.size() / (Duration.ofNanos(killedAt - loadFrom).toMillis() / 1000.0);
 
             long restartFrom = System.nanoTime();
-            Process restarted = start(mode, dir, port);
+            redis.start();
             try (RedisClient again = RedisClient.create(RedisURI.create("127.0.0.1", port));
                  StatefulRedisConnection<String, String> after = connectWhenLoaded(again)) {
                 long recoveryMs = Duration.ofNanos(System.nanoTime() - restartFrom).toMillis();
@@ -137,13 +121,10 @@ class RedisDurabilityModesIT {
                     // fsync once a second: at most the last ~1-2 s of writes (2 s when a slow fsync is pending).
                     case AOF_EVERYSEC -> assertThat(lossWindowMs).as("the loss window").isLessThanOrEqualTo(2_500);
                 }
-            } finally {
-                restarted.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
         } finally {
             client.shutdown();
-            redis.destroyForcibly();
-            deleteQuietly(dir);
+            redis.close();
         }
     }
 
@@ -170,48 +151,10 @@ class RedisDurabilityModesIT {
         }
     }
 
-    private static Process start(Mode mode, Path dir, int port) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
-                "--bind", "127.0.0.1", "--dir", dir.toString(), "--appendfilename", "flashsale.aof",
-                "--daemonize", "no", "--logfile", dir.resolve("redis.log").toString()));
-        command.addAll(mode.arguments);
-        Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("stdout.log").toFile()).start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            try (var socket = new java.net.Socket("127.0.0.1", port)) {
-                return process;
-            } catch (IOException notYet) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
-                }
-                Thread.sleep(20);
-            }
-        }
-        process.destroyForcibly();
-        throw new IllegalStateException("redis-server did not listen on " + port);
-    }
-
     private static Activity sale() {
         Instant now = Instant.now();
         return new Activity(new ActivityId("durability-" + UUID.randomUUID().toString().substring(0, 8)), "durability",
                 now.minus(Duration.ofMinutes(1)), now.plus(Duration.ofHours(1)), PurchaseLimit.ONE,
                 Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(SKU, 10_000_000, null, 1)));
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory
-        }
     }
 }

@@ -12,15 +12,12 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -40,17 +37,16 @@ class RedisHotStoreLazyStartIT {
 
     private static final Instant NOW = Instant.now();
 
-    private Process server;
+    private RedisServerProcess server;
     private RedisHotStore store;
 
     @AfterEach
-    void stop() throws InterruptedException {
+    void stop() {
         if (store != null) {
             store.close();
         }
         if (server != null) {
-            server.destroyForcibly();
-            server.waitFor(10, TimeUnit.SECONDS);
+            server.close();
         }
     }
 
@@ -74,13 +70,10 @@ class RedisHotStoreLazyStartIT {
     }
 
     @Test
-    void givenRedisDownAtStart_whenItComesUp_thenTheStoreConnectsRunsItsScriptsAndListens() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", port, null, 0, Duration.ofSeconds(2)),
-                "fs:outbox:lazy-start-it");
+    void givenRedisDownAtStart_whenItComesUp_thenTheStoreConnectsRunsItsScriptsAndListens() {
+        server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE);
+        var settings = new RedisHotStore.Settings("127.0.0.1", server.port(), null, 0, Duration.ofSeconds(2));
+        store = RedisHotStore.connect(settings, "fs:outbox:lazy-start-it");
         AtomicInteger resubscribed = new AtomicInteger();
         store.stockReturns().subscribe(new StockReturnListener() {
             @Override
@@ -94,10 +87,7 @@ class RedisHotStoreLazyStartIT {
         });
         assertThatThrownBy(store::ping).isInstanceOf(RedisException.class);
 
-        Path dir = Files.createTempDirectory("flashsale-lazy-redis");
-        server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                "--dir", dir.toString(), "--save", "", "--appendonly", "no")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+        server.start();
 
         awaitPong();
         long subscribedBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

@@ -7,6 +7,7 @@ import io.flashsale.bootstrap.config.OutageConfiguration;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.TestServices;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -52,7 +53,7 @@ class RedisOutageIT {
     private static final String ADMIN_TOKEN = "outage-it-admin-token";
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
     private static final Duration WITHIN = Duration.ofSeconds(60);
-    private static final OwnRedisServer REDIS = OwnRedisServer.onFreePort();
+    private static final RedisServerProcess REDIS = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE);
 
     @LocalServerPort
     int port;

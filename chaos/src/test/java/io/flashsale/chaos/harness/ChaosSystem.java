@@ -1,6 +1,7 @@
 package io.flashsale.chaos.harness;
 
 import io.flashsale.testsupport.MariaDbEndpoint;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.testsupport.TestServices;
 
@@ -75,7 +76,7 @@ public final class ChaosSystem implements AutoCloseable {
         MariaDbEndpoint mariadb = TestServices.mariadb();
         this.database = mariadb.freshDatabase("flashsale_chaos");
         this.databaseUrl = mariadb.jdbcUrl(database);
-        this.redis = new RedisServerProcess(workDirectory);
+        this.redis = RedisServerProcess.startedIn(workDirectory, RedisServerProcess.Persistence.AOF_EVERYSEC);
         this.broker = new KafkaBrokerProcess(workDirectory);
         this.redisLink = new TcpProxy(redis.port());
         this.databaseLink = new TcpProxy(mariadb.port());
