@@ -233,6 +233,21 @@ public final class RedisHotStore implements AutoCloseable {
         return redis.ping();
     }
 
+    /**
+     * The {@code run_id} of the Redis server behind the shared connection (on a cluster, of the node Lettuce asks): a
+     * new one after every restart, so a caller can tell that Redis may have lost what it had not persisted.
+     * Throws when Redis does not answer.
+     */
+    public String incarnation() {
+        String info = redis.info("server");
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("run_id:")) {
+                return line.substring("run_id:".length()).trim();
+            }
+        }
+        throw new IllegalStateException("INFO server carried no run_id");
+    }
+
     @Override
     public void close() {
         returns.close();

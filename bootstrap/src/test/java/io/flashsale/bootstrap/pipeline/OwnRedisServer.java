@@ -7,11 +7,14 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code redis-server} of this test's own, on a free port, with nothing persisted: a test may SIGKILL it and start it
- * again, empty, on the same port. The shared Redis is never touched.
+ * A {@code redis-server} of this test's own, on a free port, with nothing persisted unless a test starts it with
+ * persistence flags: a test may SIGKILL it and start it again, empty or on the same data directory, on the same
+ * port. The shared Redis is never touched.
  */
 final class OwnRedisServer implements AutoCloseable {
 
@@ -40,13 +43,24 @@ final class OwnRedisServer implements AutoCloseable {
     }
 
     synchronized OwnRedisServer start() {
+        return startWith(dir, List.of("--save", "", "--appendonly", "no"));
+    }
+
+    /**
+     * Starts the server on {@code dataDir} with {@code persistence} flags (e.g. {@code --appendonly yes}), unless it
+     * runs; returns once it answers PING, so after an append-only file was read back in full.
+     */
+    synchronized OwnRedisServer startWith(Path dataDir, List<String> persistence) {
         if (process != null && process.isAlive()) {
             return this;
         }
+        List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+                "127.0.0.1", "--dir", dataDir.toString(), "--appendfilename", "flashsale.aof"));
+        command.addAll(persistence);
         try {
-            process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--dir", dir.toString(), "--save", "", "--appendonly", "no")
-                    .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dataDir.resolve("redis-" + port + ".log").toFile()))
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start redis-server (is it installed?)", e);
         }
@@ -78,6 +92,7 @@ final class OwnRedisServer implements AutoCloseable {
             socket.getOutputStream().write("PING\r\n".getBytes());
             byte[] reply = new byte[7];
             int read = socket.getInputStream().read(reply);
+            // -LOADING while an append-only file is read back
             return read > 0 && new String(reply, 0, read).startsWith("+PONG");
         } catch (IOException notYet) {
             return false;
