@@ -18,9 +18,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,9 +195,9 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
-     * Token buckets shared by every instance of the service, on a connection of their own (Bucket4j keeps bucket
-     * state as bytes), opened on first use so the service starts while Redis is down. Each call opens one more
-     * connection: call it once.
+     * Token buckets shared by every instance of the service, on a connection of their own (its timeout is the
+     * limiter's, not the hot store's), opened on first use so the service starts while Redis is down. Each call opens
+     * one more connection: call it once.
      *
      * @param prefix  the key prefix of every bucket, e.g. {@code fs:rl:}
      * @param timeout how long one take may wait for Redis before it fails
@@ -210,16 +207,17 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     private RateLimitBuckets connectRateLimitBuckets(String prefix, Duration timeout) {
-        RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
         synchronized (extraConnections) {
             if (client instanceof RedisClusterClient cluster) {
-                StatefulRedisClusterConnection<String, byte[]> bytes = cluster.connect(codec);
-                extraConnections.add(bytes);
-                return RedisRateLimitBuckets.onCluster(bytes, prefix, timeout);
+                StatefulRedisClusterConnection<String, String> own = cluster.connect();
+                own.setTimeout(timeout);
+                extraConnections.add(own);
+                return new RedisRateLimitBuckets(own.sync(), prefix);
             }
-            StatefulRedisConnection<String, byte[]> bytes = ((RedisClient) client).connect(codec);
-            extraConnections.add(bytes);
-            return RedisRateLimitBuckets.on(bytes, prefix, timeout);
+            StatefulRedisConnection<String, String> own = ((RedisClient) client).connect();
+            own.setTimeout(timeout);
+            extraConnections.add(own);
+            return new RedisRateLimitBuckets(own.sync(), prefix);
         }
     }
 
