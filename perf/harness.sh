@@ -8,6 +8,9 @@
 #   DURATION=20s CONNECTIONS=50 THREADS=2 perf/harness.sh old.jar new.jar
 #   perf/harness.sh flashsale.jar 'flashsale.jar@--flashsale.rate-limit.buyer.enabled=false'
 #                                   the same jar with service arguments after '@' (space-separated), side by side
+#   perf/harness.sh 'flashsale.jar%--appendonly yes --appendfsync always' 'flashsale.jar@--x=y%--appendonly yes'
+#                                   flags for the jar's own redis-server after '%' (last; default no persistence,
+#                                   --save "" --appendonly no; later flags win), e.g. the durability modes side by side
 #   PROFILE=/tmp/profiles perf/harness.sh   also records the reserve run with JFR (<jar>.jfr there); render it with
 #                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png ""
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
@@ -86,12 +89,18 @@ echo
 echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for SPEC in "${JARS[@]}"; do
+  REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
   JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
-  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}
+  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}
   REDIS_PORT=$(free_port); PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
-    --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
+  mkdir -p "$WORK/redis-$REDIS_PORT"
+  # shellcheck disable=SC2086 # the flags are words for redis-server
+  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$REDIS_PORT" \
+    $REDIS_FLAGS --daemonize yes --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
+  for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.25; done
+  log "redis on $REDIS_PORT: appendonly $(redis-cli -p "$REDIS_PORT" config get appendonly | tail -1)," \
+    "appendfsync $(redis-cli -p "$REDIS_PORT" config get appendfsync | tail -1)"
   SERVER_PORT=$PORT SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.port=0 \

@@ -72,6 +72,16 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     /**
+     * Not started yet, on this port, with its data in {@code dataDirectory} (which the caller owns and deletes; kept
+     * by {@link #close()}) and its log beside it: two servers one after the other on one directory read the same data.
+     */
+    public static RedisServerProcess onPortIn(int port, Path dataDirectory, Persistence persistence,
+                                              String... moreArguments) {
+        return new RedisServerProcess(port, dataDirectory, dataDirectory.resolve("redis-" + port + ".log"), false,
+                arguments(persistence, moreArguments));
+    }
+
+    /**
      * Started, on a free port, with its data in {@code workDirectory/redis-<port>} and its log beside it; both kept
      * after {@link #close()} for diagnosis.
      */

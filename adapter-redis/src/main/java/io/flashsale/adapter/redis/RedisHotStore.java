@@ -18,9 +18,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.codec.StringCodec;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -198,9 +195,9 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
-     * Token buckets shared by every instance of the service, on a connection of their own (Bucket4j keeps bucket
-     * state as bytes), opened on first use so the service starts while Redis is down. Each call opens one more
-     * connection: call it once.
+     * Token buckets shared by every instance of the service, on a connection of their own (its timeout is the
+     * limiter's, not the hot store's), opened on first use so the service starts while Redis is down. Each call opens
+     * one more connection: call it once.
      *
      * @param prefix  the key prefix of every bucket, e.g. {@code fs:rl:}
      * @param timeout how long one take may wait for Redis before it fails
@@ -210,16 +207,17 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     private RateLimitBuckets connectRateLimitBuckets(String prefix, Duration timeout) {
-        RedisCodec<String, byte[]> codec = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
         synchronized (extraConnections) {
             if (client instanceof RedisClusterClient cluster) {
-                StatefulRedisClusterConnection<String, byte[]> bytes = cluster.connect(codec);
-                extraConnections.add(bytes);
-                return RedisRateLimitBuckets.onCluster(bytes, prefix, timeout);
+                StatefulRedisClusterConnection<String, String> own = cluster.connect();
+                own.setTimeout(timeout);
+                extraConnections.add(own);
+                return new RedisRateLimitBuckets(own.sync(), prefix);
             }
-            StatefulRedisConnection<String, byte[]> bytes = ((RedisClient) client).connect(codec);
-            extraConnections.add(bytes);
-            return RedisRateLimitBuckets.on(bytes, prefix, timeout);
+            StatefulRedisConnection<String, String> own = ((RedisClient) client).connect();
+            own.setTimeout(timeout);
+            extraConnections.add(own);
+            return new RedisRateLimitBuckets(own.sync(), prefix);
         }
     }
 
@@ -231,6 +229,21 @@ public final class RedisHotStore implements AutoCloseable {
     /** One PING on the shared connection (on a cluster, to a node Lettuce picks): what a health check asks. Throws when Redis does not answer in time. */
     public String ping() {
         return redis.ping();
+    }
+
+    /**
+     * The {@code run_id} of the Redis server behind the shared connection (on a cluster, of the node Lettuce asks): a
+     * new one after every restart, so a caller can tell that Redis may have lost what it had not persisted.
+     * Throws when Redis does not answer.
+     */
+    public String incarnation() {
+        String info = redis.info("server");
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("run_id:")) {
+                return line.substring("run_id:".length()).trim();
+            }
+        }
+        throw new IllegalStateException("INFO server carried no run_id");
     }
 
     @Override

@@ -1,71 +1,43 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
 import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
-import io.github.bucket4j.Bandwidth;
-import io.github.bucket4j.BucketConfiguration;
-import io.github.bucket4j.ConsumptionProbe;
-import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
-import io.github.bucket4j.distributed.proxy.ProxyManager;
-import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 
 /**
- * Token buckets shared by every instance, kept in Redis by Bucket4j's Lettuce proxy manager (a compare-and-swap
- * script per take). One key per bucket, {@code <prefix><limit>:<subject>}, without a hash tag: the buckets of one
- * sale's buyers spread over a cluster's slots instead of crowding the sale's. A key expires {@code keepAfterFull}
- * after its bucket would be full again, so Redis holds recent callers' buckets only.
+ * Token buckets shared by every instance, one Redis round trip per take: {@code rate_limit_take.lua} (GCRA, the
+ * token bucket with greedy refill kept as one number, on Redis's clock) by EVALSHA (ADR 0048; Bucket4j's Redis proxy
+ * managers are compare-and-swap, a GET and an EVAL per take). One key per bucket, {@code <prefix><limit>:<subject>},
+ * without a hash tag: the buckets of one sale's buyers spread over a cluster's slots instead of crowding the sale's.
+ * A key expires {@code keepAfterFull} after its bucket would be full again, so Redis holds recent callers' buckets only.
  */
 public final class RedisRateLimitBuckets implements RateLimitBuckets {
 
-    private static final Duration KEEP_AFTER_FULL = Duration.ofSeconds(5);
+    static final Duration KEEP_AFTER_FULL = Duration.ofSeconds(5);
 
-    private final ProxyManager<String> buckets;
+    private final RedisClusterCommands<String, String> redis;
+    private final LuaScript take;
     private final String prefix;
-    private final Map<BucketLimit, BucketConfiguration> configurations = new ConcurrentHashMap<>();
 
-    private RedisRateLimitBuckets(ProxyManager<String> buckets, String prefix) {
-        this.buckets = buckets;
+    RedisRateLimitBuckets(RedisClusterCommands<String, String> redis, String prefix) {
+        this.redis = redis;
+        this.take = LuaScript.load(redis, "rate_limit_take");
         this.prefix = prefix;
-    }
-
-    static RedisRateLimitBuckets on(StatefulRedisConnection<String, byte[]> connection, String prefix,
-                                    Duration timeout) {
-        return new RedisRateLimitBuckets(Bucket4jLettuce.casBasedBuilder(connection)
-                .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_FULL))
-                .requestTimeout(timeout)
-                .build(), prefix);
-    }
-
-    static RedisRateLimitBuckets onCluster(StatefulRedisClusterConnection<String, byte[]> connection, String prefix,
-                                           Duration timeout) {
-        return new RedisRateLimitBuckets(Bucket4jLettuce.casBasedBuilder(connection)
-                .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_FULL))
-                .requestTimeout(timeout)
-                .build(), prefix);
     }
 
     @Override
     public BucketAnswer tryTake(BucketKey key, BucketLimit limit) {
-        BucketConfiguration configuration = configurations.computeIfAbsent(limit, RedisRateLimitBuckets::configuration);
-        ConsumptionProbe probe = buckets.builder()
-                .build(prefix + key.limit().label() + ":" + key.subject(), () -> configuration)
-                .tryConsumeAndReturnRemaining(1);
-        return new BucketAnswer(probe.isConsumed(), probe.getRemainingTokens(),
-                Duration.ofNanos(probe.getNanosToWaitForRefill()));
-    }
-
-    static BucketConfiguration configuration(BucketLimit limit) {
-        return BucketConfiguration.builder()
-                .addLimit(Bandwidth.builder().capacity(limit.capacity())
-                        .refillGreedy(limit.refillTokens(), limit.refillPeriod()).build())
-                .build();
+        double intervalMicros = limit.refillPeriod().toNanos() / 1000.0 / limit.refillTokens();
+        List<Long> reply = take.run(redis, ScriptOutputType.MULTI, new String[]{prefix + key.limit().label() + ":"
+                + key.subject()}, Long.toString(limit.capacity()), Double.toString(intervalMicros),
+                Long.toString(KEEP_AFTER_FULL.toMillis()));
+        return new BucketAnswer(reply.get(0) == 1, reply.get(1), Duration.ofNanos(reply.get(2) * 1000));
     }
 }

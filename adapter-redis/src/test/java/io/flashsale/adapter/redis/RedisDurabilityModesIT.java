@@ -40,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the same directory. Counted: acknowledged reservations (the script answered RESERVED) that the restarted Redis no
  * longer holds, and how long the restart took until it answered with its data loaded. Each mode prints one line,
  * {@code durability mode=... acknowledged=... lost=... lossWindowMs=... recoveryMs=... reservePerSecond=...}
- * (adapter-level rate of this test, not the HTTP harness's). What MySQL repairs is ADR 0038's part.
+ * (adapter-level rate of this test, not the HTTP harness's). What MySQL repairs, and the report of what it cannot, is
+ * bootstrap's {@code DurabilityModesIT} (the whole service, ADR 0047).
  */
 @Timeout(120)
 class RedisDurabilityModesIT {

@@ -9,7 +9,9 @@ import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityListingService;
+import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.ActivityService;
+import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
@@ -84,10 +86,16 @@ public class UseCaseConfiguration {
         return new ReservationAdmission(properties.toPolicy(), shared, new LocalRateLimitBuckets());
     }
 
-    /** What the API's reserve endpoint calls: the reservation service, timed by outcome. */
+    /**
+     * What the API's reserve endpoint calls: the reservation service, timed by outcome, each acceptance journaled for
+     * the audit after a Redis restart (ADR 0047) when that is on.
+     */
     @Bean
     @Primary
-    ReserveStockUseCase timedReservations(ReservationService reservations, MeterRegistry meters) {
-        return new TimedReservations(reservations, meters);
+    ReserveStockUseCase timedReservations(ReservationService reservations, MeterRegistry meters,
+                                          AcknowledgementJournal journal) {
+        ReserveStockUseCase decided = journal.keepsAnything() ? new JournaledReservations(reservations, journal)
+                : reservations;
+        return new TimedReservations(decided, meters);
     }
 }

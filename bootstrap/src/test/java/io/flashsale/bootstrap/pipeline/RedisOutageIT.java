@@ -8,7 +8,6 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.testsupport.RedisServerProcess;
-import io.flashsale.testsupport.TestServices;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -71,28 +70,10 @@ class RedisOutageIT {
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.host", () -> "127.0.0.1");
-        registry.add("spring.data.redis.port", REDIS::port);
-        registry.add("spring.data.redis.timeout", () -> "1s");
-        registry.add("spring.datasource.url", PipelineDatabase::url);
-        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
-        registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
-        registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
-        registry.add("flashsale.kafka.topic", () -> "flashsale-it-outage-" + RUN);
-        registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-outage-" + RUN);
-        registry.add("flashsale.kafka.publish-timeout", () -> "5s");
+        OwnRedisServiceProperties.register(registry, REDIS.port(), ADMIN_TOKEN, "outage-" + RUN);
         registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
         registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
-        registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-outage-" + RUN);
-        registry.add("flashsale.relay.stale-after", () -> "500ms");
         registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "300ms");
-        registry.add("flashsale.warm-up.schedule-enabled", () -> "false");
-        registry.add("flashsale.archive.schedule-enabled", () -> "false");
-        registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
-        registry.add("flashsale.outage.probe-interval", () -> "200ms");
-        registry.add("flashsale.outage.sliding-window", () -> "4");
-        registry.add("flashsale.outage.minimum-calls", () -> "2");
     }
 
     @AfterAll

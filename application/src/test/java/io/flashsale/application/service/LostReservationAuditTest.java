@@ -1,0 +1,139 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.out.PipelineMark;
+import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.SettledReservationsPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.flashsale.application.service.AcknowledgementJournalTest.SALE;
+import static io.flashsale.application.service.AcknowledgementJournalTest.reservation;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+
+class LostReservationAuditTest {
+
+    private final AcknowledgementJournal journal = new AcknowledgementJournal(16);
+    private final RelayedEventsPort relayed = mock(RelayedEventsPort.class);
+    private final PipelinePositionPort pipeline = mock(PipelinePositionPort.class);
+    private final SettledReservationsPort settled = mock(SettledReservationsPort.class);
+    private final StockReservationPort hotStore = mock(StockReservationPort.class);
+    private final List<LostReservationAudit.Report> reports = new ArrayList<>();
+    private String incarnation = "run-1";
+    private LostReservationAudit audit;
+
+    @BeforeEach
+    void setUp() {
+        audit = new LostReservationAudit(journal, () -> {
+            if (incarnation == null) {
+                throw new IllegalStateException("Redis does not answer");
+            }
+            return incarnation;
+        }, relayed, pipeline, settled, hotStore, reports::add,
+                Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC));
+        when(relayed.outboxDrained(SALE)).thenReturn(true);
+        when(pipeline.ends()).thenReturn(new PipelineMark(Map.of(0, 10L)));
+        when(pipeline.consumed()).thenReturn(new PipelineMark(Map.of(0, 10L)));
+        when(pipeline.deadLettered(anyCollection())).thenReturn(Set.of());
+    }
+
+    @Test
+    void noRestartNoAudit() {
+        journal.add(reservation(1));
+        assertThat(audit.run()).isFalse();
+        assertThat(audit.run()).isFalse();
+        assertThat(reports).isEmpty();
+        verify(settled, never()).unsettled(anyCollection());
+    }
+
+    @Test
+    void afterARestartEachAcknowledgedReservationIsFoundInTheDatabaseADeadLetterTheHotStoreOrReportedLost() {
+        audit.run();
+        for (int i = 0; i < 4; i++) {
+            journal.add(reservation(i));
+        }
+        ReservationId dead = reservation(1).id();
+        ReservationId kept = reservation(2).id();
+        ReservationId lost = reservation(3).id();
+        when(settled.unsettled(anyCollection())).thenReturn(Set.of(dead, kept, lost));
+        when(pipeline.deadLettered(anyCollection())).thenReturn(Set.of(dead));
+        when(hotStore.findReservation(kept)).thenReturn(Optional.of(reservation(2)));
+        when(hotStore.findReservation(lost)).thenReturn(Optional.empty());
+
+        incarnation = null;
+        assertThat(audit.run()).as("Redis down: nothing to audit yet").isFalse();
+        incarnation = "run-2";
+        assertThat(audit.run()).isTrue();
+
+        LostReservationAudit.Report report = reports.getFirst();
+        assertThat(report.incarnation()).isEqualTo("run-2");
+        assertThat(report.audited()).isEqualTo(4);
+        assertThat(report.reachedDatabase()).isEqualTo(1);
+        assertThat(report.deadLettered()).isEqualTo(1);
+        assertThat(report.keptByHotStore()).isEqualTo(1);
+        assertThat(report.lost()).extracting(Reservation::id).containsExactly(lost);
+        assertThat(audit.lastReport()).isEqualTo(report);
+        assertThat(audit.auditPending()).isFalse();
+    }
+
+    @Test
+    void theAuditWaitsForTheOutboxThenForTheConsumerToReachTheEndsTakenAfterIt() {
+        audit.run();
+        journal.add(reservation(1));
+        when(relayed.outboxDrained(SALE)).thenReturn(false);
+        when(settled.unsettled(anyCollection())).thenReturn(Set.of());
+        incarnation = "run-2";
+
+        assertThat(audit.run()).isFalse();
+        assertThat(audit.auditPending()).isTrue();
+        verify(pipeline, never()).ends();
+
+        when(relayed.outboxDrained(SALE)).thenReturn(true);
+        when(pipeline.ends()).thenReturn(new PipelineMark(Map.of(0, 20L)));
+        when(pipeline.consumed()).thenReturn(new PipelineMark(Map.of(0, 15L)));
+        assertThat(audit.run()).as("5 events still to read").isFalse();
+
+        when(pipeline.ends()).thenReturn(new PipelineMark(Map.of(0, 99L)));
+        when(pipeline.consumed()).thenReturn(new PipelineMark(Map.of(0, 20L)));
+        assertThat(audit.run()).as("the mark is the one taken once, not a later end").isTrue();
+        assertThat(reports.getFirst().reachedDatabase()).isEqualTo(1);
+        assertThat(reports.getFirst().lost()).isEmpty();
+    }
+
+    @Test
+    void aLaterAuditCoversOnlyWhatWasAcknowledgedSinceTheLastAndCountsWhatTheJournalOverwrote() {
+        when(settled.unsettled(anyCollection())).thenReturn(Set.of());
+        audit.run();
+        journal.add(reservation(1));
+        incarnation = "run-2";
+        audit.run();
+        assertThat(reports.getLast().audited()).isEqualTo(1);
+
+        for (int i = 0; i < 20; i++) {
+            journal.add(reservation(100 + i));
+        }
+        incarnation = "run-3";
+        audit.run();
+        assertThat(reports.getLast().audited()).as("the journal holds 16").isEqualTo(16);
+        assertThat(reports.getLast().unaudited()).isEqualTo(4);
+        verify(hotStore, never()).findReservation(any());
+    }
+}

@@ -1,0 +1,53 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.SettledReservationsPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.AcknowledgementJournal;
+import io.flashsale.application.service.LostReservationAudit;
+import io.flashsale.bootstrap.durability.LostReservationReports;
+import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Clock;
+
+/**
+ * Acknowledged reservations Redis lost are reported, not silently dropped (issue 12, ADR 0047): every instance
+ * journals what it told buyers RESERVED and, after each Redis restart, audits its own journal against both stores.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(DurabilityAuditProperties.class)
+public class DurabilityAuditConfiguration {
+
+    @Bean
+    AcknowledgementJournal acknowledgementJournal(DurabilityAuditProperties audit) {
+        return new AcknowledgementJournal(audit.enabled() ? audit.journalSize() : 0);
+    }
+
+    @Bean
+    LostReservationAudit lostReservationAudit(AcknowledgementJournal journal, RedisHotStore redis,
+                                              HotStoreReconciliationPort hotStore,
+                                              ObjectProvider<PipelinePositionPort> pipeline,
+                                              SettledReservationsPort settled,
+                                              @Qualifier("stockReservationPort") StockReservationPort redisStore,
+                                              MeterRegistry meters, Clock clock) {
+        RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
+        return new LostReservationAudit(journal, redis::incarnation, relayed,
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), settled, redisStore,
+                new LostReservationReports(meters), clock);
+    }
+
+    /** On every instance: each audits only the reservations it acknowledged itself. */
+    @Bean
+    PeriodicLoop lostReservationAuditLoop(LostReservationAudit audit, DurabilityAuditProperties properties) {
+        return new PeriodicLoop("durability-audit", audit::run, properties.interval(), properties.enabled());
+    }
+}
