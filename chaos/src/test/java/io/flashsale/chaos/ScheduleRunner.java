@@ -5,7 +5,7 @@ import io.flashsale.chaos.check.Checker;
 import io.flashsale.chaos.check.HotLedger;
 import io.flashsale.chaos.check.Violation;
 import io.flashsale.chaos.harness.ChaosSystem;
-import io.flashsale.chaos.harness.TcpProxy;
+import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.chaos.history.Client;
 import io.flashsale.chaos.history.History;
 import io.flashsale.chaos.schedule.Fault;

@@ -2,6 +2,7 @@ package io.flashsale.chaos.harness;
 
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.ServiceProcess;
+import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.testsupport.TestServices;
 
 import java.nio.file.Path;
