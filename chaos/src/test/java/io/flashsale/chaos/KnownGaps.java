@@ -23,28 +23,6 @@ final class KnownGaps {
     private static final long RECONNECT_MILLIS = 5_000;
 
     static final List<Gap> GAPS = List.of(
-            new Gap("redis-outage-500", "a call while Redis is unreachable answers 500 INTERNAL (Lettuce's "
-                    + "RedisException reaches the catch-all handler) instead of 503 UNAVAILABLE with Retry-After: "
-                    + "issue 12 (Redis outage), being built on branch i12outage",
-                    (history, violation) -> violation.invariant() == Violation.Invariant.SERVER_ERROR
-                            && violation.evidence().stream().allMatch(entry -> "INTERNAL".equals(entry.code())
-                            && during(history, entry, "REDIS"))),
-            new Gap("database-outage-500", "a payment or cancellation while MariaDB is unreachable answers 500 "
-                    + "INTERNAL (Spring's RecoverableDataAccessException reaches the catch-all handler) instead of 503 "
-                    + "UNAVAILABLE with Retry-After: found by this campaign, not yet an issue",
-                    (history, violation) -> violation.invariant() == Violation.Invariant.SERVER_ERROR
-                            && violation.evidence().stream().allMatch(entry -> "INTERNAL".equals(entry.code())
-                            && (during(history, entry, "REDIS") || during(history, entry, "DB")
-                            && ("pay".equals(entry.kind()) || "cancel".equals(entry.kind()))))),
-            new Gap("idempotency-lost-with-redis-data", "a request id answered 202 just before Redis lost its last "
-                    + "second of writes (SIGKILL with everysec) or all its data is, on a retry, a new reservation with a "
-                    + "new id: the idempotency record was lost with the reservation; MySQL still holds at most one "
-                    + "order per request id (checked separately). Found by this campaign; the Redis durability modes "
-                    + "are issue 12's",
-                    (history, violation) -> violation.invariant() == Violation.Invariant.DOUBLE_ORDER
-                            && violation.detail().contains(" was answered with ")
-                            && violation.evidence().stream().anyMatch(entry -> entry.status() == 202
-                            && Checker.insideLossWindow(history, entry))),
             new Gap("request-id-twice-across-redis-outage", "since the Redis-outage mode (issue 12) was merged, a "
                     + "request id retried across a Redis fault can become two reservations and two orders in MySQL, one "
                     + "of them FAILED (LIMIT_EXCEEDED), the other holding stock: no unit is sold twice, but the "

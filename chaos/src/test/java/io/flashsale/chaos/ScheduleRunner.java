@@ -126,7 +126,7 @@ final class ScheduleRunner {
                 } catch (RuntimeException notQuiet) {
                     verdict = new Checker.Verdict(List.of(new Violation(Violation.Invariant.NOT_QUIET,
                             notQuiet.toString(), history.entries().stream().filter(e -> e.status() >= 500).toList())),
-                            0, 0, 0, 0);
+                            0, 0, 0, 0, 0);
                 }
                 long quiet = System.nanoTime();
                 String phases = "open %d ms, run %d ms, heal %d ms, quiesce %d ms, %d together".formatted(
