@@ -104,16 +104,16 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * The database of record did not answer in time (a cut, a black hole, an exhausted pool, a timeout): a condition
-     * that passes, so 503 with {@code Retry-After}, never 500. What the call would have changed was done whole or not
-     * at all; a retry finds which.
+     * A store the call needs did not answer in time (the database of record or Redis: a cut, a black hole, an
+     * exhausted pool, a timeout): a condition that passes, so 503 with {@code Retry-After}, never 500. What the call
+     * would have changed was done whole or not at all; a retry finds which.
      */
     @ExceptionHandler(StoreUnavailableException.class)
     ResponseEntity<ProblemDetail> storeUnavailable(StoreUnavailableException e, WebRequest request) {
-        LOG.warn("the database did not answer on {}: {}", request.getDescription(false), rootMessage(e));
+        LOG.warn("a store did not answer on {}: {}", request.getDescription(false), rootMessage(e));
         return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
-                .body(Problems.of(ProblemCode.UNAVAILABLE, "the database of record did not answer in time; try again"));
+                .body(Problems.of(ProblemCode.UNAVAILABLE, "a store this call needs did not answer in time; try again"));
     }
 
     /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */

@@ -53,7 +53,8 @@ public enum ProblemCode {
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
     /**
-     * The database of record did not answer in time, or the broker did not take an event: a condition that passes;
+     * A store did not answer in time (the database of record, or Redis outside the reservation path), or the broker did
+     * not take an event: a condition that passes;
      * try again after {@code Retry-After}. What the call would have changed was done whole or not at all.
      */
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),

@@ -74,7 +74,7 @@ class StoreUnavailableProblemTest {
                 .andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
                 .andExpect(jsonPath("$.code").value("UNAVAILABLE"))
                 .andExpect(jsonPath("$.status").value(503))
-                .andExpect(jsonPath("$.detail").value("the database of record did not answer in time; try again"));
+                .andExpect(jsonPath("$.detail").value("a store this call needs did not answer in time; try again"));
     }
 
     @Test
