@@ -39,10 +39,10 @@ final class ScheduleRunner {
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(6);
     /**
      * How long after healing before the final reconciliation counts: longer than the service's grace period (2 s
-     * here, under which a fresh settlement counts as in flight) plus its restore sweep's interval (5 s), so a
-     * return a fault interrupted has had its documented chance to land.
+     * here, under which a fresh settlement counts as in flight) plus its restore sweep's interval (2 s here, see
+     * {@link ChaosSystem}), so a return a fault interrupted has had its documented chance to land.
      */
-    private static final Duration SETTLE = Duration.ofSeconds(8);
+    private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
     private static final int ATTEMPTS = 3;
 
