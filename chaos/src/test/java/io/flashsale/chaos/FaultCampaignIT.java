@@ -111,10 +111,11 @@ class FaultCampaignIT {
         void add(ScheduleRunner.Outcome outcome) {
             outcomes.add(outcome);
             var verdict = outcome.verdict();
-            String line = "[chaos] seed %d: %s in %d ms (%s), %d requests (%d unknown), %d acknowledged, %d orders, %d lost in a loss window"
+            String line = ("[chaos] seed %d: %s in %d ms (%s), %d requests (%d unknown), %d acknowledged, %d orders, "
+                    + "%d lost and %d answered anew in a loss window")
                     .formatted(outcome.schedule().seed(), verdict.passed() ? "passed" : "FAILED", outcome.millis(), outcome.phases(),
                             outcome.requests(), verdict.unknownAnswers(), verdict.acknowledged(), verdict.orders(),
-                            verdict.lostInWindow());
+                            verdict.lostInWindow(), verdict.answeredAnewInWindow());
             System.out.println(line);
             if (verdict.passed()) {
                 return;
@@ -149,6 +150,7 @@ class FaultCampaignIT {
             long acknowledged = 0;
             long orders = 0;
             long lost = 0;
+            long answeredAnew = 0;
             long unknown = 0;
             for (ScheduleRunner.Outcome outcome : outcomes) {
                 for (Fault fault : outcome.schedule().faults()) {
@@ -159,6 +161,7 @@ class FaultCampaignIT {
                 acknowledged += outcome.verdict().acknowledged();
                 orders += outcome.verdict().orders();
                 lost += outcome.verdict().lostInWindow();
+                answeredAnew += outcome.verdict().answeredAnewInWindow();
                 unknown += outcome.verdict().unknownAnswers();
             }
             return """
@@ -170,10 +173,12 @@ class FaultCampaignIT {
                     | acknowledged reservations | %d |
                     | orders in MySQL | %d |
                     | lost inside a documented loss window | %d |
+                    | request ids answered anew inside a documented loss window (idempotency record lost) | %d |
                     | violations by invariant | %s |
                     | known-failing seeds | %s |
                     """.formatted(outcomes.size(), outcomes.size() - knownFailing.size() - unexpected.size(),
                     knownFailing.size(), unexpected.size(), faults, requests, unknown, acknowledged, orders, lost,
+                    answeredAnew,
                     found.isEmpty() ? "none" : found, knownFailing.isEmpty() ? "none" : knownFailing);
         }
     }

@@ -5,7 +5,7 @@ import io.flashsale.chaos.check.Checker;
 import io.flashsale.chaos.check.HotLedger;
 import io.flashsale.chaos.check.Violation;
 import io.flashsale.chaos.harness.ChaosSystem;
-import io.flashsale.chaos.harness.TcpProxy;
+import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.chaos.history.Client;
 import io.flashsale.chaos.history.History;
 import io.flashsale.chaos.schedule.Fault;
@@ -39,10 +39,10 @@ final class ScheduleRunner {
     private static final Duration RECONCILE_EVERY = Duration.ofSeconds(6);
     /**
      * How long after healing before the final reconciliation counts: longer than the service's grace period (2 s
-     * here, under which a fresh settlement counts as in flight) plus its restore sweep's interval (5 s), so a
-     * return a fault interrupted has had its documented chance to land.
+     * here, under which a fresh settlement counts as in flight) plus its restore sweep's interval (2 s here, see
+     * {@link ChaosSystem}), so a return a fault interrupted has had its documented chance to land.
      */
-    private static final Duration SETTLE = Duration.ofSeconds(8);
+    private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final Duration RETRY_PAUSE = Duration.ofMillis(200);
     private static final int ATTEMPTS = 3;
 
@@ -126,7 +126,7 @@ final class ScheduleRunner {
                 } catch (RuntimeException notQuiet) {
                     verdict = new Checker.Verdict(List.of(new Violation(Violation.Invariant.NOT_QUIET,
                             notQuiet.toString(), history.entries().stream().filter(e -> e.status() >= 500).toList())),
-                            0, 0, 0, 0);
+                            0, 0, 0, 0, 0);
                 }
                 long quiet = System.nanoTime();
                 String phases = "open %d ms, run %d ms, heal %d ms, quiesce %d ms, %d together".formatted(

@@ -27,6 +27,12 @@ import java.util.concurrent.ThreadLocalRandom;
 @MapperScan(basePackageClasses = ActivityDao.class, annotationClass = Mapper.class)
 public class MysqlAdapterConfiguration {
 
+    /** A database out of reach answers as {@code StoreUnavailableException} from every port of this adapter. */
+    @Bean
+    static StoreUnavailableTranslation storeUnavailableTranslation() {
+        return new StoreUnavailableTranslation();
+    }
+
     @Bean
     ActivityRowMapper activityRowMapper() {
         return Mappers.getMapper(ActivityRowMapper.class);

@@ -133,6 +133,28 @@ class MysqlFallbackReservationsIT {
         assertThat(figures.soldBySku(sale)).containsEntry(SKU, 1L);
     }
 
+    /**
+     * Redis accepted the request, MySQL refused it (a FAILED order now holds the request's one row), and the buyer sends
+     * it again while Redis is out: the database path answers that reservation, as the hot store's request index would,
+     * instead of trying a second row for the request (which the unique key refuses with a 500).
+     */
+    @Test
+    void givenAFailedOrderHoldingTheRequest_whenSentAgain_thenThatReservationIsReplayedAndNoSecondRowIsTried() {
+        ActivityId sale = sale(5, 1);
+        assertThat(fallback.reserve(request(sale, "buyer-2", "first", 1))).isInstanceOf(ReservationOutcome.Reserved.class);
+        ReservationRequest onRedis = request(sale, "buyer-1", "key-1", 1);
+        assertThat(orders.place(onRedis.toReservation(), AT.plusSeconds(1)).order().status())
+                .isEqualTo(ReservationStatus.FAILED);
+
+        ReservationOutcome retry = fallback.reserve(request(sale, "buyer-1", "key-1", 1));
+
+        assertThat(retry).isInstanceOf(ReservationOutcome.Replayed.class);
+        assertThat(((ReservationOutcome.Replayed) retry).reservation().id()).isEqualTo(onRedis.id());
+        assertThat(((ReservationOutcome.Replayed) retry).reservation().status()).isEqualTo(ReservationStatus.FAILED);
+        assertThat(figures.orderCountByStatus(sale)).isEqualTo(Map.of(ReservationStatus.ORDERED, 1L,
+                ReservationStatus.FAILED, 1L));
+    }
+
     /** 20 units, 40 buyers each sending 2 attempts (one of them twice with one key) at once: limit 1. */
     @RepeatedTest(3)
     void givenACrowd_whenAllReserveAtOnce_thenExactlyTheStockIsSoldAndNoBuyerPassesTheLimit() throws Exception {

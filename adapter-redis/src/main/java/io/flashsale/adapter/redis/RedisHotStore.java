@@ -175,23 +175,24 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public StockReservationPort stockReservations() {
-        return new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, windowByRedisTime);
+        return HotStoreOutages.translating(
+                new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, windowByRedisTime));
     }
 
     public ReservationOutboxPort outbox() {
-        return new RedisReservationOutbox(redis, outboxRegistry);
+        return HotStoreOutages.translating(new RedisReservationOutbox(redis, outboxRegistry));
     }
 
     public HotStoreArchivePort archive() {
-        return new RedisActivityArchive(redis, outboxRegistry);
+        return HotStoreOutages.translating(new RedisActivityArchive(redis, outboxRegistry));
     }
 
     public HotStoreSettlementPort settlement() {
-        return new RedisHotStoreSettlement(redis, returns::announce);
+        return HotStoreOutages.translating(new RedisHotStoreSettlement(redis, returns::announce));
     }
 
     public HotStoreReconciliationPort reconciliation() {
-        return new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce);
+        return HotStoreOutages.translating(new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce));
     }
 
     /**

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.adapter.web.security.MissingUserException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
@@ -102,6 +103,19 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
     }
 
+    /**
+     * A store the call needs did not answer in time (the database of record or Redis: a cut, a black hole, an
+     * exhausted pool, a timeout): a condition that passes, so 503 with {@code Retry-After}, never 500. What the call
+     * would have changed was done whole or not at all; a retry finds which.
+     */
+    @ExceptionHandler(StoreUnavailableException.class)
+    ResponseEntity<ProblemDetail> storeUnavailable(StoreUnavailableException e, WebRequest request) {
+        LOG.warn("a store did not answer on {}: {}", request.getDescription(false), rootMessage(e));
+        return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
+                .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
+                .body(Problems.of(ProblemCode.UNAVAILABLE, "a store this call needs did not answer in time; try again"));
+    }
+
     /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */
     @ExceptionHandler(DegradedException.class)
     ResponseEntity<ProblemDetail> degraded(DegradedException e) {
@@ -176,6 +190,14 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             // The client went away while we refused its body; there is nobody left to answer.
             LOG.debug("could not answer a refused request body", e);
         }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {

@@ -52,6 +52,11 @@ public enum ProblemCode {
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
+     * A store did not answer in time (the database of record, or Redis outside the reservation path), or the broker did
+     * not take an event: a condition that passes;
+     * try again after {@code Retry-After}. What the call would have changed was done whole or not at all.
+     */
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
     /** Redis is out and the database path cannot take the attempt now (at its concurrency limit, or rebuilding). */
     DEGRADED(HttpStatus.SERVICE_UNAVAILABLE);

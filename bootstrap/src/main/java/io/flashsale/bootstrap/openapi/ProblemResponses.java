@@ -66,7 +66,9 @@ final class ProblemResponses implements OperationCustomizer {
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {
-        Set<ProblemCode> codes = EnumSet.of(ProblemCode.INTERNAL);
+        // Every operation reads or writes the database of record (or may, while Redis is out): when it does not
+        // answer in time the call is 503 UNAVAILABLE with Retry-After, as a broker that refuses an event is.
+        Set<ProblemCode> codes = EnumSet.of(ProblemCode.INTERNAL, ProblemCode.UNAVAILABLE);
         if (isAdminOnly(handler)) {
             codes.add(ProblemCode.UNAUTHORIZED);
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.ADMIN_SCHEME));

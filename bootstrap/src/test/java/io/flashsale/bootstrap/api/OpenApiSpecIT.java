@@ -55,7 +55,7 @@ class OpenApiSpecIT extends ApiTestBase {
         JsonNode reserve = spec.path("paths").path("/api/v1/activities/{activityId}/reservations").path("post");
         assertThat(codes(reserve, "409")).contains("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_STARTED", "ENDED");
         assertThat(codes(reserve, "401")).containsExactly("MISSING_USER");
-        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "DEGRADED");
+        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "UNAVAILABLE", "DEGRADED");
         assertThat(reserve.path("responses").path("409").path("content").has("application/problem+json")).isTrue();
         assertThat(reserve.path("responses").has("202")).isTrue();
         assertThat(reserve.path("responses").has("200")).isFalse();
@@ -66,6 +66,9 @@ class OpenApiSpecIT extends ApiTestBase {
         spec.path("paths").properties().forEach(path -> path.getValue().properties().forEach(operation ->
                 assertThat(codes(operation.getValue(), "500")).as(operation.getKey() + " " + path.getKey())
                         .containsExactly("INTERNAL")));
+        spec.path("paths").properties().forEach(path -> path.getValue().properties().forEach(operation ->
+                assertThat(codes(operation.getValue(), "503")).as(operation.getKey() + " " + path.getKey())
+                        .contains("UNAVAILABLE")));
     }
 
     @Test

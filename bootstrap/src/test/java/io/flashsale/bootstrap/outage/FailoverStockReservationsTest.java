@@ -179,15 +179,54 @@ class FailoverStockReservationsTest {
         assertThat(databaseCalls).hasValue(2);
     }
 
+    @Test
+    void givenRedisAcceptedARequest_whenTheBuyerRepeatsItWhileTheDatabaseDecides_thenTheSameReservationIsAnswered() {
+        ReservationOutcome first = attempt("same-key");
+        assertThat(first).isInstanceOf(ReservationOutcome.Reserved.class);
+        breaker.transitionToOpenState();
+
+        ReservationOutcome repeat = attempt("same-key");
+
+        assertThat(repeat).isInstanceOf(ReservationOutcome.Replayed.class);
+        assertThat(((ReservationOutcome.Replayed) repeat).reservation().id())
+                .isEqualTo(((ReservationOutcome.Reserved) first).reservation().id());
+        assertThat(databaseCalls).as("the database never made a second reservation").hasValue(0);
+        assertThat(attempt("another-key")).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(databaseCalls).hasValue(1);
+    }
+
+    @Test
+    void givenTheDatabaseDecidedARequest_whenTheBuyerRepeatsItAfterTheSwitchBack_thenTheSameReservationIsAnswered() {
+        breaker.transitionToOpenState();
+        ReservationOutcome first = attempt("during-outage");
+        assertThat(first).isInstanceOf(ReservationOutcome.Reserved.class);
+        breaker.transitionToClosedState();
+        int redisBefore = redisCalls.get();
+
+        ReservationOutcome repeat = attempt("during-outage");
+
+        assertThat(repeat).isInstanceOf(ReservationOutcome.Replayed.class);
+        assertThat(((ReservationOutcome.Replayed) repeat).reservation().id())
+                .isEqualTo(((ReservationOutcome.Reserved) first).reservation().id());
+        assertThat(redisCalls).as("Redis, whose request index lacks it, was not asked").hasValue(redisBefore);
+        assertThat(attempt("fresh-key")).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(redisCalls).hasValue(redisBefore + 1);
+    }
+
     @AfterEach
     void stopThreads() {
         threads.shutdownNow();
     }
 
     private ReservationOutcome attempt() {
+        return attempt("r" + System.nanoTime());
+    }
+
+    /** An attempt as the reservation service makes it: a fresh reservation id every time, the buyer's own key. */
+    private ReservationOutcome attempt(String requestId) {
         try {
             return failover.reserve(new ReservationRequest(ReservationId.of(SALE, "t" + System.nanoTime()),
-                    new BuyerId("buyer"), new RequestId("r" + System.nanoTime()),
+                    new BuyerId("buyer"), new RequestId(requestId),
                     List.of(new ReservationLine(SKU, 1)), NOW));
         } catch (DegradedException degraded) {
             return null;

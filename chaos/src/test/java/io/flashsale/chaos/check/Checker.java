@@ -7,8 +7,10 @@ import io.flashsale.chaos.schedule.SaleShape;
 import io.flashsale.chaos.schedule.Schedule;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,11 +33,18 @@ public final class Checker {
                     "DEGRADED"),
             "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
             "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
-            "admin", Set.of("NOT_READY", "UNAVAILABLE", "DEGRADED"));
+            // ACTIVITY_EXISTS: a sale's creation repeated after its first answer was lost (the opener wants 201 or 409).
+            "admin", Set.of("NOT_READY", "UNAVAILABLE", "DEGRADED", "ACTIVITY_EXISTS"));
 
-    /** What the check found, with the counts the campaign's table reports. */
+    /**
+     * What the check found, with the counts the campaign's table reports.
+     *
+     * @param answeredAnewInWindow request ids answered with a second reservation id because Redis lost the first
+     *                             one's idempotency record inside a documented loss window (MySQL holding at most one
+     *                             order for the request that takes stock)
+     */
     public record Verdict(List<Violation> violations, int acknowledged, int orders, int lostInWindow,
-                          int unknownAnswers) {
+                          int unknownAnswers, int answeredAnewInWindow) {
 
         public boolean passed() {
             return violations.isEmpty();
@@ -47,13 +56,13 @@ public final class Checker {
         List<Entry> entries = history.entries();
         checkLedgers(schedule.sale(), hot, books, violations);
         checkLimits(schedule.sale(), books, violations);
-        checkOrdersPerRequest(entries, books, violations);
-        int lost = checkAcknowledged(history, entries, books, violations);
+        Set<String> answeredAnew = checkOrdersPerRequest(history, entries, books, violations);
+        int lost = checkAcknowledged(history, entries, books, answeredAnew, violations);
         checkRestores(books, violations);
         checkAnswers(entries, violations);
         Set<String> acknowledged = acknowledgedReservations(entries).keySet();
         int unknown = (int) entries.stream().filter(Entry::unknown).count();
-        return new Verdict(violations, acknowledged.size(), books.orders().size(), lost, unknown);
+        return new Verdict(violations, acknowledged.size(), books.orders().size(), lost, unknown, answeredAnew.size());
     }
 
     private static void checkLedgers(SaleShape sale, Map<String, HotLedger> hot, Books.Snapshot books,
@@ -125,33 +134,67 @@ public final class Checker {
         }
     }
 
-    private static void checkOrdersPerRequest(List<Entry> entries, Books.Snapshot books, List<Violation> violations) {
-        Map<String, List<Books.Order>> byRequest = books.orders().stream()
-                .collect(Collectors.groupingBy(order -> order.buyerId() + "/" + order.requestId()));
+    /**
+     * A buyer's request id is at most one order, and is answered with one reservation id. The one exception is the
+     * documented loss window: when the first answer's idempotency record may have been lost with Redis's data (its
+     * 202 inside the window of a Redis SIGKILL or a data-losing restart), a retry is a new reservation with a new id;
+     * that is allowed only when every id but the last was answered inside such a window and MySQL holds at most one
+     * order of the request that is not FAILED. Such requests are returned (and counted), never hidden.
+     */
+    private static Set<String> checkOrdersPerRequest(History history, List<Entry> entries, Books.Snapshot books,
+                                                     List<Violation> violations) {
+        Map<String, List<Books.Order>> byRequest = ordersByRequest(books);
         byRequest.forEach((request, orders) -> {
             if (orders.size() > 1) {
                 violations.add(new Violation(Invariant.DOUBLE_ORDER, request + " is " + orders.size() + " orders: "
                         + orders, evidenceOf(entries, request.substring(request.indexOf('/') + 1))));
             }
         });
-        Map<String, Set<String>> answeredIds = new HashMap<>();
+        Map<String, Map<String, Entry>> answeredIds = new HashMap<>();
         for (Entry entry : entries) {
             if ("reserve".equals(entry.kind()) && entry.status() == 202) {
-                answeredIds.computeIfAbsent(entry.buyer() + "/" + entry.requestId(), key -> new HashSet<>())
-                        .add(entry.reservationId());
+                answeredIds.computeIfAbsent(entry.buyer() + "/" + entry.requestId(), key -> new LinkedHashMap<>())
+                        .putIfAbsent(entry.reservationId(), entry);
             }
         }
-        answeredIds.forEach((request, ids) -> {
-            if (ids.size() > 1) {
-                violations.add(new Violation(Invariant.DOUBLE_ORDER, request + " was answered with " + ids.size()
-                        + " reservations " + ids, evidenceOf(entries, request.substring(request.indexOf('/') + 1))));
+        Set<String> answeredAnew = new HashSet<>();
+        answeredIds.forEach((request, firstAnswers) -> {
+            if (firstAnswers.size() < 2) {
+                return;
+            }
+            List<Entry> inOrder = firstAnswers.values().stream()
+                    .sorted(Comparator.comparingLong(Entry::answeredMillis)).toList();
+            boolean earlierLostInWindow = inOrder.subList(0, inOrder.size() - 1).stream()
+                    .allMatch(first -> insideLossWindow(history, first));
+            long standing = byRequest.getOrDefault(request, List.of()).stream()
+                    .filter(order -> !"FAILED".equals(order.status())).count();
+            if (earlierLostInWindow && standing <= 1) {
+                answeredAnew.add(request);
+            } else {
+                violations.add(new Violation(Invariant.DOUBLE_ORDER, request + " was answered with "
+                        + firstAnswers.size() + " reservations " + firstAnswers.keySet() + (earlierLostInWindow
+                        ? ", and MySQL holds " + standing + " orders of it that are not FAILED"
+                        : ", the earlier outside every documented loss window"),
+                        evidenceOf(entries, request.substring(request.indexOf('/') + 1))));
             }
         });
+        return answeredAnew;
     }
 
+    private static Map<String, List<Books.Order>> ordersByRequest(Books.Snapshot books) {
+        return books.orders().stream().collect(Collectors.groupingBy(order -> order.buyerId() + "/" + order.requestId()));
+    }
+
+    /**
+     * Every 202 is an order, or was cancelled by its buyer, or was lost inside a documented loss window (counted). A
+     * reservation made anew for a request whose first answer Redis lost in such a window (see
+     * {@link #checkOrdersPerRequest}) may be refused by MySQL as a duplicate of the request's order: the request is
+     * then not lost, as long as MySQL holds an order for it.
+     */
     private static int checkAcknowledged(History history, List<Entry> entries, Books.Snapshot books,
-                                         List<Violation> violations) {
+                                         Set<String> answeredAnew, List<Violation> violations) {
         Set<String> inBooks = books.orders().stream().map(Books.Order::reservationId).collect(Collectors.toSet());
+        Set<String> requestsInBooks = ordersByRequest(books).keySet();
         Set<String> cancelled = entries.stream()
                 .filter(entry -> "cancel".equals(entry.kind()) && entry.status() == 200)
                 .map(Entry::reservationId).collect(Collectors.toSet());
@@ -161,8 +204,13 @@ public final class Checker {
             if (inBooks.contains(reservationId) || cancelled.contains(reservationId)) {
                 continue;
             }
-            if (insideLossWindow(history, acknowledged.getValue())) {
+            Entry answer = acknowledged.getValue();
+            String request = answer.buyer() + "/" + answer.requestId();
+            if (insideLossWindow(history, answer)) {
                 lostInWindow++;
+            } else if (answeredAnew.contains(request) && requestsInBooks.contains(request)) {
+                // The request's one order is its earlier reservation; this later id was refused as its duplicate.
+                continue;
             } else {
                 violations.add(new Violation(Invariant.LOST_RESERVATION, reservationId + " was answered 202 and is "
                         + "no order, outside every documented loss window", entries.stream()

@@ -1,4 +1,4 @@
-package io.flashsale.chaos.harness;
+package io.flashsale.testsupport;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,8 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An in-JVM TCP proxy between the service and one server, the network the faults act on (this machine has no tc or
- * iptables): {@link #cut} resets every open connection and refuses new ones for a while, {@link #delay} holds each
+ * An in-JVM TCP proxy between a client (the service, a test's connection pool) and one server, the network the faults
+ * act on (this machine has no tc or iptables): {@link #cut} resets every open connection and refuses new ones for a while, {@link #delay} holds each
  * chunk of bytes, {@link #blackHole} stops forwarding without closing anything (a partition: the peer's bytes wait,
  * as TCP would retransmit them, and flow again when it heals). One virtual thread per direction per connection.
  */
@@ -31,7 +31,11 @@ public final class TcpProxy implements AutoCloseable {
     private volatile long refuseUntilNanos;
 
     public TcpProxy(int targetPort) {
-        this.target = new InetSocketAddress("127.0.0.1", targetPort);
+        this("127.0.0.1", targetPort);
+    }
+
+    public TcpProxy(String targetHost, int targetPort) {
+        this.target = new InetSocketAddress(targetHost, targetPort);
         try {
             this.server = new ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress());
         } catch (IOException e) {
