@@ -8,14 +8,14 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What the service answered: the status, its Content-Type, the body. {@code status} is 0 when the service closed the
- * connection without a word (acceptable only for bytes that are not an HTTP request).
+ * connection without a status line; {@code bare} when the request went as bytes over a socket of its own.
  */
-record Answer(int status, String contentType, byte[] body) {
+record Answer(int status, String contentType, byte[] body, boolean bare) {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     static Answer none() {
-        return new Answer(0, "", new byte[0]);
+        return new Answer(0, "", new byte[0], true);
     }
 
     String text() {

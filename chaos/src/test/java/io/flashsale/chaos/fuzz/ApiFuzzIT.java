@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exactly as the answers say (a refused or replayed reservation deducts nothing, a granted one exactly its lines).
  * After the run, once the pipeline drained, {@link FuzzAudit} holds Redis and the answers against MySQL.
  *
- * <p>With {@code jazzer.fuzz=true} (the module's default) Jazzer runs {@value #EXECUTIONS} inputs, seeded by the
- * regression corpus in {@code src/test/resources/io/flashsale/chaos/fuzz/ApiFuzzITInputs/}, and saves an input that
- * fails there; with {@code -Dflashsale.fuzz=false} it only replays that corpus.
+ * <p>With {@code JAZZER_FUZZ=true} (the module's default, from {@code -Dflashsale.fuzz}) Jazzer runs
+ * {@value #EXECUTIONS} inputs, seeded by the regression corpus in
+ * {@code src/test/resources/io/flashsale/chaos/fuzz/ApiFuzzITInputs/}, and saves an input that fails there; with
+ * {@code -Dflashsale.fuzz=false} it only replays that corpus.
  */
 class ApiFuzzIT {
 

@@ -1,6 +1,5 @@
 package io.flashsale.chaos.fuzz;
 
-import io.flashsale.chaos.fuzz.FuzzedRequest.Header;
 import tools.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -95,6 +94,7 @@ final class SaleAccount {
 
     private static String buyerOf(FuzzedRequest request) {
         return request.headers().stream().filter(header -> header.name().equalsIgnoreCase("X-User-Id"))
-                .map(Header::value).findFirst().orElse("");
+                .map(header -> header.value().replaceAll("^[ \\t]+|[ \\t]+$", "")) // Tomcat strips HTTP's OWS
+                .findFirst().orElse("");
     }
 }

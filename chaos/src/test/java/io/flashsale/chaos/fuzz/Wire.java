@@ -55,7 +55,7 @@ final class Wire {
         }
         HttpResponse<byte[]> response = client.send(builder.build(), HttpResponse.BodyHandlers.ofByteArray());
         return new Answer(response.statusCode(), response.headers().firstValue("Content-Type").orElse(""),
-                response.body());
+                response.body(), false);
     }
 
     private Answer viaSocket(FuzzedRequest request) throws IOException {
@@ -123,7 +123,7 @@ final class Wire {
             }
         }
         byte[] body = Arrays.copyOfRange(answer, end + 4, answer.length);
-        return new Answer(Integer.parseInt(statusLine[1]), contentType, chunked ? dechunk(body) : body);
+        return new Answer(Integer.parseInt(statusLine[1]), contentType, chunked ? dechunk(body) : body, true);
     }
 
     private static byte[] dechunk(byte[] chunked) {
