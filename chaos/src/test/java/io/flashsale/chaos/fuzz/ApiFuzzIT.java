@@ -59,6 +59,7 @@ class ApiFuzzIT {
     private static long firstRequestNanos;
 
     @BeforeAll
+    @Timeout(value = 10, unit = TimeUnit.MINUTES) // the instrumented start took 210 s at a load average of 28
     static void startTheServiceWithOneSale() throws Exception {
         String run = "fuzz-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         service = ServiceInThisJvm.start(run, "fuzz-admin-" + run);
@@ -89,14 +90,15 @@ class ApiFuzzIT {
             System.out.printf("[fuzz] %d requests in %.1f s (%.0f/s), answers by status %s, %d reservations granted,"
                     + " %d cancelled%n", requests, seconds, requests / seconds, STATUSES, account.granted().size(),
                     account.cancelled().size());
-            if (fuzzing()) {
-                assertThat(requests).as("fuzzed requests sent").isGreaterThanOrEqualTo(EXECUTIONS);
-            }
             Map<String, HotLedger> hot = drained();
             Books.Snapshot books = service.books().read(saleId);
             List<String> findings = new FuzzAudit(account, STOCK).findings(hot, books, auditedAdjustments());
             System.out.printf("[fuzz] after the drain: Redis %s, %d orders in MySQL%n", hot, books.orders().size());
             assertThat(findings).as("the books after the fuzzed run").isEmpty();
+            if (fuzzing()) {
+                // A run that maxDuration cut short (or a finding stopped) is not a complete CI run.
+                assertThat(requests).as("fuzzed requests sent").isGreaterThanOrEqualTo(EXECUTIONS);
+            }
         } finally {
             service.close();
         }
