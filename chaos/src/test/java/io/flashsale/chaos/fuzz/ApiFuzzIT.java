@@ -8,6 +8,7 @@ import io.flashsale.chaos.check.HotLedger;
 import io.flashsale.chaos.fuzz.FuzzedRequest.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code src/test/resources/io/flashsale/chaos/fuzz/ApiFuzzITInputs/}, and saves an input that fails there; with
  * {@code -Dflashsale.fuzz=false} it only replays that corpus.
  */
+@Order(Integer.MAX_VALUE) // after the module's other ITs: Jazzer's agent stays in the JVM once installed (pom.xml)
 class ApiFuzzIT {
 
     static final int EXECUTIONS = 10_000;
