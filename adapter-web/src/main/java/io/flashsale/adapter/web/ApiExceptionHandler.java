@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -98,7 +99,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(EventPublishException.class)
     ResponseEntity<ProblemDetail> notPublished(EventPublishException e) {
         LOG.warn("an event was not acknowledged by the broker: {}", e.getMessage());
-        return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
+        return Problems.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "the message broker did not accept the event; try again"));
     }
@@ -111,7 +112,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(StoreUnavailableException.class)
     ResponseEntity<ProblemDetail> storeUnavailable(StoreUnavailableException e, WebRequest request) {
         LOG.warn("a store did not answer on {}: {}", request.getDescription(false), rootMessage(e));
-        return ResponseEntity.status(ProblemCode.UNAVAILABLE.status())
+        return Problems.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "a store this call needs did not answer in time; try again"));
     }
@@ -120,14 +121,14 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(DegradedException.class)
     ResponseEntity<ProblemDetail> degraded(DegradedException e) {
         long seconds = Math.max(1, (e.retryAfter().toMillis() + 999) / 1000);
-        return ResponseEntity.status(ProblemCode.DEGRADED.status())
+        return Problems.status(ProblemCode.DEGRADED.status())
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
                 .body(Problems.of(ProblemCode.DEGRADED, e.getMessage()));
     }
 
     @ExceptionHandler(UnauthorizedException.class)
     ResponseEntity<ProblemDetail> unauthorized(UnauthorizedException e) {
-        return ResponseEntity.status(ProblemCode.UNAUTHORIZED.status())
+        return Problems.status(ProblemCode.UNAUTHORIZED.status())
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .body(Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
     }
@@ -180,7 +181,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 && !problem.getProperties().containsKey(Problems.ERRORS)) {
             problem.setProperty(Problems.ERRORS, List.of(new FieldErrorResponse(FieldErrors.BODY, problem.getDetail())));
         }
-        return super.handleExceptionInternal(e, problem, headers, status, request);
+        HttpHeaders problemHeaders = new HttpHeaders();
+        if (headers != null) {
+            problemHeaders.putAll(headers);
+        }
+        // Set, not negotiated: see Problems.status.
+        problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        return super.handleExceptionInternal(e, problem, problemHeaders, status, request);
     }
 
     private void writeNow(ServletWebRequest request, ProblemDetail problem) {

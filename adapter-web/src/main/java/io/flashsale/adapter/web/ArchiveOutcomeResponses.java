@@ -47,7 +47,7 @@ final class ArchiveOutcomeResponses {
         if (reservations != null) {
             problem.setProperty(RESERVATIONS, reservations);
         }
-        return ResponseEntity.status(problem.getStatus())
+        return Problems.status(problem.getStatus())
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
                 .body(problem);
     }

@@ -2,6 +2,7 @@ package io.flashsale.adapter.web;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
@@ -49,11 +50,24 @@ public final class Problems {
     }
 
     public static ResponseEntity<ProblemDetail> response(ProblemDetail problem) {
-        return ResponseEntity.status(problem.getStatus()).body(problem);
+        return status(problem.getStatus()).body(problem);
+    }
+
+    /**
+     * A problem answer whose media type is set, not negotiated: a request whose Accept header is unparseable or
+     * names only other types still gets its problem+json (with negotiation it got the status and an empty body).
+     */
+    public static ResponseEntity.BodyBuilder status(HttpStatusCode status) {
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON);
+    }
+
+    /** {@link #status(HttpStatusCode)} for a problem's own status. */
+    public static ResponseEntity.BodyBuilder status(int status) {
+        return status(HttpStatusCode.valueOf(status));
     }
 
     public static ResponseEntity<ProblemDetail> notReady(String detail) {
-        return ResponseEntity.status(ProblemCode.NOT_READY.status())
+        return status(ProblemCode.NOT_READY.status())
                 .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS)
                 .body(of(ProblemCode.NOT_READY, detail));
     }

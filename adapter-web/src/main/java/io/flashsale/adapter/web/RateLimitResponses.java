@@ -27,7 +27,7 @@ final class RateLimitResponses {
                 "too many attempts too fast; try again in " + retryAfter + " s");
         problem.setProperty("limit", limited.limit().label());
         problem.setProperty("retryAfterSeconds", retryAfter);
-        return ResponseEntity.status(ProblemCode.RATE_LIMITED.status())
+        return Problems.status(ProblemCode.RATE_LIMITED.status())
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfter))
                 .header(LIMIT, Long.toString(limited.capacity()))
                 .header(REMAINING, "0")

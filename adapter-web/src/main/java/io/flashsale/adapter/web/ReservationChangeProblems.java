@@ -19,7 +19,7 @@ final class ReservationChangeProblems {
     /** RESERVED is not an order yet and becomes one within moments: that one answer carries Retry-After. */
     static ResponseEntity<ProblemDetail> notPayable(ReservationStatus status) {
         if (status == ReservationStatus.RESERVED) {
-            return ResponseEntity.status(ProblemCode.NOT_PAYABLE.status())
+            return Problems.status(ProblemCode.NOT_PAYABLE.status())
                     .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                     .body(withStatus(Problems.of(ProblemCode.NOT_PAYABLE,
                             "the reservation is not an order yet; try again shortly"), status));

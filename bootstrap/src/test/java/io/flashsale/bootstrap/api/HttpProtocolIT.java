@@ -45,6 +45,21 @@ class HttpProtocolIT extends ApiTestBase {
         assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
     }
 
+    /** Found by the fuzzer: with negotiation, an Accept header it could not parse got the status and no body. */
+    @Test
+    void givenAnAcceptHeaderThatIsUnparseableOrNamesOtherTypes_whenRefused_thenTheProblemIsStillProblemJson() {
+        String id = openSale(1, item("sku-a", 10));
+        for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;"}) {
+            assertProblem(get("/api/v1/reservations/" + id + ".x/cancellation", "X-User-Id", "alice", "Accept", accept),
+                    405, "METHOD_NOT_ALLOWED");
+            assertProblem(get("/api/v1/activities/no-such-sale", "Accept", accept), 404, "ACTIVITY_NOT_FOUND");
+            assertProblem(send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice",
+                    "Accept", accept).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"items\": []}"))), 400, "VALIDATION");
+        }
+        assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
+    }
+
     @Test
     void givenABodyThatIsNotJson_whenReserved_then415AndNothingChanges() {
         String id = openSale(1, item("sku-a", 10));
