@@ -12,7 +12,7 @@ Feature: Units given back are sold again
     When 5 of them pay for their orders
     And 3 of them cancel their orders
     Then the orders of the other 2 lapse unpaid
-    And 5 tickets are still available
+    And within 10 seconds 5 tickets are available again
     When 6 more buyers each reserve 1 ticket, one after another
     Then the first 5 of them are accepted and the last is refused because tickets are sold out
     And within 30 seconds every accepted reservation is settled in the shop's books

@@ -17,6 +17,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.SkuStock;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -29,11 +30,19 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     private final ActivityRepository activities;
     private final StockReservationPort stock;
     private final IdGenerator ids;
+    private final Duration loadGrace;
 
     public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids) {
+        this(activities, stock, ids, LoadInFlight.DEFAULT_GRACE);
+    }
+
+    /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
+    public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids,
+                           Duration loadGrace) {
         this.activities = activities;
         this.stock = stock;
         this.ids = ids;
+        this.loadGrace = LoadInFlight.requireGrace(loadGrace);
     }
 
     @Override
@@ -58,7 +67,8 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         if (activities.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
-        if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(activities, activityId)) {
+        if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(activities, activityId)
+                && !LoadInFlight.landsWithin(stock, activityId, loadGrace)) {
             throw new SaleHasReservationsException(activityId);
         }
         activities.recordLoad(activityId);

@@ -28,6 +28,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     private final StockReservationPort stock;
     private final Clock clock;
     private final Duration lead;
+    private final Duration loadGrace;
 
     public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock) {
         this(activities, stock, clock, DEFAULT_LEAD);
@@ -35,6 +36,12 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
     /** @param lead how long before {@code startsAt} an activity is loaded; zero loads it as it opens */
     public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead) {
+        this(activities, stock, clock, lead, LoadInFlight.DEFAULT_GRACE);
+    }
+
+    /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
+    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead,
+                           Duration loadGrace) {
         if (lead == null || lead.isNegative()) {
             throw new IllegalArgumentException("lead must be zero or positive, was " + lead);
         }
@@ -42,6 +49,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
         this.stock = stock;
         this.clock = clock;
         this.lead = lead;
+        this.loadGrace = LoadInFlight.requireGrace(loadGrace);
     }
 
     @Override
@@ -75,7 +83,10 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     private Result warmUp(Activity activity) {
         boolean loadedBefore = stock.stock(activity.id()).isPresent();
         if (!loadedBefore && mayHaveReservations(activities, activity.id())) {
-            return Result.AWAITING_REBUILD;
+            if (!LoadInFlight.landsWithin(stock, activity.id(), loadGrace)) {
+                return Result.AWAITING_REBUILD;
+            }
+            loadedBefore = true;
         }
         activities.recordLoad(activity.id());
         stock.warmUp(activity);

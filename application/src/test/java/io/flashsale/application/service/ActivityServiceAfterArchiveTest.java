@@ -12,12 +12,13 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.mockito.InjectMocks;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -43,8 +44,13 @@ class ActivityServiceAfterArchiveTest {
     private StockReservationPort stock;
     @Mock
     private IdGenerator ids;
-    @InjectMocks
     private ActivityService service;
+
+    /** No grace for a load in flight: these tests have none, and a refusal comes at once. */
+    @BeforeEach
+    void service() {
+        service = new ActivityService(activities, stock, ids, Duration.ZERO);
+    }
 
     private static Activity activity() {
         return new Activity(SALE, "Summer sale", Instant.parse("2030-06-01T10:00:00Z"),

@@ -16,11 +16,11 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
 import org.mockito.InOrder;
-import org.mockito.InjectMocks;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
@@ -53,8 +53,13 @@ class ActivityServiceTest {
     private StockReservationPort stock;
     @Mock
     private IdGenerator ids;
-    @InjectMocks
     private ActivityService service;
+
+    /** No grace for a load in flight: these tests have none, and a refusal comes at once. */
+    @BeforeEach
+    void service() {
+        service = new ActivityService(activities, stock, ids, Duration.ZERO);
+    }
 
     private static CreateActivityCommand command(ActivityId id) {
         return new CreateActivityCommand(id, "Summer sale", STARTS_AT, ENDS_AT, new PurchaseLimit(2), null,
@@ -131,6 +136,31 @@ class ActivityServiceTest {
         assertThatThrownBy(() -> service.warmUp(SALE))
                 .isInstanceOfSatisfying(SaleHasReservationsException.class,
                         refused -> assertThat(refused.activityId()).isEqualTo(SALE));
+        verify(stock, never()).warmUp(any());
+        verify(activities, never()).recordLoad(any());
+    }
+
+    /** The schedule recorded the load and its script has not run yet: the sale is being loaded, not lost. */
+    @Test
+    void givenAnotherWarmUpBetweenItsRecordAndItsScript_whenWarmingUp_thenItWaitsForThatLoadAndAnswersIt() {
+        service = new ActivityService(activities, stock, ids, Duration.ofSeconds(5));
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.stock(SALE)).thenReturn(Optional.empty(), Optional.empty(), Optional.of(LEDGERS));
+        when(activities.wasLoaded(SALE)).thenReturn(true);
+        when(stock.warmUp(activity())).thenReturn(LEDGERS);
+
+        assertThat(service.warmUp(SALE)).isEqualTo(LEDGERS);
+        verify(activities).recordLoad(SALE);
+    }
+
+    @Test
+    void givenASaleLostForLongerThanTheGrace_whenWarmingUp_thenStillRefusedAndNothingIsLoaded() {
+        service = new ActivityService(activities, stock, ids, Duration.ofMillis(200));
+        when(activities.findById(SALE)).thenReturn(Optional.of(activity()));
+        when(stock.stock(SALE)).thenReturn(Optional.empty());
+        when(activities.wasLoaded(SALE)).thenReturn(true);
+
+        assertThatThrownBy(() -> service.warmUp(SALE)).isInstanceOf(SaleHasReservationsException.class);
         verify(stock, never()).warmUp(any());
         verify(activities, never()).recordLoad(any());
     }

@@ -55,8 +55,9 @@ class WarmUpSchedulerTest {
         return Optional.of(List.of(new SkuStock(SKU, StockLedger.of(10))));
     }
 
+    /** The default lead; no grace for a load in flight, so that a lost sale is reported at once. */
     private WarmUpScheduler scheduler() {
-        return new WarmUpScheduler(activities, stock, CLOCK);
+        return new WarmUpScheduler(activities, stock, CLOCK, WarmUpScheduler.DEFAULT_LEAD, Duration.ZERO);
     }
 
     @Test
@@ -138,5 +139,26 @@ class WarmUpSchedulerTest {
 
         verify(stock).warmUp(fine);
         verify(stock, never()).warmUp(failing);
+    }
+
+    /** An admin's warm-up recorded the load and its script has not run yet: the sale is being loaded, not lost. */
+    @Test
+    void givenAnotherWarmUpBetweenItsRecordAndItsScript_whenThePassRuns_thenItWaitsForThatLoadAndRebuildsNothing() {
+        Activity inFlight = sale("in-flight");
+        when(activities.findUnarchivedOverlapping(any(), any())).thenReturn(List.of(inFlight));
+        when(stock.stock(inFlight.id())).thenReturn(Optional.empty(), Optional.empty(), loaded());
+        when(activities.wasLoaded(inFlight.id())).thenReturn(true);
+
+        WarmUpPass pass = new WarmUpScheduler(activities, stock, CLOCK, WarmUpScheduler.DEFAULT_LEAD,
+                Duration.ofSeconds(5)).warmUpDue();
+
+        assertThat(pass).isEqualTo(new WarmUpPass(List.of(), List.of()));
+        verify(stock).warmUp(inFlight);
+    }
+
+    @Test
+    void givenANegativeGrace_thenTheSchedulerIsRefused() {
+        assertThatThrownBy(() -> new WarmUpScheduler(activities, stock, CLOCK, Duration.ZERO, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
