@@ -8,6 +8,7 @@ import org.springframework.aop.ClassFilter;
 import org.springframework.aop.framework.AbstractAdvisingBeanPostProcessor;
 import org.springframework.aop.support.ComposablePointcut;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -16,6 +17,7 @@ import org.springframework.util.ClassUtils;
 
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientException;
 import java.util.Arrays;
 
@@ -23,7 +25,7 @@ import java.util.Arrays;
  * Every out-port this adapter implements answers a database that does not answer with
  * {@link StoreUnavailableException}, which the application and the HTTP API know (503 {@code UNAVAILABLE}), instead of
  * Spring's data-access exceptions, which they must not see: a lost or refused connection, no connection within the
- * pool's wait, a statement or lock wait that timed out, a transaction that could not begin. Anything else (a bad
+ * pool's wait, a statement that timed out, a transaction that could not begin. Anything else (a bad
  * statement, a broken constraint the code does not expect) stays what it is: a bug, not an outage.
  * <p>
  * One advisor on the adapter's beans rather than a try/catch in each method: a new method of a port cannot forget it.
@@ -44,14 +46,33 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
                 .anyMatch(port -> port.getPackageName().equals(ports));
     }
 
-    /** Whether this failure says the database is out of reach for now, rather than that the code is wrong. */
+    /**
+     * Whether this failure says the database is out of reach for now, rather than that the code is wrong. Lock
+     * contention (a deadlock, a lock wait that timed out) is not: the database answered, and the callers that meet it
+     * (the order pipeline's batches, whose redelivery places them) retry it as the lock failure it is.
+     */
     static boolean isUnavailability(Throwable failure) {
+        if (isLockContention(failure)) {
+            return false;
+        }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof TransientDataAccessException || cause instanceof RecoverableDataAccessException
                     || cause instanceof DataAccessResourceFailureException
                     || cause instanceof CannotCreateTransactionException
                     || cause instanceof SQLTransientException || cause instanceof SQLRecoverableException
                     || cause instanceof SQLNonTransientConnectionException) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isLockContention(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConcurrencyFailureException || cause instanceof SQLTransactionRollbackException) {
                 return true;
             }
             if (cause.getCause() == cause) {

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.CannotAcquireLockException;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.dao.DuplicateKeyException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessResourceException;
@@ -14,6 +15,7 @@ import org.springframework.transaction.CannotCreateTransactionException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLSyntaxErrorException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLTransientConnectionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,10 +35,19 @@ class StoreUnavailableTranslationTest {
                 .isTrue();
         assertThat(StoreUnavailableTranslation.isUnavailability(new TransientDataAccessResourceException("busy")))
                 .isTrue();
-        assertThat(StoreUnavailableTranslation.isUnavailability(new CannotAcquireLockException("lock wait timeout")))
-                .isTrue();
         assertThat(StoreUnavailableTranslation.isUnavailability(new IllegalStateException("wrapped",
                 new SQLTransientConnectionException("timed out")))).isTrue();
+    }
+
+    /** The pipeline retries lock failures as such, and MysqlOrderRepositoryIT's lock tests expect them. */
+    @Test
+    void givenLockContention_whenClassified_thenItIsNoUnavailability() {
+        assertThat(StoreUnavailableTranslation.isUnavailability(new CannotAcquireLockException("lock wait timeout",
+                new SQLTransactionRollbackException("Lock wait timeout exceeded")))).isFalse();
+        assertThat(StoreUnavailableTranslation.isUnavailability(new PessimisticLockingFailureException("deadlock",
+                new SQLTransactionRollbackException("Deadlock found when trying to get lock")))).isFalse();
+        assertThat(StoreUnavailableTranslation.isUnavailability(new IllegalStateException("wrapped",
+                new SQLTransactionRollbackException("Deadlock found")))).isFalse();
     }
 
     @Test
