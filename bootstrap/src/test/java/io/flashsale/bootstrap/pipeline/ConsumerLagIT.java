@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -44,6 +46,9 @@ class ConsumerLagIT extends PipelineTestBase {
      */
     static final Duration METRIC_REFRESH = Duration.ofSeconds(90);
 
+    @Autowired
+    KafkaListenerEndpointRegistry listeners;
+
     @Test
     @Timeout(300)
     void givenEventsTheConsumerHasNotTaken_whenTheMetricsAreRead_thenEachPartitionShowsItsLagUntilTheyAreConsumed() {
@@ -60,6 +65,9 @@ class ConsumerLagIT extends PipelineTestBase {
                 behind.get(partition).add(event);
             }
         }
+        // An earlier test's second instance in the same group (SoldOutAcrossInstancesIT) may still hold partitions
+        // until the group has rebalanced: this instance's consumers must own them all before the test can hold them.
+        await().atMost(METRIC_REFRESH).until(() -> assignedPartitions() == PARTITIONS);
         CrashingPlaceOrder.Holding holding = crashes.holdAndDrop(activity);
         try {
             // Every partition's consumer takes its first event and waits inside the batch.
@@ -89,6 +97,13 @@ class ConsumerLagIT extends PipelineTestBase {
                 assertThat(lag(partition)).as("lag of partition %d once consumed", partition).isZero();
             }
         });
+    }
+
+    private int assignedPartitions() {
+        return listeners.getListenerContainers().stream()
+                .mapToInt(container -> (int) container.getAssignedPartitions().stream()
+                        .filter(assigned -> TOPIC.equals(assigned.topic())).count())
+                .sum();
     }
 
     private long deliveredOn(int partition, CrashingPlaceOrder.Holding holding) {
