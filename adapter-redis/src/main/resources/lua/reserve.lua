@@ -1,12 +1,15 @@
 -- Decides one reservation attempt in one atomic step, exactly as ActivityLedger.reserve does.
 -- Nothing is written unless every line passes. Field names follow RedisKeys; fs_* come from lib/ledger.lua.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
+--       8 the buyer's rate-limit bucket at this sale (read only when ARGV[10] is not empty)
 -- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
 --       5 now epoch seconds, 6 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
---       9 lines as "sku:q,sku:q", then one (skuId, quantity) pair per line from 10 on
--- Reply: {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
+--       9 lines as "sku:q,sku:q", 10 the bucket's capacity ('' for no bucket), 11 its interval in microseconds,
+--       12 how long its key outlives a full bucket in milliseconds, then one (skuId, quantity) pair per line from 13 on
+-- Reply: {'RATE_LIMITED', microseconds until the next token}
+--        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
 --        | error FS_REFUSED when a SKU repeats or a quantity is below 1 (the model refuses such a request)
@@ -14,6 +17,16 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+-- 0. The buyer's rate limit, before anything else as it was when it had a round trip of its own (ADR 0060): an
+-- attempt without a token moves nothing, a replay included.
+if ARGV[10] ~= '' then
+    local taken, wait = fs_bucket_take(KEYS[8], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
+        fs_now_micros())
+    if not taken then
+        return { 'RATE_LIMITED', wait }
+    end
+end
 
 -- 1. The buyer sent this requestId before: answer with the reservation as it stands now.
 local requestField = buyer .. ':' .. requestId
@@ -46,7 +59,7 @@ if not isBefore(nowSec, nowNano, window[4], window[5]) then
 end
 
 -- 3. Every SKU must belong to the sale before any line is judged on limit or stock.
-local lines, why = fs_pairs_to_lines(ARGV, 10)
+local lines, why = fs_pairs_to_lines(ARGV, 13)
 if not lines then
     return fs_refuse(why)
 end

@@ -156,3 +156,28 @@ local function fs_outbox_drained(outbox, group)
     end
     return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
 end
+
+-- Takes one token from a rate-limit bucket (ADR 0048, folded into reserve.lua by ADR 0060). The bucket is kept as
+-- the GCRA's theoretical arrival time in microseconds of Redis TIME (one clock for every instance): a token bucket of
+-- `capacity` whose tokens come back one every `interval` microseconds, greedily (as Bucket4j's refillGreedy), as one
+-- number. `keep`: milliseconds the key outlives the moment its bucket would be full again.
+-- Returns true, tokens left | false, microseconds until the next token. Writes only when a token is taken.
+local function fs_bucket_take(key, capacity, interval, keep, now)
+    local tat = tonumber(redis.call('GET', key) or now) or now
+    if tat < now then
+        tat = now
+    end
+    local late = tat - now - (capacity - 1) * interval
+    if late > 0 then
+        return false, math.ceil(late)
+    end
+    local after = tat + interval
+    redis.call('SET', key, string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + keep)
+    return true, math.floor((capacity * interval - (after - now)) / interval + 1e-9)
+end
+
+-- Redis TIME in microseconds.
+local function fs_now_micros()
+    local time = redis.call('TIME')
+    return tonumber(time[1]) * 1000000 + tonumber(time[2])
+end

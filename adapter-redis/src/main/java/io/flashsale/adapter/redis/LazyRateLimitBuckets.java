@@ -2,8 +2,8 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.RedisConnectionException;
 
 import java.time.Duration;

@@ -52,6 +52,13 @@ import java.util.List;
  *                              group has acknowledged
  * </pre>
  *
+ * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
+ * {@code reserve.lua} takes a token in the step that decides the attempt (ADR 0060); the adapter names them in
+ * {@code KEYS} like every other key, and each expires seconds after its bucket would be full again:
+ * <pre>
+ * fs:{a}:rl:&lt;buyer&gt;   string  the buyer's bucket as the GCRA's theoretical arrival time, microseconds of Redis TIME
+ * </pre>
+ *
  * <p>One key lives outside every activity's hash tag, so it sits in a slot of its own:
  * <pre>
  * fs:outbox:activities  set    activity ids whose outbox relays read ({@link #outboxActivities()}); a warm-up adds
@@ -182,6 +189,11 @@ public final class RedisKeys {
     /** Field of {@link #stock(ActivityId)} holding one segment's available units; segments count from 1. */
     public static String segmentField(SkuId skuId, int segment) {
         return skuId.value() + ":avail:" + segment;
+    }
+
+    /** The buyer's rate-limit bucket at the activity, taken by {@code reserve.lua} (ADR 0060). */
+    public static String buyerBucket(ActivityId activityId, BuyerId buyerId) {
+        return key(activityId, "rl:" + buyerId.value());
     }
 
     private static String key(ActivityId activityId, String part) {

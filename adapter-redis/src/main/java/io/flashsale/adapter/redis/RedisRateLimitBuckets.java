@@ -1,10 +1,11 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.BucketArguments;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
@@ -15,12 +16,11 @@ import java.util.List;
  * Token buckets shared by every instance, one Redis round trip per take: {@code rate_limit_take.lua} (GCRA, the
  * token bucket with greedy refill kept as one number, on Redis's clock) by EVALSHA (ADR 0048; Bucket4j's Redis proxy
  * managers are compare-and-swap, a GET and an EVAL per take). One key per bucket, {@code <prefix><limit>:<subject>},
- * without a hash tag: the buckets of one sale's buyers spread over a cluster's slots instead of crowding the sale's.
- * A key expires {@code keepAfterFull} after its bucket would be full again, so Redis holds recent callers' buckets only.
+ * without a hash tag, so the buckets spread over a cluster's slots. They serve the client address's limit; the
+ * buyer's bucket is kept by {@code reserve.lua} itself, in the sale's slot, one round trip for both (ADR 0060). A key expires {@link BucketArguments#KEEP_AFTER_FULL} after its bucket would be full again, so
+ * Redis holds recent callers' buckets only.
  */
 public final class RedisRateLimitBuckets implements RateLimitBuckets {
-
-    static final Duration KEEP_AFTER_FULL = Duration.ofSeconds(5);
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript take;
@@ -34,10 +34,8 @@ public final class RedisRateLimitBuckets implements RateLimitBuckets {
 
     @Override
     public BucketAnswer tryTake(BucketKey key, BucketLimit limit) {
-        double intervalMicros = limit.refillPeriod().toNanos() / 1000.0 / limit.refillTokens();
         List<Long> reply = take.run(redis, ScriptOutputType.MULTI, new String[]{prefix + key.limit().label() + ":"
-                + key.subject()}, Long.toString(limit.capacity()), Double.toString(intervalMicros),
-                Long.toString(KEEP_AFTER_FULL.toMillis()));
+                + key.subject()}, BucketArguments.of(limit));
         return new BucketAnswer(reply.get(0) == 1, reply.get(1), Duration.ofNanos(reply.get(2) * 1000));
     }
 }

@@ -106,7 +106,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
         List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
-                ReserveScriptCall.keys(request.activityId()), ReserveScriptCall.arguments(request, redisClock));
+                ReserveScriptCall.keys(request), ReserveScriptCall.arguments(request, redisClock));
         return ReserveScriptCall.outcome(reply, request);
     }
 

@@ -2,9 +2,9 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterAll;

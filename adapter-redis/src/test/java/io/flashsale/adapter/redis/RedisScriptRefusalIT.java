@@ -76,7 +76,7 @@ class RedisScriptRefusalIT {
     /** reserve.lua's arguments for one valid line, with the (sku, quantity) pairs replaced by {@code pairs}. */
     private String[] reserveArguments(String... pairs) {
         String[] valid = ReserveScriptCall.arguments(request(new ReservationLine(A, 1)));
-        List<String> args = new ArrayList<>(List.of(valid).subList(0, 9));
+        List<String> args = new ArrayList<>(List.of(valid).subList(0, ReserveScriptCall.FIXED_ARGUMENTS));
         args.addAll(List.of(pairs));
         return args.toArray(String[]::new);
     }

@@ -44,6 +44,7 @@ public class InMemoryStockReservations
         implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort {
 
     private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
+    private final BuyerBuckets buckets = new BuyerBuckets();
 
     @Override
     public synchronized List<SkuStock> warmUp(Activity activity) {
@@ -52,6 +53,10 @@ public class InMemoryStockReservations
 
     @Override
     public synchronized ReservationOutcome reserve(ReservationRequest request) {
+        Optional<ReservationOutcome> limited = buckets.take(request);
+        if (limited.isPresent()) {
+            return limited.get();
+        }
         ActivityLedger ledger = ledgers.get(request.activityId());
         return ledger == null ? new ReservationOutcome.NotReady() : ledger.reserve(request);
     }

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.BucketLimit;
 
 import java.util.Map;
 

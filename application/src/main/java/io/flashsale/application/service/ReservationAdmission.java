@@ -1,12 +1,11 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.ReservationOutcome;
 
 import java.lang.System.Logger.Level;
@@ -15,10 +14,11 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The rate limits before the hot store, asked in this order: the buyer's (so one buyer's hammering spends only that
- * buyer's tokens, never the sale's), the client address's, then the sale's admission on this instance. The buyer and
- * client buckets are shared by every instance ({@code shared}, in Redis); the sale's is this instance's own
- * ({@code local}), so it costs no round trip and its figure is per instance.
+ * The rate limits of an attempt. Before the hot store: the client address's (shared by every instance, in Redis, one
+ * round trip of its own; off by default), then the sale's admission on this instance ({@code local}, no round trip,
+ * its figure per instance). The buyer's limit is taken by the hot store in the step that decides the attempt
+ * ({@link #buyerBucket}, ADR 0060): no round trip of its own. An attempt the buyer's bucket refused gets its sale token
+ * back ({@link #afterStore}), so one buyer's hammering spends only that buyer's tokens, never the sale's.
  * <p>
  * A shared bucket store that cannot be asked lets the attempt through: the limiter protects the sale, it must not
  * be what stops it (the hot store decides, or its own outage handling does). Thread-safe.
@@ -51,30 +51,40 @@ public final class ReservationAdmission {
         if (!limitsAnything) {
             return Optional.empty();
         }
-        ActivityId activityId = command.activityId();
-        BucketLimit buyer = policy.buyerAt(activityId);
-        if (buyer != null) {
-            BucketKey key = new BucketKey(AdmissionLimit.BUYER, activityId.value() + ":" + command.buyerId().value());
-            BucketAnswer answer = takeShared(key, buyer);
-            if (!answer.taken()) {
-                return Optional.of(refused(AdmissionLimit.BUYER, buyer, answer));
-            }
-        }
         if (policy.client() != null && command.clientAddress() != null) {
             BucketAnswer answer = takeShared(new BucketKey(AdmissionLimit.CLIENT, command.clientAddress()),
                     policy.client());
             if (!answer.taken()) {
-                return Optional.of(refused(AdmissionLimit.CLIENT, policy.client(), answer));
+                return Optional.of(policy.client().refusal(AdmissionLimit.CLIENT, answer.untilNextToken()));
             }
         }
-        BucketLimit sale = policy.saleAt(activityId);
+        BucketLimit sale = policy.saleAt(command.activityId());
         if (sale != null) {
-            BucketAnswer answer = local.tryTake(new BucketKey(AdmissionLimit.SALE, activityId.value()), sale);
+            BucketAnswer answer = local.tryTake(saleKey(command), sale);
             if (!answer.taken()) {
-                return Optional.of(refused(AdmissionLimit.SALE, sale, answer));
+                return Optional.of(sale.refusal(AdmissionLimit.SALE, answer.untilNextToken()));
             }
         }
         return Optional.empty();
+    }
+
+    /** The buyer's bucket at the attempt's sale, for the hot store to take a token from; null for no limit. */
+    public BucketLimit buyerBucket(ReserveStockCommand command) {
+        return limitsAnything ? policy.buyerAt(command.activityId()) : null;
+    }
+
+    /** Told the hot store's answer: a refusal by the buyer's bucket gives the attempt's sale token back. */
+    public void afterStore(ReserveStockCommand command, ReservationOutcome outcome) {
+        if (outcome instanceof ReservationOutcome.RateLimited limited && limited.limit() == AdmissionLimit.BUYER) {
+            BucketLimit sale = policy.saleAt(command.activityId());
+            if (sale != null) {
+                local.giveBack(saleKey(command), sale);
+            }
+        }
+    }
+
+    private static BucketKey saleKey(ReserveStockCommand command) {
+        return new BucketKey(AdmissionLimit.SALE, command.activityId().value());
     }
 
     private BucketAnswer takeShared(BucketKey key, BucketLimit limit) {
@@ -88,12 +98,5 @@ public final class ReservationAdmission {
             }
             return BucketAnswer.takenUnknown();
         }
-    }
-
-    private static ReservationOutcome refused(AdmissionLimit which, BucketLimit limit, BucketAnswer answer) {
-        // Empty now: full again once the tokens missing up to the capacity have been refilled.
-        Duration fullAfter = answer.untilNextToken().plus(limit.timeToFill()).minus(limit.refillPeriod());
-        return new ReservationOutcome.RateLimited(which, limit.capacity(), limit.refillTokens(), limit.refillPeriod(),
-                answer.untilNextToken(), fullAfter.isNegative() ? answer.untilNextToken() : fullAfter);
     }
 }

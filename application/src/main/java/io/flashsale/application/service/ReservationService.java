@@ -93,8 +93,9 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         ReservationId id = ReservationId.of(activityId, token);
         // Without a key from the buyer the attempt is its own key: it can never be replayed.
         RequestId requestId = command.requestId() != null ? command.requestId() : new RequestId(token);
-        ReservationOutcome outcome = stock.reserve(
-                new ReservationRequest(id, command.buyerId(), requestId, command.lines(), now));
+        ReservationOutcome outcome = stock.reserve(new ReservationRequest(id, command.buyerId(), requestId,
+                command.lines(), now, admission.buyerBucket(command)));
+        admission.afterStore(command, outcome);
         if (outcome instanceof ReservationOutcome.NotReady) {
             outcome = notInHotStore(activityId, now);
         }

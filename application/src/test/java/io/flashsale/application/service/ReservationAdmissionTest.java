@@ -4,7 +4,6 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.RateLimitBuckets;
@@ -12,11 +11,14 @@ import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.ArgumentCaptor;
 import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
@@ -31,12 +33,16 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
-/** Which limit refuses which attempt, in which order, and that a refused attempt never reaches the store. */
+/**
+ * Which limit refuses which attempt, in which order, that a refused attempt never reaches the store, and that the
+ * buyer's limit goes to the store with the attempt (ADR 0060) without costing the sale's admission.
+ */
 @ExtendWith(MockitoExtension.class)
 class ReservationAdmissionTest {
 
@@ -47,7 +53,7 @@ class ReservationAdmissionTest {
     private static final BucketLimit THREE = new BucketLimit(3, 1, Duration.ofSeconds(1));
     private static final BucketLimit ONE = new BucketLimit(1, 1, Duration.ofSeconds(2));
 
-    /** Buckets that never refill, with every key asked for in order. */
+    /** Buckets that never refill, with every key asked for in order; a token given back is taken no more. */
     static final class CountingBuckets implements RateLimitBuckets {
         final Map<BucketKey, Long> taken = new HashMap<>();
         final List<BucketKey> asked = new ArrayList<>();
@@ -61,6 +67,11 @@ class ReservationAdmissionTest {
             }
             taken.put(key, before + 1);
             return new BucketAnswer(true, limit.capacity() - before - 1, Duration.ZERO);
+        }
+
+        @Override
+        public void giveBack(BucketKey key, BucketLimit limit) {
+            taken.merge(key, -1L, Long::sum);
         }
     }
 
@@ -86,47 +97,38 @@ class ReservationAdmissionTest {
         return new ReserveStockCommand(sale, new BuyerId(buyer), null, LINES, address);
     }
 
+    private static ReservationOutcome.RateLimited buyerRefusal() {
+        return THREE.refusal(AdmissionLimit.BUYER, Duration.ofMillis(300));
+    }
+
     @Test
-    void givenABuyerBurstOfThree_whenOneBuyerTriesFiveTimes_thenTheLastTwoAreRefusedWithoutTheStore() {
+    void theBuyersBucketGoesToTheStoreWithTheAttempt_withTheSalesOwnFiguresWhereItHasThem() {
         when(ids.next()).thenReturn("01JTOKEN");
         when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(PHONE));
-        ReservationService service = service(new AdmissionPolicy(THREE, Map.of(), null, null, Map.of()));
+        ReservationService service = service(new AdmissionPolicy(THREE, Map.of(SALE, ONE), null, null, Map.of()));
 
-        List<ReservationOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            outcomes.add(service.reserve(attempt(SALE, "hammering", null)));
-        }
-        ReservationOutcome other = service.reserve(attempt(SALE, "patient", null));
+        service.reserve(attempt(SALE, "b", null));
+        service.reserve(attempt(QUIET_SALE, "b", null));
 
-        assertThat(outcomes.subList(0, 3)).allMatch(ReservationOutcome.SoldOut.class::isInstance);
-        assertThat(outcomes.subList(3, 5)).allSatisfy(outcome -> {
-            assertThat(outcome).isInstanceOf(ReservationOutcome.RateLimited.class);
-            var limited = (ReservationOutcome.RateLimited) outcome;
-            assertThat(limited.limit()).isEqualTo(AdmissionLimit.BUYER);
-            assertThat(limited.capacity()).isEqualTo(3);
-            assertThat(limited.retryAfter()).isEqualTo(Duration.ofMillis(300));
-            // 300 ms to the next token, then two more seconds for the other two of the three.
-            assertThat(limited.fullAfter()).isEqualTo(Duration.ofMillis(2300));
-        });
-        assertThat(other).isInstanceOf(ReservationOutcome.SoldOut.class);
-        verify(stock, times(4)).reserve(any());
+        var requests = ArgumentCaptor.forClass(ReservationRequest.class);
+        verify(stock, times(2)).reserve(requests.capture());
+        assertThat(requests.getAllValues()).extracting(ReservationRequest::buyerBucket).containsExactly(ONE, THREE);
+        assertThat(shared.asked).isEmpty();
     }
 
     @Test
-    void givenASaleWithItsOwnBuyerFigures_thenThoseApplyThereAndTheDefaultElsewhere() {
-        var admission = new ReservationAdmission(new AdmissionPolicy(THREE, Map.of(SALE, ONE), null, null, Map.of()),
-                shared, local);
+    void aBuyerRefusalCarriesTheBucketsFigures() {
+        ReservationOutcome.RateLimited limited = buyerRefusal();
 
-        assertThat(admission.refusal(attempt(SALE, "b", null))).isEmpty();
-        assertThat(admission.refusal(attempt(SALE, "b", null))).isPresent();
-        for (int i = 0; i < 3; i++) {
-            assertThat(admission.refusal(attempt(QUIET_SALE, "b", null))).isEmpty();
-        }
-        assertThat(admission.refusal(attempt(QUIET_SALE, "b", null))).isPresent();
+        assertThat(limited.limit()).isEqualTo(AdmissionLimit.BUYER);
+        assertThat(limited.capacity()).isEqualTo(3);
+        assertThat(limited.retryAfter()).isEqualTo(Duration.ofMillis(300));
+        // 300 ms to the next token, then two more seconds for the other two of the three.
+        assertThat(limited.fullAfter()).isEqualTo(Duration.ofMillis(2300));
     }
 
     @Test
-    void theBuyerIsAskedFirstThenTheClientThenTheSaleOnThisInstance() {
+    void theClientIsAskedThenTheSaleOnThisInstance_andTheBuyerNeitherOfThem() {
         var admission = new ReservationAdmission(new AdmissionPolicy(THREE, Map.of(), THREE, ONE, Map.of()),
                 shared, local);
 
@@ -135,23 +137,38 @@ class ReservationAdmissionTest {
 
         assertThat(refused.limit()).isEqualTo(AdmissionLimit.SALE);
         assertThat(shared.asked).containsExactly(
-                new BucketKey(AdmissionLimit.BUYER, "summer-sale:b1"), new BucketKey(AdmissionLimit.CLIENT, "10.0.0.7"),
-                new BucketKey(AdmissionLimit.BUYER, "summer-sale:b2"), new BucketKey(AdmissionLimit.CLIENT, "10.0.0.8"));
+                new BucketKey(AdmissionLimit.CLIENT, "10.0.0.7"), new BucketKey(AdmissionLimit.CLIENT, "10.0.0.8"));
         assertThat(local.asked).containsExactly(new BucketKey(AdmissionLimit.SALE, "summer-sale"),
                 new BucketKey(AdmissionLimit.SALE, "summer-sale"));
     }
 
     @Test
-    void aBuyerRefusedSpendsNoneOfTheSalesAdmission() {
-        var admission = new ReservationAdmission(new AdmissionPolicy(ONE, Map.of(), null, THREE, Map.of()),
-                shared, local);
+    void aBuyerTheStoreRefusedOnItsBucketSpendsNoneOfTheSalesAdmission() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        when(stock.reserve(argThat(request -> request != null && request.buyerId().value().equals("hammering"))))
+                .thenReturn(buyerRefusal());
+        when(stock.reserve(argThat(request -> request != null && request.buyerId().value().equals("patient"))))
+                .thenReturn(new ReservationOutcome.SoldOut(PHONE));
+        ReservationService service = service(new AdmissionPolicy(ONE, Map.of(), null, THREE, Map.of()));
 
         for (int i = 0; i < 10; i++) {
-            admission.refusal(attempt(SALE, "hammering", null));
+            assertThat(service.reserve(attempt(SALE, "hammering", null)))
+                    .isInstanceOf(ReservationOutcome.RateLimited.class);
         }
 
+        assertThat(local.taken).containsEntry(new BucketKey(AdmissionLimit.SALE, "summer-sale"), 0L);
+        assertThat(service.reserve(attempt(SALE, "patient", null))).isInstanceOf(ReservationOutcome.SoldOut.class);
+    }
+
+    @Test
+    void aRefusalOfAnotherKindKeepsTheSaleToken() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(PHONE));
+        ReservationService service = service(new AdmissionPolicy(ONE, Map.of(), null, THREE, Map.of()));
+
+        service.reserve(attempt(SALE, "b", null));
+
         assertThat(local.taken).containsEntry(new BucketKey(AdmissionLimit.SALE, "summer-sale"), 1L);
-        assertThat(admission.refusal(attempt(SALE, "patient", null))).isEmpty();
     }
 
     @Test
@@ -180,7 +197,7 @@ class ReservationAdmissionTest {
     }
 
     @Test
-    void unlimitedAsksNoBucket() {
+    void unlimitedAsksNoBucketAndSendsNone() {
         ReservationService service = service(AdmissionPolicy.unlimited());
         when(ids.next()).thenReturn("01JTOKEN");
         when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(PHONE));
@@ -189,7 +206,7 @@ class ReservationAdmissionTest {
 
         assertThat(shared.asked).isEmpty();
         assertThat(local.asked).isEmpty();
-        verify(stock).reserve(any());
+        verify(stock).reserve(argThat(request -> request.buyerBucket() == null));
     }
 
     @Test
@@ -199,14 +216,14 @@ class ReservationAdmissionTest {
         var service = new ReservationService(stock, activities, orders, ids,
                 Clock.fixed(Instant.parse("2030-06-01T10:15:30Z"), ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(10), Duration.ofMillis(100)),
-                new ReservationAdmission(new AdmissionPolicy(ONE, Map.of(), null, null, Map.of()), shared, local));
+                new ReservationAdmission(new AdmissionPolicy(ONE, Map.of(), null, ONE, Map.of()), shared, local));
 
         service.reserve(attempt(SALE, "b", null));
         for (int i = 0; i < 5; i++) {
             assertThat(service.reserve(attempt(SALE, "b", null))).isInstanceOf(ReservationOutcome.SoldOut.class);
         }
 
-        assertThat(shared.asked).hasSize(1);
+        assertThat(local.asked).hasSize(1);
         verify(stock, times(1)).reserve(any());
         verify(activities, never()).findById(any());
     }

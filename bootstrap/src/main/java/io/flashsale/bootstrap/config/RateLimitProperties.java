@@ -1,8 +1,8 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.service.AdmissionPolicy;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.BucketLimit;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 

@@ -4,8 +4,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.BucketLimit;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 
@@ -27,6 +27,14 @@ public final class LocalRateLimitBuckets implements RateLimitBuckets {
         ConsumptionProbe probe = buckets.get(key, any -> bucket(limit)).tryConsumeAndReturnRemaining(1);
         return new BucketAnswer(probe.isConsumed(), probe.getRemainingTokens(),
                 Duration.ofNanos(probe.getNanosToWaitForRefill()));
+    }
+
+    @Override
+    public void giveBack(BucketKey key, BucketLimit limit) {
+        Bucket bucket = buckets.getIfPresent(key);
+        if (bucket != null) {
+            bucket.addTokens(1);
+        }
     }
 
     private static Bucket bucket(BucketLimit limit) {

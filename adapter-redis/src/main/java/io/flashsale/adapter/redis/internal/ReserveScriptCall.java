@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis.internal;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
@@ -12,8 +13,10 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static io.flashsale.adapter.redis.internal.ScriptReplies.number;
@@ -21,6 +24,9 @@ import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
 
 /** The KEYS and ARGV of {@code reserve.lua} and the outcome its reply stands for. */
 public final class ReserveScriptCall {
+
+    /** ARGV before the first line's (skuId, quantity) pair. */
+    public static final int FIXED_ARGUMENTS = 12;
 
     private ReserveScriptCall() {
     }
@@ -30,6 +36,17 @@ public final class ReserveScriptCall {
                 RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
                 RedisKeys.inFlight(activityId)};
+    }
+
+    /** {@link #keys(ActivityId)}, and the buyer's bucket when the attempt is behind one. */
+    public static String[] keys(ReservationRequest request) {
+        String[] keys = keys(request.activityId());
+        if (request.buyerBucket() == null) {
+            return keys;
+        }
+        String[] withBucket = Arrays.copyOf(keys, keys.length + 1);
+        withBucket[keys.length] = RedisKeys.buyerBucket(request.activityId(), request.buyerId());
+        return withBucket;
     }
 
     /** The window judged by the request's instant, as the reference does: for tests that move the clock. */
@@ -43,7 +60,7 @@ public final class ReserveScriptCall {
      */
     public static String[] arguments(ReservationRequest request, boolean redisClock) {
         Instant at = request.at();
-        var args = new ArrayList<String>(9 + 2 * request.lines().size());
+        var args = new ArrayList<String>(FIXED_ARGUMENTS + 2 * request.lines().size());
         args.add(request.id().value());
         args.add(request.activityId().value());
         args.add(request.buyerId().value());
@@ -53,6 +70,8 @@ public final class ReserveScriptCall {
         args.add(at.toString());
         args.add(Long.toString(at.toEpochMilli()));
         args.add(ReservationLines.encode(request.lines()));
+        args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
+                : BucketArguments.of(request.buyerBucket())));
         for (ReservationLine line : request.lines()) {
             args.add(line.skuId().value());
             args.add(Integer.toString(line.quantity()));
@@ -63,6 +82,8 @@ public final class ReserveScriptCall {
     public static ReservationOutcome outcome(List<Object> reply, ReservationRequest request) {
         String code = text(reply, 0);
         return switch (code) {
+            case "RATE_LIMITED" -> request.buyerBucket().refusal(AdmissionLimit.BUYER,
+                    Duration.ofNanos(number(reply, 1) * 1000));
             case "RESERVED" -> new ReservationOutcome.Reserved(request.toReservation());
             case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
             case "NOT_READY" -> new ReservationOutcome.NotReady();

@@ -2,6 +2,8 @@ package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
@@ -12,6 +14,7 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -30,7 +33,22 @@ class ReserveScriptCallTest {
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly(
                 "sale.t1", "sale", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "a", "2", "b", "1");
+                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "", "", "",
+                "a", "2", "b", "1");
+    }
+
+    @Test
+    void anAttemptBehindABucketCarriesItsKeyInTheSalesSlotAndItsFigures_andARefusalItsWait() {
+        var behind = REQUEST.behind(new BucketLimit(10, 5, Duration.ofSeconds(1)));
+
+        assertThat(ReserveScriptCall.keys(behind)).hasSize(8).endsWith("fs:{sale}:rl:alice");
+        assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(7);
+        assertThat(ReserveScriptCall.arguments(behind)).containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "a");
+        var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
+                behind);
+        assertThat(refused.limit()).isEqualTo(AdmissionLimit.BUYER);
+        assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(150));
+        assertThat(refused.capacity()).isEqualTo(10);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.flashsale.application.port.out;
 
+import io.flashsale.domain.reservation.BucketLimit;
+
 /**
  * Token buckets by name. A bucket is made full with its limit the first time it is named, and forgotten some time
  * after it would be full again, so the store holds buckets of recent callers only.
@@ -8,4 +10,11 @@ public interface RateLimitBuckets {
 
     /** Takes one token from the bucket {@code key} if it holds one. */
     BucketAnswer tryTake(BucketKey key, BucketLimit limit);
+
+    /**
+     * Puts back one token taken from {@code key} for an attempt a later limit refused, so that attempt costs this
+     * bucket nothing. A store that cannot give tokens back keeps them: the bucket refills on its own.
+     */
+    default void giveBack(BucketKey key, BucketLimit limit) {
+    }
 }

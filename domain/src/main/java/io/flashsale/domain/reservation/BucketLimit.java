@@ -1,4 +1,4 @@
-package io.flashsale.application.port.out;
+package io.flashsale.domain.reservation;
 
 import java.time.Duration;
 
@@ -17,5 +17,15 @@ public record BucketLimit(long capacity, long refillTokens, Duration refillPerio
     public Duration timeToFill() {
         long periods = (capacity + refillTokens - 1) / refillTokens;
         return refillPeriod.multipliedBy(periods);
+    }
+
+    /**
+     * The refusal of an attempt that found this bucket empty, its next token {@code untilNextToken} away: retry
+     * then; the whole burst is back once the tokens missing up to the capacity have been refilled too.
+     */
+    public ReservationOutcome.RateLimited refusal(AdmissionLimit which, Duration untilNextToken) {
+        Duration fullAfter = untilNextToken.plus(timeToFill()).minus(refillPeriod);
+        return new ReservationOutcome.RateLimited(which, capacity, refillTokens, refillPeriod, untilNextToken,
+                fullAfter.isNegative() ? untilNextToken : fullAfter);
     }
 }
