@@ -20,6 +20,7 @@ import java.util.Map;
  * Renders the CPU samples (jdk.ExecutionSample) of a JFR recording as a flame graph PNG, root at the bottom.
  *
  *   java perf/FlameGraph.java recording.jfr out.png [thread-name-prefix] [title]
+ *   java -Dflamegraph.event=jdk.CPUTimeSample perf/FlameGraph.java ...   (JDK 25's CPU-time sampler, when recorded)
  *
  * Only samples of threads whose name starts with the prefix count (for example "http-nio" for request threads).
  */
@@ -42,14 +43,16 @@ public class FlameGraph {
         String title = args.length > 3 ? args[3] : "CPU samples";
         Node root = new Node("all");
         int depth = 0;
+        Map<String, Long> byThread = new LinkedHashMap<>();
         for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
-            if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
+            if (!event.getEventType().getName().equals(EVENT) || event.getStackTrace() == null) {
                 continue;
             }
-            var thread = event.getThread("sampledThread");
+            var thread = event.hasField("sampledThread") ? event.getThread("sampledThread") : event.getThread();
             if (thread == null || thread.getJavaName() == null || !thread.getJavaName().startsWith(prefix)) {
                 continue;
             }
+            byThread.merge(threadGroup(thread.getJavaName(), thread.isVirtual()), 1L, Long::sum);
             List<RecordedFrame> frames = event.getStackTrace().getFrames();
             Node node = root;
             root.samples++;
@@ -72,7 +75,20 @@ public class FlameGraph {
         g.drawString(title + " (" + root.samples + " samples, threads '" + prefix + "*')", 4, 12);
         draw(g, root, 0, WIDTH, height - ROW, root.samples);
         ImageIO.write(image, "png", new File(args[1]));
+        System.out.println("samples by thread (digits as #):");
+        byThread.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
+                .forEach(e -> System.out.printf("%5.1f%% %s%n", 100.0 * e.getValue() / root.samples, e.getKey()));
+        System.out.println("methods by inclusive samples:");
         printTop(root);
+    }
+
+    /** Which sample event to draw: -Dflamegraph.event=jdk.CPUTimeSample for the JDK 25 CPU-time sampler. */
+    static final String EVENT = System.getProperty("flamegraph.event", "jdk.ExecutionSample");
+
+    /** A thread's name with its numbers folded, so a pool's threads count together; virtual threads as one group. */
+    static String threadGroup(String name, boolean virtual) {
+        String group = name.replaceAll("[0-9]+", "#");
+        return virtual ? "virtual: " + (group.isEmpty() ? "(unnamed)" : group) : group;
     }
 
     static void draw(Graphics2D g, Node node, double x, double width, int y, long total) {

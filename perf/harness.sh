@@ -11,10 +11,22 @@
 #   perf/harness.sh 'flashsale.jar%--appendonly yes --appendfsync always' 'flashsale.jar@--x=y%--appendonly yes'
 #                                   flags for the jar's own redis-server after '%' (last; default no persistence,
 #                                   --save "" --appendonly no; later flags win), e.g. the durability modes side by side
+#   perf/harness.sh flashsale.jar apart:flashsale.jar
+#                                   'apart:' runs the order pipeline (relay, order consumer) in a second instance of
+#                                   the jar under nice -n ${PIPELINE_NICE:-19}, the buyers' instance without it
+#                                   (--flashsale.relay.enabled=false --spring.kafka.listener.auto-startup=false)
+#   WARMUP=20s perf/harness.sh      the unreported warm-up runs before the rows (ceiling, reserve, sold-out each)
 #   PROFILE=/tmp/profiles perf/harness.sh   also records the reserve run with JFR (<jar>.jfr there); render it with
 #                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png ""
+#   JFR_OPTIONS='settings=profile jdk.ExecutionSample#period=2ms' PROFILE=... perf/harness.sh
+#                                           JFR.start options instead of settings=profile (e.g. denser sampling)
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
 #                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
+#
+# Each row also gives the CPU time per answer of the service's JVM, its Redis, the machine's MariaDB (shared with
+# whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and before
+# each row it waits until the order pipeline has settled what the rows before reserved (stderr says how long), so
+# one row's backlog does not run in the next one. The Redis commands behind each row's count go to stderr.
 #
 # Needs wrk, redis-server, redis-cli, curl, java 21+. Not part of CI.
 set -euo pipefail
@@ -23,6 +35,7 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-20s}
 CONNECTIONS=${CONNECTIONS:-50}
 THREADS=${THREADS:-2}
+WARMUP=${WARMUP:-20s}
 JAVA=${JAVA:-$( (ls -d /usr/lib/jvm/*25*/bin/java /usr/lib/jvm/*21*/bin/java 2>/dev/null || true) | head -1)}
 JAVA=${JAVA:-java}
 TOKEN=harness-token
@@ -33,14 +46,15 @@ JARS=("$@")
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 log() { printf '[harness] %s\n' "$*" >&2; }
 
-SERVICE_PID=""; REDIS_PORT=""; DB=""; RAW_PID=""
+SERVICE_PID=""; PIPE_PID=""; REDIS_PORT=""; DB=""; RAW_PID=""; CPU_PIDS=""
 cleanup() {
   [ -n "$RAW_PID" ] && kill "$RAW_PID" 2>/dev/null && wait "$RAW_PID" 2>/dev/null || true
   RAW_PID=""
   [ -n "$SERVICE_PID" ] && kill "$SERVICE_PID" 2>/dev/null && wait "$SERVICE_PID" 2>/dev/null || true
+  [ -n "$PIPE_PID" ] && kill "$PIPE_PID" 2>/dev/null && wait "$PIPE_PID" 2>/dev/null || true
   [ -n "$REDIS_PORT" ] && redis-cli -p "$REDIS_PORT" shutdown nosave >/dev/null 2>&1 || true
   [ -n "$DB" ] && mariadb -h 127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS $DB" 2>/dev/null || true
-  SERVICE_PID=""; REDIS_PORT=""; DB=""
+  SERVICE_PID=""; PIPE_PID=""; REDIS_PORT=""; DB=""
 }
 trap 'cleanup; rm -rf "$WORK"' EXIT
 
@@ -48,6 +62,38 @@ commands() { # total calls and evalsha calls since the server started
   redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' | awk -F'[:=,]' '
     /^cmdstat_/ { total += $3; if ($1 == "cmdstat_evalsha" || $1 == "cmdstat_eval") scripts += $3 }
     END { print total + 0, scripts + 0 }'
+}
+
+per_command() { # "command calls" per line since the server started (commands inside scripts included)
+  redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' | awk -F'[:=,]' '/^cmdstat_/ { print substr($1, 9), $3 }'
+}
+
+TICK=$(getconf CLK_TCK)
+ticks_of() { # CPU ticks (user + system) the given processes have used, all their threads; 0 for none
+  local pid total=0
+  for pid in "$@"; do
+    [ -r "/proc/$pid/stat" ] && total=$((total + $(awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")))
+  done
+  echo "$total"
+}
+machine_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; } # busy, every process
+cpu_snapshot() { # service, its Redis, the machine's MariaDB (shared with whoever else uses it), the whole machine
+  # shellcheck disable=SC2086 # the buyers' instance (or the raw servlet), then the pipeline's instance (or none)
+  echo "$(ticks_of $CPU_PIDS) $(ticks_of $PIPE_PID) $(ticks_of "$(redis-cli -p "$REDIS_PORT" info server | tr -d '\r' |
+    awk -F: '/^process_id:/ { print $2 }')") $(ticks_of "$(pgrep -o -x mariadbd || pgrep -o -x mysqld || true)")" \
+    "$(machine_ticks)"
+}
+
+settle() { # waits until the order pipeline has settled what earlier rows reserved (or stopped moving), at most 120 s
+  local left last=-1 still=0 waited=0
+  while [ "$waited" -lt 240 ]; do
+    left=$(redis-cli -p "$REDIS_PORT" hlen 'fs:{hot}:inflight' 2>/dev/null || echo 0)
+    [ "$left" = 0 ] && break
+    if [ "$left" = "$last" ]; then still=$((still + 1)); [ "$still" -ge 6 ] && break; else still=0; fi
+    last=$left; sleep 0.5; waited=$((waited + 1))
+  done
+  [ "$waited" -gt 0 ] && log "waited $((waited / 2)) s for the pipeline to settle ($left reservations still in flight)"
+  return 0
 }
 
 api() { # api METHOD PATH [JSON]
@@ -64,35 +110,62 @@ sale() { # sale ID STOCK: create and warm up a sale open for the next hour
 }
 
 run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table row
-  local before after out
-  before=$(commands)
+  local before after cpu_before cpu_after stats_before out
+  before=$(commands); stats_before=$(per_command); cpu_before=$(cpu_snapshot)
   out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s perf/buyers.lua "http://127.0.0.1:$PORT" \
     -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" 2>&1 | grep '^RESULT' || true)
-  after=$(commands)
+  cpu_after=$(cpu_snapshot); after=$(commands)
   if [ -z "$out" ]; then # wrk got no answer at all (the service died or hung): say so, do not stop the run
-    echo "| $JAR_LABEL | $1 | no answer | | | | |"; return
+    echo "| $JAR_LABEL | $1 | no answer | | | | | |"; return
   fi
-  echo "$out" | awk -v label="$1" -v jar="$JAR_LABEL" -v b="$before" -v a="$after" '{
+  local requests; requests=$(grep -o 'requests=[0-9]*' <<<"$out" | cut -d= -f2)
+  # The commands that make up the count, per answer, largest first (stderr: a look behind the table's figure).
+  log "$JAR_LABEL, $1, Redis commands per answer: $(join -a2 -e0 -o 0,1.2,2.2 \
+    <(sort <<<"$stats_before") <(per_command | sort) | awk -v n="$requests" '
+      { d = $3 - $2; if (d > 0) printf "%s %.2f\n", $1, d / n }' | sort -k2 -nr | head -8 | tr '\n' ' ');" \
+    "not yet settled by the order pipeline: $(redis-cli -p "$REDIS_PORT" hlen 'fs:{hot}:inflight' 2>/dev/null)"
+  echo "$out" | awk -v label="$1" -v jar="$JAR_LABEL" -v b="$before" -v a="$after" -v cb="$cpu_before" \
+      -v ca="$cpu_after" -v tick="$TICK" '{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
-    split(b, B, " "); split(a, A, " ")
+    split(b, B, " "); split(a, A, " "); split(cb, CB, " "); split(ca, CA, " ")
     rate = r["requests"] / (r["duration_us"] / 1e6)
-    printf "| %s | %s | %.0f/s | %.1f ms | %.1f ms | %d | %.2f (%.2f scripts) |\n", jar, label, rate,
-      r["p50_us"] / 1000, r["p99_us"] / 1000, r["non2xx"] + r["socket_errors"],
-      (A[1] - B[1]) / r["requests"], (A[2] - B[2]) / r["requests"] }'
+    for (i = 1; i <= 5; i++) cpu[i] = (CA[i] - CB[i]) * 1e6 / tick / r["requests"]
+    apart = cpu[2] > 0 ? sprintf(" (+%.0f pipeline)", cpu[2]) : ""
+    printf "| %s | %s | %.0f/s | %.1f ms | %.1f ms | %d | %.2f (%.2f scripts) | %.0f%s / %.0f / %.0f / %.0f |\n", jar,
+      label, rate, r["p50_us"] / 1000, r["p99_us"] / 1000, r["non2xx"] + r["socket_errors"],
+      (A[1] - B[1]) / r["requests"], (A[2] - B[2]) / r["requests"], cpu[1], apart, cpu[3], cpu[4], cpu[5] }'
   echo "$out" >> "$WORK/raw.txt"
 }
 
 rate_of() { grep -o '| [0-9]*/s' <<<"$1" | tr -dc 0-9; }
 
+start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on the run's Redis, database and broker;
+  local port=$1 prefix=$2; shift 2     # its pid in STARTED_PID once it answers on /actuator/health
+  # shellcheck disable=SC2086 # the prefix (nice) and the JVM options are words
+  SERVER_PORT=$port SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
+  SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
+    $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
+    --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN "$@" > "$WORK/service-$port.log" 2>&1 &
+  STARTED_PID=$!
+  for _ in $(seq 1 $((2 * ${START_TIMEOUT:-300}))); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/actuator/health")" = 200 ] && return 0
+    kill -0 "$STARTED_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$port.log" >&2; exit 1; }
+    sleep 0.5
+  done
+  log "$JAR did not answer on /actuator/health within ${START_TIMEOUT:-300} s (machine load: $(uptime))"
+  tail -20 "$WORK/service-$port.log" >&2; exit 1
+}
+
 echo "load before: $(uptime)"
 echo
-echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
+echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer | CPU µs per answer: service / Redis / MariaDB / machine |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
 for SPEC in "${JARS[@]}"; do
+  APART=""; [ "${SPEC#apart:}" != "$SPEC" ] && APART=1 && SPEC=${SPEC#apart:}
   REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
   JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
-  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}
-  REDIS_PORT=$(free_port); PORT=$(free_port)
+  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}${APART:+ (pipeline apart)}
+  REDIS_PORT=$(free_port); PORT=$(free_port); KAFKA_PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   mkdir -p "$WORK/redis-$REDIS_PORT"
   # shellcheck disable=SC2086 # the flags are words for redis-server
@@ -101,42 +174,48 @@ for SPEC in "${JARS[@]}"; do
   for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.25; done
   log "redis on $REDIS_PORT: appendonly $(redis-cli -p "$REDIS_PORT" config get appendonly | tail -1)," \
     "appendfsync $(redis-cli -p "$REDIS_PORT" config get appendfsync | tail -1)"
-  SERVER_PORT=$PORT SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
-  SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
-    "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.port=0 \
-    --flashsale.kafka.embedded.data-dir="$WORK/kafka-$PORT" --flashsale.harness.ceiling-endpoint=true \
-    --logging.level.root=WARN $EXTRA > "$WORK/service-$PORT.log" 2>&1 &
-  SERVICE_PID=$!
-  for _ in $(seq 1 240); do
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] && break
-    kill -0 "$SERVICE_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$PORT.log" >&2; exit 1; }
-    sleep 0.5
-  done
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] \
-    || { log "$JAR did not answer on /actuator/health within 120 s (machine load: $(uptime))"; exit 1; }
+  # shellcheck disable=SC2086 # EXTRA is words for the service
+  if [ -n "$APART" ]; then
+    start_service "$PORT" "" --flashsale.kafka.embedded.port="$KAFKA_PORT" --flashsale.relay.enabled=false \
+      --spring.kafka.listener.auto-startup=false $EXTRA
+    SERVICE_PID=$STARTED_PID
+    PIPE_PORT=$(free_port)
+    start_service "$PIPE_PORT" "nice -n ${PIPELINE_NICE:-19}" --spring.kafka.bootstrap-servers="127.0.0.1:$KAFKA_PORT" $EXTRA
+    PIPE_PID=$STARTED_PID
+  else
+    start_service "$PORT" "" --flashsale.kafka.embedded.port="$KAFKA_PORT" $EXTRA
+    SERVICE_PID=$STARTED_PID
+  fi
+  CPU_PIDS=$SERVICE_PID
   sale "hot" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \
     -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}'
-  # A short warm-up run for the JIT, not reported.
-  DURATION=5s run warm-up /api/v1/activities/hot/reservations >/dev/null
-  if [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/harness/ceiling/reservations" \
-      -H 'X-User-Id: probe' -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}')" = 202 ]; then
-    run ceiling /harness/ceiling/reservations
+  CEILING=""
+  [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/harness/ceiling/reservations" \
+      -H 'X-User-Id: probe' -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}')" = 202 ] \
+    && CEILING=1
+  # Warm-up runs for the JIT, not reported: a 5 s one left the first rows measuring the compiler (18:22 UTC,
+  # 2026-12-01: the ceiling's first 20 s ran at 3,935/s, the next 15 s at 13,227/s).
+  [ -n "$CEILING" ] && DURATION=$WARMUP run warm-up /harness/ceiling/reservations >/dev/null
+  DURATION=$WARMUP run warm-up /api/v1/activities/hot/reservations >/dev/null
+  DURATION=$WARMUP run warm-up /api/v1/activities/gone/reservations >/dev/null
+  if [ -n "$CEILING" ]; then
+    settle; run ceiling /harness/ceiling/reservations
   else
-    echo "| $JAR_LABEL | ceiling | (no ceiling endpoint in this jar) | | | | |"
+    echo "| $JAR_LABEL | ceiling | (no ceiling endpoint in this jar) | | | | | |"
   fi
   JCMD=$(dirname "$JAVA")/jcmd
-  [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve settings=profile \
+  [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve ${JFR_OPTIONS:-settings=profile} \
     filename="$PROFILE/${JAR_LABEL//[^A-Za-z0-9._-]/_}.jfr" >/dev/null
-  row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"
+  settle; row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"
   [ -n "${PROFILE:-}" ] && "$JCMD" "$SERVICE_PID" JFR.stop name=reserve >/dev/null
-  run sold-out /api/v1/activities/gone/reservations
+  settle; run sold-out /api/v1/activities/gone/reservations
   half=$(( $(rate_of "$row") / 2 ))
   # Fewer connections, each pausing between requests: roughly half the saturation rate (the row shows what it got).
   pace_connections=16
   pause=$(( half > 0 ? pace_connections * 1000 / half - 1 : 0 )); [ "$pause" -ge 0 ] || pause=0
-  run "reserve at ~1/2 ($half/s asked)" /api/v1/activities/hot/reservations "$pause" "$pace_connections"
+  settle; run "reserve at ~1/2 ($half/s asked)" /api/v1/activities/hot/reservations "$pause" "$pace_connections"
   cleanup
 done
 if [ "${RAW_CEILING:-1}" = 1 ]; then
@@ -144,7 +223,7 @@ if [ "${RAW_CEILING:-1}" = 1 ]; then
   unzip -o -q -d "$WORK/raw" "${JARS[0]%%@*}" 'BOOT-INF/lib/tomcat-embed-core-*.jar'
   "$JAVA" -cp "$(ls "$WORK"/raw/BOOT-INF/lib/tomcat-embed-core-*.jar)" perf/RawServletCeiling.java "$PORT" \
     > "$WORK/raw-$PORT.log" 2>&1 &
-  RAW_PID=$!
+  RAW_PID=$!; CPU_PIDS=$RAW_PID
   for _ in $(seq 1 240); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 200 ] && break
     kill -0 "$RAW_PID" 2>/dev/null || { log "the raw servlet did not start:"; tail -20 "$WORK/raw-$PORT.log" >&2; exit 1; }
@@ -154,7 +233,7 @@ if [ "${RAW_CEILING:-1}" = 1 ]; then
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
     --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
   for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.25; done
-  DURATION=5s run warm-up /harness/ceiling/reservations >/dev/null
+  DURATION=$WARMUP run warm-up /harness/ceiling/reservations >/dev/null
   run ceiling /harness/ceiling/reservations
   cleanup
 fi

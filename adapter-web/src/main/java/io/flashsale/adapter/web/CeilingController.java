@@ -22,7 +22,7 @@ import java.util.List;
 @ConditionalOnBooleanProperty("flashsale.harness.ceiling-endpoint")
 public class CeilingController {
 
-    static final String PATH = "/harness/ceiling/reservations";
+    public static final String PATH = "/harness/ceiling/reservations";
     static final String ACTIVITY = "ceiling";
     private static final String ID = ACTIVITY + ".0190a6b0-0000-7000-8000-000000000000";
     static final ResponseEntity<ReservationAcceptedResponse> ACCEPTED = ResponseEntity

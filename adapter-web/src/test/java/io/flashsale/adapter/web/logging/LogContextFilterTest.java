@@ -8,8 +8,11 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,6 +71,62 @@ class LogContextFilterTest {
             ids.add(id);
         }
         assertThat(ids).hasSize(10_000);
+    }
+
+    /** The rules as the filter had them, as regular expressions: the referee of its hand-written checks. */
+    private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_.:-]{1,128}");
+    private static final Pattern ACTIVITY_PATH = Pattern.compile("^/api/v1/activities/([A-Za-z0-9_-]{1,64})(?:/.*)?$");
+    private static final Pattern RESERVATION_PATH =
+            Pattern.compile("^/api/v1/reservations/(([A-Za-z0-9_-]{1,64})\\.[A-Za-z0-9_-]{1,64})(?:/.*)?$");
+
+    @Test
+    void givenRandomPathsAndHeaders_whenHandled_thenTheIdsLoggedAreExactlyThoseThePatternsTake() throws Exception {
+        Random random = new Random(20261201);
+        String[] prefixes = {"/api/v1/activities/", "/api/v1/reservations/", "/api/v1/activitie/", "/api/v1/", ""};
+        String pieces = "aZ09_-.:/ \n\r\u0085\u2028\u2029%é";
+        for (int i = 0; i < 20_000; i++) {
+            String path = prefixes[random.nextInt(prefixes.length)] + randomText(random, pieces);
+            String header = randomText(random, pieces);
+            var request = new MockHttpServletRequest("GET", path);
+            request.addHeader("X-User-Id", header);
+            request.addHeader("X-Request-Id", header);
+
+            Map<String, String> seen = handle(request, new MockHttpServletResponse());
+
+            Map<String, String> expected = new HashMap<>();
+            if (TOKEN.matcher(header).matches()) {
+                expected.put("buyerId", header);
+                expected.put("requestId", header);
+            }
+            Matcher activity = ACTIVITY_PATH.matcher(path);
+            Matcher reservation = RESERVATION_PATH.matcher(path);
+            if (activity.matches()) {
+                expected.put("activityId", activity.group(1));
+            } else if (reservation.matches()) {
+                expected.put("reservationId", reservation.group(1));
+                expected.put("activityId", reservation.group(2));
+            }
+            if (!expected.containsKey("requestId")) {
+                assertThat(seen.get("requestId")).as(path + " / " + header).hasSize(36);
+                expected.put("requestId", seen.get("requestId"));
+            }
+            assertThat(seen).as("path %s, header %s", path, header).isEqualTo(expected);
+        }
+    }
+
+    /** Mostly id characters, runs around the 64- and 128-character limits, now and then anything else. */
+    private static String randomText(Random random, String pieces) {
+        int length = switch (random.nextInt(4)) {
+            case 0 -> random.nextInt(5);
+            case 1 -> 60 + random.nextInt(10);
+            case 2 -> 125 + random.nextInt(8);
+            default -> random.nextInt(140);
+        };
+        var text = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            text.append(random.nextInt(10) < 8 ? pieces.charAt(random.nextInt(6)) : pieces.charAt(random.nextInt(pieces.length())));
+        }
+        return text.toString();
     }
 
     private Map<String, String> handle(MockHttpServletRequest request, MockHttpServletResponse response)
