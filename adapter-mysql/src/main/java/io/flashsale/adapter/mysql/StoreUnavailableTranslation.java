@@ -1,6 +1,7 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -25,8 +26,10 @@ import java.util.Arrays;
  * Every out-port this adapter implements answers a database that does not answer with
  * {@link StoreUnavailableException}, which the application and the HTTP API know (503 {@code UNAVAILABLE}), instead of
  * Spring's data-access exceptions, which they must not see: a lost or refused connection, no connection within the
- * pool's wait, a statement that timed out, a transaction that could not begin. Anything else (a bad
- * statement, a broken constraint the code does not expect) stays what it is: a bug, not an outage.
+ * pool's wait, a statement that timed out, a transaction that could not begin. Lock contention (a deadlock, a lock
+ * wait that timed out) is told apart as {@link StoreContentionException}: the database answered, and the change met
+ * another one (ADR 53). Anything else (a bad statement, a broken constraint the code does not expect) stays what it
+ * is: a bug, not an outage.
  * <p>
  * One advisor on the adapter's beans rather than a try/catch in each method: a new method of a port cannot forget it.
  * Class proxies, so the beans keep their own types for the adapter's wiring.
@@ -48,8 +51,7 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
 
     /**
      * Whether this failure says the database is out of reach for now, rather than that the code is wrong. Lock
-     * contention (a deadlock, a lock wait that timed out) is not: the database answered, and the callers that meet it
-     * (the order pipeline's batches, whose redelivery places them) retry it as the lock failure it is.
+     * contention (a deadlock, a lock wait that timed out) is not: the database answered ({@link #isLockContention}).
      */
     static boolean isUnavailability(Throwable failure) {
         if (isLockContention(failure)) {
@@ -70,7 +72,11 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
         return false;
     }
 
-    private static boolean isLockContention(Throwable failure) {
+    /**
+     * A deadlock or a lock wait that timed out: the transaction was rolled back whole and a retry may pass. The order
+     * pipeline retries its batch on it as on any failure; the HTTP API answers 503 {@code BUSY} (ADR 53).
+     */
+    static boolean isLockContention(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof ConcurrencyFailureException || cause instanceof SQLTransactionRollbackException) {
                 return true;
@@ -90,7 +96,13 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
                 return invocation.proceed();
             } catch (StoreUnavailableException alreadyTranslated) {
                 throw alreadyTranslated;
+            } catch (StoreContentionException alreadyTranslated) {
+                throw alreadyTranslated;
             } catch (RuntimeException failure) {
+                if (isLockContention(failure)) {
+                    throw new StoreContentionException("the database refused the change for now (lock contention): "
+                            + failure.getMessage(), failure);
+                }
                 if (isUnavailability(failure)) {
                     throw new StoreUnavailableException("the database did not answer: " + failure.getMessage(),
                             failure);

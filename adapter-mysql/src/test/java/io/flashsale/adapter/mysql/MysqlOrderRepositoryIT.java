@@ -2,6 +2,7 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -29,7 +30,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.dao.PessimisticLockingFailureException;
-import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -435,8 +435,10 @@ class MysqlOrderRepositoryIT {
         Rows before = rows(sale);
 
         try (Connection blocker = lockItemRow(sale, "sku")) {
+            // The application's name for it (ADR 53): the pipeline retries it, the HTTP API answers 503 BUSY.
             assertThatThrownBy(() -> orders.place(reservation, NOW))
-                    .isInstanceOf(PessimisticLockingFailureException.class);
+                    .isInstanceOf(StoreContentionException.class)
+                    .hasCauseInstanceOf(PessimisticLockingFailureException.class);
             // The server undid only the timed-out statement; the adapter must have rolled back the rest.
             assertThat(rows(sale)).isEqualTo(before);
             blocker.rollback();
@@ -549,7 +551,7 @@ class MysqlOrderRepositoryIT {
                     for (int attempt = 1; ; attempt++) {
                         try {
                             return orders.place(reservation, NOW);
-                        } catch (TransientDataAccessException e) {
+                        } catch (StoreContentionException e) {
                             if (attempt == 10) {
                                 throw e;
                             }

@@ -39,9 +39,15 @@ class StoreUnavailableTranslationTest {
                 new SQLTransientConnectionException("timed out")))).isTrue();
     }
 
-    /** The pipeline retries lock failures as such, and MysqlOrderRepositoryIT's lock tests expect them. */
+    /** Lock contention is its own failure (ADR 53): the database answered, so it is no outage. */
     @Test
-    void givenLockContention_whenClassified_thenItIsNoUnavailability() {
+    void givenLockContention_whenClassified_thenItIsContentionAndNoUnavailability() {
+        assertThat(StoreUnavailableTranslation.isLockContention(new CannotAcquireLockException("lock wait timeout",
+                new SQLTransactionRollbackException("Lock wait timeout exceeded")))).isTrue();
+        assertThat(StoreUnavailableTranslation.isLockContention(new IllegalStateException("wrapped",
+                new SQLTransactionRollbackException("Deadlock found")))).isTrue();
+        assertThat(StoreUnavailableTranslation.isLockContention(new RecoverableDataAccessException("reset",
+                new SQLRecoverableException("Communications link failure")))).isFalse();
         assertThat(StoreUnavailableTranslation.isUnavailability(new CannotAcquireLockException("lock wait timeout",
                 new SQLTransactionRollbackException("Lock wait timeout exceeded")))).isFalse();
         assertThat(StoreUnavailableTranslation.isUnavailability(new PessimisticLockingFailureException("deadlock",

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.adapter.web.security.MissingUserException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
@@ -115,6 +116,20 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.status(ProblemCode.UNAVAILABLE.status())
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.UNAVAILABLE, "a store this call needs did not answer in time; try again"));
+    }
+
+    /**
+     * The change met another one on the same rows (a deadlock, a lock wait that timed out) and was rolled back whole:
+     * 503 {@code BUSY} with {@code Retry-After}, not 409, since nothing about the request is wrong and the same request
+     * may pass a moment later; not {@code UNAVAILABLE}, since the database answered (ADR 53).
+     */
+    @ExceptionHandler(StoreContentionException.class)
+    ResponseEntity<ProblemDetail> storeBusy(StoreContentionException e, WebRequest request) {
+        LOG.warn("lock contention on {}: {}", request.getDescription(false), rootMessage(e));
+        return Problems.status(ProblemCode.BUSY.status())
+                .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
+                .body(Problems.of(ProblemCode.BUSY, "the change met another one on the same data and was not made; "
+                        + "try again"));
     }
 
     /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */

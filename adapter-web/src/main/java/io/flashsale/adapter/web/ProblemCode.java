@@ -59,7 +59,12 @@ public enum ProblemCode {
      */
     UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE),
     /** Redis is out and the database path cannot take the attempt now (at its concurrency limit, or rebuilding). */
-    DEGRADED(HttpStatus.SERVICE_UNAVAILABLE);
+    DEGRADED(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
+     * The change met another one on the same rows in the database of record (a deadlock, a lock wait that timed out)
+     * and was rolled back whole; try again after {@code Retry-After}.
+     */
+    BUSY(HttpStatus.SERVICE_UNAVAILABLE);
 
     private final HttpStatus status;
 

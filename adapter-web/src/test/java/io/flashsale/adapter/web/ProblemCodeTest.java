@@ -22,6 +22,14 @@ class ProblemCodeTest {
     }
 
     @Test
+    void givenTheConditionsThatPass_whenAnswered_thenEachIs503() {
+        for (ProblemCode code : new ProblemCode[] {ProblemCode.NOT_READY, ProblemCode.UNAVAILABLE, ProblemCode.DEGRADED,
+                ProblemCode.BUSY}) {
+            assertThat(code.status().value()).as(code.name()).isEqualTo(503);
+        }
+    }
+
+    @Test
     void givenTheLifecycleRefusals_whenAnswered_thenEachIsAConflict() {
         for (ProblemCode code : new ProblemCode[] {ProblemCode.NOT_PAYABLE, ProblemCode.NOT_CANCELLABLE,
                 ProblemCode.ACTIVITY_NOT_ENDED, ProblemCode.RESERVATIONS_PENDING, ProblemCode.ACTIVITY_ARCHIVED}) {

@@ -38,10 +38,24 @@ class ProblemErrorControllerTest {
         assertThat(response.getBody().toString()).doesNotContain("hunter2", "IllegalStateException");
     }
 
+    /** Defect 9 of docs/reliability.md: a client that asks for the error path itself found a 500. */
     @Test
-    void givenNoStatus_whenRendered_thenInternal() {
-        ResponseEntity<ProblemDetail> response = controller.error(new MockHttpServletRequest("GET", "/error"));
+    void givenARequestStraightToTheErrorPath_whenRendered_thenNotFound() {
+        ResponseEntity<ProblemDetail> response = controller.error(new MockHttpServletRequest("POST", "/error"));
+
+        assertThat(response.getStatusCode().value()).isEqualTo(404);
+        assertThat(response.getBody().getProperties()).containsEntry("code", "NOT_FOUND");
+        assertThat(response.getBody().getInstance()).hasToString("/error");
+    }
+
+    @Test
+    void givenAnExceptionWithoutAStatus_whenRendered_thenInternal() {
+        var request = new MockHttpServletRequest("GET", "/error");
+        request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new IllegalStateException("a filter failed"));
+
+        ResponseEntity<ProblemDetail> response = controller.error(request);
 
         assertThat(response.getStatusCode().value()).isEqualTo(500);
+        assertThat(response.getBody().getProperties()).containsEntry("code", "INTERNAL");
     }
 }

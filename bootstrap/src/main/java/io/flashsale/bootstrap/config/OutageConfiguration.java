@@ -20,6 +20,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -41,6 +43,7 @@ import java.time.Duration;
 public class OutageConfiguration {
 
     public static final String BREAKER_STATE = "flashsale.hotstore.breaker.state";
+    private static final Logger LOG = LoggerFactory.getLogger(OutageConfiguration.class);
 
     @Bean
     CircuitBreaker hotStoreBreaker(OutageProperties outage, MeterRegistry meters) {
@@ -62,6 +65,10 @@ public class OutageConfiguration {
                 .description("the hot store's circuit breaker: 0 closed (Redis decides), 1 open (the database "
                         + "decides), 2 half-open (Redis is back, its ledgers are being rebuilt)")
                 .register(meters);
+        // Which store decides, and since when: the first thing to know when a request id got two reservations.
+        // Which store decides since when (OPEN, HALF_OPEN: the database; CLOSED: Redis), whatever moved the breaker.
+        breaker.getEventPublisher().onStateTransition(event -> LOG.warn("hot store breaker {}",
+                event.getStateTransition()));
         return breaker;
     }
 

@@ -69,6 +69,10 @@ final class ProblemResponses implements OperationCustomizer {
         // Every operation reads or writes the database of record (or may, while Redis is out): when it does not
         // answer in time the call is 503 UNAVAILABLE with Retry-After, as a broker that refuses an event is.
         Set<ProblemCode> codes = EnumSet.of(ProblemCode.INTERNAL, ProblemCode.UNAVAILABLE);
+        // A call that changes the database of record may meet another change on the same rows (ADR 53).
+        if (!route(handler).startsWith("GET ")) {
+            codes.add(ProblemCode.BUSY);
+        }
         if (isAdminOnly(handler)) {
             codes.add(ProblemCode.UNAUTHORIZED);
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.ADMIN_SCHEME));

@@ -13,6 +13,9 @@ class HttpProtocolIT extends ApiTestBase {
         assertProblem(get("/nope"), 404, "NOT_FOUND");
         assertProblem(post("/api/v2/activities", "{}"), 404, "NOT_FOUND");
         assertProblem(get("/api/v1/reservations"), 404, "NOT_FOUND");
+        // The container's error path asked for directly (defect 9 of docs/reliability.md: it was a 500).
+        assertProblem(get("/error"), 404, "NOT_FOUND");
+        assertProblem(post("/error", "{}"), 404, "NOT_FOUND");
     }
 
     @Test

@@ -55,7 +55,7 @@ class OpenApiSpecIT extends ApiTestBase {
         JsonNode reserve = spec.path("paths").path("/api/v1/activities/{activityId}/reservations").path("post");
         assertThat(codes(reserve, "409")).contains("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_STARTED", "ENDED");
         assertThat(codes(reserve, "401")).containsExactly("MISSING_USER");
-        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "UNAVAILABLE", "DEGRADED");
+        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY");
         assertThat(reserve.path("responses").path("409").path("content").has("application/problem+json")).isTrue();
         assertThat(reserve.path("responses").has("202")).isTrue();
         assertThat(reserve.path("responses").has("200")).isFalse();

@@ -30,11 +30,11 @@ public final class Checker {
 
     private static final Map<String, Set<String>> DOCUMENTED_REFUSALS = Map.of(
             "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE", "RATE_LIMITED",
-                    "DEGRADED"),
-            "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
-            "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "RESERVATION_NOT_FOUND"),
+                    "DEGRADED", "BUSY"),
+            "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
+            "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
             // ACTIVITY_EXISTS: a sale's creation repeated after its first answer was lost (the opener wants 201 or 409).
-            "admin", Set.of("NOT_READY", "UNAVAILABLE", "DEGRADED", "ACTIVITY_EXISTS"));
+            "admin", Set.of("NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "ACTIVITY_EXISTS"));
 
     /**
      * What the check found, with the counts the campaign's table reports.
@@ -174,7 +174,8 @@ public final class Checker {
                 violations.add(new Violation(Invariant.DOUBLE_ORDER, request + " was answered with "
                         + firstAnswers.size() + " reservations " + firstAnswers.keySet() + (earlierLostInWindow
                         ? ", and MySQL holds " + standing + " orders of it that are not FAILED"
-                        : ", the earlier outside every documented loss window"),
+                        : ", the earlier outside every documented loss window") + "; MySQL's orders of it: "
+                        + byRequest.getOrDefault(request, List.of()),
                         evidenceOf(entries, request.substring(request.indexOf('/') + 1))));
             }
         });
@@ -212,9 +213,15 @@ public final class Checker {
                 // The request's one order is its earlier reservation; this later id was refused as its duplicate.
                 continue;
             } else {
+                // What the request became, not only this id: a repeat answered with another id, and MySQL's orders of
+                // the request (a DUPLICATE_REQUEST refusal leaves no row of this id, ADR 32).
                 violations.add(new Violation(Invariant.LOST_RESERVATION, reservationId + " was answered 202 and is "
-                        + "no order, outside every documented loss window", entries.stream()
-                        .filter(entry -> reservationId.equals(entry.reservationId())).toList()));
+                        + "no order, outside every documented loss window; MySQL's orders of " + request + ": "
+                        + ordersByRequest(books).getOrDefault(request, List.of()), entries.stream()
+                        .filter(entry -> reservationId.equals(entry.reservationId())
+                                || answer.buyer().equals(entry.buyer()) && answer.requestId() != null
+                                && answer.requestId().equals(entry.requestId()))
+                        .toList()));
             }
         }
         return lostInWindow;

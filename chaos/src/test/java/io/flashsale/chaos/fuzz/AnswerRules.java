@@ -31,9 +31,6 @@ final class AnswerRules {
         }
         JsonNode json = answer.json();
         String code = json == null ? null : json.path("code").asString(null);
-        if (knownGap(request, answer)) {
-            return;
-        }
         if (answer.status() >= 500 && !protocolRefusal(request, answer)) {
             assertThat(answer.status() == 503 && ProblemCode.NOT_READY.name().equals(code))
                     .as("%s was answered %s", request, answer).isTrue();
@@ -56,15 +53,5 @@ final class AnswerRules {
         boolean transferCoding = request.headers().stream()
                 .anyMatch(header -> header.name().strip().equalsIgnoreCase("Transfer-Encoding"));
         return answer.status() == 501 && (transferCoding || answer.bare()) || answer.status() == 505 && answer.bare();
-    }
-
-    /**
-     * Open defect 6 of docs/reliability.md: a request straight to the container's error path, {@code /error}, is
-     * answered 500 INTERNAL ({@code ProblemErrorController} finds no error status and assumes a server error). Only
-     * that path, only that answer; remove once the controller answers 404 there.
-     */
-    private static boolean knownGap(FuzzedRequest request, Answer answer) {
-        String path = request.path().split("[?;#]", 2)[0];
-        return answer.status() == 500 && (path.equals("/error") || path.equals("/error/"));
     }
 }
