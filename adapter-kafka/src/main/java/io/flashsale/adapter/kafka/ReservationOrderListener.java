@@ -79,6 +79,7 @@ public class ReservationOrderListener {
             return;
         }
         long start = System.nanoTime();
+        long startMillis = System.currentTimeMillis();
         List<OrderPlacement> placements;
         try {
             placements = placeOrders.placeOrders(batch);
@@ -88,10 +89,32 @@ public class ReservationOrderListener {
         if (LOG.isDebugEnabled()) {
             ConsumerRecord<String, String> first = records.getFirst();
             ConsumerRecord<String, String> last = records.get(batch.size() - 1);
-            LOG.debug("settled a batch of {} reservations from {}-{}@{}..{} in {} ms: {}", batch.size(),
-                    first.topic(), first.partition(), first.offset(), last.offset(),
-                    (System.nanoTime() - start) / 1_000_000, outcomes(placements));
+            LOG.debug("settled a batch of {} reservations from {}-{}@{}..{} in {} ms (longest waits: {} ms in the"
+                            + " outbox, {} ms on the topic): {}", batch.size(), first.topic(), first.partition(),
+                    first.offset(), last.offset(), (System.nanoTime() - start) / 1_000_000,
+                    longestInOutbox(records, batch), longestOnTopic(records, batch.size(), startMillis),
+                    outcomes(placements));
         }
+    }
+
+    /**
+     * Where a reservation's time to its order went before this batch: from the hot store accepting it to the relay
+     * publishing it (the record's create time, stamped by the relay's producer), then on the topic until this batch.
+     */
+    private static long longestInOutbox(List<ConsumerRecord<String, String>> records, List<Reservation> batch) {
+        long longest = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            longest = Math.max(longest, records.get(i).timestamp() - batch.get(i).reservedAt().toEpochMilli());
+        }
+        return longest;
+    }
+
+    private static long longestOnTopic(List<ConsumerRecord<String, String>> records, int size, long batchStart) {
+        long longest = 0;
+        for (int i = 0; i < size; i++) {
+            longest = Math.max(longest, batchStart - records.get(i).timestamp());
+        }
+        return longest;
     }
 
     /** e.g. {Placed=498, AlreadyPlaced=2}, for the batch's debug line. */

@@ -1,7 +1,12 @@
 package io.flashsale.adapter.kafka;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
@@ -16,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -32,6 +38,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -104,6 +112,36 @@ class ReservationPipelineIT {
         await().atMost(WITHIN).until(() -> committedUpTo(published));
         assertThat(orders.placed()).containsAll(reservations);
         assertThat(reservations).allSatisfy(reservation -> assertThat(orders.deliveriesOf(reservation.id())).isOne());
+    }
+
+    @Test
+    void givenAReservationAcceptedFiveSecondsBeforeItWasPublished_whenSettled_thenTheBatchLineNamesThatWait() {
+        Logger listenerLog = (Logger) LoggerFactory.getLogger(ReservationOrderListener.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        Level level = listenerLog.getLevel();
+        listenerLog.setLevel(Level.DEBUG);
+        listenerLog.addAppender(lines);
+        try {
+            Reservation template = Reservations.reserved(activity);
+            Reservation reservation = new Reservation(template.id(), activity, template.buyerId(), template.requestId(),
+                    template.lines(), template.status(), Instant.now().minusSeconds(5));
+
+            EventPosition position = publisher.publishAt(List.of(reservation)).getFirst();
+
+            // The batch that holds it may hold earlier records too: the longest wait is at least this one's.
+            Pattern batchLine = Pattern.compile(Pattern.quote(TOPIC) + "-" + position.partition()
+                    + "@(\\d+)\\.\\.(\\d+) in \\d+ ms \\(longest waits: (\\d+) ms in the outbox, ");
+            Matcher waits = await().atMost(WITHIN).until(() -> logged(lines).stream()
+                    .map(batchLine::matcher)
+                    .filter(m -> m.find() && Long.parseLong(m.group(1)) <= position.offset()
+                            && position.offset() <= Long.parseLong(m.group(2)))
+                    .findFirst(), Optional::isPresent).orElseThrow();
+            assertThat(Long.parseLong(waits.group(3))).isGreaterThanOrEqualTo(5_000L);
+        } finally {
+            listenerLog.detachAppender(lines);
+            listenerLog.setLevel(level);
+        }
     }
 
     @Test
@@ -223,6 +261,13 @@ class ReservationPipelineIT {
         assertThat(deadLetters.find("0-999999")).isEmpty();
         assertThat(deadLetters.find("99-0")).isEmpty();
         assertThat(deadLetters.find("not-an-id")).isEmpty();
+    }
+
+    /** The appender takes events under its own lock (AppenderBase.doAppend), so the copy is taken under it too. */
+    private static List<String> logged(ListAppender<ILoggingEvent> appender) {
+        synchronized (appender) {
+            return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        }
     }
 
     private DeadLetter awaitDeadLetter(String reservationId) {
