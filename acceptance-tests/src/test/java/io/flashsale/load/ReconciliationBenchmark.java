@@ -54,11 +54,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * The safety net's benchmark at flash-sale scale (not a test: it asserts nothing and no build runs it). Starts a Redis
  * of its own on a free port (so its SLOWLOG holds only this run), builds a sale holding {@code reservations}
  * reservations directly in Redis (990 of each 1000 ORDERED, the rest RESERVED with their outbox entries unread), then
- * offers reservations from new buyers for a warm-up phase (not counted) and three phases of equal length: quiet,
- * with the background work looping
- * (the reconciliation snapshot, a stale repair, the archive's checks), and quiet again. Prints the reservation
- * p50/p99/p999 of each phase, the slowest command of each kind in SLOWLOG, and the load average; finally times one
- * rebuild of a lost sale with {@code rebuild-holdings} buyers.
+ * offers reservations from new buyers for a warm-up phase (not counted) and {@code cycles} pairs of phases of equal
+ * length, quiet and with the background work looping (the reconciliation look, the rolling audit's slice of holdings,
+ * a stale repair, the archive's checks), so that the machine's drifting load shows between neighbouring quiet phases.
+ * Prints each phase's reservation p50/p99/p999 with the CPU this JVM, the passes' thread and Redis spent in it, each
+ * background phase's p99 against the quiet phases around it, the slowest command of each kind in SLOWLOG, and the load
+ * average; then a phase with rebuilds of lost sales, and finally times rebuilds alone per page size.
  *
  * <p>Run from the repository root (the PATH's {@code redis-server}, else the packaged one):
  * <pre>
@@ -75,6 +76,10 @@ public final class ReconciliationBenchmark {
 
     /** Pause between background passes (0: back to back, the worst case; the schedule's is a minute). */
     private static int PASS_PAUSE_MILLIS;
+    /** Quiet and background phases, alternating: each pair is one cycle. */
+    private static int CYCLES;
+    /** Pages of holdings the rolling audit reads per pass (ADR 59), as the service's default. */
+    private static final int AUDIT_PAGES = 50;
 
     private ReconciliationBenchmark() {
     }
@@ -85,6 +90,7 @@ public final class ReconciliationBenchmark {
         int buyers = Integer.getInteger("flashsale.bench.threads", 8);
         int rebuildHoldings = Integer.getInteger("flashsale.bench.rebuild-holdings", 100_000);
         PASS_PAUSE_MILLIS = Integer.getInteger("flashsale.bench.pass-pause-ms", 0);
+        CYCLES = Integer.getInteger("flashsale.bench.cycles", 4);
         RedisServerProcess server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE,
                 "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000").start();
         int port = server.port();
@@ -125,41 +131,21 @@ public final class ReconciliationBenchmark {
         Thread pipeline = pipeline(store, sale.id(), stopPipeline);
 
         reserveFor(stock, sale.id(), seconds, threads, "warm");
-        redis.slowlogReset();
-        long[] quiet = reserveFor(stock, sale.id(), seconds, threads, "q1");
-        List<Object> slowQuiet = redis.slowlogGet(100_000);
-        redis.slowlogReset();
-
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong passes = new AtomicLong();
-        AtomicLong snapshotNanos = new AtomicLong();
-        Thread background = Thread.ofPlatform().name("background-work").start(() -> {
-            while (!stop.get()) {
-                long start = System.nanoTime();
-                HotStoreSnapshot snapshot = hotStore.snapshot(sale.id()).orElseThrow();
-                snapshotNanos.addAndGet(System.nanoTime() - start);
-                HotSkuSnapshot look = snapshot.sku(SKU).orElseThrow();
-                hotStore.repair(sale.id(), new LedgerRepair(SKU, look.figures(), Map.of(), Set.of(),
-                        HotSkuSnapshot.MOVING, 4, 1));
-                archive.reservedCount(sale.id());
-                archive.outboxDrained(sale.id());
-                passes.incrementAndGet();
-                if (PASS_PAUSE_MILLIS > 0) {
-                    try {
-                        Thread.sleep(PASS_PAUSE_MILLIS);
-                    } catch (InterruptedException stopped) {
-                        return;
-                    }
-                }
-            }
-        });
-        long[] busy = reserveFor(stock, sale.id(), seconds, threads, "bg");
-        stop.set(true);
-        background.join();
-        List<Object> slowBusy = redis.slowlogGet(100_000);
-        redis.slowlogReset();
-        long[] quietAgain = reserveFor(stock, sale.id(), seconds, threads, "q2");
-        List<Object> slowQuietAgain = redis.slowlogGet(100_000);
+        // Quiet and background phases alternate, CYCLES times, so that a drift of the machine's load over the run
+        // shows as a difference between neighbouring quiet phases, not as the cost of the background work.
+        List<Phase> phases = new ArrayList<>();
+        for (int cycle = 1; cycle <= CYCLES; cycle++) {
+            String quietTokens = "q" + cycle;
+            String busyTokens = "b" + cycle;
+            phases.add(phase("quiet " + cycle, redis,
+                    () -> reserveFor(stock, sale.id(), seconds, threads, quietTokens), null));
+            Background work = new Background(hotStore, archive, sale.id());
+            phases.add(phase("with passes " + cycle, redis,
+                    () -> reserveFor(stock, sale.id(), seconds, threads, busyTokens), work));
+        }
+        // A last quiet phase, so that every background phase has a quiet one on either side.
+        phases.add(phase("quiet " + (CYCLES + 1), redis,
+                () -> reserveFor(stock, sale.id(), seconds, threads, "q" + (CYCLES + 1)), null));
 
         // Rebuilds of other, lost sales (rebuildHoldings orders each, in pages) while reservations flow.
         redis.slowlogReset();
@@ -186,21 +172,19 @@ public final class ReconciliationBenchmark {
                 redis.hlen(RedisKeys.inFlight(sale.id())), PIPELINE_BATCH);
 
         System.out.println();
-        System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase:");
-        print("quiet", quiet);
-        print("with background work", busy);
-        print("quiet again", quietAgain);
+        System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase; CPU seconds"
+                + " in the phase: this JVM (reservations, pipeline and passes), the passes' thread alone, Redis:");
+        phases.forEach(Phase::print);
         print("with rebuilds", rebuilding);
         System.out.printf("rebuilds of %,d orders while reservations flowed: %d (%.1f s each on average)%n",
                 rebuildHoldings, rebuilds.get(), rebuilds.get() == 0 ? 0 : rebuildMillis.get() / 1000.0 / rebuilds.get());
-        System.out.printf("background passes: %d, %d ms apart (snapshot of the sale: %.3f s on average)%n",
-                passes.get(), PASS_PAUSE_MILLIS,
-                passes.get() == 0 ? 0 : snapshotNanos.get() / 1e9 / passes.get());
+        summary(phases);
         System.out.println();
-        System.out.println("SLOWLOG (commands of " + SLOWLOG_FROM_MICROS + " us or more), slowest per command:");
-        printSlowlog("quiet", slowQuiet, scriptNames);
-        printSlowlog("with background work", slowBusy, scriptNames);
-        printSlowlog("quiet again", slowQuietAgain, scriptNames);
+        System.out.println("SLOWLOG (commands of " + SLOWLOG_FROM_MICROS + " us or more), slowest per command, with"
+                + " the slowest one's first arguments; * = sent by the background passes:");
+        for (Phase phase : phases) {
+            printSlowlog(phase.name, phase.slowlog, scriptNames);
+        }
         printSlowlog("with rebuilds", slowRebuilding, scriptNames);
 
         // The bounded rebuild alone, once per page size, every command logged: what LedgerRebuild.PAGE trades.
@@ -225,6 +209,137 @@ public final class ReconciliationBenchmark {
         System.out.println();
         System.out.println("load average (1, 5, 15 min): " + Files.readString(Path.of("/proc/loadavg")).trim());
         System.out.println("cores: " + Runtime.getRuntime().availableProcessors() + ", Redis " + version(redis));
+    }
+
+    /** What a phase's reservations are made by. */
+    private interface Reservations {
+        long[] run() throws InterruptedException;
+    }
+
+    /** One phase: its latencies (sorted, ns), CPU spent meanwhile, and the SLOWLOG it left. */
+    private record Phase(String name, long[] latencies, double jvmCpu, double passCpu, double redisCpu, long passes,
+                         double passSeconds, String load, List<Object> slowlog) {
+
+        void print() {
+            System.out.printf("  %-22s n=%,9d  p50 %6.3f  p99 %6.3f  p999 %6.3f  max %7.3f  cpu jvm %5.1f passes %5.1f"
+                            + " redis %5.1f  %s%s%n", name, latencies.length, at(latencies, 0.50),
+                    at(latencies, 0.99), at(latencies, 0.999), latencies[latencies.length - 1] / 1e6, jvmCpu,
+                    passCpu, redisCpu, passes == 0 ? "" : passes + " passes of " + String.format("%.3f s, ",
+                            passSeconds / passes), "load " + load);
+        }
+
+        double p99() {
+            return at(latencies, 0.99);
+        }
+    }
+
+    /** Runs one phase, with the background work looping meanwhile when {@code work} is given. */
+    private static Phase phase(String name, RedisCommands<String, String> redis, Reservations reservations,
+                               Background work) throws Exception {
+        redis.slowlogReset();
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        long jvmBefore = os.getProcessCpuTime();
+        double redisBefore = redisCpu(redis);
+        if (work != null) {
+            work.start();
+        }
+        long[] latencies = reservations.run();
+        if (work != null) {
+            work.stop();
+        }
+        double jvm = (os.getProcessCpuTime() - jvmBefore) / 1e9;
+        double redisSpent = redisCpu(redis) - redisBefore;
+        String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+        return new Phase(name, latencies, jvm, work == null ? 0 : work.cpuNanos.get() / 1e9, redisSpent,
+                work == null ? 0 : work.passes.get(), work == null ? 0 : work.passNanos.get() / 1e9, load,
+                redis.slowlogGet(100_000));
+    }
+
+    /** Seconds of CPU the Redis server spent so far, user and system. */
+    private static double redisCpu(RedisCommands<String, String> redis) {
+        double seconds = 0;
+        for (String line : redis.info("cpu").lines().toList()) {
+            if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+                seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        return seconds;
+    }
+
+    /**
+     * The background work of one reconciliation pass, looping: the paged look of ADR 43, the rolling audit's slice of
+     * holdings (ADR 59), a stale repair (it answers RETRY) and the archive's checks. Its thread's CPU time is counted.
+     */
+    private static final class Background {
+
+        private final RedisHotStoreReconciliation hotStore;
+        private final RedisActivityArchive archive;
+        private final ActivityId sale;
+        private final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicLong passes = new AtomicLong();
+        final AtomicLong passNanos = new AtomicLong();
+        final AtomicLong cpuNanos = new AtomicLong();
+        private Thread thread;
+
+        Background(RedisHotStoreReconciliation hotStore, RedisActivityArchive archive, ActivityId sale) {
+            this.hotStore = hotStore;
+            this.archive = archive;
+            this.sale = sale;
+        }
+
+        void start() {
+            thread = Thread.ofPlatform().name("background-work").start(() -> {
+                var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+                long cpuBefore = threads.getCurrentThreadCpuTime();
+                while (!stop.get()) {
+                    long start = System.nanoTime();
+                    HotStoreSnapshot snapshot = hotStore.snapshot(sale).orElseThrow();
+                    HotSkuSnapshot look = snapshot.sku(SKU).orElseThrow();
+                    hotStore.auditHoldings(sale, look, AUDIT_PAGES);
+                    passNanos.addAndGet(System.nanoTime() - start);
+                    hotStore.repair(sale, new LedgerRepair(SKU, look.figures(), Map.of(), Set.of(),
+                            HotSkuSnapshot.MOVING, 4, 1));
+                    archive.reservedCount(sale);
+                    archive.outboxDrained(sale);
+                    passes.incrementAndGet();
+                    if (PASS_PAUSE_MILLIS > 0) {
+                        try {
+                            Thread.sleep(PASS_PAUSE_MILLIS);
+                        } catch (InterruptedException stopped) {
+                            break;
+                        }
+                    }
+                }
+                cpuNanos.set(threads.getCurrentThreadCpuTime() - cpuBefore);
+            });
+        }
+
+        void stop() throws InterruptedException {
+            stop.set(true);
+            thread.join();
+        }
+    }
+
+    /**
+     * Each background phase's p99 against the mean of the quiet phases either side of it, and the median over the
+     * cycles: one pair alone is within the noise of this shared box.
+     */
+    private static void summary(List<Phase> phases) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 1; i < phases.size(); i += 2) {
+            double before = phases.get(i - 1).p99();
+            double after = i + 1 < phases.size() ? phases.get(i + 1).p99() : before;
+            double ratio = phases.get(i).p99() / ((before + after) / 2);
+            ratios.add(ratio);
+            System.out.printf("  cycle %d: p99 with passes %.3f ms against %.3f / %.3f around it: %+.0f%%%n",
+                    i / 2 + 1, phases.get(i).p99(), before, after, (ratio - 1) * 100);
+        }
+        List<Double> sorted = ratios.stream().sorted().toList();
+        double median = sorted.size() % 2 == 1 ? sorted.get(sorted.size() / 2)
+                : (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
+        System.out.printf("  median over %d cycles: %+.0f%% (target: within +20%%)%n", ratios.size(),
+                (median - 1) * 100);
     }
 
     private static final int PIPELINE_BATCH = 500;
@@ -410,9 +525,22 @@ public final class ReconciliationBenchmark {
         return sorted[(int) Math.min(sorted.length - 1, Math.floor(quantile * sorted.length))] / 1e6;
     }
 
-    /** Slowest entry per command ({@code EVALSHA} named by its script) of one phase's SLOWLOG. */
+    /**
+     * Commands only the background passes send here. Redis 7 logs the commands a script runs as well, so an HMGET, HGET
+     * or HSET of a few fields is a script's (reserve.lua reads a record's status and buyer); the passes' HMGET reads
+     * pages of a hundred fields, logged as {@code HMGET*} here.
+     */
+    private static final Set<String> BACKGROUND = Set.of("HSCAN", "HMGET*", "XRANGE", "XPENDING", "XINFO", "EXISTS",
+            "EVALSHA reconcile_figures.lua", "EVALSHA reconcile_snapshot.lua", "EVALSHA reconcile_repair.lua",
+            "EVALSHA archive.lua");
+
+    /**
+     * Slowest entry per command ({@code EVALSHA} named by its script) of one phase's SLOWLOG, with the first arguments
+     * of that entry (the key and the first fields tell which read it was) and how many arguments it had.
+     */
     private static void printSlowlog(String phase, List<Object> entries, Map<String, String> scriptNames) {
         Map<String, Long> slowest = new HashMap<>();
+        Map<String, String> slowestArgs = new HashMap<>();
         Map<String, Integer> count = new HashMap<>();
         for (Object entry : entries) {
             List<?> fields = (List<?>) entry;
@@ -422,14 +550,20 @@ public final class ReconciliationBenchmark {
             if (name.equals("EVALSHA") && command.size() > 1) {
                 name = "EVALSHA " + scriptNames.getOrDefault(String.valueOf(command.get(1)), "?");
             }
-            slowest.merge(name, micros, Math::max);
+            if (name.equals("HMGET") && command.size() > 20) {
+                name = "HMGET*";
+            }
+            if (micros > slowest.getOrDefault(name, -1L)) {
+                slowest.put(name, micros);
+                slowestArgs.put(name, command.size() + " args: " + command.subList(1, Math.min(command.size(), 4)));
+            }
             count.merge(name, 1, Integer::sum);
         }
         if (slowest.isEmpty()) {
             System.out.printf("  %-22s none%n", phase);
         }
-        slowest.forEach((name, micros) -> System.out.printf("  %-22s %-28s max %8.3f ms (%d entries)%n", phase, name,
-                micros / 1000.0, count.get(name)));
+        slowest.forEach((name, micros) -> System.out.printf("  %-22s %s%-28s max %8.3f ms (%d entries) %s%n", phase,
+                BACKGROUND.contains(name) ? "*" : " ", name, micros / 1000.0, count.get(name), slowestArgs.get(name)));
     }
 
     private static Map<String, String> scriptNames(RedisCommands<String, String> redis) {

@@ -9,6 +9,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.RebuildStart;
@@ -26,6 +27,9 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.MapScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -169,6 +173,39 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
                 && after.get().version(skuId.value()).equals(look.version());
         return look.withHoldings(SnapshotReply.holdingsOf(skuId, fields), steady ? look.version()
                 : HotSkuSnapshot.MOVING);
+    }
+
+    /**
+     * HSCAN with MATCH {@code *:<sku>} over the sale's holdings, {@link PagedReads#PAGE} buckets a call, from the cursor
+     * kept in {@link RedisKeys#holdingsAudit}, then the figures again. The cursor moves on only when the SKU held still
+     * (a slice that is not judged is read again next time), so every holding present through a cycle is judged in a
+     * steady slice of it. Two passes at once read the same slice and write the same cursor; nothing is skipped.
+     */
+    @Override
+    public Optional<HoldingsSlice> auditHoldings(ActivityId activityId, HotSkuSnapshot look, int pages) {
+        if (look.holdingsRead() || !look.steady() || pages < 1) {
+            return Optional.empty();
+        }
+        String sku = look.skuId().value();
+        String cursors = RedisKeys.holdingsAudit(activityId);
+        String from = redis.hget(cursors, sku);
+        ScanCursor cursor = from == null || from.equals("0") ? ScanCursor.INITIAL : ScanCursor.of(from);
+        ScanArgs args = ScanArgs.Builder.matches("*:" + sku).limit(PagedReads.PAGE);
+        Map<String, String> fields = new HashMap<>();
+        boolean cycleEnded = false;
+        for (int page = 0; page < pages && !cycleEnded; page++) {
+            MapScanCursor<String, String> step = redis.hscan(RedisKeys.holdings(activityId), cursor, args);
+            fields.putAll(step.getMap());
+            cursor = step;
+            cycleEnded = step.isFinished();
+        }
+        Optional<SnapshotReply.Figures> after = figures(activityId);
+        boolean steady = after.isPresent() && after.get().skus().contains(sku)
+                && after.get().version(sku).equals(look.version());
+        if (steady) {
+            redis.hset(cursors, sku, cycleEnded ? "0" : cursor.getCursor());
+        }
+        return Optional.of(new HoldingsSlice(SnapshotReply.holdingsOf(look.skuId(), fields), steady, cycleEnded));
     }
 
     @Override

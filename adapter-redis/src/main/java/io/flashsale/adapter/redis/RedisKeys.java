@@ -14,10 +14,10 @@ import java.util.List;
  * same hash fields from the same parts; they never build a key name.
  *
  * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
- * and one script may touch them together. An activity has seven keys, whatever its number of SKUs, buyers or
- * reservations, and each script receives every key it touches in {@code KEYS}: data that only a stored value
- * leads to (the reservation a requestId points at, the buyer of a reservation being released) lives in hash
- * fields of these fixed keys, never under a key name a script would have to make up.
+ * and one script may touch them together. An activity has seven keys of sale data and two of bookkeeping, whatever
+ * its number of SKUs, buyers or reservations, and each script receives every key it touches in {@code KEYS}: data
+ * that only a stored value leads to (the reservation a requestId points at, the buyer of a reservation being released)
+ * lives in hash fields of these fixed keys, never under a key name a script would have to make up.
  *
  * <pre>
  * fs:{a}:meta          hash    ready         "1" once warm_up.lua has loaded everything (written last)
@@ -50,6 +50,8 @@ import java.util.List;
  *                              buyerId, requestId, lines, at (epoch millis), reservedAt (ISO-8601, exact);
  *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
  *                              group has acknowledged
+ * fs:{a}:recovery      hash    partition -&gt; end offset of the reservations topic when a lost sale's recovery began
+ * fs:{a}:audit         hash    &lt;sku&gt; -&gt; HSCAN cursor of the rolling audit over fs:{a}:holdings (ADR 59)
  * </pre>
  *
  * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
@@ -135,16 +137,28 @@ public final class RedisKeys {
         return key(activityId, "recovery");
     }
 
+    /**
+     * Where the rolling audit of holdings stands (ADR 59): SKU -> HSCAN cursor over {@link #holdings}. Not sale data: a
+     * rebuild keeps it (a cursor is only a position, any value is safe on any hash), an archive deletes it.
+     */
+    public static String holdingsAudit(ActivityId activityId) {
+        return key(activityId, "audit");
+    }
+
     /** Every key of one activity's sale data, outbox first: what a rebuild drops. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
                 reservations(activityId), requests(activityId), inFlight(activityId));
     }
 
-    /** What an archive deletes, outbox first: every key of the activity and the mark of a recovery in progress. */
+    /**
+     * What an archive deletes, outbox first: every key of the activity, the mark of a recovery in progress and the
+     * audit's cursor.
+     */
     public static List<String> archiveKeys(ActivityId activityId) {
         List<String> keys = new ArrayList<>(activityKeys(activityId));
         keys.add(recovery(activityId));
+        keys.add(holdingsAudit(activityId));
         return List.copyOf(keys);
     }
 

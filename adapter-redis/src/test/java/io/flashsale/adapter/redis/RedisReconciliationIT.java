@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
+import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.OutboxEntry;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -80,6 +82,12 @@ class RedisReconciliationIT {
 
     private HotSkuSnapshot snapshotOf(SkuId sku) {
         return hotStore.snapshot(activityId).orElseThrow().sku(sku).orElseThrow();
+    }
+
+    /** Up to this many fields a hash is stored compact, and HSCAN returns it whole in one call whatever its COUNT. */
+    private int compactHashLimit() {
+        Map<String, String> limit = redis.configGet("hash-max-listpack-entries");
+        return limit.isEmpty() ? 512 : Integer.parseInt(limit.values().iterator().next());
     }
 
     private List<Long> segmentsOf(SkuId sku, int segments) {
@@ -180,6 +188,57 @@ class RedisReconciliationIT {
         HotSkuSnapshot withHoldings = hotStore.withHoldings(activityId, a);
         assertThat(withHoldings.holdings()).hasSize(buyers);
         assertThat(withHoldings.version()).isEqualTo(a.version());
+    }
+
+    @Test
+    void givenAPagedSale_whenAuditedAPageALook_thenOneCycleCoversEveryHoldingAndTheCursorLivesInRedis() {
+        stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
+                Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 10_000, null, 3))));
+        int buyers = compactHashLimit() + 500;
+        for (int b = 0; b < buyers; b++) {
+            reserve(new BuyerId("b" + b), line(A, 1));
+        }
+        HotSkuSnapshot look = snapshotOf(A);
+        assertThat(look.holdingsRead()).isFalse();
+
+        Map<BuyerId, Long> seen = new HashMap<>();
+        int slices = 0;
+        boolean cycleEnded = false;
+        while (!cycleEnded && slices < 50) {
+            // A new adapter each time, as the next pass on another instance: the cursor lives in Redis.
+            HoldingsSlice slice = new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry())
+                    .auditHoldings(activityId, look, 1).orElseThrow();
+            assertThat(slice.steady()).isTrue();
+            assertThat(slice.holdings().size()).as("one page of a hundred buckets").isLessThan(buyers);
+            seen.putAll(slice.holdings());
+            cycleEnded = slice.cycleEnded();
+            slices++;
+        }
+
+        assertThat(cycleEnded).isTrue();
+        assertThat(slices).as("a hundred a page").isBetween(2, 2 * buyers / 100 + 2);
+        assertThat(seen).hasSize(buyers).allSatisfy((buyer, units) -> assertThat(units).isEqualTo(1L));
+        assertThat(redis.hget(RedisKeys.holdingsAudit(activityId), A.value())).isEqualTo("0");
+    }
+
+    @Test
+    void givenTheSkuMovedSinceTheLook_whenAudited_thenTheSliceIsNotSteadyAndTheCursorStaysForTheNextLook() {
+        stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
+                Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 10_000, null, 3))));
+        for (int b = 0; b < compactHashLimit() + 300; b++) {
+            reserve(new BuyerId("b" + b), line(A, 1));
+        }
+        HotSkuSnapshot look = snapshotOf(A);
+        assertThat(hotStore.auditHoldings(activityId, look, 1).orElseThrow().steady()).isTrue();
+        String cursor = redis.hget(RedisKeys.holdingsAudit(activityId), A.value());
+        reserve(new BuyerId("late"), line(A, 1));
+
+        HoldingsSlice moved = hotStore.auditHoldings(activityId, look, 1).orElseThrow();
+
+        assertThat(moved.steady()).isFalse();
+        assertThat(redis.hget(RedisKeys.holdingsAudit(activityId), A.value())).isEqualTo(cursor).isNotEqualTo("0");
+        assertThat(hotStore.auditHoldings(activityId, look.withHoldings(Map.of(), look.version()), 1)).as("read whole")
+                .isEmpty();
     }
 
     @Test

@@ -14,16 +14,26 @@ import java.time.Duration;
  * @param lead     how long before its start a sale is in the hot store (the warm-up lead): the schedule reconciles
  *                 those too
  * @param redriveWindow at most one re-drive of one reservation within this window, whatever the passes find
+ * @param auditPages    pages of holdings (a hundred fields each in Redis) the rolling audit reads per SKU and look, so
+ *                      that drift which keeps a SKU's sum of holdings is found within a bounded number of passes
+ *                      (ADR 59); 0 turns the audit off
  */
-public record ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow) {
+public record ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow,
+                                     int auditPages) {
 
     public static final Duration DEFAULT_REDRIVE_WINDOW = Duration.ofMinutes(10);
+    /** 5,000 holdings a look: a sale of 1,000,000 buyers is audited whole within about 210 steady passes. */
+    public static final int DEFAULT_AUDIT_PAGES = 50;
 
     public static final ReconciliationSettings DEFAULTS =
             new ReconciliationSettings(Duration.ofSeconds(60), 5, WarmUpScheduler.DEFAULT_LEAD);
 
     public ReconciliationSettings(Duration grace, int attempts, Duration lead) {
         this(grace, attempts, lead, DEFAULT_REDRIVE_WINDOW);
+    }
+
+    public ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow) {
+        this(grace, attempts, lead, redriveWindow, DEFAULT_AUDIT_PAGES);
     }
 
     public ReconciliationSettings {
@@ -38,6 +48,9 @@ public record ReconciliationSettings(Duration grace, int attempts, Duration lead
         }
         if (redriveWindow == null || redriveWindow.isNegative()) {
             throw new IllegalArgumentException("redriveWindow must be zero or positive, was " + redriveWindow);
+        }
+        if (auditPages < 0) {
+            throw new IllegalArgumentException("auditPages must be zero or positive, was " + auditPages);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.SkuNotFoundException;
+import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
@@ -100,7 +101,7 @@ final class SkuReconciler {
                         : Optional.of(run.finish(ReconciliationAction.DEFERRED, run.lastReckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            Look look = look(activity, item.skuId(), snapshot.get(), landedAdjustments);
+            Look look = look(activity, item.skuId(), snapshot.get(), landedAdjustments, run);
             SkuReckoning reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -125,7 +126,7 @@ final class SkuReconciler {
                 return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            look = look(activity, item.skuId(), again.get(), landedAdjustments);
+            look = look(activity, item.skuId(), again.get(), landedAdjustments, run);
             reckoning = look.reckoning();
             run.lastReckoning = reckoning;
             if (run.catchUp(look)) {
@@ -180,7 +181,9 @@ final class SkuReconciler {
                         PipelinePlaces.Placed placed) {
     }
 
-    private Look look(Activity activity, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments) {
+    /** @param run once one of its looks read the holdings, every later look reads them too: the drift may be there */
+    private Look look(Activity activity, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments,
+                      Run run) {
         ActivityId activityId = activity.id();
         HotSkuSnapshot hot = snapshot.sku(skuId).orElseThrow(() -> new IllegalStateException(
                 "the hot store's snapshot of " + activityId + " lacks SKU " + skuId));
@@ -193,8 +196,11 @@ final class SkuReconciler {
                 .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         hot = withOwedRestores(activityId, hot, figures);
         SkuReckoning reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
-        if (reckoning.holdingsToRead()) {
-            // The sum of holdings disagrees: only now are the SKU's holdings read, in pages, under the look's version.
+        if (reckoning.holdingsToRead() || (run.readHoldings && !hot.holdingsRead())
+                || auditFindsDrift(activityId, hot, figures, now)) {
+            // The sum of holdings disagrees, or some buyers' holdings do: only now are the SKU's holdings read, in
+            // pages, under the look's version.
+            run.readHoldings = true;
             hot = hotStore.withHoldings(activityId, hot);
             if (!hot.holdingsRead()) {
                 throw new IllegalStateException("the hot store did not read the holdings of " + skuId);
@@ -202,6 +208,22 @@ final class SkuReconciler {
             reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
         }
         return new Look(hot, figures, reckoning, hot.steady(), placed);
+    }
+
+    /**
+     * The rolling audit (ADR 59): a steady look whose sum of holdings agrees reads a few pages of them, continuing where
+     * the last one stopped; a buyer there who holds more or fewer units than the database says is drift that kept the
+     * sum, and sends the look to read every holding.
+     */
+    private boolean auditFindsDrift(ActivityId activityId, HotSkuSnapshot hot, RecordedSku figures, Instant now) {
+        if (settings.auditPages() == 0 || hot.holdingsRead() || !hot.steady()) {
+            return false;
+        }
+        return hotStore.auditHoldings(activityId, hot, settings.auditPages())
+                .filter(HoldingsSlice::steady)
+                .map(slice -> !StockReconciliation.auditSlice(hot, figures, now, settings.grace(), slice.holdings())
+                        .isEmpty())
+                .orElse(false);
     }
 
     /**
@@ -275,6 +297,7 @@ final class SkuReconciler {
         private SkuReckoning lastReckoning;
         private boolean moving;
         private boolean judged;
+        private boolean readHoldings;
 
         Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn) {
             this.activity = activity;

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
@@ -219,6 +220,45 @@ class ReconciliationServiceTest {
         assertThat(repairWritten()).isEqualTo(new LedgerRepair(SKU, new LedgerFigures(10, 0, 3, 7),
                 Map.of(BOB, 2L), Set.of(), "v1", 2, 2));
         verify(hotStore, times(2)).withHoldings(eq(SALE), any());
+    }
+
+    @Test
+    void givenASumThatAgreesWhileOneBuyerHoldsTooManyAndAnotherTooFew_whenTheAuditReachesOne_thenBothAreRepaired() {
+        openSale();
+        Optional<HotStoreSnapshot> look = lookWithoutHoldings(new LedgerFigures(10, 0, 3, 7), 3, List.of());
+        when(hotStore.snapshot(SALE)).thenReturn(look);
+        HotSkuSnapshot light = look.orElseThrow().sku(SKU).orElseThrow();
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(hotStore.auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES)))
+                .thenReturn(Optional.of(new HoldingsSlice(Map.of(ANN, 3L), true, false)));
+        when(hotStore.withHoldings(eq(SALE), any())).thenReturn(light.withHoldings(Map.of(ANN, 3L), "v1"));
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.holdingMismatches()).containsExactly(new HoldingMismatch(ANN, 2, 3),
+                new HoldingMismatch(BOB, 1, 0));
+        assertThat(repairWritten()).isEqualTo(new LedgerRepair(SKU, new LedgerFigures(10, 0, 3, 7),
+                Map.of(ANN, 2L, BOB, 1L), Set.of(), "v1", 2, 2));
+        verify(hotStore, times(1)).auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES));
+        verify(hotStore, times(2)).withHoldings(eq(SALE), any());
+    }
+
+    @Test
+    void givenAnAuditedSliceReadWhileTheSkuMoved_thenItIsNotJudgedAndNoHoldingIsRead() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(lookWithoutHoldings(new LedgerFigures(10, 0, 3, 7), 3, List.of()));
+        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(hotStore.auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES)))
+                .thenReturn(Optional.of(new HoldingsSlice(Map.of(ANN, 3L), false, false)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
+        verify(hotStore, never()).withHoldings(any(), any());
+        verify(hotStore, never()).repair(any(), any());
     }
 
     @Test

@@ -39,7 +39,7 @@ public class ReconciliationConfiguration {
     @Bean
     ReconciliationSettings reconciliationSettings(ReconciliationProperties reconciliation, WarmUpProperties warmUp) {
         return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead(),
-                reconciliation.redriveWindow());
+                reconciliation.redriveWindow(), reconciliation.auditPages());
     }
 
     @Bean

@@ -14,13 +14,15 @@ import java.time.Duration;
  *                        counts as overdue; a reservation's event is judged by its place in the pipeline (ADR 29)
  * @param attempts        how often a SKU that keeps moving under a repair is read again before the repair is deferred
  * @param redriveWindow   at most one re-drive of one reservation within this window
+ * @param auditPages      pages of a hundred holdings the rolling audit reads per SKU and pass (ADR 59); 0: off
  */
 @ConfigurationProperties("flashsale.reconciliation")
 public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEnabled,
                                        @DefaultValue("60s") Duration interval,
                                        @DefaultValue("60s") Duration grace,
                                        @DefaultValue("5") int attempts,
-                                       @DefaultValue("10m") Duration redriveWindow) {
+                                       @DefaultValue("10m") Duration redriveWindow,
+                                       @DefaultValue("50") int auditPages) {
 
     public ReconciliationProperties {
         PositiveDurations.require("flashsale.reconciliation.interval", interval);
@@ -30,6 +32,10 @@ public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEna
         PositiveDurations.require("flashsale.reconciliation.redrive-window", redriveWindow);
         if (attempts < 1) {
             throw new IllegalArgumentException("flashsale.reconciliation.attempts must be at least 1, was " + attempts);
+        }
+        if (auditPages < 0) {
+            throw new IllegalArgumentException("flashsale.reconciliation.audit-pages must be zero or positive, was "
+                    + auditPages);
         }
     }
 }

@@ -35,14 +35,17 @@ class SchedulePropertiesTest {
 
     @Test
     void givenReconciliationSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5, ONE_SECOND))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5, ONE_SECOND, 50))
                 .hasMessageContaining("flashsale.reconciliation.interval");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5, ONE_SECOND))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5, ONE_SECOND,
+                50))
                 .hasMessageContaining("flashsale.reconciliation.grace");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0, ONE_SECOND))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0, ONE_SECOND, 50))
                 .hasMessageContaining("flashsale.reconciliation.attempts");
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, -1))
+                .hasMessageContaining("flashsale.reconciliation.audit-pages");
 
-        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1, ONE_SECOND).grace()).isZero();
+        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1, ONE_SECOND, 50).grace()).isZero();
     }
 
     @Test

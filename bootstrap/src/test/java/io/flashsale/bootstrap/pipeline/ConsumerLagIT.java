@@ -12,8 +12,6 @@ import io.micrometer.core.instrument.Gauge;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -37,7 +35,6 @@ import static org.awaitility.Awaitility.await;
 class ConsumerLagIT extends PipelineTestBase {
 
     static final String LAG = "kafka.consumer.fetch.manager.records.lag";
-    private static final int PARTITIONS = 3;
     private static final int BEHIND_PER_PARTITION = 700;
 
     /**
@@ -45,9 +42,6 @@ class ConsumerLagIT extends PipelineTestBase {
      * fetch) at its next check, once a minute: the lag of a newly fetched partition may take that long to show.
      */
     static final Duration METRIC_REFRESH = Duration.ofSeconds(90);
-
-    @Autowired
-    KafkaListenerEndpointRegistry listeners;
 
     @Test
     @Timeout(300)
@@ -97,13 +91,6 @@ class ConsumerLagIT extends PipelineTestBase {
                 assertThat(lag(partition)).as("lag of partition %d once consumed", partition).isZero();
             }
         });
-    }
-
-    private int assignedPartitions() {
-        return listeners.getListenerContainers().stream()
-                .mapToInt(container -> (int) container.getAssignedPartitions().stream()
-                        .filter(assigned -> TOPIC.equals(assigned.topic())).count())
-                .sum();
     }
 
     private long deliveredOn(int partition, CrashingPlaceOrder.Holding holding) {

@@ -12,8 +12,6 @@ import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 
@@ -35,8 +33,6 @@ class LostByPositionIT extends PipelineTestBase {
     private static final Duration PAST_THE_GRACE = RECONCILIATION_GRACE.plusMillis(500);
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
-    @Autowired
-    KafkaListenerEndpointRegistry listeners;
 
     @Test
     void givenTheConsumerStoppedBeyondTheGrace_whenReconciledTwice_thenNoEventIsReDrivenAndEachBecomesOneOrder()
@@ -74,21 +70,26 @@ class LostByPositionIT extends PipelineTestBase {
         double deadLetteredBefore = meters.counter(MicrometerOrderPipelineMetrics.DEAD_LETTERED).count();
         MessageListenerContainer consumer = consumer();
         Map<String, String> accepted;
-        consumer.stop();
+        // Paused, not stopped: a stop and start made the group rebalance while the database was cut, and the consumer
+        // that took the partition over delivered the event the first one had dead-lettered (at least once; placing it
+        // is idempotent), so it became an order. With the group still, the dead letter is the event's only end.
+        await().atMost(WITHIN).until(() -> assignedPartitions() == PARTITIONS);
+        consumer.pause();
         try {
+            await().atMost(WITHIN).until(consumer::isContainerPaused);
             accepted = reserveOneEach(id, 1);
             awaitRelayedWithPositions(id, accepted.keySet());
             databaseProxy().cut();
             try {
-                consumer.start();
+                consumer.resume();
                 await().atMost(WITHIN).until(() -> meters.counter(MicrometerOrderPipelineMetrics.DEAD_LETTERED)
                         .count() > deadLetteredBefore);
             } finally {
                 databaseProxy().restore();
             }
         } finally {
-            if (!consumer.isRunning()) {
-                consumer.start();
+            if (consumer.isPauseRequested()) {
+                consumer.resume();
             }
         }
         String parked = accepted.keySet().iterator().next();
@@ -189,17 +190,6 @@ class LostByPositionIT extends PipelineTestBase {
         assertThat(ids).as("the dead letter of " + reservation).isNotEmpty();
         ServiceClient.Reply replay = asAdmin("POST", "/api/v1/admin/dead-letters/" + ids.getFirst() + "/replay", null);
         assertThat(replay.status()).as(replay.body()).isEqualTo(202);
-    }
-
-    private JsonNode reconcile(String activityId) {
-        ServiceClient.Reply reply = asAdmin("POST", "/api/v1/activities/" + activityId + "/reconciliation", null);
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        return reply.json();
-    }
-
-    private static JsonNode singleReport(JsonNode reconciliation) {
-        assertThat(reconciliation.path("reports").size()).as(reconciliation.toString()).isEqualTo(1);
-        return reconciliation.path("reports").get(0);
     }
 
     private static List<String> texts(JsonNode array) {

@@ -22,6 +22,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
@@ -56,6 +57,8 @@ abstract class PipelineTestBase {
     static final Duration WITHIN = Duration.ofSeconds(30);
     static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(2);
     static final String SKU = ServiceClient.SKU;
+    /** Of the reservations topic, as {@code flashsale.kafka.partitions} defaults. */
+    static final int PARTITIONS = 3;
 
     private static TcpProxy databaseProxy;
 
@@ -79,6 +82,8 @@ abstract class PipelineTestBase {
     MeterRegistry meters;
     @Autowired
     DataSource database;
+    @Autowired
+    KafkaListenerEndpointRegistry listeners;
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
@@ -178,6 +183,30 @@ abstract class PipelineTestBase {
             }
         }
         return accepted;
+    }
+
+    /**
+     * Partitions of the reservations topic this instance's consumers own. An earlier test's second instance in the same
+     * group (SoldOutAcrossInstancesIT) may hold some until the group has rebalanced.
+     */
+    int assignedPartitions() {
+        return listeners.getListenerContainers().stream()
+                .mapToInt(container -> (int) container.getAssignedPartitions().stream()
+                        .filter(assigned -> TOPIC.equals(assigned.topic())).count())
+                .sum();
+    }
+
+    /** The reconciliation of a whole sale, on demand, as an operator asks for it. */
+    JsonNode reconcile(String activityId) {
+        ServiceClient.Reply reply = asAdmin("POST", "/api/v1/activities/" + activityId + "/reconciliation", null);
+        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+        return reply.json();
+    }
+
+    /** The one SKU's report of a reconciliation of a one-SKU sale. */
+    static JsonNode singleReport(JsonNode reconciliation) {
+        assertThat(reconciliation.path("reports").size()).as(reconciliation.toString()).isEqualTo(1);
+        return reconciliation.path("reports").get(0);
     }
 
     /** RESTORE rows of the stock flow for one reservation: 1 at most, for it is unique per reservation, SKU and kind. */

@@ -286,17 +286,6 @@ class ReconciliationIT extends PipelineTestBase {
         return new ActivityId(id);
     }
 
-    private JsonNode reconcile(String activityId) {
-        ServiceClient.Reply reply = asAdmin("POST", "/api/v1/activities/" + activityId + "/reconciliation", null);
-        assertThat(reply.status()).as(reply.body()).isEqualTo(200);
-        return reply.json();
-    }
-
-    private static JsonNode singleReport(JsonNode reconciliation) {
-        assertThat(reconciliation.path("reports").size()).as(reconciliation.toString()).isEqualTo(1);
-        return reconciliation.path("reports").get(0);
-    }
-
     private ServiceClient.Reply adjust(String activityId, long delta, String reason) {
         return asAdmin("POST", "/api/v1/activities/" + activityId + "/stock-adjustments",
                 "{\"skuId\":\"" + SKU + "\",\"delta\":" + delta + ",\"reason\":\"" + reason + "\"}");

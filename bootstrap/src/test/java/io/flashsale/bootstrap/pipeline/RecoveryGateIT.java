@@ -12,7 +12,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 import java.util.Map;
@@ -33,8 +32,6 @@ class RecoveryGateIT extends PipelineTestBase {
     private static final int BACKLOG = 4;
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
-    @Autowired
-    KafkaListenerEndpointRegistry listeners;
     @Autowired
     ScheduleWarmUpsUseCase warmUps;
     @Autowired

@@ -65,13 +65,9 @@ public final class StockReconciliation {
      */
     public static SkuReckoning reckon(HotSkuSnapshot hot, RecordedSku recorded, Instant now, Duration grace,
                                       Set<Long> landedAdjustments) {
-        if (!hot.skuId().equals(recorded.skuId())) {
-            throw new IllegalArgumentException("snapshot of " + hot.skuId() + " against figures of " + recorded.skuId());
-        }
         Instant overdueBefore = now.minus(grace);
-        Map<ReservationId, ReservationSettlement> settlements = new LinkedHashMap<>();
-        hot.reservations().forEach(held -> settlements.put(held.id(), settlementOf(held, recorded, overdueBefore)));
-        Books books = new Books(hot.reservations(), settlements, recorded);
+        Books books = books(hot, recorded, overdueBefore);
+        Map<ReservationId, ReservationSettlement> settlements = books.settlements();
 
         List<RecordedAdjustment> unapplied = recorded.adjustments().stream()
                 .filter(adjustment -> !hot.appliedAdjustments().contains(adjustment.id())).toList();
@@ -114,6 +110,37 @@ public final class StockReconciliation {
                 classification, target, books.asSettled(target), targetHoldings,
                 hot.holdingsRead() ? changes(hot.holdings(), targetHoldings) : Map.of(), toMark, shortfall,
                 heldSumDrift != 0, heldDrift);
+    }
+
+    /**
+     * The buyers among {@code slice} (some of the hot store's holdings of the SKU, read after the look and under its
+     * version) whose units differ from what the database says they hold, judged exactly as {@link #reckon} judges
+     * every holding when it reads them all. How the rolling audit finds drift that keeps every sum (ADR 59): for the
+     * sum to stay right while a holding is wrong, some buyer must hold more than expected, and so has a field the audit
+     * reaches.
+     */
+    public static List<HoldingMismatch> auditSlice(HotSkuSnapshot hot, RecordedSku recorded, Instant now,
+                                                   Duration grace, Map<BuyerId, Long> slice) {
+        Books books = books(hot, recorded, now.minus(grace));
+        Map<BuyerId, Long> expected = books.expectedHoldings();
+        Map<BuyerId, Long> settled = books.settledHoldings(slice);
+        Map<BuyerId, Long> wanted = new HashMap<>();
+        Map<BuyerId, Long> held = new HashMap<>();
+        for (BuyerId buyer : slice.keySet()) {
+            wanted.put(buyer, expected.getOrDefault(buyer, 0L));
+            held.put(buyer, settled.getOrDefault(buyer, 0L));
+        }
+        return mismatches(wanted, held);
+    }
+
+    /** How each of the look's reservations counts, given what the database settled for it. */
+    private static Books books(HotSkuSnapshot hot, RecordedSku recorded, Instant overdueBefore) {
+        if (!hot.skuId().equals(recorded.skuId())) {
+            throw new IllegalArgumentException("snapshot of " + hot.skuId() + " against figures of " + recorded.skuId());
+        }
+        Map<ReservationId, ReservationSettlement> settlements = new LinkedHashMap<>();
+        hot.reservations().forEach(held -> settlements.put(held.id(), settlementOf(held, recorded, overdueBefore)));
+        return new Books(hot.reservations(), settlements, recorded);
     }
 
     private static long sum(Map<BuyerId, Long> units) {

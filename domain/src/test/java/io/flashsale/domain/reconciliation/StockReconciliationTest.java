@@ -356,6 +356,32 @@ class StockReconciliationTest {
         assertThat(withHoldings.holdingChanges()).isEqualTo(Map.of(buyer("bob"), 3L));
     }
 
+    // ---- the rolling audit of holdings (ADR 59) ----
+
+    @Test
+    void givenOneBuyerOverAndAnotherUnderSoTheSumAgrees_thenTheLookSeesNothingButAnAuditedSliceWithEitherFindsIt() {
+        Scenario scenario = new Scenario()
+                .hot(100, 2, 10, 88).holds("ann", 7).holds("bob", 3).holds("cid", 2).holdingsLeftOut()
+                .inOutbox("r1", "cid", 2, FRESH)
+                .recorded(100, 10).purchased("ann", 6).purchased("bob", 4);
+
+        inSync(scenario);
+        assertThat(scenario.audit("ann")).containsExactly(new HoldingMismatch(buyer("ann"), 6, 7));
+        assertThat(scenario.audit("bob", "cid")).containsExactly(new HoldingMismatch(buyer("bob"), 4, 3));
+        assertThat(scenario.audit("cid")).as("in flight counts as held").isEmpty();
+    }
+
+    @Test
+    void givenAnAuditedBuyerWhoseUnitsAreOnTheirWayBack_thenTheyCountAsGoneAsWhenEveryHoldingIsRead() {
+        Scenario scenario = new Scenario()
+                .hot(100, 2, 0, 98).holds("ann", 2).holdingsLeftOut()
+                .reservation("r1", "ann", RESERVED, 2, FRESH).order("r1", CANCELLED, false, FRESH)
+                .recorded(100, 0);
+
+        assertThat(scenario.audit("ann")).isEmpty();
+        assertThat(scenario.reckon(scenario.lookWithHoldings()).holdingMismatches()).isEmpty();
+    }
+
     @Test
     void givenHoldingsThatAgreeButAWrongSumFigure_thenTheRepairWritesTheFigureAgain() {
         SkuReckoning reckoning = new Scenario()

@@ -26,8 +26,12 @@ import java.util.function.Predicate;
  */
 public final class PagedReads {
 
-    /** Entries per command: a few hundred keep every command far below a millisecond. */
-    public static final int PAGE = 300;
+    /**
+     * Entries per command (HSCAN's COUNT, XRANGE's and XPENDING's limit, fields per HMGET). At 300 one HMGET of
+     * reservation records reached 8.6 ms in the 1,000,000-reservation benchmark on the loaded box (issue 8, item 1): a
+     * third of that keeps each command's own work near 0.1 ms, so descheduling is all that can make one slow.
+     */
+    public static final int PAGE = 100;
 
     private static final String STATUS_SUFFIX = ":status";
     /** In the order of {@link SnapshotReply.Record}'s components after the id. */

@@ -51,6 +51,17 @@ public interface HotStoreReconciliationPort {
     }
 
     /**
+     * The rolling audit of holdings (ADR 59): up to {@code pages} bounded pages of the look's SKU's holdings, continuing
+     * where the last steady slice of that SKU stopped, then the SKU's version again. A look whose sum of holdings agrees
+     * leaves them out; this is how drift that keeps the sum is still found, within a bounded number of passes. Empty
+     * when the store does not audit (its looks carry every holding, or it keeps no cursor) or the look read the
+     * holdings or was not steady.
+     */
+    default Optional<HoldingsSlice> auditHoldings(ActivityId activityId, HotSkuSnapshot look, int pages) {
+        return Optional.empty();
+    }
+
+    /**
      * Takes reservations that reconciliation found settled in the database (a buyer's cancel recorded there, a FAILED
      * one whose units are back) out of the store's index of reservations in flight, each only while it still shows the
      * status seen, never a RESERVED one. A store that keeps no such index does nothing.
