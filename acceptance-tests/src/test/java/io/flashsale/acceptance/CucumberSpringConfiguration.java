@@ -4,7 +4,6 @@ import io.cucumber.spring.CucumberContextConfiguration;
 import io.flashsale.acceptance.steps.SaleWorld;
 import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.testsupport.KafkaEndpoint;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,15 +46,10 @@ public class CucumberSpringConfiguration {
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         KafkaEndpoint kafka = TestServices.kafka();
-        // A fresh schema each run: migrations edited during development must not meet an old history.
-        mariadb.recreateDatabase(DATABASE);
         registry.add("spring.data.redis.host", redis::host);
         registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.kafka.bootstrap-servers", kafka::bootstrapServers);
         registry.add("flashsale.kafka.topic", () -> TOPIC);
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);

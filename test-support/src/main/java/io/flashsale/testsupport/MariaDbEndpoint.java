@@ -18,6 +18,16 @@ public record MariaDbEndpoint(String host, int port, String username, String pas
         return url(database);
     }
 
+    /** The datasource properties of {@code database} on this server; the database is created when absent. */
+    public SpringDatasource springDatasource(String database) {
+        return new SpringDatasource(jdbcUrl(database), username, password);
+    }
+
+    /** This server as reached through a proxy listening on this host's {@code port}, with the same credentials. */
+    public MariaDbEndpoint through(int port) {
+        return new MariaDbEndpoint("127.0.0.1", port, username, password);
+    }
+
     public void createDatabase(String database) {
         if (!DATABASE_NAME.matcher(database).matches()) {
             throw new IllegalArgumentException("test database names are [a-z0-9_]: " + database);

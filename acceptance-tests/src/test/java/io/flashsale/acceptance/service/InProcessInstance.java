@@ -2,7 +2,6 @@ package io.flashsale.acceptance.service;
 
 import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.testsupport.TestServices;
-import io.flashsale.testsupport.MariaDbEndpoint;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -28,21 +27,18 @@ public final class InProcessInstance {
     public static ConfigurableApplicationContext start(String redisHost, int redisPort, String database,
                                                        String purpose, String run, String adminToken,
                                                        String... settings) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redisHost,
                 "--spring.data.redis.port=" + redisPort,
-                "--spring.datasource.url=" + mariadb.jdbcUrl(database),
-                "--spring.datasource.username=" + mariadb.username(),
-                "--spring.datasource.password=" + mariadb.password(),
                 "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
                 "--flashsale.kafka.embedded.enabled=false",
                 "--flashsale.kafka.topic=flashsale." + purpose + "." + run + ".reservations",
                 "--flashsale.kafka.consumer.group-id=flashsale-" + purpose + "-" + run,
                 "--flashsale.redis.outbox-registry=fs:outbox:" + purpose + ":" + run,
                 "--flashsale.admin.token=" + adminToken));
+        arguments.addAll(TestServices.mariadb().springDatasource(database).arguments());
         arguments.addAll(List.of(settings));
         return new SpringApplicationBuilder(FlashsaleApplication.class).run(arguments.toArray(String[]::new));
     }

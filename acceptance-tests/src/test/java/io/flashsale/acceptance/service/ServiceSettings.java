@@ -1,7 +1,6 @@
 package io.flashsale.acceptance.service;
 
 import io.flashsale.testsupport.KafkaEndpoint;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 
@@ -24,13 +23,10 @@ public final class ServiceSettings {
      */
     public static Map<String, String> onTestServices(String run, String database, int port, String adminToken) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         KafkaEndpoint kafka = TestServices.kafka();
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", Integer.toString(port));
-        properties.put("spring.datasource.url", mariadb.jdbcUrl(database));
-        properties.put("spring.datasource.username", mariadb.username());
-        properties.put("spring.datasource.password", mariadb.password());
+        properties.putAll(TestServices.mariadb().springDatasource(database).properties());
         properties.put("spring.data.redis.host", redis.host());
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("spring.kafka.bootstrap-servers", kafka.bootstrapServers());

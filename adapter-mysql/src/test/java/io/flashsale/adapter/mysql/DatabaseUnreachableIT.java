@@ -17,7 +17,6 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
@@ -64,12 +63,7 @@ class DatabaseUnreachableIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        MariaDbEndpoint throughTheLink = new MariaDbEndpoint("127.0.0.1", LINK.port(), mariadb.username(),
-                mariadb.password());
-        registry.add("spring.datasource.url", () -> throughTheLink.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().through(LINK.port()).springDatasource(DATABASE).registerIn(registry);
         // A refused connection is waited for this long before the pool gives up (Hikari's default is 30 s).
         registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "3");

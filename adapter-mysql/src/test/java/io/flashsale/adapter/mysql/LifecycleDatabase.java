@@ -1,11 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The database of the order lifecycle tests, made afresh once per test JVM and shared by their classes (one Spring
@@ -17,17 +14,9 @@ abstract class LifecycleDatabase {
     static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_lifecycle");
     static final int LOCK_WAIT_SECONDS = 5;
 
-    private static final AtomicBoolean CREATED = new AtomicBoolean();
-
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        if (CREATED.compareAndSet(false, true)) {
-            mariadb.recreateDatabase(DATABASE);
-        }
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "16");
         registry.add("spring.datasource.hikari.connection-init-sql",
                 () -> "SET time_zone = '+05:45', innodb_lock_wait_timeout = " + LOCK_WAIT_SECONDS);

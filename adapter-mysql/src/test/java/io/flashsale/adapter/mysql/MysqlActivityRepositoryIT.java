@@ -8,7 +8,6 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.shared.InvalidValueException;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,12 +70,8 @@ class MysqlActivityRepositoryIT {
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
         TimeZone.setDefault(TimeZone.getTimeZone(JVM_ZONE));
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        // An empty database, so starting the context proves that Flyway migrates from nothing.
-        mariadb.recreateDatabase(DATABASE);
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        // An empty database (freshDatabase), so starting the context proves that Flyway migrates from nothing.
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.datasource.hikari.connection-init-sql", () -> "SET time_zone = '" + SESSION_ZONE + "'");
     }
 

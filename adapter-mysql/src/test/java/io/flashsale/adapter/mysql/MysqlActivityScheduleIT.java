@@ -16,7 +16,6 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -68,11 +67,7 @@ class MysqlActivityScheduleIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        mariadb.recreateDatabase(DATABASE);
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.datasource.hikari.connection-init-sql", () -> "SET time_zone = '" + SESSION_ZONE + "'");
     }
 

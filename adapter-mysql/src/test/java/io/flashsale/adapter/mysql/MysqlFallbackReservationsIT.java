@@ -16,7 +16,6 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -67,11 +66,7 @@ class MysqlFallbackReservationsIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        mariadb.recreateDatabase(DATABASE);
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "12");
     }
 

@@ -20,7 +20,6 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.RepeatedTest;
@@ -87,11 +86,7 @@ class MysqlOrderRepositoryIT {
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
-        MariaDbEndpoint mariadb = TestServices.mariadb();
-        mariadb.recreateDatabase(DATABASE);
-        registry.add("spring.datasource.url", () -> mariadb.jdbcUrl(DATABASE));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("spring.datasource.hikari.maximum-pool-size", () -> "16");
         registry.add("spring.datasource.hikari.connection-init-sql",
                 () -> "SET time_zone = '" + SESSION_ZONE + "', innodb_lock_wait_timeout = " + LOCK_WAIT_SECONDS);

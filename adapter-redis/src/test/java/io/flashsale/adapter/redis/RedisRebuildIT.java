@@ -4,30 +4,23 @@ import io.flashsale.adapter.redis.internal.ScriptRefusedException;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
-import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
-import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -45,29 +38,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * rebuild is never served, a stale runner's steps write nothing, and a taken-over rebuild resumes after its cursor.
  */
 @Timeout(60)
-class RedisRebuildIT {
+class RedisRebuildIT extends HotStoreSaleTestBase {
 
-    private static final SkuId A = new SkuId("a");
-    private static final SkuId B = new SkuId("b");
-    private static final BuyerId ANN = new BuyerId("ann");
-    private static final BuyerId BOB = new BuyerId("bob");
     private static final Instant SINCE = Instant.parse("2030-01-01T00:00:00Z");
 
-    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
-    private final RedisStockReservationAdapter stock = SharedRedis.adapter();
-    private final RedisHotStoreReconciliation hotStore =
-            new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry());
-    private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.registry());
-    private final ActivityId activityId = new ActivityId("rb-" + UUID.randomUUID().toString().substring(0, 12));
-    private final Activity sale = new Activity(activityId, "rebuild", Instant.now().minus(Duration.ofMinutes(1)),
-            Instant.now().plus(Duration.ofHours(1)), new PurchaseLimit(5), Activity.DEFAULT_PAYMENT_TIMEOUT,
-            List.of(new ActivityItem(A, 30, null, 3), new ActivityItem(B, 4, 2, 1)));
+    private final Activity sale = saleOf("rebuild", new ActivityItem(A, 30, null, 3), new ActivityItem(B, 4, 2, 1));
     private final List<SkuRebuild> totals = List.of(new SkuRebuild(A, 30, 0, Map.of(), Set.of(3L)),
             new SkuRebuild(B, 4, 0, Map.of(), Set.of()));
 
-    @AfterEach
-    void forgetTheActivity() {
-        SharedRedis.forget(activityId);
+    RedisRebuildIT() {
+        super("rb");
     }
 
     @Test
@@ -210,18 +190,6 @@ class RedisRebuildIT {
         outbox.acknowledge(activityId, read);
     }
 
-    private Reservation reserve(BuyerId buyer, ReservationLine... lines) {
-        ReservationOutcome outcome = attempt(buyer, "k" + UUID.randomUUID().toString().substring(0, 10), lines);
-        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
-        return ((ReservationOutcome.Reserved) outcome).reservation();
-    }
-
-    private ReservationOutcome attempt(BuyerId buyer, String requestId, ReservationLine... lines) {
-        String token = UUID.randomUUID().toString().replace("-", "");
-        return stock.reserve(new ReservationRequest(ReservationId.of(activityId, token), buyer,
-                new RequestId(requestId), List.of(lines), Instant.now()));
-    }
-
     private Order order(BuyerId buyer, ReservationStatus status, ReservationLine... lines) {
         String token = UUID.randomUUID().toString().replace("-", "");
         Reservation reservation = new Reservation(ReservationId.of(activityId, token), activityId, buyer,
@@ -236,9 +204,5 @@ class RedisRebuildIT {
         boolean closed = status != ReservationStatus.ORDERED && !failed;
         return new Order(reservation.id(), reservation.buyerId(), reservation.requestId(), reservation.lines(), status,
                 failed ? OrderRefusal.OUT_OF_STOCK : null, at, at, failed ? null : at, closed ? at : null);
-    }
-
-    private static ReservationLine line(SkuId sku, int quantity) {
-        return new ReservationLine(sku, quantity);
     }
 }

@@ -2,11 +2,9 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
 import io.flashsale.application.port.out.HoldingsSlice;
-import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.HotReservation;
@@ -18,19 +16,14 @@ import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
-import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
-import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.api.sync.RedisCommands;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,38 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and only while nothing moved, that a re-driven event reads back as the reservation, and the adjust script's rules.
  * The rebuild has {@link RedisRebuildIT}.
  */
-class RedisReconciliationIT {
+class RedisReconciliationIT extends HotStoreSaleTestBase {
 
-    private static final SkuId A = new SkuId("a");
-    private static final SkuId B = new SkuId("b");
-    private static final BuyerId ANN = new BuyerId("ann");
-    private static final BuyerId BOB = new BuyerId("bob");
+    private final Activity sale = saleOf("reconcile", new ActivityItem(A, 20, null, 3), new ActivityItem(B, 4, 2, 1));
 
-    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
-    private final RedisStockReservationAdapter stock = SharedRedis.adapter();
-    private final RedisHotStoreReconciliation hotStore =
-            new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry());
-    private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.registry());
-    private final ActivityId activityId = new ActivityId("rc-" + UUID.randomUUID().toString().substring(0, 12));
-    private final Activity sale = new Activity(activityId, "reconcile", Instant.now().minus(Duration.ofMinutes(1)),
-            Instant.now().plus(Duration.ofHours(1)), new PurchaseLimit(5), Activity.DEFAULT_PAYMENT_TIMEOUT,
-            List.of(new ActivityItem(A, 20, null, 3), new ActivityItem(B, 4, 2, 1)));
-
-    @AfterEach
-    void forgetTheActivity() {
-        SharedRedis.forget(activityId);
-    }
-
-    private Reservation reserve(BuyerId buyer, ReservationLine... lines) {
-        String token = UUID.randomUUID().toString().replace("-", "");
-        ReservationOutcome outcome = stock.reserve(new ReservationRequest(ReservationId.of(activityId, token), buyer,
-                new RequestId("k" + token.substring(0, 10)), List.of(lines), Instant.now()));
-        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
-        return ((ReservationOutcome.Reserved) outcome).reservation();
-    }
-
-    private static ReservationLine line(SkuId sku, int quantity) {
-        return new ReservationLine(sku, quantity);
+    RedisReconciliationIT() {
+        super("rc");
     }
 
     private HotSkuSnapshot snapshotOf(SkuId sku) {

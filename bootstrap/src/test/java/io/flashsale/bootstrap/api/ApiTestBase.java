@@ -1,6 +1,5 @@
 package io.flashsale.bootstrap.api;
 
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -26,7 +25,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,17 +53,12 @@ abstract class ApiTestBase {
     @LocalServerPort
     int port;
 
-    private static final AtomicBoolean DATABASE_RECREATED = new AtomicBoolean();
-
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         registry.add("spring.data.redis.host", redis::host);
         registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.datasource.url", () -> freshDatabase(mariadb));
-        registry.add("spring.datasource.username", mariadb::username);
-        registry.add("spring.datasource.password", mariadb::password);
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         registry.add("flashsale.kafka.topic", () -> TOPIC);
@@ -79,13 +72,6 @@ abstract class ApiTestBase {
         registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
     }
 
-    /** Once per test JVM: Flyway then builds the schema of this working tree, whatever an earlier run left. */
-    private static String freshDatabase(MariaDbEndpoint mariadb) {
-        if (DATABASE_RECREATED.compareAndSet(false, true)) {
-            mariadb.recreateDatabase(DATABASE);
-        }
-        return mariadb.jdbcUrl(DATABASE);
-    }
 
     /** Exists only in tests: shows what a caller sees when something breaks inside the service. */
     @TestConfiguration

@@ -59,9 +59,7 @@ class BrokerOutageIT {
         String run = UUID.randomUUID().toString().replace("-", "");
         registry.add("spring.data.redis.host", redis::host);
         registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.datasource.url", PipelineDatabase::url);
-        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        PipelineDatabase.datasource().registerIn(registry);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         registry.add("spring.kafka.bootstrap-servers", broker::bootstrapServers);
         registry.add("flashsale.kafka.embedded.enabled", () -> "false");

@@ -49,9 +49,7 @@ class EmbeddedBrokerIT {
         RedisEndpoint redis = TestServices.redis();
         registry.add("spring.data.redis.host", redis::host);
         registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.datasource.url", PipelineDatabase::url);
-        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        PipelineDatabase.datasource().registerIn(registry);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-embedded-" + UUID.randomUUID());
         registry.add("flashsale.kafka.embedded.data-dir", DATA::toString);

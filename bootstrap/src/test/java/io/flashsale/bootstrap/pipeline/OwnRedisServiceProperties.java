@@ -18,9 +18,7 @@ final class OwnRedisServiceProperties {
         registry.add("spring.data.redis.host", () -> "127.0.0.1");
         registry.add("spring.data.redis.port", () -> redisPort);
         registry.add("spring.data.redis.timeout", () -> "1s");
-        registry.add("spring.datasource.url", PipelineDatabase::url);
-        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        PipelineDatabase.datasource().registerIn(registry);
         registry.add("flashsale.admin.token", () -> adminToken);
         registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         registry.add("flashsale.kafka.topic", () -> "flashsale-it-" + name);

@@ -90,9 +90,7 @@ abstract class PipelineTestBase {
         RedisEndpoint redis = TestServices.redis();
         registry.add("spring.data.redis.host", redis::host);
         registry.add("spring.data.redis.port", redis::port);
-        registry.add("spring.datasource.url", () -> PipelineDatabase.urlThrough(databaseProxy().port()));
-        registry.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        registry.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        PipelineDatabase.datasourceThrough(databaseProxy().port()).registerIn(registry);
         // A cut database fails a delivery within a second instead of Hikari's default 30.
         registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
         registry.add("spring.datasource.hikari.validation-timeout", () -> "500");

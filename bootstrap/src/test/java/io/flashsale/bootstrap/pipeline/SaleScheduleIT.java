@@ -48,9 +48,7 @@ class SaleScheduleIT {
         RedisEndpoint redis = TestServices.redis();
         properties.add("spring.data.redis.host", redis::host);
         properties.add("spring.data.redis.port", redis::port);
-        properties.add("spring.datasource.url", SaleScheduleIT::freshDatabase);
-        properties.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        properties.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(properties);
         properties.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         properties.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         properties.add("flashsale.kafka.topic", () -> "flashsale-it-schedule-" + RUN);
@@ -60,17 +58,6 @@ class SaleScheduleIT {
         properties.add("flashsale.warm-up.lead", LEAD::toString);
         properties.add("flashsale.warm-up.interval", () -> "100ms");
         properties.add("flashsale.archive.interval", () -> "300ms");
-    }
-
-    private static boolean recreated;
-
-    /** Once per test JVM: Flyway then builds the schema of this working tree. */
-    private static synchronized String freshDatabase() {
-        if (!recreated) {
-            TestServices.mariadb().recreateDatabase(DATABASE);
-            recreated = true;
-        }
-        return TestServices.mariadb().jdbcUrl(DATABASE);
     }
 
     @Test

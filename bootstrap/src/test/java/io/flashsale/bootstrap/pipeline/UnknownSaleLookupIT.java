@@ -48,9 +48,7 @@ class UnknownSaleLookupIT {
         RedisEndpoint redis = TestServices.redis();
         properties.add("spring.data.redis.host", redis::host);
         properties.add("spring.data.redis.port", redis::port);
-        properties.add("spring.datasource.url", () -> TestServices.mariadb().jdbcUrl(DATABASE));
-        properties.add("spring.datasource.username", () -> TestServices.mariadb().username());
-        properties.add("spring.datasource.password", () -> TestServices.mariadb().password());
+        TestServices.mariadb().springDatasource(DATABASE).registerIn(properties);
         properties.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         properties.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         properties.add("flashsale.kafka.topic", () -> "flashsale-it-lookup-" + RUN);

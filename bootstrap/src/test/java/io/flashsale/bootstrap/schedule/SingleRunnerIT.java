@@ -1,7 +1,6 @@
 package io.flashsale.bootstrap.schedule;
 
 import io.flashsale.bootstrap.FlashsaleApplication;
-import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterEach;
@@ -95,31 +94,28 @@ class SingleRunnerIT {
 
     private ConfigurableApplicationContext start(String instance) {
         RedisEndpoint redis = TestServices.redis();
-        MariaDbEndpoint mariadb = TestServices.mariadb();
         String interval = INTERVAL.toMillis() + "ms";
         // As arguments: they win over application.yaml, as they do for an operator's command line.
+        List<String> arguments = new ArrayList<>(List.of(
+                "--test.instance=" + instance,
+                "--server.port=0",
+                "--spring.main.banner-mode=off",
+                "--spring.data.redis.host=" + redis.host(),
+                "--spring.data.redis.port=" + redis.port(),
+                "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
+                "--flashsale.kafka.topic=flashsale-it-single-runner-" + RUN,
+                "--flashsale.kafka.consumer.group-id=flashsale-it-single-runner-" + RUN,
+                "--flashsale.redis.outbox-registry=fs:outbox:it-single-runner-" + RUN,
+                "--flashsale.admin.token=single-runner-it-admin-token",
+                "--flashsale.relay.enabled=false",
+                "--flashsale.lifecycle.expiry-enabled=false",
+                "--flashsale.lifecycle.restore-sweep-interval=" + interval,
+                "--flashsale.warm-up.interval=" + interval,
+                "--flashsale.archive.interval=" + interval,
+                "--flashsale.reconciliation.interval=" + interval));
+        arguments.addAll(TestServices.mariadb().springDatasource(DATABASE).arguments());
         ConfigurableApplicationContext context = new SpringApplicationBuilder(FlashsaleApplication.class,
-                JobJournal.class)
-                .run(
-                        "--test.instance=" + instance,
-                        "--server.port=0",
-                        "--spring.main.banner-mode=off",
-                        "--spring.data.redis.host=" + redis.host(),
-                        "--spring.data.redis.port=" + redis.port(),
-                        "--spring.datasource.url=" + mariadb.jdbcUrl(DATABASE),
-                        "--spring.datasource.username=" + mariadb.username(),
-                        "--spring.datasource.password=" + mariadb.password(),
-                        "--spring.kafka.bootstrap-servers=" + TestServices.kafka().bootstrapServers(),
-                        "--flashsale.kafka.topic=flashsale-it-single-runner-" + RUN,
-                        "--flashsale.kafka.consumer.group-id=flashsale-it-single-runner-" + RUN,
-                        "--flashsale.redis.outbox-registry=fs:outbox:it-single-runner-" + RUN,
-                        "--flashsale.admin.token=single-runner-it-admin-token",
-                        "--flashsale.relay.enabled=false",
-                        "--flashsale.lifecycle.expiry-enabled=false",
-                        "--flashsale.lifecycle.restore-sweep-interval=" + interval,
-                        "--flashsale.warm-up.interval=" + interval,
-                        "--flashsale.archive.interval=" + interval,
-                        "--flashsale.reconciliation.interval=" + interval);
+                JobJournal.class).run(arguments.toArray(String[]::new));
         instances.add(context);
         return context;
     }
