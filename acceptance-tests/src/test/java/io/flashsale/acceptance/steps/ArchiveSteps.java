@@ -88,8 +88,10 @@ public class ArchiveSteps {
      */
     @Then("the fast store holds nothing of the sale any more")
     public void fastStoreHoldsNothing() {
-        await().atMost(BUCKETS_EXPIRED).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                assertThat(hotStore.keysOf(world.sale().id())).as("the sale's keys in the fast store").isEmpty());
+        String saleId = world.sale().id();
+        // In this thread: the scenario's world lives in the scenario's (thread-bound) scope.
+        await().atMost(BUCKETS_EXPIRED).pollInterval(Duration.ofMillis(250)).pollInSameThread().untilAsserted(() ->
+                assertThat(hotStore.keysOf(saleId)).as("the sale's keys in the fast store").isEmpty());
     }
 
     @Then("the fast store still holds the sale")
