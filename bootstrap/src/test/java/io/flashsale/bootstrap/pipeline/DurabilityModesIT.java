@@ -4,6 +4,7 @@ import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.application.service.LostReservationAudit;
 import io.flashsale.bootstrap.config.OutageConfiguration;
 import io.flashsale.bootstrap.durability.LostReservationReports;
@@ -234,6 +235,12 @@ class DurabilityModesIT {
              RedisHotStore store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", reader.port(), null, 0,
                      Duration.ofSeconds(5)), "fs:outbox:it-durability-reader-" + RUN)) {
             StockReservationPort read = store.stockReservations();
+            Acknowledged any = acknowledged.peek();
+            if (any != null) {
+                // A server reading an AOF answers LOADING until it has read the whole file.
+                await().atMost(WITHIN).ignoreException(StoreUnavailableException.class)
+                        .until(() -> read.findReservation(any.id()) != null);
+            }
             for (Acknowledged reservation : acknowledged) {
                 if (read.findReservation(reservation.id()).isEmpty()) {
                     lost.add(reservation);
