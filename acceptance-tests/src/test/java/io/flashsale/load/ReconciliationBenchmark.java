@@ -34,6 +34,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,6 +95,9 @@ public final class ReconciliationBenchmark {
         RedisServerProcess server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE,
                 "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000").start();
         int port = server.port();
+        if (Boolean.getBoolean("flashsale.bench.redis-realtime")) {
+            givePriority(server.pid());
+        }
         RedisClient client = RedisClient.create(server.uri());
         try {
             StatefulRedisConnection<String, String> connection = connect(client);
@@ -376,7 +380,32 @@ public final class ReconciliationBenchmark {
     }
 
     /** Orders per rebuild page, as the application's LedgerRebuild sends them (LedgerRebuild.PAGE, package-private). */
-    private static final int REBUILD_PAGE = 200;
+    /** LedgerRebuild.PAGE (package-private there). */
+    private static final int REBUILD_PAGE = 50;
+
+    /**
+     * SCHED_FIFO for the benchmark's redis-server (chrt, as root), so the load threads sharing its two cores cannot
+     * deschedule it in the middle of a command: SLOWLOG then shows a command's own cost, as on a server that has a
+     * core of its own, instead of the time the scheduler took it away. With {@code -Dflashsale.bench.redis-cpu=N} the
+     * server also gets core N to itself (run this JVM with {@code taskset -c <the other cores>}).
+     */
+    private static void givePriority(long pid) throws IOException, InterruptedException {
+        Process chrt = new ProcessBuilder("chrt", "--fifo", "--pid", "10", Long.toString(pid)).inheritIO().start();
+        if (!chrt.waitFor(10, TimeUnit.SECONDS) || chrt.exitValue() != 0) {
+            throw new IllegalStateException("chrt could not give redis-server " + pid + " SCHED_FIFO (root only)");
+        }
+        System.out.println("redis-server " + pid + " runs SCHED_FIFO 10 (-Dflashsale.bench.redis-realtime)");
+        String cpu = System.getProperty("flashsale.bench.redis-cpu");
+        if (cpu != null) {
+            // Every thread of the server (its lazy-free and I/O threads too) on that core; start this JVM on the others.
+            Process taskset = new ProcessBuilder("taskset", "--all-tasks", "--cpu-list", "--pid", cpu,
+                    Long.toString(pid)).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!taskset.waitFor(10, TimeUnit.SECONDS) || taskset.exitValue() != 0) {
+                throw new IllegalStateException("taskset could not pin redis-server " + pid + " to CPU " + cpu);
+            }
+            System.out.println("redis-server " + pid + " pinned to CPU " + cpu + " (-Dflashsale.bench.redis-cpu)");
+        }
+    }
 
     private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers) {
         return rebuildInPages(hotStore, lost, buyers, REBUILD_PAGE);

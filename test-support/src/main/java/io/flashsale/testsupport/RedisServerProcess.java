@@ -208,6 +208,14 @@ public final class RedisServerProcess implements AutoCloseable {
         frozen = true;
     }
 
+    /** The running server's process id (for a benchmark that sets its scheduling, for example). */
+    public synchronized long pid() {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        return process.pid();
+    }
+
     /** SIGCONT. */
     public synchronized void thaw() {
         Signals.resume(process.pid());

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -25,6 +26,14 @@ import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
  * give a batch of closed orders' units back ({@code restore_batch.lua}).
  */
 final class RedisHotStoreSettlement implements HotStoreSettlementPort {
+
+    /**
+     * Reservations per script call. A batch of 500 in one call took up to 19 ms of Redis in the 1,000,000-reservation
+     * benchmark (docs/reconciliation.md), a stall for every buyer of every sale on that server; chunks keep each call
+     * near the 5 ms issue #8 allows. Chunks are not one atomic step: each reservation's move is its own and a
+     * settled one is left alone when a batch is settled again, so a batch cut short is finished by its retry.
+     */
+    static final int CHUNK = PagedReads.PAGE;
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript settleBatch;
@@ -67,17 +76,20 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
     @Override
     public Map<ReservationId, ReservationStatus> settle(ActivityId activityId, List<ReservationId> confirmed,
                                                         List<ReservationId> failed) {
-        if (confirmed.isEmpty() && failed.isEmpty()) {
-            return new HashMap<>();
-        }
         List<ReservationId> all = new ArrayList<>(confirmed);
         all.addAll(failed);
-        String[] args = new String[all.size() + 1];
-        args[0] = Integer.toString(confirmed.size());
-        for (int i = 0; i < all.size(); i++) {
-            args[i + 1] = requireOf(activityId, all.get(i)).value();
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        for (int from = 0; from < all.size(); from += CHUNK) {
+            List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+            int confirmedInChunk = Math.max(0, Math.min(confirmed.size() - from, chunk.size()));
+            String[] args = new String[chunk.size() + 1];
+            args[0] = Integer.toString(confirmedInChunk);
+            for (int i = 0; i < chunk.size(); i++) {
+                args[i + 1] = requireOf(activityId, chunk.get(i)).value();
+            }
+            before.putAll(statusesBefore(settleBatch, activityId, chunk, args));
         }
-        return statusesBefore(settleBatch, activityId, all, args);
+        return before;
     }
 
     @Override
@@ -87,15 +99,19 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             return new HashMap<>();
         }
         List<ReservationId> all = new ArrayList<>(finalStatus.keySet());
-        String[] args = new String[all.size() * 2];
-        for (int i = 0; i < all.size(); i++) {
-            ReservationStatus status = finalStatus.get(all.get(i));
-            // Checked here, not in the script: the script writes the status it is given.
-            ActivityLedger.requireRestoringStatus(status);
-            args[2 * i] = requireOf(activityId, all.get(i)).value();
-            args[2 * i + 1] = status.name();
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        for (int from = 0; from < all.size(); from += CHUNK) {
+            List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
+            String[] args = new String[chunk.size() * 2];
+            for (int i = 0; i < chunk.size(); i++) {
+                ReservationStatus status = finalStatus.get(chunk.get(i));
+                // Checked here, not in the script: the script writes the status it is given.
+                ActivityLedger.requireRestoringStatus(status);
+                args[2 * i] = requireOf(activityId, chunk.get(i)).value();
+                args[2 * i + 1] = status.name();
+            }
+            before.putAll(statusesBefore(restoreBatch, activityId, chunk, args));
         }
-        Map<ReservationId, ReservationStatus> before = statusesBefore(restoreBatch, activityId, all, args);
         returns.accept(activityId);
         return before;
     }

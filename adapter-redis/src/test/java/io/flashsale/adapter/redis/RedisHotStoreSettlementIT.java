@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -67,6 +68,32 @@ class RedisHotStoreSettlementIT {
         assertThat(adapter.holdings(activityId, new BuyerId("bob"))).isEmpty();
         assertThat(adapter.holdings(activityId, new BuyerId("alice"))).containsEntry(new SkuId("a"), 2L);
         assertThat(adapter.findReservation(refused.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenABatchOfMoreThanOneCall_whenSettled_thenEachIsMovedOnceWhereverTheConfirmedEndAndTheChunksBreak() {
+        int chunk = RedisHotStoreSettlement.CHUNK;
+        int confirmedCount = chunk + chunk / 2; // the boundary between confirmed and failed falls inside a call
+        int failedCount = chunk;
+        warmUp(ActivityItem.of("a", confirmedCount + failedCount));
+        List<ReservationId> confirmed = new ArrayList<>();
+        List<ReservationId> failed = new ArrayList<>();
+        for (int i = 0; i < confirmedCount + failedCount; i++) {
+            (i < confirmedCount ? confirmed : failed).add(reserve("buyer-" + i, line("a", 1)).id());
+        }
+
+        Map<ReservationId, ReservationStatus> first = settlement.settle(activityId, confirmed, failed);
+        Map<ReservationId, ReservationStatus> second = settlement.settle(activityId, confirmed, failed);
+
+        assertThat(first).hasSize(confirmedCount + failedCount).containsOnlyKeys(concat(confirmed, failed))
+                .allSatisfy((id, before) -> assertThat(before).isEqualTo(ReservationStatus.RESERVED));
+        assertThat(confirmed).allSatisfy(id -> assertThat(second.get(id)).isEqualTo(ReservationStatus.ORDERED));
+        assertThat(failed).allSatisfy(id -> assertThat(second.get(id)).isEqualTo(ReservationStatus.FAILED));
+        assertThat(adapter.stock(activityId).orElseThrow().getFirst().ledger())
+                .isEqualTo(new StockLedger(confirmedCount + failedCount, 0, confirmedCount));
+        assertThat(adapter.holdings(activityId, new BuyerId("buyer-" + (confirmedCount - 1))))
+                .containsEntry(new SkuId("a"), 1L);
+        assertThat(adapter.holdings(activityId, new BuyerId("buyer-" + confirmedCount))).isEmpty();
     }
 
     @Test
@@ -127,6 +154,12 @@ class RedisHotStoreSettlementIT {
         ReservationRequest request = new ReservationRequest(ReservationId.of(activityId, UUID.randomUUID().toString()
                 .replace("-", "")), new BuyerId(buyer), new RequestId("r-" + UUID.randomUUID()), List.of(lines), NOW);
         return ((ReservationOutcome.Reserved) adapter.reserve(request)).reservation();
+    }
+
+    private static List<ReservationId> concat(List<ReservationId> first, List<ReservationId> second) {
+        List<ReservationId> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     private static ReservationLine line(String sku, int quantity) {

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -152,6 +153,20 @@ class RedisReservationOutboxIT {
 
         assertThat(fixture.length(sale.id())).isEqualTo(2);
         assertThat(reservationsOf(outbox.readNew(sale.id(), "r1", 100))).containsExactlyElementsOf(accepted.subList(3, 5));
+    }
+
+    @Test
+    void givenMoreEntriesThanOneAcknowledgeCall_whenAcknowledged_thenEveryOneLeavesTheStreamAndNoneStaysPending() {
+        int count = 2 * PagedReads.PAGE + 7; // three script calls, the last one short
+        Activity sale = fixture.warmedUpSale("ack-chunks", count);
+        fixture.reserveEach(sale.id(), count);
+        List<OutboxEntry> read = outbox.readNew(sale.id(), "r1", count);
+
+        outbox.acknowledge(sale.id(), read);
+
+        assertThat(read).hasSize(count);
+        assertThat(fixture.length(sale.id())).isZero();
+        assertThat(fixture.pending(sale.id())).isZero();
     }
 
     @Test

@@ -102,7 +102,7 @@ class ReconciliationServiceTest {
     /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */
     private void rebuildable(Activity sale) {
         when(hotStore.beginRebuild(sale.id(), NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
-        when(recordedOrders.ordersAfter(sale.id(), Optional.empty(), 200)).thenReturn(List.of());
+        when(recordedOrders.ordersAfter(sale.id(), Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
         when(hotStore.finishRebuild(eq(sale), eq("r1"), any())).thenReturn(true);
     }
 
@@ -517,7 +517,7 @@ class ReconciliationServiceTest {
     void givenTheRebuildUseCase_thenItLoadsOnlyWhatIsMissingAndNeverAnEndedSale() {
         openSale();
         when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
-        when(recordedOrders.ordersAfter(SALE, Optional.empty(), 200)).thenReturn(List.of());
+        when(recordedOrders.ordersAfter(SALE, Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
         when(hotStore.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
         when(hotStore.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
                 new RebuildStart.Loaded(), new RebuildStart.Rebuilding(), new RebuildStart.OutboxPending());
