@@ -3,6 +3,7 @@ package io.flashsale.adapter.mysql;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StoreContentionException;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -480,9 +481,11 @@ class MysqlOrderRepositoryIT {
                 kill.execute();
             }
 
-            // Rolling back on the dead connection fails as well, and Spring then reports the rollback failure.
+            // Rolling back on the dead connection fails as well, and Spring then reports the rollback failure: a lost
+            // connection, so an outage to the caller (defect 13), with Spring's report as its cause.
             assertThatThrownBy(() -> placing.get(30, TimeUnit.SECONDS)).cause()
-                    .isInstanceOfAny(DataAccessException.class, TransactionException.class)
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .cause().isInstanceOfAny(DataAccessException.class, TransactionException.class)
                     .isNotInstanceOf(DuplicateKeyException.class);
             blocker.rollback();
         }
