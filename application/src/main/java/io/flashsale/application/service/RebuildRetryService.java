@@ -100,6 +100,11 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
         }
     }
 
+    /** Whether the sale is remembered and not rebuilt yet. */
+    public boolean isPending(ActivityId activityId) {
+        return pending.containsKey(activityId);
+    }
+
     /** Sales remembered and not rebuilt yet. */
     public int pendingCount() {
         return pending.size();
