@@ -380,7 +380,6 @@ public final class ReconciliationBenchmark {
     }
 
     /** Orders per rebuild page, as the application's LedgerRebuild sends them (LedgerRebuild.PAGE, package-private). */
-    /** LedgerRebuild.PAGE (package-private there). */
     private static final int REBUILD_PAGE = 50;
 
     /**

@@ -78,6 +78,7 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
                                                         List<ReservationId> failed) {
         List<ReservationId> all = new ArrayList<>(confirmed);
         all.addAll(failed);
+        all.forEach(id -> requireOf(activityId, id)); // the whole batch before any chunk reaches Redis
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < all.size(); from += CHUNK) {
             List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
@@ -85,7 +86,7 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             String[] args = new String[chunk.size() + 1];
             args[0] = Integer.toString(confirmedInChunk);
             for (int i = 0; i < chunk.size(); i++) {
-                args[i + 1] = requireOf(activityId, chunk.get(i)).value();
+                args[i + 1] = chunk.get(i).value();
             }
             before.putAll(statusesBefore(settleBatch, activityId, chunk, args));
         }
@@ -99,16 +100,18 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             return new HashMap<>();
         }
         List<ReservationId> all = new ArrayList<>(finalStatus.keySet());
+        // Checked here, not in the script (it writes the status it is given), and for the whole batch before any chunk.
+        finalStatus.forEach((id, status) -> {
+            requireOf(activityId, id);
+            ActivityLedger.requireRestoringStatus(status);
+        });
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < all.size(); from += CHUNK) {
             List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
             String[] args = new String[chunk.size() * 2];
             for (int i = 0; i < chunk.size(); i++) {
-                ReservationStatus status = finalStatus.get(chunk.get(i));
-                // Checked here, not in the script: the script writes the status it is given.
-                ActivityLedger.requireRestoringStatus(status);
-                args[2 * i] = requireOf(activityId, chunk.get(i)).value();
-                args[2 * i + 1] = status.name();
+                args[2 * i] = chunk.get(i).value();
+                args[2 * i + 1] = finalStatus.get(chunk.get(i)).name();
             }
             before.putAll(statusesBefore(restoreBatch, activityId, chunk, args));
         }
