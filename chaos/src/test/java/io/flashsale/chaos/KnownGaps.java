@@ -1,7 +1,6 @@
 package io.flashsale.chaos;
 
 import io.flashsale.chaos.check.Violation;
-import io.flashsale.chaos.history.Entry;
 import io.flashsale.chaos.history.History;
 
 import java.util.List;
@@ -29,34 +28,7 @@ final class KnownGaps {
                     + "offers more than MySQL has left. docs/reliability.md, defect 8",
                     (history, violation) -> violation.invariant() == Violation.Invariant.LEDGERS_DISAGREE
                             && redisWithholds(violation.detail())
-                            && history.faults().stream().anyMatch(fault -> fault.kind().startsWith("REDIS"))),
-            new Gap("request-id-across-instances-and-the-switch", "a request id answered by one instance and "
-                    + "repeated through the other across a switch between Redis and the database path: each "
-                    + "instance remembers only its own answers (ADR 50), so the other makes a second reservation, "
-                    + "which MySQL refuses as DUPLICATE_REQUEST (the request keeps its one order). Only a pair "
-                    + "answered through two instances in a round with a Redis fault is covered. docs/reliability.md, "
-                    + "defect 5",
-                    (history, violation) -> history.faults().stream().anyMatch(fault -> fault.kind().startsWith("REDIS"))
-                            && (violation.invariant() == Violation.Invariant.DOUBLE_ORDER
-                            && violation.detail().contains(" was answered with 2 reservations ")
-                            && answeredThroughTwoInstances(history, violation.evidence())
-                            || violation.invariant() == Violation.Invariant.LOST_RESERVATION
-                            && answeredThroughTwoInstances(history, violation.evidence()))));
-
-    /**
-     * Whether the request of these entries was answered 202 with two reservation ids, each first through another
-     * instance.
-     */
-    static boolean answeredThroughTwoInstances(History history, List<Entry> evidence) {
-        return evidence.stream().filter(entry -> "reserve".equals(entry.kind())).findFirst().map(some -> {
-            java.util.Map<String, Integer> firstInstance = new java.util.LinkedHashMap<>();
-            history.entries().stream()
-                    .filter(entry -> "reserve".equals(entry.kind()) && entry.status() == 202
-                            && some.buyer().equals(entry.buyer()) && some.requestId().equals(entry.requestId()))
-                    .forEach(entry -> firstInstance.putIfAbsent(entry.reservationId(), entry.instance()));
-            return firstInstance.size() == 2 && firstInstance.values().stream().distinct().count() == 2;
-        }).orElse(false);
-    }
+                            && history.faults().stream().anyMatch(fault -> fault.kind().startsWith("REDIS"))));
 
     private static final java.util.regex.Pattern LEDGERS = java.util.regex.Pattern.compile(
             "Redis HotLedger\\[total=(-?\\d+), available=(-?\\d+), reserved=(-?\\d+), sold=(-?\\d+)\\], MySQL says "

@@ -1,10 +1,6 @@
 package io.flashsale.chaos;
 
-import io.flashsale.chaos.history.Entry;
-import io.flashsale.chaos.history.History;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,29 +23,5 @@ class KnownGapsTest {
         assertThat(KnownGaps.redisWithholds("sku-0: Redis HotLedger[total=18, available=17, reserved=0, sold=0], "
                 + "MySQL says HotLedger[total=18, available=17, reserved=0, sold=1]")).isFalse();
         assertThat(KnownGaps.redisWithholds("sku-0 is not in MySQL")).isFalse();
-    }
-
-    @Test
-    void givenARequestAnsweredWithTwoIdsThroughTwoInstances_whenJudged_thenOnlyThatPairIsTheResidualOfDefect5() {
-        History twoInstances = history(answer(1, 1, "sale.a"), answer(2, 0, "sale.b"));
-        History oneInstance = history(answer(1, 1, "sale.a"), answer(2, 1, "sale.b"));
-        History oneId = history(answer(1, 1, "sale.a"), answer(2, 0, "sale.a"));
-
-        assertThat(KnownGaps.answeredThroughTwoInstances(twoInstances, List.of(answer(2, 0, "sale.b")))).isTrue();
-        assertThat(KnownGaps.answeredThroughTwoInstances(oneInstance, List.of(answer(2, 1, "sale.b")))).isFalse();
-        assertThat(KnownGaps.answeredThroughTwoInstances(oneId, List.of(answer(2, 0, "sale.a")))).isFalse();
-    }
-
-    private static Entry answer(long id, int instance, String reservationId) {
-        return new Entry(id, "reserve", instance, "buyer-5", "r-1", reservationId, "{}", id * 100, id * 100 + 50, 202,
-                null, "{}");
-    }
-
-    private static History history(Entry... entries) {
-        History history = new History(System.nanoTime());
-        for (Entry entry : entries) {
-            history.add(entry);
-        }
-        return history;
     }
 }

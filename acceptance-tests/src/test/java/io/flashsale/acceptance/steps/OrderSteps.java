@@ -77,22 +77,25 @@ public class OrderSteps {
                         .allMatch(SETTLED_STATUSES::contains));
     }
 
-    @Then("within {int} seconds {buyer}'s repeated request is refused by the shop's books, which keep her/his one order of it")
-    public void repeatedRequestRefused(int seconds, String buyer) {
+    @Then("within {int} seconds {buyer}'s repeated request shows her/his one order of it, the only one the shop's books keep")
+    public void repeatedRequestShowsTheOneOrder(int seconds, String buyer) {
         String repeated = world.reservationOf(buyer);
         String buyerId = world.buyerId(buyer);
-        await("the repeated request refused").atMost(Duration.ofSeconds(seconds)).pollInterval(POLL)
+        await("the repeated request refused as a second order").atMost(Duration.ofSeconds(seconds)).pollInterval(POLL)
                 .pollInSameThread().untilAsserted(() -> {
                     ApiAnswer view = world.api().send(world.api().reservation(buyerId, repeated));
-                    // Refused and not stored (the request's one order row exists), so the view is the fast store's.
-                    assertThat(view.text("status")).as("the repeated request's reservation: %s", view.describe())
-                            .isEqualTo("FAILED");
+                    // Refused as a second order, its id is an alias of the request's order (ADR 61).
+                    assertThat(view.text("sameRequestAs")).as("the repeated request's reservation: %s",
+                            view.describe()).isEqualTo(repeated);
+                    assertThat(view.text("status")).as(view.describe()).isEqualTo("ORDERED");
                 });
         List<OrderRecord> orders = books.orders(world.sale().id());
         assertThat(orders).as("orders of the sale: %s", orders).hasSize(1)
                 .allSatisfy(order -> assertThat(order.buyerId()).isEqualTo(buyerId))
                 .allMatch(OrderRecord::isOrdered);
         assertThat(orders.getFirst().reservationId()).isNotEqualTo(repeated);
+        assertThat(world.api().send(world.api().reservation(buyerId, repeated)).text("reservationId"))
+                .as("the repeated request's id leads to the order").isEqualTo(orders.getFirst().reservationId());
     }
 
     @Then("the shop's books show {buyer}'s order cancelled")

@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
 
 /**
  * A batch of reservations settled with a fixed number of statements, whatever its size: one read of the orders that
- * exist, one of the orders holding the same requests (a second order for one request is refused), one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
+ * exist, one of the orders holding the same requests (a second order for one request is refused, and recorded as an
+ * alias of the request's order in the batch's transaction, ADR 61), one read of the terms, the missing purchase rows in one autocommit statement (ADR 8), then ONE transaction
  * that locks the buyers' rows and the SKUs' rows in primary-key order, lets {@link OrderAllocation} decide, and writes
  * orders, lines, purchases and stock flows with multi-row statements and one conditional stock update per SKU. The
  * SKUs' row locks are taken last when the batch places everything ({@link SkuLock}, ADR 34).
@@ -60,10 +61,13 @@ final class BatchPlacement {
         }
         Map<ReservationId, Order> settled = settled(batch);
         List<Reservation> unsettled = batch.stream().filter(r -> !settled.containsKey(r.id())).toList();
-        Map<ReservationId, OrderPlacement> decided = new HashMap<>(duplicateRequests(unsettled, now));
+        Duplicates duplicates = duplicateRequests(unsettled, now);
+        Map<ReservationId, OrderPlacement> decided = new HashMap<>(duplicates.refused());
         List<Reservation> fresh = unsettled.stream().filter(r -> !decided.containsKey(r.id())).toList();
         if (!fresh.isEmpty()) {
-            decided.putAll(settle(fresh, now));
+            decided.putAll(settle(fresh, duplicates.aliases(), now));
+        } else if (!duplicates.aliases().isEmpty()) {
+            transactions.executeWithoutResult(status -> dao.insertAliases(duplicates.aliases()));
         }
         return batch.stream()
                 .map(r -> settled.containsKey(r.id()) ? new OrderPlacement.AlreadyPlaced(settled.get(r.id()))
@@ -73,13 +77,14 @@ final class BatchPlacement {
 
     /**
      * Reservations whose request another reservation holds already, in the database or earlier in this batch: refused
-     * as {@link OrderRefusal#DUPLICATE_REQUEST} and not stored (the request's one row exists). Only a hot store that
-     * lost its request index makes them; a concurrent batch with the same request fails on the unique key instead,
-     * and its retry lands here.
+     * as {@link OrderRefusal#DUPLICATE_REQUEST} and not stored (the request's one row exists), each with its alias row
+     * naming the holder (ADR 61), for the caller to write with the batch. Only a hot store that did not know the
+     * request makes them (it lost its request index, or another instance's database path decided the request); a
+     * concurrent batch with the same request fails on the unique key instead, and its retry lands here.
      */
-    Map<ReservationId, OrderPlacement> duplicateRequests(List<Reservation> unsettled, Instant now) {
+    Duplicates duplicateRequests(List<Reservation> unsettled, Instant now) {
         if (unsettled.isEmpty()) {
-            return Map.of();
+            return Duplicates.NONE;
         }
         Map<RequestKey, String> holders = new HashMap<>();
         for (OrderRow row : dao.selectRequestHolders(unsettled.stream().map(BatchPlacement::requestKey)
@@ -87,14 +92,23 @@ final class BatchPlacement {
             holders.put(new RequestKey(row.activityId(), row.buyerId(), row.requestId()), row.reservationId());
         }
         Map<ReservationId, OrderPlacement> refused = new HashMap<>();
+        List<ReservationAliasRow> aliases = new ArrayList<>();
         for (Reservation reservation : unsettled) {
             String holder = holders.putIfAbsent(requestKey(reservation), reservation.id().value());
             if (holder != null && !holder.equals(reservation.id().value())) {
-                refused.put(reservation.id(), new OrderPlacement.Refused(
-                        mapper.asStored(Order.refused(reservation, OrderRefusal.DUPLICATE_REQUEST, now))));
+                Order order = mapper.asStored(Order.refused(reservation, OrderRefusal.DUPLICATE_REQUEST, now));
+                refused.put(reservation.id(), new OrderPlacement.Refused(order));
+                aliases.add(new ReservationAliasRow(reservation.id().value(), holder,
+                        reservation.activityId().value(), reservation.buyerId().value(), order.placedAt()));
             }
         }
-        return refused;
+        return new Duplicates(refused, aliases);
+    }
+
+    /** Refusals as the request's duplicate, and the alias rows that go with them, in batch order. */
+    record Duplicates(Map<ReservationId, OrderPlacement> refused, List<ReservationAliasRow> aliases) {
+
+        static final Duplicates NONE = new Duplicates(Map.of(), List.of());
     }
 
     static RequestKey requestKey(Reservation reservation) {
@@ -111,7 +125,8 @@ final class BatchPlacement {
         return OrderReads.ordersOf(dao, mapper, ids);
     }
 
-    private Map<ReservationId, OrderPlacement> settle(List<Reservation> fresh, Instant now) {
+    private Map<ReservationId, OrderPlacement> settle(List<Reservation> fresh, List<ReservationAliasRow> aliases,
+                                                      Instant now) {
         List<String> activityIds = fresh.stream().map(r -> r.activityId().value()).distinct().toList();
         Map<SkuKey, ItemTermsRow> terms = new HashMap<>();
         for (ItemTermsRow row : dao.selectItemTerms(activityIds)) {
@@ -125,11 +140,11 @@ final class BatchPlacement {
         Map<ReservationId, OrderPlacement> placements;
         try {
             placements = transactions.execute(
-                    status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now, SkuLock.LAST));
+                    status -> settleLocked(fresh, aliases, terms, purchaseKeys, itemKeys, now, SkuLock.LAST));
         } catch (StockMoved moved) {
             // Rolled back: decided again on the SKUs' locked rows, as a batch that refuses some always is.
             placements = transactions.execute(
-                    status -> settleLocked(fresh, terms, purchaseKeys, itemKeys, now, SkuLock.FIRST));
+                    status -> settleLocked(fresh, aliases, terms, purchaseKeys, itemKeys, now, SkuLock.FIRST));
         }
         if (placements == null) {
             throw new IllegalStateException("the batch transaction returned nothing");
@@ -157,7 +172,9 @@ final class BatchPlacement {
         }
     }
 
-    private Map<ReservationId, OrderPlacement> settleLocked(List<Reservation> fresh, Map<SkuKey, ItemTermsRow> terms,
+    /** @param aliases the batch's refusals as a request's duplicate (ADR 61), written with its orders */
+    private Map<ReservationId, OrderPlacement> settleLocked(List<Reservation> fresh, List<ReservationAliasRow> aliases,
+                                                            Map<SkuKey, ItemTermsRow> terms,
                                                             List<PurchaseRow> purchaseKeys, List<SkuSaleRow> itemKeys,
                                                             Instant now, SkuLock skuLock) {
         Map<PurchaseKey, Long> purchased = new HashMap<>();
@@ -205,6 +222,10 @@ final class BatchPlacement {
         }
         dao.insertOrders(orderRows);
         dao.insertLines(lineRows);
+        if (!aliases.isEmpty()) {
+            // After the orders: an alias may name one of them (the request's first reservation in this batch).
+            dao.insertAliases(aliases);
+        }
         if (!allocation.purchaseAdded().isEmpty()) {
             dao.addToPurchases(allocation.purchaseAdded().entrySet().stream()
                     .map(e -> new PurchaseRow(e.getKey().activityId().value(), e.getKey().buyerId().value(),

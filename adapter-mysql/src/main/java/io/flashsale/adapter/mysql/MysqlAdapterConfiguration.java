@@ -71,6 +71,11 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlReservationAliases mysqlReservationAliases(OrderDao orderDao) {
+        return new MysqlReservationAliases(orderDao);
+    }
+
+    @Bean
     MysqlSettledReservations mysqlSettledReservations(SettledReservationsDao settledReservationsDao) {
         return new MysqlSettledReservations(settledReservationsDao);
     }

@@ -97,7 +97,7 @@ public class MysqlOrderRepository implements OrderRepository {
             return new OrderPlacement.AlreadyPlaced(settled.get());
         }
         Order cancelled = mapper.asStored(Order.cancelledBeforeOrder(reservation, cancelledAt, now));
-        if (batchPlacement.duplicateRequests(List.of(reservation), now).containsKey(reservation.id())) {
+        if (batchPlacement.duplicateRequests(List.of(reservation), now).refused().containsKey(reservation.id())) {
             // Another reservation holds the request's one row; this one sold nothing, so nothing needs storing.
             return new OrderPlacement.CancelledBeforeOrder(cancelled);
         }
@@ -107,9 +107,16 @@ public class MysqlOrderRepository implements OrderRepository {
                 : alreadyPlaced(cancelled.id());
     }
 
-    /** Refused as DUPLICATE_REQUEST, unstored, when another reservation's order holds this reservation's request. */
+    /**
+     * Refused as DUPLICATE_REQUEST, unstored, when another reservation's order holds this reservation's request; its
+     * alias row (ADR 61) is the one write, a statement of its own.
+     */
     private Optional<OrderPlacement> duplicateRequest(Reservation reservation, Instant now) {
-        return Optional.ofNullable(batchPlacement.duplicateRequests(List.of(reservation), now).get(reservation.id()));
+        BatchPlacement.Duplicates duplicates = batchPlacement.duplicateRequests(List.of(reservation), now);
+        if (!duplicates.aliases().isEmpty()) {
+            dao.insertAliases(duplicates.aliases());
+        }
+        return Optional.ofNullable(duplicates.refused().get(reservation.id()));
     }
 
     @Override

@@ -71,6 +71,15 @@ interface OrderDao {
     /** The orders that hold any of the given requests (at most one each, by {@code uk_purchase_order_request}). */
     List<OrderRow> selectRequestHolders(@Param("requests") List<RequestKey> requests);
 
+    /**
+     * Records reservations refused as their request's duplicate with the reservation whose order holds the request;
+     * a row that exists (a second delivery of the batch) is left as it is.
+     */
+    void insertAliases(@Param("aliases") List<ReservationAliasRow> aliases);
+
+    /** The reservation whose order holds the request of {@code reservationId}; null when it is no alias. */
+    String selectAliasTarget(@Param("reservationId") String reservationId);
+
     /** The lines of the orders among {@code reservationIds}, by order and line index. */
     List<OrderLineRow> selectLinesOf(@Param("reservationIds") List<String> reservationIds);
 

@@ -14,8 +14,10 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.util.ClassUtils;
 
+import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransactionRollbackException;
@@ -26,7 +28,8 @@ import java.util.Arrays;
  * Every out-port this adapter implements answers a database that does not answer with
  * {@link StoreUnavailableException}, which the application and the HTTP API know (503 {@code UNAVAILABLE}), instead of
  * Spring's data-access exceptions, which they must not see: a lost or refused connection, no connection within the
- * pool's wait, a statement that timed out, a transaction that could not begin. Lock contention (a deadlock, a lock
+ * pool's wait, a statement that timed out, a transaction that could not begin, a rollback that failed on the lost
+ * connection (nothing was committed). Lock contention (a deadlock, a lock
  * wait that timed out) is told apart as {@link StoreContentionException}: the database answered, and the change met
  * another one (ADR 53). Anything else (a bad statement, a broken constraint the code does not expect) stays what it
  * is: a bug, not an outage.
@@ -35,6 +38,9 @@ import java.util.Arrays;
  * Class proxies, so the beans keep their own types for the adapter's wiring.
  */
 final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcessor {
+
+    /** Where HikariCP's stand-in for a connection it found broken throws from. */
+    private static final String HIKARI_CLOSED_CONNECTION = "com.zaxxer.hikari.pool.ProxyConnection$ClosedConnection";
 
     StoreUnavailableTranslation() {
         setProxyTargetClass(true);
@@ -62,7 +68,16 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
                     || cause instanceof DataAccessResourceFailureException
                     || cause instanceof CannotCreateTransactionException
                     || cause instanceof SQLTransientException || cause instanceof SQLRecoverableException
-                    || cause instanceof SQLNonTransientConnectionException) {
+                    || cause instanceof SQLNonTransientConnectionException
+                    || cause instanceof SQLException sql && (isConnectionException(sql) || isClosedByThePool(sql))) {
+                return true;
+            }
+            // A rollback (or commit) that failed after the transaction's own statement failed: Spring's
+            // TransactionTemplate throws the transaction manager's failure and keeps the statement's aside. A
+            // statement that lost the connection is the outage whatever the rollback then met (defect 13).
+            if (cause instanceof TransactionSystemException transaction && transaction.getApplicationException() != null
+                    && transaction.getApplicationException() != failure
+                    && isUnavailability(transaction.getApplicationException())) {
                 return true;
             }
             if (cause.getCause() == cause) {
@@ -70,6 +85,22 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
             }
         }
         return false;
+    }
+
+    /** SQLState class 08, "connection exception", whatever subclass of SQLException the driver or pool chose. */
+    private static boolean isConnectionException(SQLException failure) {
+        String state = failure.getSQLState();
+        return state != null && state.startsWith("08");
+    }
+
+    /**
+     * HikariCP marks a connection broken when a statement on it fails with a connection exception and swaps it for a
+     * closed one, whose every call (the transaction's rollback among them) throws a bare {@link SQLException} with no
+     * SQLState: it is told by where it was thrown, not by its message.
+     */
+    private static boolean isClosedByThePool(SQLException failure) {
+        StackTraceElement[] frames = failure.getStackTrace();
+        return frames.length > 0 && frames[0].getClassName().equals(HIKARI_CLOSED_CONNECTION);
     }
 
     /**

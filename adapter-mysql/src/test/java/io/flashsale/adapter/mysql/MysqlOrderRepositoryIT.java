@@ -2,7 +2,9 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StoreContentionException;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -80,6 +82,9 @@ class MysqlOrderRepositoryIT {
 
     @Autowired
     MysqlSalesFigures figures;
+
+    @Autowired
+    ReservationAliasPort aliases;
 
     @Autowired
     DataSource dataSource;
@@ -184,6 +189,88 @@ class MysqlOrderRepositoryIT {
         assertThat(placements.get(1).order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
         assertThat(rows(sale).orders()).containsExactly(first.id() + " ORDERED null");
         assertThat(rows(sale).sold()).containsExactly("a 2");
+    }
+
+    @Test
+    void givenAnOrderForARequest_whenABatchRefusesAnotherReservationOfIt_thenItsAliasIsWrittenOnceAndARedeliveryChangesNothing() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 2));
+        orders.placeAll(List.of(first), NOW);
+        Reservation retried = sameRequest(first);
+        Reservation other = reservation(sale, "buyer-2", line("a", 1));
+        List<Reservation> batch = List.of(retried, other);
+
+        List<OrderPlacement> placements = orders.placeAll(batch, NOW.plusSeconds(1));
+
+        assertThat(placements.getFirst().order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
+        assertThat(placements.get(1)).isInstanceOf(Placed.class);
+        assertThat(aliasRows(sale)).containsExactly(retried.id() + " -> " + first.id() + " buyer-1 2026-12-01 10:00:02.500");
+        assertThat(aliases.orderReservationOf(retried.id())).contains(first.id());
+        assertThat(aliases.orderReservationOf(first.id())).isEmpty();
+        assertThat(orders.find(retried.id())).as("the refusal itself stores no order").isEmpty();
+        Rows before = rows(sale);
+
+        List<OrderPlacement> again = orders.placeAll(batch, NOW.plusSeconds(30));
+        orders.place(retried, NOW.plusSeconds(40));
+
+        assertThat(again.getFirst().order().failureReason()).isEqualTo(OrderRefusal.DUPLICATE_REQUEST);
+        assertThat(again.get(1)).isInstanceOf(AlreadyPlaced.class);
+        assertThat(aliasRows(sale)).as("one row, as first written")
+                .containsExactly(retried.id() + " -> " + first.id() + " buyer-1 2026-12-01 10:00:02.500");
+        assertThat(rows(sale)).isEqualTo(before);
+    }
+
+    @Test
+    void givenTwoReservationsOfOneRequestInOneBatch_whenPlaced_thenTheSecondIsAnAliasOfTheFirstsOrder() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 2));
+        Reservation retried = sameRequest(first);
+
+        orders.placeAll(List.of(first, retried), NOW);
+
+        assertThat(aliasRows(sale)).containsExactly(retried.id() + " -> " + first.id() + " buyer-1 2026-12-01 10:00:01.500");
+    }
+
+    @Test
+    void givenOnlyDuplicatesInABatchOrASingleDelivery_whenRefused_thenEachStillGetsItsAlias() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 1));
+        orders.place(first, NOW);
+        Reservation batched = sameRequest(first);
+        Reservation single = sameRequest(first);
+
+        orders.placeAll(List.of(batched), NOW);
+        orders.place(single, NOW);
+
+        assertThat(aliases.orderReservationOf(batched.id())).contains(first.id());
+        assertThat(aliases.orderReservationOf(single.id())).contains(first.id());
+        assertThat(rows(sale).orders()).containsExactly(first.id() + " ORDERED null");
+    }
+
+    @Test
+    void givenTheBatchTransactionFails_whenItRefusedADuplicate_thenNoAliasIsLeftAndItsRetryWritesIt() throws Exception {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 1));
+        orders.place(first, NOW);
+        Reservation retried = sameRequest(first);
+        List<Reservation> batch = List.of(retried, reservation(sale, "buyer-2", line("a", 1)));
+
+        try (Connection blocker = dataSource.getConnection()) {
+            blocker.setAutoCommit(false);
+            try (PreparedStatement lock = blocker.prepareStatement(
+                    "SELECT sold FROM activity_item WHERE activity_id = ? AND sku_id = 'a' FOR UPDATE")) {
+                lock.setString(1, sale.value());
+                lock.executeQuery().close();
+            }
+            // The batch writes its orders and the alias, then waits for the SKU's row and gives up: all rolled back.
+            assertThatThrownBy(() -> orders.placeAll(batch, NOW)).isInstanceOf(RuntimeException.class);
+            blocker.rollback();
+        }
+        assertThat(aliasRows(sale)).isEmpty();
+
+        orders.placeAll(batch, NOW);
+
+        assertThat(aliases.orderReservationOf(retried.id())).contains(first.id());
     }
 
     @Test
@@ -480,9 +567,11 @@ class MysqlOrderRepositoryIT {
                 kill.execute();
             }
 
-            // Rolling back on the dead connection fails as well, and Spring then reports the rollback failure.
+            // Rolling back on the dead connection fails as well, and Spring then reports the rollback failure: a lost
+            // connection, so an outage to the caller (defect 13), with Spring's report as its cause.
             assertThatThrownBy(() -> placing.get(30, TimeUnit.SECONDS)).cause()
-                    .isInstanceOfAny(DataAccessException.class, TransactionException.class)
+                    .isInstanceOf(StoreUnavailableException.class)
+                    .cause().isInstanceOfAny(DataAccessException.class, TransactionException.class)
                     .isNotInstanceOf(DuplicateKeyException.class);
             blocker.rollback();
         }
@@ -661,6 +750,13 @@ class MysqlOrderRepositoryIT {
     }
 
     /** A reservation the hot store made again for the same request, as it does once its request index is lost. */
+    /** {@code reservation_alias} of the sale: "alias -> order's reservation buyer created_at". */
+    private List<String> aliasRows(ActivityId sale) {
+        return jdbc().queryForList("""
+                SELECT CONCAT(reservation_id, ' -> ', order_reservation_id, ' ', buyer_id, ' ', CAST(created_at AS CHAR))
+                FROM reservation_alias WHERE activity_id = ? ORDER BY reservation_id""", String.class, sale.value());
+    }
+
     private static Reservation sameRequest(Reservation earlier) {
         return new Reservation(ReservationId.of(earlier.activityId(), token()), earlier.activityId(), earlier.buyerId(),
                 earlier.requestId(), earlier.lines(), ReservationStatus.RESERVED, RESERVED_AT);

@@ -42,7 +42,7 @@ class RowsLanguageDriverTest {
 
     @Test
     void everyBatchStatementOfTheMapperUsesTheRowsLanguage() {
-        assertThat(mapperText().split(LANG, -1)).hasSize(16);
+        assertThat(mapperText().split(LANG, -1)).hasSize(17);
         assertThat(rows.getMappedStatement(statement("insertOrders")).getSqlSource())
                 .isInstanceOf(RowsSqlSource.class);
     }
@@ -52,6 +52,12 @@ class RowsLanguageDriverTest {
         sameForEverySize("insertOrders", "orders", i -> new OrderRow("r" + i, "a", "b" + i, "q" + i,
                 i % 3 == 0 ? "FAILED" : "ORDERED", i % 3 == 0 ? "OUT_OF_STOCK" : null, AT, AT.plusMillis(i),
                 i % 3 == 0 ? null : AT, null, null, null, i % 3 == 0 ? null : AT.plusSeconds(60)), Map.of());
+    }
+
+    @Test
+    void aliasesBindAsTheDynamicStatementDoes() {
+        sameForEverySize("insertAliases", "aliases", i -> new ReservationAliasRow("r" + i, "o" + i, "a", "b" + i,
+                AT.plusMillis(i)), Map.of());
     }
 
     @Test

@@ -60,8 +60,9 @@ public class ReservationController {
 
     @GetMapping("/api/v1/reservations/{reservationId}")
     public ReservationResponse get(BuyerId buyer, @PathVariable String reservationId) {
-        return getReservation.view(buyer, PathIds.reservation(reservationId))
-                .map(ReservationResponse::of)
+        ReservationId id = PathIds.reservation(reservationId);
+        return getReservation.view(buyer, id)
+                .map(view -> ReservationResponse.of(view, id))
                 .orElseThrow(PathIds::reservationNotFound);
     }
 
@@ -70,8 +71,8 @@ public class ReservationController {
     public ResponseEntity<?> pay(BuyerId buyer, @PathVariable String reservationId) {
         ReservationId id = PathIds.reservation(reservationId);
         return switch (payReservation.pay(buyer, id)) {
-            case PaymentResult.Paid paid -> ResponseEntity.ok(settled(buyer, paid.reservation()));
-            case PaymentResult.AlreadyPaid paid -> ResponseEntity.ok(settled(buyer, paid.reservation()));
+            case PaymentResult.Paid paid -> ResponseEntity.ok(settled(buyer, id, paid.reservation()));
+            case PaymentResult.AlreadyPaid paid -> ResponseEntity.ok(settled(buyer, id, paid.reservation()));
             case PaymentResult.NotPayable refused -> ReservationChangeProblems.notPayable(refused.status());
             case PaymentResult.NotFound notFound -> throw PathIds.reservationNotFound();
         };
@@ -82,9 +83,10 @@ public class ReservationController {
     public ResponseEntity<?> cancel(BuyerId buyer, @PathVariable String reservationId) {
         ReservationId id = PathIds.reservation(reservationId);
         return switch (cancelReservation.cancel(buyer, id)) {
-            case CancellationResult.Cancelled cancelled -> ResponseEntity.ok(settled(buyer, cancelled.reservation()));
+            case CancellationResult.Cancelled cancelled ->
+                    ResponseEntity.ok(settled(buyer, id, cancelled.reservation()));
             case CancellationResult.AlreadyCancelled cancelled ->
-                    ResponseEntity.ok(settled(buyer, cancelled.reservation()));
+                    ResponseEntity.ok(settled(buyer, id, cancelled.reservation()));
             case CancellationResult.NotCancellable refused -> ReservationChangeProblems.notCancellable(refused.status());
             case CancellationResult.NotFound notFound -> throw PathIds.reservationNotFound();
         };
@@ -92,13 +94,14 @@ public class ReservationController {
 
     /**
      * The reservation in the final status a payment or cancellation just gave it, read back for its times. Final
-     * statuses do not change, so the read shows what the call decided.
+     * statuses do not change, so the read shows what the call decided. {@code asked} differs from the decided one's
+     * id when it is an alias of the request's order (ADR 61).
      */
-    private ReservationResponse settled(BuyerId buyer, Reservation decided) {
+    private ReservationResponse settled(BuyerId buyer, ReservationId asked, Reservation decided) {
         ReservationView view = getReservation.view(buyer, decided.id())
                 .filter(read -> read.reservation().status() == decided.status())
                 .orElseGet(() -> new ReservationView(decided, StatusTimes.reservedAt(decided.reservedAt()), null));
-        return ReservationResponse.of(view);
+        return ReservationResponse.of(view, asked);
     }
 
     /** The body's requestId or the Idempotency-Key header; both are fine when they agree. */

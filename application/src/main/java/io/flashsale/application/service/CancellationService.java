@@ -3,6 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.CancelReservationUseCase;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
@@ -17,7 +18,9 @@ import java.util.Optional;
 /**
  * Cancellation by the buyer. Whoever holds the reservation decides: the hot store while it is RESERVED (its atomic
  * release gives the units back; the order pipeline then never makes it an order), the database of record once it
- * is an order (its conditional ORDERED -> CANCELLED, whose winner alone gives the units back there, then here).
+ * is an order (its conditional ORDERED -> CANCELLED, whose winner alone gives the units back there, then here). A
+ * reservation the pipeline refused as its request's duplicate cancels the request's order (ADR 61): the alias is asked
+ * only when the database has no order of the id and the hot store does not hold it as RESERVED or CANCELLED.
  */
 public class CancellationService implements CancelReservationUseCase {
 
@@ -27,12 +30,19 @@ public class CancellationService implements CancelReservationUseCase {
     private final OrderRepository orders;
     private final StockReservationPort stock;
     private final HotStoreRestores restores;
+    private final ReservationAliasPort aliases;
     private final Clock clock;
 
     public CancellationService(OrderRepository orders, StockReservationPort stock, Clock clock) {
+        this(orders, stock, ReservationAliasPort.none(), clock);
+    }
+
+    public CancellationService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
+                               Clock clock) {
         this.orders = orders;
         this.stock = stock;
         this.restores = new HotStoreRestores(orders, stock, clock);
+        this.aliases = aliases;
         this.clock = clock;
     }
 
@@ -41,6 +51,13 @@ public class CancellationService implements CancelReservationUseCase {
         ReservationStatus lastSeen = null;
         for (int look = 1; look <= LOOKS; look++) {
             Optional<Order> order = orders.find(reservationId);
+            Optional<Reservation> held = Optional.empty();
+            if (order.isEmpty()) {
+                held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
+                if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
+                    order = RequestOrders.of(aliases, orders, reservationId);
+                }
+            }
             if (order.isPresent()) {
                 if (!order.get().buyerId().equals(buyerId)) {
                     return new CancellationResult.NotFound();
@@ -52,7 +69,6 @@ public class CancellationService implements CancelReservationUseCase {
                 lastSeen = ReservationStatus.ORDERED;
                 continue;
             }
-            Optional<Reservation> held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
             if (held.isEmpty()) {
                 return new CancellationResult.NotFound();
             }

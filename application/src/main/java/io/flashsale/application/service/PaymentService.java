@@ -3,6 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.PayReservationUseCase;
 import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
@@ -22,6 +23,9 @@ import java.util.Optional;
  * there (the hot store decides for reservations that are not orders yet), and the order pipeline then cancels the
  * fresh order too; accepting a payment in that window could leave a paid order whose units the hot store gave back.
  * Once the hot store says ORDERED it can no longer release the reservation, so the database alone decides.
+ *
+ * <p>A reservation the pipeline refused as its request's duplicate pays the request's order (ADR 61): the alias is
+ * asked only when the database has no order of the id and the hot store does not hold it as RESERVED.
  */
 public class PaymentService implements PayReservationUseCase {
 
@@ -30,11 +34,18 @@ public class PaymentService implements PayReservationUseCase {
 
     private final OrderRepository orders;
     private final StockReservationPort stock;
+    private final ReservationAliasPort aliases;
     private final Clock clock;
 
     public PaymentService(OrderRepository orders, StockReservationPort stock, Clock clock) {
+        this(orders, stock, ReservationAliasPort.none(), clock);
+    }
+
+    public PaymentService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
+                          Clock clock) {
         this.orders = orders;
         this.stock = stock;
+        this.aliases = aliases;
         this.clock = clock;
     }
 
@@ -46,6 +57,13 @@ public class PaymentService implements PayReservationUseCase {
                 return order.get().buyerId().equals(buyerId) ? payOrder(order.get()) : new PaymentResult.NotFound();
             }
             Optional<Reservation> held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
+            if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
+                Optional<Order> requestOrder = RequestOrders.of(aliases, orders, reservationId);
+                if (requestOrder.isPresent()) {
+                    return requestOrder.get().buyerId().equals(buyerId) ? payOrder(requestOrder.get())
+                            : new PaymentResult.NotFound();
+                }
+            }
             if (held.isEmpty()) {
                 return new PaymentResult.NotFound();
             }

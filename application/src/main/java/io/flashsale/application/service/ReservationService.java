@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.activity.Activity;
@@ -31,7 +32,9 @@ import java.util.Optional;
  * does not know the activity, to tell "not warmed up" from "no such activity", through a look-up port that may answer
  * from a memory of a few seconds (a crowd at an unknown sale must not reach the database). Reads ask whichever store decides the
  * reservation now: the hot store while it is RESERVED or was cancelled as such, the database of record once it is an
- * order (it alone knows PAID, CANCELLED and EXPIRED orders), and the hot store again if the database has no order.
+ * order (it alone knows PAID, CANCELLED and EXPIRED orders), and the hot store again if the database has no order. A
+ * reservation the pipeline refused as its request's duplicate is read as the request's order (ADR 61): the view is
+ * that order's, under its own reservation id, so the buyer learns the id to go on with.
  */
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
@@ -42,6 +45,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final Clock clock;
     private final KnownRefusals known;
     private final ReservationAdmission admission;
+    private final ReservationAliasPort aliases;
 
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
@@ -60,6 +64,13 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      */
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission) {
+        this(stock, activities, orders, ids, clock, known, admission, ReservationAliasPort.none());
+    }
+
+    /** @param aliases asked by reads only, when the database has no order of the id and the hot store no live one */
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+                              ReservationAliasPort aliases) {
         this.stock = stock;
         this.activities = activities;
         this.orders = orders;
@@ -67,6 +78,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         this.clock = clock;
         this.known = known;
         this.admission = admission;
+        this.aliases = aliases;
     }
 
     /**
@@ -122,8 +134,17 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         Optional<ReservationView> hotView = held.flatMap(this::decidedByTheHotStore);
         Optional<ReservationView> answer = hotView.isPresent() ? hotView
                 : orders.find(reservationId).map(ReservationService::orderView)
+                        .or(() -> requestOrder(reservationId, held))
                         .or(() -> held.map(reservation -> hotStoreView(reservation, null)));
         return answer.filter(view -> view.reservation().isOwnedBy(buyerId));
+    }
+
+    /** The request's order when this reservation, gone from the hot store or FAILED there, is an alias of it. */
+    private Optional<ReservationView> requestOrder(ReservationId reservationId, Optional<Reservation> held) {
+        if (held.isPresent() && held.get().status() != ReservationStatus.FAILED) {
+            return Optional.empty();
+        }
+        return RequestOrders.of(aliases, orders, reservationId).map(ReservationService::orderView);
     }
 
     /** RESERVED, or cancelled by the buyer while RESERVED: no order speaks for it (or it took no stock). */

@@ -8,6 +8,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ArchiveService;
@@ -36,13 +37,15 @@ import java.time.Clock;
 public class LifecycleConfiguration {
 
     @Bean
-    PaymentService paymentService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        return new PaymentService(orders, stock, clock);
+    PaymentService paymentService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
+                                  Clock clock) {
+        return new PaymentService(orders, stock, aliases, clock);
     }
 
     @Bean
-    CancellationService cancellationService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        return new CancellationService(orders, stock, clock);
+    CancellationService cancellationService(OrderRepository orders, StockReservationPort stock,
+                                            ReservationAliasPort aliases, Clock clock) {
+        return new CancellationService(orders, stock, aliases, clock);
     }
 
     @Bean

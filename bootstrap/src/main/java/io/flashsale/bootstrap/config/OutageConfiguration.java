@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.service.RebuildRetryService;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.FallbackReservationPort;
@@ -29,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
+import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -107,13 +109,34 @@ public class OutageConfiguration {
         return new OutageTolerantSettlement(redis, hotStoreBreaker);
     }
 
+    /**
+     * The sales a recovery left not ready, asked again within seconds (ADR 62). On every instance, as the recovery:
+     * the set is this instance's, and the rebuild itself runs on one instance at a time for a sale.
+     */
+    @Bean
+    RebuildRetryService rebuildRetries(RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
+                                       Clock clock, OutageProperties outage) {
+        return new RebuildRetryService(rebuilds, reconciliations, clock, outage.rebuildRetryFirst(),
+                outage.rebuildRetryLongest(), outage.rebuildRetryFor());
+    }
+
+    @Bean
+    HotStoreRecovery hotStoreRecovery(FailoverStockReservations failover, RedisHotStore redis,
+                                      RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
+                                      RebuildRetryService rebuildRetries, OutageProperties outage) {
+        return new HotStoreRecovery(failover, redis::ping, rebuilds, reconciliations, rebuildRetries,
+                outage.drainTimeout());
+    }
+
     /** On every instance: each has its own breaker, and a rebuild another instance did already is not done twice. */
     @Bean
-    PeriodicLoop hotStoreRecoveryLoop(FailoverStockReservations failover, RedisHotStore redis,
-                                      RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
-                                      OutageProperties outage) {
-        return new PeriodicLoop("hot-store-recovery",
-                new HotStoreRecovery(failover, redis::ping, rebuilds, reconciliations, outage.drainTimeout()),
-                outage.probeInterval(), true);
+    PeriodicLoop hotStoreRecoveryLoop(HotStoreRecovery recovery, OutageProperties outage) {
+        return new PeriodicLoop("hot-store-recovery", recovery, outage.probeInterval(), true);
+    }
+
+    /** Polls at the first wait: each sale's own backoff decides when it is asked again. */
+    @Bean
+    PeriodicLoop hotStoreRebuildRetryLoop(HotStoreRecovery recovery, OutageProperties outage) {
+        return new PeriodicLoop("hot-store-rebuild-retries", recovery.retries(), outage.rebuildRetryFirst(), true);
     }
 }

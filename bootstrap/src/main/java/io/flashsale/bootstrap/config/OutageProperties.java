@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param probeInterval        how often an open breaker asks Redis whether it is back
  * @param drainTimeout         how long a recovery waits for the attempts in the database path before it gives up
  *                             (and tries again at the next probe)
+ * @param rebuildRetryFirst    how soon a sale the recovery could not rebuild yet is asked again (ADR 62); each wait
+ *                             doubles, up to {@code rebuildRetryLongest}
+ * @param rebuildRetryFor      how long such a sale is retried before it is left to the reconciliation schedule
  */
 @ConfigurationProperties("flashsale.outage")
 public record OutageProperties(@DefaultValue("true") boolean enabled,
@@ -26,12 +29,22 @@ public record OutageProperties(@DefaultValue("true") boolean enabled,
                                @DefaultValue("6") int databaseConcurrency,
                                @DefaultValue("1s") Duration retryAfter,
                                @DefaultValue("1s") Duration probeInterval,
-                               @DefaultValue("10s") Duration drainTimeout) {
+                               @DefaultValue("10s") Duration drainTimeout,
+                               @DefaultValue("250ms") Duration rebuildRetryFirst,
+                               @DefaultValue("2s") Duration rebuildRetryLongest,
+                               @DefaultValue("10m") Duration rebuildRetryFor) {
 
     public OutageProperties {
         PositiveDurations.require("flashsale.outage.retry-after", retryAfter);
         PositiveDurations.require("flashsale.outage.probe-interval", probeInterval);
         PositiveDurations.require("flashsale.outage.drain-timeout", drainTimeout);
+        PositiveDurations.require("flashsale.outage.rebuild-retry-first", rebuildRetryFirst);
+        PositiveDurations.require("flashsale.outage.rebuild-retry-longest", rebuildRetryLongest);
+        PositiveDurations.require("flashsale.outage.rebuild-retry-for", rebuildRetryFor);
+        if (rebuildRetryLongest.compareTo(rebuildRetryFirst) < 0) {
+            throw new IllegalArgumentException(
+                    "flashsale.outage.rebuild-retry-longest must not be shorter than rebuild-retry-first");
+        }
         if (failureRateThreshold <= 0 || failureRateThreshold > 100) {
             throw new IllegalArgumentException("flashsale.outage.failure-rate-threshold must be in (0, 100]");
         }

@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -73,10 +74,11 @@ public class UseCaseConfiguration {
     ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
                                           OrderRepository orders, IdGenerator ids, Clock clock,
                                           ActivityCacheProperties activityCache, MeterRegistry meters,
-                                          KnownRefusals known, ReservationAdmission admission) {
+                                          KnownRefusals known, ReservationAdmission admission,
+                                          ReservationAliasPort aliases) {
         ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
                 : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
-        return new ReservationService(stock, lookups, orders, ids, clock, known, admission);
+        return new ReservationService(stock, lookups, orders, ids, clock, known, admission, aliases);
     }
 
     /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */

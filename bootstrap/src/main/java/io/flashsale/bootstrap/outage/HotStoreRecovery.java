@@ -4,7 +4,9 @@ import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.in.RetryRebuildsUseCase;
 import io.flashsale.bootstrap.schedule.Pass;
 import io.flashsale.domain.activity.ActivityId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -18,7 +20,10 @@ import java.time.Duration;
  * breaker half-opens (attempts still go to the database), the database path is paused and drained, every sale this
  * instance served is rebuilt from the database of record ({@link RebuildLedgerUseCase}: totals, sold units and the
  * buyers' purchases, the database path's orders included) or, where Redis kept its ledger, reconciled with it, and only
- * then does the breaker close. Anything failing on the way opens the breaker again; the next pass tries again.
+ * then does the breaker close. Anything failing on the way opens the breaker again; the next pass tries again. A sale
+ * whose rebuild cannot finish yet (its reservations are still in the pipeline, another instance rebuilds it) answers
+ * NOT_READY and is handed to {@link RetryRebuildsUseCase}, whose {@link #retries()} pass asks again within seconds
+ * once the breaker is closed (ADR 62); it does not hold the breaker open for the others.
  * <p>
  * The pause costs buyers of this instance 503 DEGRADED for as long as the rebuild takes (one small read per sale).
  */
@@ -32,16 +37,19 @@ public final class HotStoreRecovery implements Pass {
     private final Runnable probe;
     private final RebuildLedgerUseCase rebuilds;
     private final ReconcileActivityUseCase reconciliations;
+    private final RetryRebuildsUseCase retries;
     private final Duration drainTimeout;
     private int failedProbes;
 
     /** @param probe throws while Redis does not answer */
     public HotStoreRecovery(FailoverStockReservations failover, Runnable probe, RebuildLedgerUseCase rebuilds,
-                            ReconcileActivityUseCase reconciliations, Duration drainTimeout) {
+                            ReconcileActivityUseCase reconciliations, RetryRebuildsUseCase retries,
+                            Duration drainTimeout) {
         this.failover = failover;
         this.probe = probe;
         this.rebuilds = rebuilds;
         this.reconciliations = reconciliations;
+        this.retries = retries;
         this.drainTimeout = drainTimeout;
     }
 
@@ -77,6 +85,27 @@ public final class HotStoreRecovery implements Pass {
             failover.resume();
         }
         return false;
+    }
+
+    /**
+     * The retries of the rebuilds the recovery left (ADR 62), while the breaker is closed: an open or half-open one
+     * rebuilds every sale of this instance at its own next pass anyway.
+     */
+    public Pass retries() {
+        return () -> {
+            if (failover.breaker().getState() != CircuitBreaker.State.CLOSED) {
+                return false;
+            }
+            RebuildRetryPass pass = retries.retryDue();
+            if (!pass.loaded().isEmpty()) {
+                LOG.info("sales rebuilt by the recovery's retries: {}", pass.loaded());
+            }
+            if (!pass.leftToSchedule().isEmpty()) {
+                LOG.warn("sales still not rebuilt at the retries' bound, left to the reconciliation schedule: {}",
+                        pass.leftToSchedule());
+            }
+            return false;
+        };
     }
 
     /**
@@ -121,6 +150,11 @@ public final class HotStoreRecovery implements Pass {
                 // database path may have sold since, so the ledger is brought to the database's figures.
                 case ALREADY_LOADED -> reconciliations.reconcile(activityId);
                 case ENDED -> failover.forget(activityId);
+                // Not loadable yet: it answers NOT_READY, the safe answer, and is asked again soon, not in minutes.
+                case AWAITING_PIPELINE, IN_PROGRESS -> {
+                    LOG.info("sale {} not rebuilt yet ({}): retried shortly", activityId, outcome);
+                    retries.retryLater(activityId);
+                }
             }
         } catch (ActivityNotFoundException | ActivityArchivedException gone) {
             failover.forget(activityId);

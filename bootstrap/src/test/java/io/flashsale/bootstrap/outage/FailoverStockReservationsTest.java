@@ -2,6 +2,8 @@ package io.flashsale.bootstrap.outage;
 
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.RebuildRetryPass;
+import io.flashsale.application.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -82,7 +84,7 @@ class FailoverStockReservationsTest {
         return RebuildOutcome.REBUILT;
     }, id -> {
         throw new AssertionError("a rebuilt sale is not reconciled");
-    }, Duration.ofSeconds(10));
+    }, noRetries(), Duration.ofSeconds(10));
 
     @Test
     void givenRedisFailing_whenAttempts_thenDegradedUntilTheBreakerOpensAndThenTheDatabaseDecides() {
@@ -170,7 +172,7 @@ class FailoverStockReservationsTest {
         attempt();
         HotStoreRecovery broken = new HotStoreRecovery(failing, () -> { }, id -> {
             throw new IllegalStateException("Redis went away again");
-        }, id -> null, Duration.ofSeconds(1));
+        }, id -> null, noRetries(), Duration.ofSeconds(1));
 
         broken.run();
 
@@ -216,6 +218,56 @@ class FailoverStockReservationsTest {
     @AfterEach
     void stopThreads() {
         threads.shutdownNow();
+    }
+
+    /**
+     * ADR 62: a sale whose reservations are still in the pipeline is handed to the retries and the breaker closes for
+     * the others; the retries ask again only while the breaker is closed (an open one rebuilds at its next recovery).
+     */
+    @Test
+    void givenASaleAwaitingThePipeline_whenRedisIsBack_thenTheBreakerClosesAndTheSaleIsLeftToTheRetries() {
+        breaker.transitionToOpenState();
+        attempt();
+        List<ActivityId> remembered = new CopyOnWriteArrayList<>();
+        AtomicInteger retryPasses = new AtomicInteger();
+        HotStoreRecovery awaiting = new HotStoreRecovery(failover, () -> { }, id -> RebuildOutcome.AWAITING_PIPELINE,
+                id -> {
+                    throw new AssertionError("a sale not loaded is not reconciled");
+                }, new RetryRebuildsUseCase() {
+                    @Override
+                    public void retryLater(ActivityId activityId) {
+                        remembered.add(activityId);
+                    }
+
+                    @Override
+                    public RebuildRetryPass retryDue() {
+                        retryPasses.incrementAndGet();
+                        return new RebuildRetryPass(List.of(), List.of(), List.of());
+                    }
+                }, Duration.ofSeconds(1));
+
+        awaiting.retries().run();
+        assertThat(retryPasses).as("no retry while the breaker is open").hasValue(0);
+        awaiting.run();
+
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(remembered).containsExactly(SALE);
+        awaiting.retries().run();
+        assertThat(retryPasses).hasValue(1);
+    }
+
+    private static RetryRebuildsUseCase noRetries() {
+        return new RetryRebuildsUseCase() {
+            @Override
+            public void retryLater(ActivityId activityId) {
+                throw new AssertionError("no sale is left to the retries here: " + activityId);
+            }
+
+            @Override
+            public RebuildRetryPass retryDue() {
+                return new RebuildRetryPass(List.of(), List.of(), List.of());
+            }
+        };
     }
 
     private ReservationOutcome attempt() {

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
+import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
@@ -16,6 +17,7 @@ import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -164,6 +166,21 @@ abstract class PipelineTestBase {
             accepted.put(reply.json().path("reservationId").asString(), buyer(i));
         }
         return accepted;
+    }
+
+    /** A reservation of the sale is refused for now: 503 NOT_READY (a sale not loaded, or waiting for its rebuild). */
+    void assertNotReady(String activityId) {
+        ServiceClient.Reply refused = reserveAsync(activityId, "buyer-late").join();
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        assertThat(refused.json().path("code").asString()).isEqualTo("NOT_READY");
+    }
+
+    /** Waits until the relay has handed each reservation to Kafka: its record in Redis holds the broker position. */
+    static void awaitRelayed(RedisCommands<String, String> redis, ActivityId activity,
+                             Map<String, String> reservations) {
+        await().atMost(WITHIN).untilAsserted(() -> reservations.keySet().forEach(reservation ->
+                assertThat(redis.hget(RedisKeys.reservations(activity), reservation + ":pos")).as(reservation)
+                        .isNotNull()));
     }
 
     /** All {@code buyers} at the same moment; returns reservation id -> buyer of the accepted ones. */

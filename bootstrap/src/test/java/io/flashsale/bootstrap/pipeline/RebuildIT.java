@@ -46,7 +46,14 @@ class RebuildIT extends PipelineTestBase {
                 .isEqualTo(202);
         String second = retried.json().path("reservationId").asString();
         assertThat(second).isNotEqualTo(original);
-        awaitStatus(second, "ann", "FAILED");
+        // Redis refused it (FAILED, its unit back); its id now leads to the request's order (ADR 61).
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(commands().hget(
+                RedisKeys.reservations(activity(id)), RedisKeys.reservationField(new ReservationId(second),
+                        RedisKeys.RESERVATION_STATUS))).isEqualTo("FAILED"));
+        var seenThroughSecond = reservation(second, "ann");
+        assertThat(seenThroughSecond.path("reservationId").asString()).isEqualTo(original);
+        assertThat(seenThroughSecond.path("sameRequestAs").asString()).isEqualTo(second);
+        assertThat(seenThroughSecond.path("status").asString()).isEqualTo("ORDERED");
         assertThat(orders.find(new ReservationId(second))).as("refused, not stored: the request's row exists")
                 .isEmpty();
         assertThat(new JdbcTemplate(database).queryForObject("""

@@ -291,12 +291,6 @@ class ReconciliationIT extends PipelineTestBase {
                 "{\"skuId\":\"" + SKU + "\",\"delta\":" + delta + ",\"reason\":\"" + reason + "\"}");
     }
 
-    private void assertNotReady(String activityId) {
-        ServiceClient.Reply refused = reserveAsync(activityId, "buyer-late").join();
-        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
-        assertThat(refused.json().path("code").asString()).isEqualTo("NOT_READY");
-    }
-
     /** Redis total, sold and holdings are MySQL's; {@code reserved} units are still on their way. */
     private void assertRedisMatchesMysql(String activityId, long reserved) {
         ActivityId activity = activity(activityId);

@@ -33,8 +33,12 @@ public final class Books {
     public record Purchase(String buyerId, String skuId, long quantity) {
     }
 
+    /**
+     * @param aliases {@code reservation_alias}: a reservation the pipeline refused as its request's duplicate, to the
+     *                reservation whose order holds the request (ADR 61)
+     */
     public record Snapshot(Map<String, Item> items, List<Order> orders, List<Line> lines, List<Flow> flows,
-                           List<Purchase> purchases) {
+                           List<Purchase> purchases, Map<String, String> aliases) {
     }
 
     private final String url;
@@ -67,7 +71,10 @@ public final class Books {
             List<Purchase> purchases = new ArrayList<>();
             query(connection, "SELECT buyer_id, sku_id, quantity FROM buyer_purchase WHERE activity_id = ?", saleId,
                     row -> purchases.add(new Purchase(row.getString(1), row.getString(2), row.getLong(3))));
-            return new Snapshot(items, orders, lines, flows, purchases);
+            Map<String, String> aliases = new LinkedHashMap<>();
+            query(connection, "SELECT reservation_id, order_reservation_id FROM reservation_alias WHERE activity_id = ?",
+                    saleId, row -> aliases.put(row.getString(1), row.getString(2)));
+            return new Snapshot(items, orders, lines, flows, purchases, aliases);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the books of " + saleId, e);
         }

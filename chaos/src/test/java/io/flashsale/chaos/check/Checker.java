@@ -135,7 +135,9 @@ public final class Checker {
     }
 
     /**
-     * A buyer's request id is at most one order, and is answered with one reservation id. The one exception is the
+     * A buyer's request id is at most one order, and is answered with one reservation id. An id MySQL records as an
+     * alias of the request's order (ADR 61: a second reservation the pipeline refused as the request's duplicate)
+     * counts as that order's id. The one exception is the
      * documented loss window: when the first answer's idempotency record may have been lost with Redis's data (its
      * 202 inside the window of a Redis SIGKILL or a data-losing restart), a retry is a new reservation with a new id;
      * that is allowed only when every id but the last was answered inside such a window and MySQL holds at most one
@@ -153,8 +155,9 @@ public final class Checker {
         Map<String, Map<String, Entry>> answeredIds = new HashMap<>();
         for (Entry entry : entries) {
             if ("reserve".equals(entry.kind()) && entry.status() == 202) {
-                answeredIds.computeIfAbsent(entry.buyer() + "/" + entry.requestId(), key -> new LinkedHashMap<>())
-                        .putIfAbsent(entry.reservationId(), entry);
+                String request = entry.buyer() + "/" + entry.requestId();
+                answeredIds.computeIfAbsent(request, key -> new LinkedHashMap<>())
+                        .putIfAbsent(orderIdOf(books, request, entry.reservationId()), entry);
             }
         }
         Set<String> answeredAnew = new HashSet<>();
@@ -182,12 +185,27 @@ public final class Checker {
         return answeredAnew;
     }
 
+    /**
+     * The id of the request's order that {@code reservationId} stands for: the id itself, or the reservation MySQL
+     * records it as an alias of, when that one's order is of the same request.
+     */
+    static String orderIdOf(Books.Snapshot books, String request, String reservationId) {
+        String target = books.aliases().get(reservationId);
+        if (target == null) {
+            return reservationId;
+        }
+        boolean sameRequest = books.orders().stream().anyMatch(order -> order.reservationId().equals(target)
+                && request.equals(order.buyerId() + "/" + order.requestId()));
+        return sameRequest ? target : reservationId;
+    }
+
     private static Map<String, List<Books.Order>> ordersByRequest(Books.Snapshot books) {
         return books.orders().stream().collect(Collectors.groupingBy(order -> order.buyerId() + "/" + order.requestId()));
     }
 
     /**
-     * Every 202 is an order, or was cancelled by its buyer, or was lost inside a documented loss window (counted). A
+     * Every 202 is an order, or an alias of its request's order (ADR 61), or was cancelled by its buyer, or was lost
+     * inside a documented loss window (counted). A
      * reservation made anew for a request whose first answer Redis lost in such a window (see
      * {@link #checkOrdersPerRequest}) may be refused by MySQL as a duplicate of the request's order: the request is
      * then not lost, as long as MySQL holds an order for it.
@@ -207,6 +225,10 @@ public final class Checker {
             }
             Entry answer = acknowledged.getValue();
             String request = answer.buyer() + "/" + answer.requestId();
+            if (!orderIdOf(books, request, reservationId).equals(reservationId)) {
+                // Refused as the request's duplicate and recorded as an alias of its order (ADR 61): it leads there.
+                continue;
+            }
             if (insideLossWindow(history, answer)) {
                 lostInWindow++;
             } else if (answeredAnew.contains(request) && requestsInBooks.contains(request)) {

@@ -1,0 +1,186 @@
+package io.flashsale.application.service;
+
+import io.flashsale.application.port.in.CancellationResult;
+import io.flashsale.application.port.in.PaymentResult;
+import io.flashsale.application.port.in.ReservationView;
+import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.mockito.Mock;
+import org.mockito.junit.jupiter.MockitoExtension;
+
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.util.Optional;
+
+import static io.flashsale.application.service.LifecycleFixtures.ALICE;
+import static io.flashsale.application.service.LifecycleFixtures.ID;
+import static io.flashsale.application.service.LifecycleFixtures.MALLORY;
+import static io.flashsale.application.service.LifecycleFixtures.NOW;
+import static io.flashsale.application.service.LifecycleFixtures.RESERVED;
+import static io.flashsale.application.service.LifecycleFixtures.RESERVED_AT;
+import static io.flashsale.application.service.LifecycleFixtures.SALE;
+import static io.flashsale.application.service.LifecycleFixtures.order;
+import static io.flashsale.application.service.LifecycleFixtures.ordered;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.when;
+
+/**
+ * A second reservation of one request, refused by the pipeline as its duplicate, is an alias of the request's order
+ * (ADR 61): the buyer's look, payment and cancellation of it answer and act on that order, and the alias is asked only
+ * when neither the database has an order of the id nor the hot store a live reservation.
+ */
+@ExtendWith(MockitoExtension.class)
+class SameRequestAliasTest {
+
+    /** The second reservation of {@link LifecycleFixtures#RESERVED}'s request; its order is {@code ID}'s. */
+    private static final ReservationId SECOND = new ReservationId(SALE.value() + ".01JSECOND");
+
+    @Mock
+    private OrderRepository orders;
+    @Mock
+    private StockReservationPort stock;
+    @Mock
+    private ActivityLookupPort activities;
+    @Mock
+    private IdGenerator ids;
+    @Mock
+    private ReservationAliasPort aliases;
+    private ReservationService reads;
+    private PaymentService payments;
+    private CancellationService cancellations;
+
+    @BeforeEach
+    void wire() {
+        Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
+        reads = new ReservationService(stock, activities, orders, ids, clock, KnownRefusals.none(),
+                ReservationAdmission.unlimited(), aliases);
+        payments = new PaymentService(orders, stock, aliases, clock);
+        cancellations = new CancellationService(orders, stock, aliases, clock);
+    }
+
+    @Test
+    void givenTheSecondIdFailedInTheHotStore_whenItsBuyerReadsIt_thenTheRequestsOrderIsAnsweredUnderItsOwnId() {
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+
+        Optional<ReservationView> view = reads.view(ALICE, SECOND);
+
+        assertThat(view).isPresent();
+        assertThat(view.get().reservation().id()).isEqualTo(ID);
+        assertThat(view.get().reservation().status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(view.get().ordered()).isTrue();
+    }
+
+    @Test
+    void givenTheSecondIdGoneFromTheHotStore_whenAnotherBuyerReadsIt_thenNothingIsFound() {
+        when(stock.findReservation(SECOND)).thenReturn(Optional.empty());
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+
+        assertThat(reads.view(MALLORY, SECOND)).isEmpty();
+    }
+
+    @Test
+    void givenTheSecondIdStillReservedInTheHotStore_whenRead_thenItIsAnsweredAsItIsAndNoAliasIsAsked() {
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+
+        Optional<ReservationView> view = reads.view(ALICE, SECOND);
+
+        assertThat(view.map(v -> v.reservation().id())).contains(SECOND);
+        verifyNoInteractions(aliases, orders);
+    }
+
+    @Test
+    void givenAFailedReservationThatIsNoAlias_whenRead_thenItStaysFailed() {
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.empty());
+
+        assertThat(reads.view(ALICE, SECOND).map(v -> v.reservation().status())).contains(ReservationStatus.FAILED);
+    }
+
+    @Test
+    void givenTheSecondIdGoneFromTheHotStore_whenPaid_thenTheRequestsOrderIsPaid() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.empty());
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        when(orders.markPaid(ID, NOW)).thenReturn(true);
+
+        PaymentResult result = payments.pay(ALICE, SECOND);
+
+        assertThat(result).isInstanceOf(PaymentResult.Paid.class);
+        assertThat(((PaymentResult.Paid) result).reservation().id()).isEqualTo(ID);
+        verify(stock).markPaid(ID);
+        verify(stock, never()).markPaid(SECOND);
+    }
+
+    @Test
+    void givenTheSecondIdFailedInTheHotStore_whenAnotherBuyerPays_thenNotFoundAndNothingMoves() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+
+        assertThat(payments.pay(MALLORY, SECOND)).isEqualTo(new PaymentResult.NotFound());
+
+        verify(orders, never()).markPaid(any(), any());
+    }
+
+    @Test
+    void givenTheRequestsOrderPaidAlready_whenTheSecondIdIsPaid_thenAlreadyPaid() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
+        when(orders.find(ID)).thenReturn(Optional.of(order(ReservationStatus.PAID)));
+
+        assertThat(payments.pay(ALICE, SECOND)).isInstanceOf(PaymentResult.AlreadyPaid.class);
+        verify(orders, never()).markPaid(any(), any());
+    }
+
+    @Test
+    void givenTheSecondIdFailedInTheHotStore_whenCancelled_thenTheRequestsOrderIsCancelledWithItsUnitsBackOnce() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+
+        CancellationResult result = cancellations.cancel(ALICE, SECOND);
+
+        assertThat(result).isInstanceOf(CancellationResult.Cancelled.class);
+        assertThat(((CancellationResult.Cancelled) result).reservation().id()).isEqualTo(ID);
+        verify(stock, never()).release(any(), any());
+        verify(stock, never()).restore(SECOND, ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenTheSecondIdStillReservedInTheHotStore_whenCancelled_thenTheHotStoreReleasesItAndNoAliasIsAsked() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(stock.release(SECOND, NOW)).thenReturn(true);
+
+        assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
+        verifyNoInteractions(aliases);
+    }
+
+    private static Reservation second(ReservationStatus status) {
+        return new Reservation(SECOND, SALE, ALICE, RESERVED.requestId(), RESERVED.lines(), status, RESERVED_AT);
+    }
+}

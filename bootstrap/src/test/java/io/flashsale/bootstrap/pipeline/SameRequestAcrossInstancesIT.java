@@ -1,0 +1,142 @@
+package io.flashsale.bootstrap.pipeline;
+
+import io.flashsale.application.port.in.ReserveStockCommand;
+import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.DatabaseReservations;
+import io.flashsale.application.service.ReservationService;
+import io.flashsale.bootstrap.outage.FailoverStockReservations;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.stock.StockLedger;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import tools.jackson.databind.JsonNode;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Defect 12 of docs/reliability.md (ADR 61): a request the database path decided on one instance (its breaker open),
+ * whose answer the buyer never got, repeated through another instance on Redis, which does not know it. That one makes
+ * a second reservation; the pipeline refuses it as the request's duplicate (one order per request, ADR 32) and records
+ * it as an alias of the request's order, so the id the buyer holds reads and pays that order. Instance 1 is this
+ * context (breaker closed, Redis decides); instance 0 is a second {@link FailoverStockReservations} on the same Redis
+ * and MySQL with its breaker forced open.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class SameRequestAcrossInstancesIT extends PipelineTestBase {
+
+    private static final long UNITS = 5;
+
+    @Autowired
+    @Qualifier("stockReservationPort")
+    StockReservationPort redis;
+    @Autowired
+    DatabaseReservations databasePath;
+    @Autowired
+    ActivityRepository activities;
+    @Autowired
+    IdGenerator ids;
+    @Autowired
+    ReservationAliasPort aliases;
+
+    @Test
+    void givenARequestTheDatabasePathDecidedOnInstance0_whenRepeatedThroughInstance1_thenTheSecondIdLeadsToItsOrder() {
+        String activityId = openSale(UNITS);
+        ActivityId sale = new ActivityId(activityId);
+        ReservationService instance0 = new ReservationService(instanceWithItsBreakerOpen(), activities, orders, ids,
+                Clock.systemUTC());
+
+        ReservationOutcome decided = instance0.reserve(new ReserveStockCommand(sale, new BuyerId("buyer-1"),
+                new RequestId("lost-answer-1"), List.of(new ReservationLine(new SkuId(SKU), 1))));
+        assertThat(decided).isInstanceOf(ReservationOutcome.Reserved.class);
+        ReservationId first = ((ReservationOutcome.Reserved) decided).reservation().id();
+        assertThat(orders.find(first).map(Order::status)).as("placed by the database path")
+                .contains(ReservationStatus.ORDERED);
+
+        ServiceClient.Reply repeat = send("POST", "/api/v1/activities/" + activityId + "/reservations",
+                "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
+                "X-User-Id", "buyer-1", "Idempotency-Key", "lost-answer-1");
+        assertThat(repeat.status()).as(repeat.body()).isEqualTo(202);
+        ReservationId second = new ReservationId(repeat.json().path("reservationId").asString());
+        assertThat(second).as("Redis did not know the request").isNotEqualTo(first);
+
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            assertThat(stock.findReservation(second).map(Reservation::status)).contains(ReservationStatus.FAILED);
+            assertThat(aliases.orderReservationOf(second)).contains(first);
+        });
+        assertThat(orders.find(second)).as("the refusal stores no order (ADR 32)").isEmpty();
+
+        JsonNode read = reservation(second.value(), "buyer-1");
+        assertThat(read.path("reservationId").asString()).isEqualTo(first.value());
+        assertThat(read.path("status").asString()).isEqualTo("ORDERED");
+        assertThat(read.path("orderId").asString()).isEqualTo(first.value());
+        assertThat(read.path("sameRequestAs").asString()).isEqualTo(second.value());
+        assertThat(send("GET", "/api/v1/reservations/" + second.value(), null, "X-User-Id", "buyer-2").status())
+                .as("another buyer").isEqualTo(404);
+        assertThat(reservation(first.value(), "buyer-1").has("sameRequestAs")).isFalse();
+
+        // One order, one unit sold in MySQL; Redis gave the second reservation's unit back, once.
+        assertThat(figures.orderCountByStatus(sale)).containsExactly(entry(ReservationStatus.ORDERED, 1L));
+        assertThat(figures.soldBySku(sale)).containsExactly(entry(new SkuId(SKU), 1L));
+        assertThat(figures.stockFlowBySku(sale)).containsExactly(entry(new SkuId(SKU), 1L));
+        StockLedger redisBeforeRecovery = redisLedger(activityId).ledger();
+        assertThat(redisBeforeRecovery.reserved()).isZero();
+        assertThat(redisBeforeRecovery.sold()).as("Redis never sold the second reservation").isZero();
+        assertThat(redisBeforeRecovery.available()).as("its unit back exactly once").isEqualTo(UNITS);
+
+        ServiceClient.Reply paid = api().pay(second.value(), "buyer-1");
+        assertThat(paid.status()).as(paid.body()).isEqualTo(200);
+        assertThat(paid.json().path("reservationId").asString()).isEqualTo(first.value());
+        assertThat(paid.json().path("status").asString()).isEqualTo("PAID");
+        assertThat(paid.json().path("sameRequestAs").asString()).isEqualTo(second.value());
+        assertThat(orders.find(first).map(Order::status)).contains(ReservationStatus.PAID);
+        assertThat(reservation(first.value(), "buyer-1").path("status").asString()).isEqualTo("PAID");
+        ServiceClient.Reply paidAgain = api().pay(second.value(), "buyer-1");
+        assertThat(paidAgain.status()).as(paidAgain.body()).isEqualTo(200);
+        ServiceClient.Reply cancelled = api().cancel(second.value(), "buyer-1");
+        assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(409);
+        assertThat(cancelled.json().path("code").asString()).isEqualTo("NOT_CANCELLABLE");
+
+        // Instance 0's recovery brings Redis to MySQL's figures when its breaker closes; the reconciliation does the same.
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            reconcile(activityId);
+            StockLedger recovered = redisLedger(activityId).ledger();
+            assertThat(recovered.sold()).isEqualTo(1);
+            assertThat(recovered.available()).isEqualTo(UNITS - 1);
+            assertThat(recovered.reserved()).isZero();
+        });
+        assertThat(figures.orderCountByStatus(sale)).isEqualTo(Map.of(ReservationStatus.PAID, 1L));
+        assertThat(figures.soldBySku(sale)).containsExactly(entry(new SkuId(SKU), 1L));
+    }
+
+    /** Instance 0's port: the same Redis and MySQL, a breaker of its own forced open, so the database decides. */
+    private FailoverStockReservations instanceWithItsBreakerOpen() {
+        CircuitBreaker breaker = CircuitBreaker.ofDefaults("instance-0");
+        breaker.transitionToOpenState();
+        return new FailoverStockReservations(redis, databasePath, breaker, Bulkhead.ofDefaults("instance-0"),
+                Duration.ofSeconds(1));
+    }
+}
