@@ -16,7 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The sales a recovery left not ready (ADR 62), retried with a backoff that doubles from {@code firstWait} up to
@@ -24,6 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link RebuildLedgerUseCase}): it still waits for the pipeline (ADR 30) and runs on one instance at a time for a
  * sale, so a retry never loads the totals over reservations in flight. A sale found loaded by another instance is
  * reconciled, as the recovery does: this instance's database path may have sold since that rebuild read MySQL.
+ * <p>
+ * Each due sale is retried as its own task on {@code workers}, and a pass does not wait for them: a sale whose rebuild
+ * or reconciliation takes seconds (a big sale, a busy database) holds up neither the others nor the next pass. A sale
+ * still being retried is not handed over again. A pass reports the retries that finished since the last one.
  */
 public final class RebuildRetryService implements RetryRebuildsUseCase {
 
@@ -33,13 +42,17 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
     private final Duration firstWait;
     private final Duration longestWait;
     private final Duration bound;
+    private final Executor workers;
     private final Map<ActivityId, Pending> pending = new ConcurrentHashMap<>();
+    private final Set<ActivityId> running = ConcurrentHashMap.newKeySet();
+    private final Queue<Finished> finished = new ConcurrentLinkedQueue<>();
 
     public RebuildRetryService(RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations, Clock clock,
-                               Duration firstWait, Duration longestWait, Duration bound) {
+                               Duration firstWait, Duration longestWait, Duration bound, Executor workers) {
         this.rebuilds = Objects.requireNonNull(rebuilds, "rebuilds");
         this.reconciliations = Objects.requireNonNull(reconciliations, "reconciliations");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.workers = Objects.requireNonNull(workers, "workers");
         if (!firstWait.isPositive() || longestWait.compareTo(firstWait) < 0 || !bound.isPositive()) {
             throw new IllegalArgumentException("the waits must be positive, the longest no shorter than the first, "
                     + "and the bound positive");
@@ -58,24 +71,49 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
     @Override
     public RebuildRetryPass retryDue() {
         Instant now = clock.instant();
-        List<ActivityId> loaded = new ArrayList<>();
-        List<ActivityId> waiting = new ArrayList<>();
-        List<ActivityId> leftToSchedule = new ArrayList<>();
         for (Map.Entry<ActivityId, Pending> entry : List.copyOf(pending.entrySet())) {
             ActivityId activityId = entry.getKey();
             Pending due = entry.getValue();
-            if (now.isBefore(due.nextAt())) {
+            if (now.isBefore(due.nextAt()) || !running.add(activityId)) {
                 continue;
             }
-            if (retry(activityId)) {
+            try {
+                workers.execute(() -> retryOnce(activityId, due));
+            } catch (RejectedExecutionException shuttingDown) {
+                running.remove(activityId);
+            }
+        }
+        return drainFinished();
+    }
+
+    private void retryOnce(ActivityId activityId, Pending due) {
+        try {
+            boolean done = retry(activityId);
+            Instant now = clock.instant();
+            if (done) {
                 pending.remove(activityId, due);
-                loaded.add(activityId);
+                finished.add(new Finished(activityId, Result.LOADED));
             } else if (!now.isBefore(due.giveUpAt())) {
                 pending.remove(activityId, due);
-                leftToSchedule.add(activityId);
+                finished.add(new Finished(activityId, Result.LEFT_TO_SCHEDULE));
             } else {
                 pending.replace(activityId, due, due.waitLonger(now, longestWait));
-                waiting.add(activityId);
+                finished.add(new Finished(activityId, Result.WAITING));
+            }
+        } finally {
+            running.remove(activityId);
+        }
+    }
+
+    private RebuildRetryPass drainFinished() {
+        List<ActivityId> loaded = new ArrayList<>();
+        List<ActivityId> waiting = new ArrayList<>();
+        List<ActivityId> leftToSchedule = new ArrayList<>();
+        for (Finished done = finished.poll(); done != null; done = finished.poll()) {
+            switch (done.result()) {
+                case LOADED -> loaded.add(done.activityId());
+                case WAITING -> waiting.add(done.activityId());
+                case LEFT_TO_SCHEDULE -> leftToSchedule.add(done.activityId());
             }
         }
         return new RebuildRetryPass(loaded, waiting, leftToSchedule);
@@ -108,6 +146,11 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
     /** Sales remembered and not rebuilt yet. */
     public int pendingCount() {
         return pending.size();
+    }
+
+    private enum Result { LOADED, WAITING, LEFT_TO_SCHEDULE }
+
+    private record Finished(ActivityId activityId, Result result) {
     }
 
     private record Pending(Instant giveUpAt, Instant nextAt, Duration backoff) {

@@ -15,6 +15,9 @@ import org.mockito.junit.jupiter.MockitoExtension;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,7 +54,7 @@ class RebuildRetryServiceTest {
     }
 
     private RebuildRetryService retries() {
-        return new RebuildRetryService(rebuilds, reconciliations, clock, FIRST, LONGEST, BOUND);
+        return new RebuildRetryService(rebuilds, reconciliations, clock, FIRST, LONGEST, BOUND, Runnable::run);
     }
 
     @Test
@@ -166,11 +169,60 @@ class RebuildRetryServiceTest {
         verify(reconciliations, never()).reconcile(SALE);
     }
 
+    /** A big sale's rebuild or a slow reconciliation takes seconds: the other sales' retries do not queue behind it. */
+    @Test
+    void givenRetriesStillRunning_whenTheNextPassComes_thenNoneIsHandedOverTwiceAndEachIsReportedWhenItFinishes() {
+        ActivityId other = new ActivityId("sale-2");
+        List<Runnable> handedOver = new ArrayList<>();
+        RebuildRetryService retries = new RebuildRetryService(rebuilds, reconciliations, clock, FIRST, LONGEST, BOUND,
+                handedOver::add);
+        when(rebuilds.rebuild(SALE)).thenReturn(RebuildOutcome.REBUILT);
+        when(rebuilds.rebuild(other)).thenReturn(RebuildOutcome.AWAITING_PIPELINE);
+        retries.retryLater(SALE);
+        retries.retryLater(other);
+        advance(FIRST);
+
+        assertThat(retries.retryDue().isEmpty()).as("a pass does not wait for its retries").isTrue();
+        assertThat(handedOver).hasSize(2);
+        verifyNoInteractions(rebuilds);
+        advance(LONGEST);
+        assertThat(retries.retryDue().isEmpty()).isTrue();
+        assertThat(handedOver).as("a sale being retried is not handed over again").hasSize(2);
+
+        handedOver.get(0).run();
+        RebuildRetryPass first = retries.retryDue();
+        assertThat(handedOver).as("the other one is still running").hasSize(2);
+        handedOver.get(1).run();
+        RebuildRetryPass second = retries.retryDue();
+
+        assertThat(List.of(first.loaded().size() + first.waiting().size(),
+                second.loaded().size() + second.waiting().size())).as("one finished retry per pass").containsExactly(1, 1);
+        assertThat(first.loaded().isEmpty() ? second.loaded() : first.loaded()).containsExactly(SALE);
+        assertThat(first.waiting().isEmpty() ? second.waiting() : first.waiting()).containsExactly(other);
+        assertThat(retries.isPending(other)).isTrue();
+        assertThat(retries.isPending(SALE)).isFalse();
+    }
+
+    @Test
+    void givenWorkersThatRefuseTheTask_whenRetried_thenTheSaleStaysRememberedForTheNextPass() {
+        RebuildRetryService refusing = new RebuildRetryService(rebuilds, reconciliations, clock, FIRST, LONGEST, BOUND,
+                task -> {
+                    throw new RejectedExecutionException("shutting down");
+                });
+        refusing.retryLater(SALE);
+        advance(FIRST);
+
+        assertThat(refusing.retryDue().isEmpty()).isTrue();
+        assertThat(refusing.isPending(SALE)).isTrue();
+        verifyNoInteractions(rebuilds);
+    }
+
     @Test
     void givenWaitsThatMakeNoSense_whenBuilt_thenRefused() {
         assertThatThrownBy(() -> new RebuildRetryService(rebuilds, reconciliations, clock, Duration.ZERO, LONGEST,
-                BOUND)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new RebuildRetryService(rebuilds, reconciliations, clock, LONGEST, FIRST, BOUND))
+                BOUND, Runnable::run)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RebuildRetryService(rebuilds, reconciliations, clock, LONGEST, FIRST, BOUND,
+                Runnable::run))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -14,6 +14,7 @@ import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.outage.FailoverStockReservations;
 import io.flashsale.bootstrap.outage.HotStoreRecovery;
 import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
+import io.flashsale.bootstrap.outage.RebuildRetryWorkers;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -115,9 +116,15 @@ public class OutageConfiguration {
      */
     @Bean
     RebuildRetryService rebuildRetries(RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
-                                       Clock clock, OutageProperties outage) {
+                                       Clock clock, OutageProperties outage, RebuildRetryWorkers workers) {
         return new RebuildRetryService(rebuilds, reconciliations, clock, outage.rebuildRetryFirst(),
-                outage.rebuildRetryLongest(), outage.rebuildRetryFor());
+                outage.rebuildRetryLongest(), outage.rebuildRetryFor(), workers::execute);
+    }
+
+    /** Shut down with the context ({@link AutoCloseable}): a retry cut short is the next recovery's. */
+    @Bean
+    RebuildRetryWorkers rebuildRetryWorkers(OutageProperties outage) {
+        return new RebuildRetryWorkers(outage.rebuildRetryWorkers());
     }
 
     @Bean

@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param rebuildRetryFirst    how soon a sale the recovery could not rebuild yet is asked again (ADR 62); each wait
  *                             doubles, up to {@code rebuildRetryLongest}
  * @param rebuildRetryFor      how long such a sale is retried before it is left to the reconciliation schedule
+ * @param rebuildRetryWorkers  how many of those sales are retried at once: one slow rebuild does not hold up the others,
+ *                             and the database never sees more than this many retried rebuilds at a time
  */
 @ConfigurationProperties("flashsale.outage")
 public record OutageProperties(@DefaultValue("true") boolean enabled,
@@ -32,7 +34,8 @@ public record OutageProperties(@DefaultValue("true") boolean enabled,
                                @DefaultValue("10s") Duration drainTimeout,
                                @DefaultValue("250ms") Duration rebuildRetryFirst,
                                @DefaultValue("2s") Duration rebuildRetryLongest,
-                               @DefaultValue("10m") Duration rebuildRetryFor) {
+                               @DefaultValue("10m") Duration rebuildRetryFor,
+                               @DefaultValue("4") int rebuildRetryWorkers) {
 
     public OutageProperties {
         PositiveDurations.require("flashsale.outage.retry-after", retryAfter);
@@ -48,9 +51,10 @@ public record OutageProperties(@DefaultValue("true") boolean enabled,
         if (failureRateThreshold <= 0 || failureRateThreshold > 100) {
             throw new IllegalArgumentException("flashsale.outage.failure-rate-threshold must be in (0, 100]");
         }
-        if (slidingWindow < 1 || minimumCalls < 1 || databaseConcurrency < 1) {
+        if (slidingWindow < 1 || minimumCalls < 1 || databaseConcurrency < 1 || rebuildRetryWorkers < 1) {
             throw new IllegalArgumentException(
-                    "flashsale.outage.sliding-window, minimum-calls and database-concurrency must be positive");
+                    "flashsale.outage.sliding-window, minimum-calls, database-concurrency and rebuild-retry-workers"
+                            + " must be positive");
         }
     }
 }

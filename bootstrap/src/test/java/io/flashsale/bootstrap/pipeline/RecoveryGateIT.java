@@ -38,8 +38,11 @@ class RecoveryGateIT extends PipelineTestBase {
 
     private static final long UNITS = 10;
     private static final int BACKLOG = 4;
-    /** The retries' longest wait is 2 s; a rebuild of a small sale takes well under a second. */
-    private static final Duration READY_WITHIN = Duration.ofSeconds(10);
+    /**
+     * The retries' longest wait is 2 s and a small sale's rebuild takes well under a second, but in the full suite the
+     * recovery hands over every open sale the shared context served (about 45), four retried at a time.
+     */
+    private static final Duration READY_WITHIN = Duration.ofSeconds(20);
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired

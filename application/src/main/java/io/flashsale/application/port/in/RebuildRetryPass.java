@@ -5,7 +5,7 @@ import io.flashsale.domain.activity.ActivityId;
 import java.util.List;
 
 /**
- * What one pass of the rebuild retries did.
+ * The rebuild retries that finished since the last pass (a pass hands due sales to workers and does not wait).
  *
  * @param loaded  sales rebuilt now, or found loaded (by another instance) and reconciled with the database of record
  * @param waiting sales whose rebuild still cannot finish (the pipeline holds their reservations, another instance

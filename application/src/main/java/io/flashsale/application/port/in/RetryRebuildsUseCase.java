@@ -12,6 +12,9 @@ public interface RetryRebuildsUseCase {
     /** Remembers the sale for a retry soon; a sale remembered already keeps its place and its bound. */
     void retryLater(ActivityId activityId);
 
-    /** Asks again the rebuild of every remembered sale whose wait is over. */
+    /**
+     * Asks again, each on its own, the rebuild of every remembered sale whose wait is over and that is not being asked
+     * already; reports the retries that finished since the last pass.
+     */
     RebuildRetryPass retryDue();
 }
