@@ -2,9 +2,12 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.order.OrderRefusal;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -126,6 +129,15 @@ public class MysqlOrderRepository implements OrderRepository {
             return Optional.empty();
         }
         return Optional.of(mapper.toOrder(row, dao.selectLines(reservationId.value())));
+    }
+
+    @Override
+    public Optional<Order> findByRequest(ActivityId activityId, BuyerId buyerId, RequestId requestId) {
+        OrderRow row = dao.selectOrderByRequest(activityId.value(), buyerId.value(), requestId.value());
+        if (row == null) {
+            return Optional.empty();
+        }
+        return Optional.of(mapper.toOrder(row, dao.selectLines(row.reservationId())));
     }
 
     @Override

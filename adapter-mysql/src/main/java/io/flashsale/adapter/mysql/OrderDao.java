@@ -14,6 +14,10 @@ interface OrderDao {
 
     OrderRow selectOrder(@Param("reservationId") String reservationId);
 
+    /** The request's one order, by uk_purchase_order_request; null when it has none. */
+    OrderRow selectOrderByRequest(@Param("activityId") String activityId, @Param("buyerId") String buyerId,
+                                  @Param("requestId") String requestId);
+
     List<OrderLineRow> selectLines(@Param("reservationId") String reservationId);
 
     /** The SKUs among {@code skuIds} that the activity offers, each with its effective per-user limit. */

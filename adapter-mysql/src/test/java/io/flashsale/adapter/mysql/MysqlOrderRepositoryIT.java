@@ -391,6 +391,22 @@ class MysqlOrderRepositoryIT {
     }
 
     @Test
+    void givenAnOrderForARequest_whenFoundByTheRequest_thenItIsThatOrderWithItsLinesWhateverIdAsks() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 10, null), item("b", 10, null));
+        Reservation first = reservation(sale, "buyer-1", line("a", 2), line("b", 1));
+        Reservation other = reservation(sale, "buyer-2", line("a", 1));
+        orders.placeAll(List.of(first, other), NOW);
+
+        assertThat(orders.findByRequest(sale, first.buyerId(), first.requestId())).get()
+                .isEqualTo(orders.find(first.id()).orElseThrow())
+                .satisfies(order -> assertThat(order.lines()).isEqualTo(first.lines()));
+        assertThat(orders.findByRequest(sale, other.buyerId(), first.requestId())).as("another buyer's request")
+                .isEmpty();
+        assertThat(orders.findByRequest(sale, first.buyerId(), new RequestId("req-never-sent"))).isEmpty();
+        assertThat(orders.findByRequest(new ActivityId("no-sale"), first.buyerId(), first.requestId())).isEmpty();
+    }
+
+    @Test
     void givenAnUnknownReservation_whenFound_thenItIsEmpty() {
         assertThat(orders.find(ReservationId.of(new ActivityId("no-sale"), token()))).isEmpty();
     }

@@ -20,7 +20,8 @@ import java.util.Optional;
  * release gives the units back; the order pipeline then never makes it an order), the database of record once it
  * is an order (its conditional ORDERED -> CANCELLED, whose winner alone gives the units back there, then here). A
  * reservation the pipeline refused as its request's duplicate cancels the request's order (ADR 61): the alias is asked
- * only when the database has no order of the id and the hot store does not hold it as RESERVED or CANCELLED.
+ * only when the database has no order of the id and the hot store does not hold it as RESERVED or CANCELLED; a second
+ * id cancelled while RESERVED cancels the request's order held under the first.
  */
 public class CancellationService implements CancelReservationUseCase {
 
@@ -78,11 +79,24 @@ public class CancellationService implements CancelReservationUseCase {
                 return new CancellationResult.AlreadyCancelled(reservation);
             }
             if (lastSeen == ReservationStatus.RESERVED && stock.release(reservationId, clock.instant())) {
+                cancelTheRequestsOrder(reservation);
                 return new CancellationResult.Cancelled(reservation.transitionTo(ReservationStatus.CANCELLED));
             }
             // Confirmed or failed since the database was asked: the database knows the order now.
         }
         return new CancellationResult.NotCancellable(lastSeen);
+    }
+
+    /**
+     * A request decided on the database path and then again on Redis, through another instance or after Redis lost
+     * its request index, holds its one order under the first id (ADR 61). A buyer who cancels the second id while Redis
+     * still holds it cancels the request, so that order goes too; one that is paid stays. The pipeline later finds the
+     * second id cancelled and makes no order of it.
+     */
+    private void cancelTheRequestsOrder(Reservation released) {
+        orders.findByRequest(released.activityId(), released.buyerId(), released.requestId())
+                .filter(order -> !order.id().equals(released.id()) && order.status() == ReservationStatus.ORDERED)
+                .ifPresent(this::cancelOrder);
     }
 
     /** Empty when a concurrent move won the transition: the caller looks again and finds what it left. */

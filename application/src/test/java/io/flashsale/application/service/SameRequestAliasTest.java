@@ -180,6 +180,52 @@ class SameRequestAliasTest {
         verifyNoInteractions(aliases);
     }
 
+    /** The pipeline has not refused the second id yet, so there is no alias: the request's key finds its order. */
+    @Test
+    void givenTheSecondIdStillReservedAndTheRequestOrderedUnderTheFirst_whenCancelled_thenBothGoWithTheirUnitsBackOnce() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(stock.release(SECOND, NOW)).thenReturn(true);
+        when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+
+        CancellationResult result = cancellations.cancel(ALICE, SECOND);
+
+        assertThat(result).isInstanceOf(CancellationResult.Cancelled.class);
+        assertThat(((CancellationResult.Cancelled) result).reservation().id()).as("the id the buyer cancelled")
+                .isEqualTo(SECOND);
+        verify(stock).release(SECOND, NOW);
+        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        verify(stock).restore(ID, ReservationStatus.CANCELLED);
+        verify(stock, never()).restore(SECOND, ReservationStatus.CANCELLED);
+    }
+
+    @Test
+    void givenTheSecondIdStillReservedAndTheRequestsOrderPaid_whenCancelled_thenOnlyTheSecondIsReleased() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(stock.release(SECOND, NOW)).thenReturn(true);
+        when(orders.findByRequest(SALE, ALICE, RESERVED.requestId()))
+                .thenReturn(Optional.of(order(ReservationStatus.PAID)));
+
+        assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(stock, never()).restore(any(), any());
+    }
+
+    @Test
+    void givenTheSecondIdNotReleasedInTheHotStore_whenCancelled_thenTheRequestsOrderIsNotTouched() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(stock.release(SECOND, NOW)).thenReturn(false);
+
+        cancellations.cancel(ALICE, SECOND);
+
+        verify(orders, never()).findByRequest(any(), any(), any());
+        verify(orders, never()).closeWithRestore(any(), any(), any());
+    }
+
     private static Reservation second(ReservationStatus status) {
         return new Reservation(SECOND, SALE, ALICE, RESERVED.requestId(), RESERVED.lines(), status, RESERVED_AT);
     }

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
+import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.kafka.listener.MessageListenerContainer;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Clock;
@@ -66,13 +68,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     void givenARequestTheDatabasePathDecidedOnInstance0_whenRepeatedThroughInstance1_thenTheSecondIdLeadsToItsOrder() {
         String activityId = openSale(UNITS);
         ActivityId sale = new ActivityId(activityId);
-        ReservationService instance0 = new ReservationService(instanceWithItsBreakerOpen(), activities, orders, ids,
-                Clock.systemUTC());
-
-        ReservationOutcome decided = instance0.reserve(new ReserveStockCommand(sale, new BuyerId("buyer-1"),
-                new RequestId("lost-answer-1"), List.of(new ReservationLine(new SkuId(SKU), 1))));
-        assertThat(decided).isInstanceOf(ReservationOutcome.Reserved.class);
-        ReservationId first = ((ReservationOutcome.Reserved) decided).reservation().id();
+        ReservationId first = decidedOnInstance0(sale, "lost-answer-1");
         assertThat(orders.find(first).map(Order::status)).as("placed by the database path")
                 .contains(ReservationStatus.ORDERED);
 
@@ -130,6 +126,59 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
         });
         assertThat(figures.orderCountByStatus(sale)).isEqualTo(Map.of(ReservationStatus.PAID, 1L));
         assertThat(figures.soldBySku(sale)).containsExactly(entry(new SkuId(SKU), 1L));
+    }
+
+    /**
+     * The buyer cancels the second id before the pipeline has refused it (the consumer is stopped): Redis releases it,
+     * and the request's order, held under the first id, is cancelled with it; each unit comes back once.
+     */
+    @Test
+    void givenTheSecondIdStillReserved_whenItsBuyerCancelsIt_thenTheRequestsOrderIsCancelledToo() {
+        String activityId = openSale(UNITS);
+        ActivityId sale = new ActivityId(activityId);
+        ReservationId first = decidedOnInstance0(sale, "lost-answer-2");
+
+        MessageListenerContainer consumer = listeners.getListenerContainer(ReservationOrderListener.LISTENER_ID);
+        consumer.stop();
+        ReservationId second;
+        try {
+            ServiceClient.Reply repeat = send("POST", "/api/v1/activities/" + activityId + "/reservations",
+                    "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
+                    "X-User-Id", "buyer-1", "Idempotency-Key", "lost-answer-2");
+            assertThat(repeat.status()).as(repeat.body()).isEqualTo(202);
+            second = new ReservationId(repeat.json().path("reservationId").asString());
+            assertThat(second).isNotEqualTo(first);
+
+            ServiceClient.Reply cancelled = api().cancel(second.value(), "buyer-1");
+            assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
+            assertThat(cancelled.json().path("reservationId").asString()).isEqualTo(second.value());
+            assertThat(cancelled.json().path("status").asString()).isEqualTo("CANCELLED");
+        } finally {
+            consumer.start();
+        }
+
+        assertThat(orders.find(first).map(Order::status)).as("the request's order").contains(ReservationStatus.CANCELLED);
+        assertThat(figures.soldBySku(sale)).containsExactly(entry(new SkuId(SKU), 0L));
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            reconcile(activityId);
+            StockLedger recovered = redisLedger(activityId).ledger();
+            assertThat(recovered.sold()).isZero();
+            assertThat(recovered.reserved()).isZero();
+            assertThat(recovered.available()).as("both units back, once each").isEqualTo(UNITS);
+        });
+        assertThat(reservation(second.value(), "buyer-1").path("status").asString()).isEqualTo("CANCELLED");
+        assertThat(figures.soldBySku(sale)).containsExactly(entry(new SkuId(SKU), 0L));
+        assertThat(figures.orderCountByStatus(sale).getOrDefault(ReservationStatus.ORDERED, 0L)).isZero();
+    }
+
+    /** Buyer 1's request of one unit, reserved by instance 0 on the database path: its answer is the one lost. */
+    private ReservationId decidedOnInstance0(ActivityId sale, String requestId) {
+        ReservationService instance0 = new ReservationService(instanceWithItsBreakerOpen(), activities, orders, ids,
+                Clock.systemUTC());
+        ReservationOutcome decided = instance0.reserve(new ReserveStockCommand(sale, new BuyerId("buyer-1"),
+                new RequestId(requestId), List.of(new ReservationLine(new SkuId(SKU), 1))));
+        assertThat(decided).isInstanceOf(ReservationOutcome.Reserved.class);
+        return ((ReservationOutcome.Reserved) decided).reservation().id();
     }
 
     /** Instance 0's port: the same Redis and MySQL, a breaker of its own forced open, so the database decides. */

@@ -1,7 +1,10 @@
 package io.flashsale.application.port.out;
 
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -44,6 +47,13 @@ public interface OrderRepository {
     OrderPlacement recordCancelledBeforeOrder(Reservation reservation, Instant cancelledAt, Instant now);
 
     Optional<Order> find(ReservationId reservationId);
+
+    /**
+     * The request's one order (the key on activity, buyer and request id), whatever its reservation id: a request
+     * decided on the database path on one instance and again on Redis through another has its order under the first
+     * id only (ADR 61).
+     */
+    Optional<Order> findByRequest(ActivityId activityId, BuyerId buyerId, RequestId requestId);
 
     /**
      * ORDERED -> PAID at {@code paidAt}, only before the order's payment deadline (checked in the same conditional
