@@ -4,6 +4,7 @@ import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
+import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
@@ -51,6 +52,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new AdminAuthorizationInterceptor(adminToken));
+        registry.addInterceptor(new AcceptableAnswerInterceptor()).addPathPatterns("/api/**");
     }
 
     @Override
