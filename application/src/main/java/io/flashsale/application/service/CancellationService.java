@@ -76,6 +76,8 @@ public class CancellationService implements CancelReservationUseCase {
             Reservation reservation = held.get();
             lastSeen = reservation.status();
             if (lastSeen == ReservationStatus.CANCELLED) {
+                // Again here: the first cancellation may have failed after its release, on the database's read.
+                cancelTheRequestsOrder(reservation);
                 return new CancellationResult.AlreadyCancelled(reservation);
             }
             if (lastSeen == ReservationStatus.RESERVED && stock.release(reservationId, clock.instant())) {

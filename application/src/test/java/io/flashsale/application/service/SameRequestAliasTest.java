@@ -214,6 +214,20 @@ class SameRequestAliasTest {
         verify(stock, never()).restore(any(), any());
     }
 
+    /** The first cancellation released the second id, then failed on the database's read: its retry finishes it. */
+    @Test
+    void givenTheSecondIdCancelledAlready_whenCancelledAgain_thenTheRequestsOrderStillGoes() {
+        when(orders.find(SECOND)).thenReturn(Optional.empty());
+        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.CANCELLED)));
+        when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
+        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+
+        assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.AlreadyCancelled.class);
+        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        verify(stock, never()).release(any(), any());
+    }
+
     @Test
     void givenTheSecondIdNotReleasedInTheHotStore_whenCancelled_thenTheRequestsOrderIsNotTouched() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
