@@ -2,7 +2,6 @@ package io.flashsale.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -58,13 +57,9 @@ public final class ServiceProcess implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("cannot tell which java binary runs this JVM"));
     }
 
+    /** A port for a server the test starts later: see {@link FreePorts}. */
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port", e);
-        }
+        return FreePorts.next();
     }
 
     /**

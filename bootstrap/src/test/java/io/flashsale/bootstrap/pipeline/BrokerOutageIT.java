@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.pipeline;
 import io.flashsale.adapter.kafka.broker.EmbeddedKafkaBroker;
 import io.flashsale.adapter.kafka.broker.EmbeddedKafkaSettings;
 import io.flashsale.bootstrap.metrics.OutboxBacklogGauges;
+import io.flashsale.testsupport.FreePorts;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +19,6 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -138,11 +138,7 @@ class BrokerOutageIT {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FreePorts.next();
     }
 
     private static Path temporaryDirectory() {
