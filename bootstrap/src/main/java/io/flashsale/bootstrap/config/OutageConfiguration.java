@@ -14,7 +14,7 @@ import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.outage.FailoverStockReservations;
 import io.flashsale.bootstrap.outage.HotStoreRecovery;
 import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
-import io.flashsale.bootstrap.outage.RebuildRetryWorkers;
+import io.flashsale.bootstrap.outage.OutageWorkers;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -116,23 +116,31 @@ public class OutageConfiguration {
      */
     @Bean
     RebuildRetryService rebuildRetries(RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
-                                       Clock clock, OutageProperties outage, RebuildRetryWorkers workers) {
+                                       Clock clock, OutageProperties outage,
+                                       @Qualifier("rebuildRetryWorkers") OutageWorkers workers) {
         return new RebuildRetryService(rebuilds, reconciliations, clock, outage.rebuildRetryFirst(),
                 outage.rebuildRetryLongest(), outage.rebuildRetryFor(), workers::execute);
     }
 
     /** Shut down with the context ({@link AutoCloseable}): a retry cut short is the next recovery's. */
     @Bean
-    RebuildRetryWorkers rebuildRetryWorkers(OutageProperties outage) {
-        return new RebuildRetryWorkers(outage.rebuildRetryWorkers());
+    OutageWorkers rebuildRetryWorkers(OutageProperties outage) {
+        return new OutageWorkers("rebuild-retry", outage.rebuildRetryWorkers());
+    }
+
+    /** Shut down with the context: a recovery cut short leaves the breaker open, for the next one. */
+    @Bean
+    OutageWorkers recoveryWorkers(OutageProperties outage) {
+        return new OutageWorkers("hot-store-recovery-worker", outage.recoveryWorkers());
     }
 
     @Bean
     HotStoreRecovery hotStoreRecovery(FailoverStockReservations failover, RedisHotStore redis,
                                       RebuildLedgerUseCase rebuilds, ReconcileActivityUseCase reconciliations,
-                                      RebuildRetryService rebuildRetries, OutageProperties outage) {
+                                      RebuildRetryService rebuildRetries, OutageProperties outage,
+                                      @Qualifier("recoveryWorkers") OutageWorkers workers) {
         return new HotStoreRecovery(failover, redis::ping, rebuilds, reconciliations, rebuildRetries,
-                outage.drainTimeout());
+                outage.drainTimeout(), workers::execute);
     }
 
     /** On every instance: each has its own breaker, and a rebuild another instance did already is not done twice. */

@@ -22,6 +22,8 @@ import java.time.Duration;
  * @param rebuildRetryFor      how long such a sale is retried before it is left to the reconciliation schedule
  * @param rebuildRetryWorkers  how many of those sales are retried at once: one slow rebuild does not hold up the others,
  *                             and the database never sees more than this many retried rebuilds at a time
+ * @param recoveryWorkers      how many sales a recovery brings back at once (rebuilt, or reconciled where Redis kept
+ *                             them) while the instance's buyers wait: every sale it served since it started
  */
 @ConfigurationProperties("flashsale.outage")
 public record OutageProperties(@DefaultValue("true") boolean enabled,
@@ -35,7 +37,8 @@ public record OutageProperties(@DefaultValue("true") boolean enabled,
                                @DefaultValue("250ms") Duration rebuildRetryFirst,
                                @DefaultValue("2s") Duration rebuildRetryLongest,
                                @DefaultValue("10m") Duration rebuildRetryFor,
-                               @DefaultValue("4") int rebuildRetryWorkers) {
+                               @DefaultValue("4") int rebuildRetryWorkers,
+                               @DefaultValue("4") int recoveryWorkers) {
 
     public OutageProperties {
         PositiveDurations.require("flashsale.outage.retry-after", retryAfter);
@@ -51,10 +54,10 @@ public record OutageProperties(@DefaultValue("true") boolean enabled,
         if (failureRateThreshold <= 0 || failureRateThreshold > 100) {
             throw new IllegalArgumentException("flashsale.outage.failure-rate-threshold must be in (0, 100]");
         }
-        if (slidingWindow < 1 || minimumCalls < 1 || databaseConcurrency < 1 || rebuildRetryWorkers < 1) {
-            throw new IllegalArgumentException(
-                    "flashsale.outage.sliding-window, minimum-calls, database-concurrency and rebuild-retry-workers"
-                            + " must be positive");
+        if (slidingWindow < 1 || minimumCalls < 1 || databaseConcurrency < 1 || rebuildRetryWorkers < 1
+                || recoveryWorkers < 1) {
+            throw new IllegalArgumentException("flashsale.outage.sliding-window, minimum-calls, database-concurrency,"
+                    + " rebuild-retry-workers and recovery-workers must be positive");
         }
     }
 }

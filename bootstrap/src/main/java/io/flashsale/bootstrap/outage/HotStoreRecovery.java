@@ -14,6 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * The way back to Redis, one pass per probe interval while the breaker is not CLOSED: when Redis answers a PING the
@@ -25,7 +30,10 @@ import java.time.Duration;
  * NOT_READY and is handed to {@link RetryRebuildsUseCase}, whose {@link #retries()} pass asks again within seconds
  * once the breaker is closed (ADR 62); it does not hold the breaker open for the others.
  * <p>
- * The pause costs buyers of this instance 503 DEGRADED for as long as the rebuild takes (one small read per sale).
+ * The pause costs buyers of this instance 503 DEGRADED for as long as the rebuild takes (one small read per sale, and
+ * a reconciliation of each sale Redis kept). The sales are brought back a few at a time on {@code workers}, not one
+ * after the other: an instance that served many sales since it started (every one is brought back) would otherwise
+ * hold its buyers off for minutes (docs/reliability.md, defect 8).
  */
 public final class HotStoreRecovery implements Pass {
 
@@ -39,18 +47,23 @@ public final class HotStoreRecovery implements Pass {
     private final ReconcileActivityUseCase reconciliations;
     private final RetryRebuildsUseCase retries;
     private final Duration drainTimeout;
+    private final Executor workers;
     private int failedProbes;
 
-    /** @param probe throws while Redis does not answer */
+    /**
+     * @param probe   throws while Redis does not answer
+     * @param workers where the sales are brought back, as many at once as it has threads; the pass waits for all
+     */
     public HotStoreRecovery(FailoverStockReservations failover, Runnable probe, RebuildLedgerUseCase rebuilds,
                             ReconcileActivityUseCase reconciliations, RetryRebuildsUseCase retries,
-                            Duration drainTimeout) {
+                            Duration drainTimeout, Executor workers) {
         this.failover = failover;
         this.probe = probe;
         this.rebuilds = rebuilds;
         this.reconciliations = reconciliations;
         this.retries = retries;
         this.drainTimeout = drainTimeout;
+        this.workers = workers;
     }
 
     @Override
@@ -75,7 +88,7 @@ public final class HotStoreRecovery implements Pass {
                 breaker.transitionToOpenState();
                 return false;
             }
-            failover.activities().forEach(this::bringBack);
+            bringBackAll(failover.activities());
             breaker.transitionToClosedState();
             LOG.info("Redis is back: ledgers rebuilt from the database, the breaker is closed");
         } catch (RuntimeException failed) {
@@ -139,6 +152,18 @@ public final class HotStoreRecovery implements Pass {
             }
         }
         return true;
+    }
+
+    /** Returns once every sale is back or handed to the retries; throws the first failure, after all have ended. */
+    private void bringBackAll(Set<ActivityId> sales) {
+        List<CompletableFuture<Void>> each = sales.stream()
+                .map(activityId -> CompletableFuture.runAsync(() -> bringBack(activityId), workers))
+                .toList();
+        try {
+            CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException failed) {
+            throw failed.getCause() instanceof RuntimeException cause ? cause : failed;
+        }
     }
 
     private void bringBack(ActivityId activityId) {

@@ -84,7 +84,7 @@ class FailoverStockReservationsTest {
         return RebuildOutcome.REBUILT;
     }, id -> {
         throw new AssertionError("a rebuilt sale is not reconciled");
-    }, noRetries(), Duration.ofSeconds(10));
+    }, noRetries(), Duration.ofSeconds(10), threads::execute);
 
     @Test
     void givenRedisFailing_whenAttempts_thenDegradedUntilTheBreakerOpensAndThenTheDatabaseDecides() {
@@ -172,13 +172,71 @@ class FailoverStockReservationsTest {
         attempt();
         HotStoreRecovery broken = new HotStoreRecovery(failing, () -> { }, id -> {
             throw new IllegalStateException("Redis went away again");
-        }, id -> null, noRetries(), Duration.ofSeconds(1));
+        }, id -> null, noRetries(), Duration.ofSeconds(1), threads::execute);
 
         broken.run();
 
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
         assertThat(attempt()).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(databaseCalls).hasValue(2);
+    }
+
+    /**
+     * Defect 8: every sale the instance served is brought back before the breaker closes, so they are brought back
+     * side by side. Each rebuild here waits for the other two: one after the other, the first would give up.
+     */
+    @Test
+    void givenSeveralSalesServed_whenRedisIsBack_thenTheyAreBroughtBackSideBySideBeforeTheBreakerCloses() {
+        List<ActivityId> sales = List.of(SALE, new ActivityId("sale-2"), new ActivityId("sale-3"));
+        breaker.transitionToOpenState();
+        sales.forEach(this::attemptIn);
+        CountDownLatch allThree = new CountDownLatch(sales.size());
+        AtomicInteger atOnce = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        HotStoreRecovery sideBySide = new HotStoreRecovery(failover, () -> { }, id -> {
+            mostAtOnce.accumulateAndGet(atOnce.incrementAndGet(), Math::max);
+            allThree.countDown();
+            try {
+                if (!allThree.await(5, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("brought back alone: " + id);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            events.add("rebuilt " + id.value());
+            atOnce.decrementAndGet();
+            return RebuildOutcome.REBUILT;
+        }, id -> {
+            throw new AssertionError("a rebuilt sale is not reconciled");
+        }, noRetries(), Duration.ofSeconds(1), threads::execute);
+
+        sideBySide.run();
+
+        assertThat(mostAtOnce).hasValue(3);
+        assertThat(events).contains("rebuilt sale-1", "rebuilt sale-2", "rebuilt sale-3");
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    /** One sale that cannot be brought back keeps the breaker open, and the others are still brought back. */
+    @Test
+    void givenOneOfSeveralSalesFailing_whenRedisIsBack_thenTheOthersAreBroughtBackAndTheBreakerOpensAgain() {
+        ActivityId failing = new ActivityId("sale-2");
+        List<ActivityId> sales = List.of(SALE, failing, new ActivityId("sale-3"));
+        breaker.transitionToOpenState();
+        sales.forEach(this::attemptIn);
+        HotStoreRecovery recovering = new HotStoreRecovery(failover, () -> { }, id -> {
+            if (id.equals(failing)) {
+                throw new IllegalStateException("Redis went away again");
+            }
+            events.add("rebuilt " + id.value());
+            return RebuildOutcome.REBUILT;
+        }, id -> null, noRetries(), Duration.ofSeconds(1), threads::execute);
+
+        recovering.run();
+
+        assertThat(events).contains("rebuilt sale-1", "rebuilt sale-3");
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
     }
 
     @Test
@@ -244,7 +302,7 @@ class FailoverStockReservationsTest {
                         retryPasses.incrementAndGet();
                         return new RebuildRetryPass(List.of(), List.of(), List.of());
                     }
-                }, Duration.ofSeconds(1));
+                }, Duration.ofSeconds(1), threads::execute);
 
         awaiting.retries().run();
         assertThat(retryPasses).as("no retry while the breaker is open").hasValue(0);
@@ -274,10 +332,18 @@ class FailoverStockReservationsTest {
         return attempt("r" + System.nanoTime());
     }
 
-    /** An attempt as the reservation service makes it: a fresh reservation id every time, the buyer's own key. */
+    private void attemptIn(ActivityId sale) {
+        assertThat(attempt(sale, "r" + System.nanoTime())).isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+
     private ReservationOutcome attempt(String requestId) {
+        return attempt(SALE, requestId);
+    }
+
+    /** An attempt as the reservation service makes it: a fresh reservation id every time, the buyer's own key. */
+    private ReservationOutcome attempt(ActivityId sale, String requestId) {
         try {
-            return failover.reserve(new ReservationRequest(ReservationId.of(SALE, "t" + System.nanoTime()),
+            return failover.reserve(new ReservationRequest(ReservationId.of(sale, "t" + System.nanoTime()),
                     new BuyerId("buyer"), new RequestId(requestId),
                     List.of(new ReservationLine(SKU, 1)), NOW));
         } catch (DegradedException degraded) {
