@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -43,8 +45,13 @@ class FaultCampaignIT {
      */
     static final List<Long> FIXED_SEEDS = List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 10L, 17L, 20L, 21L, 38L);
 
+    /** A round takes 30-45 s here; this much per round only stops a hung campaign. */
+    static final Duration BUDGET_PER_ROUND = Duration.ofMinutes(3);
+    static final Duration LEAST_BUDGET = Duration.ofMinutes(20);
+
+    /** The budget below stops the campaign; this lifts the module's default timeout (5 minutes) off it. */
     @Test
-    @Timeout(value = 60, unit = TimeUnit.MINUTES)
+    @Timeout(value = 6, unit = TimeUnit.HOURS)
     void givenSeededFaultSchedules_whenBuyersReserveThroughThem_thenEveryInvariantHoldsOverTheHistory() {
         Path jar = ServiceProcess.runnableJar();
         assumeTrue(Files.isRegularFile(jar), "the runnable jar " + jar + " is missing: run this module from the root "
@@ -53,6 +60,23 @@ class FaultCampaignIT {
         List<Long> seeds = seeds();
         // Schedules run this many at a time, each on its own sale; a replayed seed runs alone.
         int together = seeds.size() == 1 ? 1 : Integer.getInteger("flashsale.fault.together", 5);
+        Duration budget = budget(seeds.size(), together);
+        System.out.printf("[chaos] the campaign's time budget: %s%n", budget);
+        assertTimeoutPreemptively(budget, () -> runCampaign(instances, seeds, together));
+    }
+
+    /**
+     * The campaign stops at {@link #BUDGET_PER_ROUND} for each round of schedules, at least {@link #LEAST_BUDGET}: a
+     * fixed timeout either cut the long run short (60 minutes stopped it at 415 of 512 schedules) or let a hung CI set
+     * wait as long.
+     */
+    static Duration budget(int schedules, int together) {
+        int rounds = (schedules + together - 1) / together;
+        Duration scaled = BUDGET_PER_ROUND.multipliedBy(rounds);
+        return scaled.compareTo(LEAST_BUDGET) < 0 ? LEAST_BUDGET : scaled;
+    }
+
+    private static void runCampaign(int instances, List<Long> seeds, int together) {
         Path work = workDirectory();
         ScheduleGenerator generator = new ScheduleGenerator(instances);
         Campaign campaign = new Campaign();
