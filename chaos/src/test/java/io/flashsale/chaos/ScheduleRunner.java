@@ -329,9 +329,10 @@ final class ScheduleRunner {
     }
 
     /**
-     * Waits until Redis holds nothing as reserved, no unpaid order is left to expire (short payment windows), and two
-     * looks a second apart, after a reconciliation, see the same state. Reconciliation runs every few seconds
-     * meanwhile: it re-drives events a fault lost and repairs drift, as the scheduled job would.
+     * Waits until Redis holds nothing as reserved, no order owes Redis a restore, the outboxes and the consumers' lag
+     * are empty, no unpaid order is left to expire (short payment windows), and two looks a second apart, after a reconciliation, see the same
+     * state. Reconciliation runs every few seconds meanwhile: it re-drives events a fault lost and repairs drift, as
+     * the scheduled job would.
      */
     private Map<String, HotLedger> quiesce(Client client, String saleId, SaleShape sale) {
         long deadline = System.nanoTime() + QUIESCENCE_PATIENCE.toNanos();
@@ -346,7 +347,9 @@ final class ScheduleRunner {
             boolean drained = System.nanoTime() > settled
                     && hot.values().stream().allMatch(ledger -> ledger.reserved() == 0)
                     && (sale.paymentTimeoutSeconds() > 10
-                    || snapshot.orders().stream().noneMatch(order -> "ORDERED".equals(order.status())));
+                    || snapshot.orders().stream().noneMatch(order -> "ORDERED".equals(order.status())))
+                    && books.restoresOwed(saleId) == 0
+                    && pipelineEmpty(client);
             if (drained && !reconciledSinceDrained) {
                 admin(client, "POST", "/api/v1/activities/" + saleId + "/reconciliation", null, 200);
                 reconciledSinceDrained = true;
@@ -366,6 +369,21 @@ final class ScheduleRunner {
         }
         // Not quiet in time: the checker judges what is there (an undrained pipeline shows as disagreeing ledgers).
         return hotLedgers(client, saleId);
+    }
+
+    /**
+     * Nothing waits in an outbox (every instance reads the same Redis, so one answers for all) and the order
+     * consumers' group has committed past every record of the topic. Redis holding nothing RESERVED is not the same:
+     * a Redis that lost a reservation's record still has its event in Kafka (defect 16).
+     */
+    private boolean pipelineEmpty(Client client) {
+        Client.Answer depth = admin(client, "GET", "/actuator/metrics/flashsale.outbox.depth", null, 200);
+        boolean outboxesEmpty = false;
+        for (JsonNode measurement : depth.json().path("measurements")) {
+            outboxesEmpty = "VALUE".equals(measurement.path("statistic").asString())
+                    && measurement.path("value").asDouble(-1) == 0;
+        }
+        return outboxesEmpty && system.consumerLag().behind().orElse(-1) == 0;
     }
 
     private static String summary(Books.Snapshot snapshot) {

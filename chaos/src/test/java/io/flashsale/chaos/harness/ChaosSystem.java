@@ -38,6 +38,7 @@ public final class ChaosSystem implements AutoCloseable {
     private final String database;
     private final String databaseUrl;
     private final List<Instance> instances = new ArrayList<>();
+    private final ConsumerLag consumerLag;
     private int lives;
 
     /** One service process and its port; a restart keeps the port, so clients find it again. */
@@ -86,6 +87,7 @@ public final class ChaosSystem implements AutoCloseable {
         for (int i = 0; i < instanceCount; i++) {
             instances.add(new Instance(settings(run, proxiedUrl, mariadb)));
         }
+        this.consumerLag = new ConsumerLag(broker.bootstrapServers(), topic(run), group(run));
         // A test JVM that ends early (a fork timeout, Ctrl-C) still takes its servers with it.
         Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::close));
         instances.forEach(Instance::start);
@@ -103,8 +105,8 @@ public final class ChaosSystem implements AutoCloseable {
         properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
         properties.put("flashsale.embedded.enabled", "false");
         properties.put("flashsale.kafka.embedded.enabled", "false");
-        properties.put("flashsale.kafka.topic", "flashsale." + run + ".reservations");
-        properties.put("flashsale.kafka.consumer.group-id", "flashsale-" + run);
+        properties.put("flashsale.kafka.topic", topic(run));
+        properties.put("flashsale.kafka.consumer.group-id", group(run));
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", ADMIN_TOKEN);
         // Quick hand-overs after a kill: the dead member's partitions and pending relay entries move on in seconds.
@@ -118,6 +120,19 @@ public final class ChaosSystem implements AutoCloseable {
         properties.put("logging.level.root", "WARN");
         properties.put("logging.level.io.flashsale", "INFO");
         return properties;
+    }
+
+    private static String topic(String run) {
+        return "flashsale." + run + ".reservations";
+    }
+
+    private static String group(String run) {
+        return "flashsale-" + run;
+    }
+
+    /** The order consumers' lag on the reservations topic, read from the broker. */
+    public ConsumerLag consumerLag() {
+        return consumerLag;
     }
 
     private synchronized int nextLife() {
@@ -217,6 +232,7 @@ public final class ChaosSystem implements AutoCloseable {
                 }
             }
         }
+        consumerLag.close();
         redisLink.close();
         databaseLink.close();
         broker.close();
