@@ -1,5 +1,6 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -33,6 +34,12 @@ import java.util.stream.Collectors;
  * (it survived the restart), or lost. One batch of primary-key reads per 500 entries, once per restart, on each
  * instance for its own journal: no instance audits another's acknowledgements.
  * <p>
+ * Then each sale of the audited entries is reconciled at once, not at the schedule's next pass (a minute): a Redis
+ * that restarted from an AOF kept the sale but may have lost the last second of its writes, among them reservations
+ * whose events had already left for Kafka. Their orders are in MySQL now (the audit waited for them), Redis still
+ * offers their units, and until a reconciliation takes MySQL's figures it would tell buyers RESERVED for units the
+ * database no longer has (docs/reliability.md, defect 16).
+ * <p>
  * One pass per call, from one background thread.
  */
 public final class LostReservationAudit {
@@ -65,6 +72,7 @@ public final class LostReservationAudit {
     private final SettledReservationsPort settled;
     private final StockReservationPort hotStore;
     private final Consumer<Report> reports;
+    private final ReconcileActivityUseCase reconciliations;
     private final Clock clock;
 
     private String known;
@@ -77,11 +85,12 @@ public final class LostReservationAudit {
      * @param incarnation the hot store's current incarnation; throws while it cannot be asked
      * @param relayed     null: no view of the outbox, only the broker is waited for
      * @param hotStore    the hot store itself (not a failover in front of it)
+     * @param reconciliations what each audited sale is reconciled with once the audit finished
      */
     public LostReservationAudit(AcknowledgementJournal journal, Supplier<String> incarnation,
                                 RelayedEventsPort relayed, PipelinePositionPort pipeline,
                                 SettledReservationsPort settled, StockReservationPort hotStore,
-                                Consumer<Report> reports, Clock clock) {
+                                Consumer<Report> reports, ReconcileActivityUseCase reconciliations, Clock clock) {
         this.journal = journal;
         this.incarnation = incarnation;
         this.relayed = relayed;
@@ -89,6 +98,7 @@ public final class LostReservationAudit {
         this.settled = settled;
         this.hotStore = hotStore;
         this.reports = reports;
+        this.reconciliations = reconciliations;
         this.clock = clock;
     }
 
@@ -170,7 +180,18 @@ public final class LostReservationAudit {
         pending = null;
         last = report;
         reports.accept(report);
+        activities.forEach(this::reconcile);
         return true;
+    }
+
+    /** A sale that cannot be reconciled now (gone, archived, a store not answering) is the schedule's next pass's. */
+    private void reconcile(ActivityId activityId) {
+        try {
+            reconciliations.reconcile(activityId);
+        } catch (RuntimeException notNow) {
+            LOG.log(Level.WARNING, "Sale {0} not reconciled after the hot store''s restart ({1}); the reconciliation"
+                    + " schedule takes it", activityId.value(), notNow.toString());
+        }
     }
 
     private void waiting(String what) {

@@ -1,12 +1,19 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +33,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -37,6 +45,7 @@ class LostReservationAuditTest {
     private final SettledReservationsPort settled = mock(SettledReservationsPort.class);
     private final StockReservationPort hotStore = mock(StockReservationPort.class);
     private final List<LostReservationAudit.Report> reports = new ArrayList<>();
+    private final ReconcileActivityUseCase reconciliations = mock(ReconcileActivityUseCase.class);
     private String incarnation = "run-1";
     private LostReservationAudit audit;
 
@@ -47,7 +56,7 @@ class LostReservationAuditTest {
                 throw new IllegalStateException("Redis does not answer");
             }
             return incarnation;
-        }, relayed, pipeline, settled, hotStore, reports::add,
+        }, relayed, pipeline, settled, hotStore, reports::add, reconciliations,
                 Clock.fixed(Instant.parse("2026-12-01T10:00:00Z"), ZoneOffset.UTC));
         when(relayed.outboxDrained(SALE)).thenReturn(true);
         when(pipeline.ends()).thenReturn(new PipelineMark(Map.of(0, 10L)));
@@ -92,6 +101,37 @@ class LostReservationAuditTest {
         assertThat(report.lost()).extracting(Reservation::id).containsExactly(lost);
         assertThat(audit.lastReport()).isEqualTo(report);
         assertThat(audit.auditPending()).isFalse();
+    }
+
+    /**
+     * Defect 16: Redis restarted from its AOF kept the sale but lost a reservation whose event had left; its order
+     * landed, and Redis offers its unit until a reconciliation takes MySQL's figures. So each audited sale is
+     * reconciled once the audit finished, not before the pipeline landed, and one that fails does not stop the rest.
+     */
+    @Test
+    void givenARestart_whenTheAuditFinishes_thenEachSaleOfItsEntriesIsReconciledOnceAndNotBefore() {
+        ActivityId other = new ActivityId("sale-2");
+        audit.run();
+        journal.add(reservation(1));
+        journal.add(reservation(2));
+        journal.add(new Reservation(ReservationId.of(other, "t9"), other, new BuyerId("buyer-9"), new RequestId("r9"),
+                List.of(new ReservationLine(new SkuId("sku"), 1)), ReservationStatus.RESERVED,
+                Instant.parse("2026-12-01T10:00:00Z")));
+        when(relayed.outboxDrained(other)).thenReturn(true);
+        when(settled.unsettled(anyCollection())).thenReturn(Set.of());
+        when(pipeline.consumed()).thenReturn(new PipelineMark(Map.of(0, 5L)));
+        when(reconciliations.reconcile(SALE)).thenThrow(new IllegalStateException("MySQL does not answer"));
+        incarnation = "run-2";
+
+        assertThat(audit.run()).as("the consumer is behind").isFalse();
+        verify(reconciliations, never()).reconcile(any());
+
+        when(pipeline.consumed()).thenReturn(new PipelineMark(Map.of(0, 10L)));
+        assertThat(audit.run()).isTrue();
+        verify(reconciliations, times(1)).reconcile(SALE);
+        verify(reconciliations, times(1)).reconcile(other);
+        assertThat(audit.run()).as("no second audit without a second restart").isFalse();
+        verify(reconciliations, times(2)).reconcile(any());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -38,11 +39,12 @@ public class DurabilityAuditConfiguration {
                                               ObjectProvider<PipelinePositionPort> pipeline,
                                               SettledReservationsPort settled,
                                               @Qualifier("stockReservationPort") StockReservationPort redisStore,
-                                              MeterRegistry meters, Clock clock) {
+                                              ReconcileActivityUseCase reconciliations, MeterRegistry meters,
+                                              Clock clock) {
         RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
         return new LostReservationAudit(journal, redis::incarnation, relayed,
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), settled, redisStore,
-                new LostReservationReports(meters), clock);
+                new LostReservationReports(meters), reconciliations, clock);
     }
 
     /** On every instance: each audits only the reservations it acknowledged itself. */
