@@ -54,11 +54,15 @@ public class MysqlRecordedStock implements RecordedStockPort {
                 .forEach(row -> purchases.put(new BuyerId(row.buyerId()), row.units()));
         Map<ReservationId, RecordedOrder> orders = new HashMap<>();
         for (int from = 0; from < asked.size(); from += CHUNK) {
-            for (SettlementRow row : dao.selectSettlements(asked.subList(from, Math.min(asked.size(), from + CHUNK)))) {
-                ReservationId id = new ReservationId(row.reservationId());
-                orders.put(id, new RecordedOrder(id, ReservationStatus.valueOf(row.status()), row.orderedAt() != null,
-                        row.placedAt()));
-            }
+            dao.selectSettlements(asked.subList(from, Math.min(asked.size(), from + CHUNK)))
+                    .forEach(row -> record(row, orders));
+        }
+        // A reservation refused as its request's duplicate has no order, only its alias row (ADR 61): it counts as
+        // refused, so a hot store that was not told (its breaker was open) is told now, not only after a re-drive.
+        List<String> withoutOrder = asked.stream().filter(id -> !orders.containsKey(new ReservationId(id))).toList();
+        for (int from = 0; from < withoutOrder.size(); from += CHUNK) {
+            dao.selectRefusedDuplicates(withoutOrder.subList(from, Math.min(withoutOrder.size(), from + CHUNK)))
+                    .forEach(row -> record(row, orders));
         }
         Set<ReservationId> restoresOwed = new HashSet<>();
         dao.selectRestoresOwed(activityId.value()).forEach(id -> restoresOwed.add(new ReservationId(id)));
@@ -66,5 +70,11 @@ public class MysqlRecordedStock implements RecordedStockPort {
                 .map(row -> new RecordedAdjustment(row.id(), row.delta(), row.createdAt()))
                 .toList();
         return new RecordedSku(skuId, item.stock(), item.sold(), purchases, orders, restoresOwed, adjustments);
+    }
+
+    private static void record(SettlementRow row, Map<ReservationId, RecordedOrder> orders) {
+        ReservationId id = new ReservationId(row.reservationId());
+        orders.put(id, new RecordedOrder(id, ReservationStatus.valueOf(row.status()), row.orderedAt() != null,
+                row.placedAt()));
     }
 }

@@ -18,6 +18,12 @@ interface ReconciliationFiguresDao {
     /** The orders among {@code reservationIds}, in any status. */
     List<SettlementRow> selectSettlements(@Param("reservationIds") List<String> reservationIds);
 
+    /**
+     * The reservations among {@code reservationIds} the order pipeline refused as their request's duplicate (ADR 61),
+     * as refusals: status FAILED, {@code placed_at} when refused, never ordered.
+     */
+    List<SettlementRow> selectRefusedDuplicates(@Param("reservationIds") List<String> reservationIds);
+
     /** Orders of the activity that gave their units back here and still owe the hot store its half. */
     List<String> selectRestoresOwed(@Param("activityId") String activityId);
 

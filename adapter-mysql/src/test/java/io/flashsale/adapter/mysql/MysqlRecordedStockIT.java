@@ -81,6 +81,30 @@ class MysqlRecordedStockIT extends ReconciliationDatabase {
                 Set.of(cancelled.id()), List.of()));
     }
 
+    /**
+     * A reservation the pipeline refused as its request's duplicate stores no order, only its alias row (ADR 61). It
+     * counts as refused (FAILED, at the refusal's time, never ordered), so a hot store still holding it RESERVED is
+     * told, as for any refusal, instead of waiting for a re-drive.
+     */
+    @Test
+    void givenAReservationRefusedAsItsRequestsDuplicate_thenItComesBackAsARefusalAndTheRequestsOrderAsItIs() {
+        ReconciliationSales sales = new ReconciliationSales(activities, orders);
+        Activity sale = sales.sale(10, 4);
+        Reservation first = sales.reservation(sale.id(), "ann", line(A, 1));
+        Reservation retried = new Reservation(ReservationId.of(sale.id(), ReconciliationSales.token().substring(0, 24)),
+                sale.id(), first.buyerId(), first.requestId(), first.lines(), ReservationStatus.RESERVED,
+                sales.era.plusSeconds(5));
+        sales.place(first);
+        orders.placeAll(List.of(retried), sales.era.plusSeconds(7));
+
+        RecordedSku a = recordedStock.recordedSku(sale.id(), A, List.of(first.id(), retried.id())).orElseThrow();
+
+        assertThat(a.orders().get(retried.id())).isEqualTo(new RecordedOrder(retried.id(), ReservationStatus.FAILED,
+                false, sales.era.plusSeconds(7)));
+        assertThat(a.orders().get(first.id()).status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(a.sold()).isEqualTo(1);
+    }
+
     @Test
     void givenManyReservationsAskedAbout_thenTheyAreLookedUpInChunksAndUnknownOnesLeftOut() {
         ReconciliationSales sales = new ReconciliationSales(activities, orders);
