@@ -330,9 +330,9 @@ final class ScheduleRunner {
 
     /**
      * Waits until Redis holds nothing as reserved, no order owes Redis a restore, the outboxes and the consumers' lag
-     * are empty, no unpaid order is left to expire (short payment windows), and two looks a second apart, after a reconciliation, see the same
-     * state. Reconciliation runs every few seconds meanwhile: it re-drives events a fault lost and repairs drift, as
-     * the scheduled job would.
+     * are empty, no unpaid order is left to expire (short payment windows), and two looks a second apart, after a
+     * reconciliation, see the same state. Reconciliation runs every few seconds meanwhile: it re-drives events a fault
+     * lost and repairs drift, as the scheduled job would.
      */
     private Map<String, HotLedger> quiesce(Client client, String saleId, SaleShape sale) {
         long deadline = System.nanoTime() + QUIESCENCE_PATIENCE.toNanos();
