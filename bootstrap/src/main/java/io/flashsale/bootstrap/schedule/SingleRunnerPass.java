@@ -16,6 +16,12 @@ import java.util.Optional;
  * {@code atLeastFor} from when it was taken, so that the instances together run the job about once per interval, not
  * once each; a pass that says more work is waiting gives the lock up at once, so the next pass follows without a
  * wait, here or elsewhere. An instance that dies holding the lock holds it {@code atMostFor} at most.
+ * <p>
+ * A release the database did not take (cut or black-holed in that moment) would keep every instance off the job for
+ * {@code atMostFor}, five minutes by default: the fault campaign saw the restore sweep and the reconciliation stopped
+ * that long after one database cut, with units withheld in Redis all the while. So the instance keeps such a lock and
+ * gives it back before its next pass, for as long as it is surely still its own (before {@code atMostFor} ran out:
+ * ShedLock's release does not check the holder, and past that another instance may hold it).
  * Counts {@value #RUNS} and {@value #SKIPPED} per {@value #JOB}.
  */
 public final class SingleRunnerPass implements Pass {
@@ -23,6 +29,8 @@ public final class SingleRunnerPass implements Pass {
     public static final String RUNS = "flashsale.jobs.runs";
     public static final String SKIPPED = "flashsale.jobs.skipped";
     public static final String JOB = "job";
+    /** Kept off the end of a lock's life before it is given back late: the database's clock may be a little ahead. */
+    static final Duration CLOCK_MARGIN = Duration.ofSeconds(1);
 
     private final String job;
     private final Pass pass;
@@ -31,6 +39,8 @@ public final class SingleRunnerPass implements Pass {
     private final Duration atLeastFor;
     private final Counter runs;
     private final Counter skipped;
+    private SimpleLock unreleased;
+    private Instant unreleasedUntil;
 
     /**
      * @param job        the lock's name, the same on every instance
@@ -56,7 +66,9 @@ public final class SingleRunnerPass implements Pass {
 
     @Override
     public boolean run() {
-        Optional<SimpleLock> lock = locks.lock(new LockConfiguration(Instant.now(), job, atMostFor, atLeastFor));
+        releaseLeftover();
+        Instant takenAt = Instant.now();
+        Optional<SimpleLock> lock = locks.lock(new LockConfiguration(takenAt, job, atMostFor, atLeastFor));
         if (lock.isEmpty()) {
             skipped.increment();
             return false;
@@ -67,20 +79,42 @@ public final class SingleRunnerPass implements Pass {
             moreWaiting = pass.run();
             return moreWaiting;
         } finally {
-            release(lock.get(), moreWaiting);
+            release(lock.get(), moreWaiting, takenAt);
         }
     }
 
-    private void release(SimpleLock lock, boolean moreWaiting) {
+    private void release(SimpleLock lock, boolean moreWaiting, Instant takenAt) {
         SimpleLock held = lock;
-        if (moreWaiting) {
-            // Released now rather than atLeastFor after it was taken: the work waiting is taken up at once.
-            Optional<SimpleLock> shortened = lock.extend(atMostFor, Duration.ZERO);
-            if (shortened.isEmpty()) {
-                return;
+        Instant ownUntil = takenAt.plus(atMostFor).minus(CLOCK_MARGIN);
+        try {
+            if (moreWaiting) {
+                // Released now rather than atLeastFor after it was taken: the work waiting is taken up at once.
+                Optional<SimpleLock> shortened = lock.extend(atMostFor, Duration.ZERO);
+                if (shortened.isEmpty()) {
+                    return;
+                }
+                held = shortened.get();
+                ownUntil = Instant.now().plus(atMostFor).minus(CLOCK_MARGIN);
             }
-            held = shortened.get();
+            held.unlock();
+        } catch (RuntimeException notTaken) {
+            unreleased = held;
+            unreleasedUntil = ownUntil;
+            throw notTaken;
         }
-        held.unlock();
+    }
+
+    /** Gives back a lock whose release failed, while it is surely still this instance's; throws if it fails again. */
+    private void releaseLeftover() {
+        if (unreleased == null) {
+            return;
+        }
+        if (!Instant.now().isBefore(unreleasedUntil)) {
+            // Expired by itself: another instance may hold the lock by now.
+            unreleased = null;
+            return;
+        }
+        unreleased.unlock();
+        unreleased = null;
     }
 }

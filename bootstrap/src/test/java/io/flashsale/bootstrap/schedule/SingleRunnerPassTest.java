@@ -76,6 +76,48 @@ class SingleRunnerPassTest {
         assertThat(locks.releasedHeldAtLeast).containsExactly(AT_LEAST);
     }
 
+    /**
+     * The database did not take the release (cut at that moment): the lock would keep every instance off the job for
+     * its longest hold. The instance gives it back before its next pass instead, and then runs that pass.
+     */
+    @Test
+    void givenAReleaseTheDatabaseRefused_whenTheNextPassIsDue_thenTheLockIsGivenBackFirstAndThePassRuns() {
+        SingleRunnerPass pass = new SingleRunnerPass("restore-sweep", counted(false), locks, AT_MOST, AT_LEAST,
+                meters);
+        locks.failingReleases = 2;
+
+        assertThatThrownBy(pass::run).hasMessage("the database did not answer");
+        assertThat(passes).hasValue(1);
+        assertThatThrownBy(pass::run).as("still unreachable: no pass, the failure to the loop")
+                .hasMessage("the database did not answer");
+        assertThat(passes).hasValue(1);
+
+        assertThat(pass.run()).isFalse();
+
+        assertThat(passes).hasValue(2);
+        assertThat(locks.releasedHeldAtLeast).containsExactly(AT_LEAST, AT_LEAST);
+        assertThat(locks.heldElsewhere).isFalse();
+    }
+
+    /** Past its longest hold the lock may be another instance's: a late release would free theirs, so none is sent. */
+    @Test
+    void givenAnUnreleasedLockPastItsLongestHold_whenTheNextPassIsDue_thenItIsNotReleasedLate() throws Exception {
+        Duration shortest = SingleRunnerPass.CLOCK_MARGIN.plusMillis(50);
+        SingleRunnerPass pass = new SingleRunnerPass("reconciliation", counted(false), locks, shortest,
+                Duration.ZERO, meters);
+        locks.failingReleases = 1;
+        assertThatThrownBy(pass::run).hasMessage("the database did not answer");
+        Thread.sleep(150);
+        // Expired in the database too: another instance took it.
+        locks.heldElsewhere = true;
+
+        assertThat(pass.run()).isFalse();
+
+        assertThat(locks.releasedHeldAtLeast).as("no late release").isEmpty();
+        assertThat(locks.heldElsewhere).isTrue();
+        assertThat(count(SingleRunnerPass.SKIPPED, "reconciliation")).isEqualTo(1);
+    }
+
     @Test
     void givenAHoldLongerThanTheLongestHold_whenBuilt_thenRefused() {
         assertThatThrownBy(() -> new SingleRunnerPass("archive", counted(false), locks, Duration.ofSeconds(1),
@@ -102,6 +144,7 @@ class SingleRunnerPassTest {
         final List<LockConfiguration> taken = new ArrayList<>();
         final List<Duration> releasedHeldAtLeast = new ArrayList<>();
         boolean heldElsewhere;
+        int failingReleases;
 
         @Override
         public Optional<SimpleLock> lock(LockConfiguration config) {
@@ -123,6 +166,10 @@ class SingleRunnerPassTest {
 
             @Override
             public void unlock() {
+                if (failingReleases > 0) {
+                    failingReleases--;
+                    throw new IllegalStateException("the database did not answer");
+                }
                 releasedHeldAtLeast.add(config.getLockAtLeastFor());
                 heldElsewhere = false;
             }
