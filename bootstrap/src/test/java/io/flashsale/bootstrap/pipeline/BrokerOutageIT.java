@@ -45,7 +45,7 @@ class BrokerOutageIT {
     private static final String ADMIN_TOKEN = "broker-outage-it-admin-token";
     private static final Path DATA = temporaryDirectory();
     private static final EmbeddedKafkaSettings SETTINGS = EmbeddedKafkaSettings.inDirectory(DATA)
-            .withPort(freePort()).withControllerPort(freePort());
+            .withPort(FreePorts.next()).withControllerPort(FreePorts.next());
     private static EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(SETTINGS);
 
     @LocalServerPort
@@ -135,10 +135,6 @@ class BrokerOutageIT {
 
     private double gauge(String name) {
         return meters.get(name).gauge().value();
-    }
-
-    private static int freePort() {
-        return FreePorts.next();
     }
 
     private static Path temporaryDirectory() {
