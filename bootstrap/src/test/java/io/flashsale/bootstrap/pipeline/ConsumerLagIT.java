@@ -59,9 +59,10 @@ class ConsumerLagIT extends PipelineTestBase {
                 behind.get(partition).add(event);
             }
         }
-        // An earlier test's second instance in the same group (SoldOutAcrossInstancesIT) may still hold partitions
-        // until the group has rebalanced: this instance's consumers must own them all before the test can hold them.
-        await().atMost(METRIC_REFRESH).until(() -> assignedPartitions() == PARTITIONS);
+        // An earlier test's second instance in the same group (SoldOutAcrossInstancesIT) may still hold partitions, or
+        // leave the group later and so move them while they are held: the group must have settled on this instance.
+        await().atMost(METRIC_REFRESH).pollInterval(Duration.ofMillis(500))
+                .until(() -> groupSettledOnThisInstance() && assignedPartitions() == PARTITIONS);
         CrashingPlaceOrder.Holding holding = crashes.holdAndDrop(activity);
         try {
             // Every partition's consumer takes its first event and waits inside the batch.

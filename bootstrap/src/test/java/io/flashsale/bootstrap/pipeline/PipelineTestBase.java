@@ -19,6 +19,10 @@ import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.GroupState;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -37,6 +41,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -55,6 +62,7 @@ abstract class PipelineTestBase {
     static final String ADMIN_TOKEN = "pipeline-it-admin-token";
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
     static final String TOPIC = "flashsale-it-pipeline-" + RUN;
+    static final String GROUP = "flashsale-it-pipeline-" + RUN;
     static final Duration STALE_AFTER = Duration.ofMillis(500);
     static final Duration WITHIN = Duration.ofSeconds(30);
     static final Duration RECONCILIATION_GRACE = Duration.ofSeconds(2);
@@ -99,7 +107,7 @@ abstract class PipelineTestBase {
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         registry.add("flashsale.kafka.topic", () -> TOPIC);
-        registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-pipeline-" + RUN);
+        registry.add("flashsale.kafka.consumer.group-id", () -> GROUP);
         registry.add("flashsale.kafka.publish-timeout", () -> "5s");
         registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
         registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
@@ -209,6 +217,29 @@ abstract class PipelineTestBase {
                 .mapToInt(container -> (int) container.getAssignedPartitions().stream()
                         .filter(assigned -> TOPIC.equals(assigned.topic())).count())
                 .sum();
+    }
+
+    /**
+     * Whether the broker sees this run's consumer group settled with this instance's consumers alone: no rebalance
+     * under way and no member left by an earlier test's second instance, so no partition moves while a test holds it.
+     */
+    boolean groupSettledOnThisInstance() {
+        int mine = listeners.getListenerContainers().stream()
+                .filter(container -> GROUP.equals(container.getGroupId()))
+                .mapToInt(container -> container.metrics().size())
+                .sum();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestServices.kafka().bootstrapServers(), AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000))) {
+            ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP)
+                    .get(10, TimeUnit.SECONDS);
+            return group.groupState() == GroupState.STABLE && group.members().size() == mine;
+        } catch (ExecutionException | TimeoutException unanswered) {
+            return false;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The reconciliation of a whole sale, on demand, as an operator asks for it. */
