@@ -2,10 +2,14 @@ package io.flashsale.domain.reservation;
 
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.shared.InvalidValueException;
+import io.flashsale.domain.shared.RandomIdText;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.Random;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -61,5 +65,26 @@ class ReservationIdTest {
 
         assertThatThrownBy(() -> ReservationId.of(activity, "tok-1")).isInstanceOf(InvalidValueException.class);
         assertThatThrownBy(() -> ReservationId.of(activity, "")).isInstanceOf(InvalidValueException.class);
+    }
+
+    /** The shape as a regular expression: the referee of the hand-written check. */
+    private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9_-]{1,64}\\.[A-Za-z0-9]{1,32}");
+
+    @Test
+    void givenRandomText_thenValidExactlyWhenTheRegularExpressionMatches() {
+        Random random = new Random(20261202);
+        int accepted = 0;
+        for (int i = 0; i < 50_000; i++) {
+            // An activity part, then (mostly) a dot and a token of up to 35 characters, around its limit of 32.
+            String value = RandomIdText.next(random);
+            if (random.nextInt(10) > 0) {
+                value += "." + RandomIdText.next(random, random.nextInt(4) == 0 ? 30 + random.nextInt(6) : random.nextInt(6));
+            }
+            boolean valid = ReservationId.isValid(value);
+            assertThat(valid).as("\"%s\"", value).isEqualTo(SHAPE.matcher(value).matches());
+            accepted += valid ? 1 : 0;
+        }
+        // Both answers are common enough for the comparison to mean something.
+        assertThat(accepted).isBetween(5_000, 45_000);
     }
 }

@@ -4,13 +4,16 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.Random;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,5 +87,22 @@ class IdentifierTest {
     @ValueSource(strings = {"abc", "ABC"})
     void idsAreCaseSensitive(String value) {
         assertThat(new SkuId(value)).isNotEqualTo(new SkuId(value.equals("abc") ? "ABC" : "abc"));
+    }
+
+    /** The shape as a regular expression: the referee of the hand-written check. */
+    private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    @Test
+    void givenRandomText_thenAcceptedExactlyWhenTheRegularExpressionMatches() {
+        Random random = new Random(20261202);
+        int accepted = 0;
+        for (int i = 0; i < 50_000; i++) {
+            String value = RandomIdText.next(random);
+            boolean valid = Identifier.isValid(value);
+            assertThat(valid).as("\"%s\"", value).isEqualTo(SHAPE.matcher(value).matches());
+            accepted += valid ? 1 : 0;
+        }
+        // Both answers are common enough for the comparison to mean something.
+        assertThat(accepted).isBetween(5_000, 45_000);
     }
 }
