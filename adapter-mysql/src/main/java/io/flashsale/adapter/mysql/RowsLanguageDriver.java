@@ -1,5 +1,8 @@
 package io.flashsale.adapter.mysql;
 
+import org.apache.ibatis.executor.parameter.ParameterHandler;
+import org.apache.ibatis.mapping.BoundSql;
+import org.apache.ibatis.mapping.MappedStatement;
 import org.apache.ibatis.mapping.SqlSource;
 import org.apache.ibatis.parsing.XNode;
 import org.apache.ibatis.scripting.xmltags.XMLLanguageDriver;
@@ -24,6 +27,14 @@ import java.util.regex.Pattern;
 public class RowsLanguageDriver extends XMLLanguageDriver {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /** A rows statement's values are bound by {@link RowsParameterHandler}; any other as MyBatis does. */
+    @Override
+    public ParameterHandler createParameterHandler(MappedStatement statement, Object parameterObject,
+                                                   BoundSql boundSql) {
+        return boundSql instanceof RowsBoundSql rows ? new RowsParameterHandler(statement, parameterObject, rows)
+                : super.createParameterHandler(statement, parameterObject, boundSql);
+    }
 
     @Override
     public SqlSource createSqlSource(Configuration configuration, XNode script, Class<?> parameterType) {

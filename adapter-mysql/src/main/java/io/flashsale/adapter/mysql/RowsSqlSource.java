@@ -7,6 +7,7 @@ import org.apache.ibatis.mapping.SqlSource;
 import org.apache.ibatis.session.Configuration;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ final class RowsSqlSource implements SqlSource {
     private final Parsed prefix;
     private final Parsed suffix;
     private final String rowSql;
+    /** Per column of a row: the row's own property it binds, or null ({@link RowsBoundSql}). */
+    private final List<String> rowProperties;
     /** Row {@code i}'s mappings at index {@code i}; grown (copied) when a call has more rows than any before. */
     private volatile List<List<ParameterMapping>> rowMappings = List.of();
 
@@ -45,12 +48,28 @@ final class RowsSqlSource implements SqlSource {
         this.itemReference = Pattern.compile("#\\{\\s*" + Pattern.quote(rows.item()) + "(?=[\\s.,}])");
         this.prefix = parse(prefix);
         this.suffix = parse(suffix);
-        this.rowSql = parse(rowText(0)).sql();
+        Parsed firstRow = parse(rowText(0));
+        this.rowSql = firstRow.sql();
+        this.rowProperties = rowProperties(firstRow.mappings());
+    }
+
+    /** {@code orders[0].placedAt} is {@code placedAt}, {@code ids[0]} is {@code ""}, anything else null. */
+    private List<String> rowProperties(List<ParameterMapping> firstRow) {
+        String row = rows.collection() + "[0]";
+        List<String> properties = new ArrayList<>(firstRow.size());
+        for (ParameterMapping mapping : firstRow) {
+            String name = mapping.getProperty();
+            String rest = name.startsWith(row + ".") ? name.substring(row.length() + 1) : null;
+            boolean plain = rest != null && rest.indexOf('.') < 0 && rest.indexOf('[') < 0;
+            properties.add(name.equals(row) ? "" : plain ? rest : null);
+        }
+        return Collections.unmodifiableList(properties);
     }
 
     @Override
     public BoundSql getBoundSql(Object parameterObject) {
-        int count = rowCount(parameterObject);
+        List<?> items = rowsOf(parameterObject);
+        int count = items.size();
         List<List<ParameterMapping>> perRow = mappingsOfRows(count);
         int width = count == 0 ? 0 : perRow.getFirst().size();
         List<ParameterMapping> mappings = new ArrayList<>(prefix.mappings().size() + count * width
@@ -72,14 +91,15 @@ final class RowsSqlSource implements SqlSource {
         }
         sql.append(' ').append(suffix.sql());
         mappings.addAll(suffix.mappings());
-        return new BoundSql(configuration, sql.toString(), mappings, parameterObject);
+        return new RowsBoundSql(configuration, sql.toString(), mappings, parameterObject, prefix.mappings().size(),
+                items, rowProperties);
     }
 
-    private int rowCount(Object parameterObject) {
+    private List<?> rowsOf(Object parameterObject) {
         Object value = parameterObject instanceof Map<?, ?> map ? map.get(rows.collection())
                 : configuration.newMetaObject(parameterObject).getValue(rows.collection());
         if (value instanceof List<?> list) {
-            return list.size();
+            return list;
         }
         throw new IllegalArgumentException("the rows '" + rows.collection() + "' must be a List, were " + value);
     }

@@ -1,7 +1,9 @@
 package io.flashsale.adapter.mysql;
 
 import org.apache.ibatis.builder.xml.XMLMapperBuilder;
+import org.apache.ibatis.executor.parameter.ParameterHandler;
 import org.apache.ibatis.mapping.BoundSql;
+import org.apache.ibatis.mapping.MappedStatement;
 import org.apache.ibatis.mapping.ParameterMapping;
 import org.apache.ibatis.reflection.MetaObject;
 import org.apache.ibatis.session.Configuration;
@@ -12,9 +14,13 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The statements of OrderDao.xml in {@link RowsLanguageDriver} against the same statements in MyBatis' own dynamic SQL
  * (the lang attribute removed): for every row count, the same SQL and the same values in the same places, bound with
- * the same JDBC types and type handlers. The statements themselves run against MariaDB in the repository ITs.
+ * the same JDBC types and type handlers, and the same setter calls made by each one's parameter handler on a statement
+ * that records them. The statements themselves run against MariaDB in the repository ITs.
  */
 @Timeout(60)
 class RowsLanguageDriverTest {
@@ -137,6 +144,9 @@ class RowsLanguageDriverTest {
             BoundSql actual = new BoundSqlSource(rows, id).bound(parameters);
             assertThat(squeezed(actual.getSql())).as("%s of %d rows", id, size).isEqualTo(squeezed(expected.getSql()));
             assertThat(bindings(rows, actual)).as("%s of %d rows", id, size).isEqualTo(bindings(dynamic, expected));
+            assertThat(bound(rows, id, parameters, actual)).as("%s of %d rows, as bound", id, size)
+                    .isEqualTo(bound(dynamic, id, parameters, expected))
+                    .hasSize(actual.getParameterMappings().size());
         }
     }
 
@@ -152,6 +162,30 @@ class RowsLanguageDriverTest {
             bindings.add(value + " " + mapping.getJdbcType() + handler);
         }
         return bindings;
+    }
+
+    /**
+     * What the statement's own parameter handler sets on a statement (RowsParameterHandler for the rows language,
+     * DefaultParameterHandler for the dynamic one): each setter call with its place, value and JDBC type, in order.
+     */
+    private static List<String> bound(Configuration configuration, String id, Object parameters, BoundSql bound) {
+        MappedStatement statement = configuration.getMappedStatement(statement(id));
+        ParameterHandler handler = statement.getLang().createParameterHandler(statement, parameters, bound);
+        List<String> calls = new ArrayList<>();
+        PreparedStatement recording = (PreparedStatement) Proxy.newProxyInstance(RowsLanguageDriverTest.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (proxy, method, arguments) -> {
+                    if (!method.getName().startsWith("set")) {
+                        throw new UnsupportedOperationException(method.getName());
+                    }
+                    calls.add(method.getName() + Arrays.deepToString(arguments));
+                    return null;
+                });
+        try {
+            handler.setParameters(recording);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        return calls;
     }
 
     private static String squeezed(String sql) {
