@@ -11,6 +11,8 @@ import java.util.Map;
  * {@code flashsale.load.warmup-seconds} at the start left out of the steady window [5],
  * {@code flashsale.load.max-in-flight} requests at once before the client counts a send as skipped [256],
  * {@code flashsale.load.drain-seconds} to wait for the last orders after the load [120];
+ * {@code flashsale.load.warm-service-seconds} of the same rate to a sale of its own, all placed, before the measured
+ * run, so that it meets a warmed service (steady scenario only) [0: a service started for the run];
  * for the backlog scenario {@code flashsale.load.backlog} accepted reservations [100000] and
  * {@code flashsale.load.payment-timeout-seconds} of the sale [60];
  * {@code flashsale.load.service-properties}: {@code name=value} pairs separated by {@code ;} passed to the service on
@@ -19,7 +21,7 @@ import java.util.Map;
  * The stock is large enough that the sale never sells out: every request is a new buyer taking one unit.
  */
 record LoadSettings(String scenario, int rate, int seconds, int warmupSeconds, int maxInFlight, int drainSeconds,
-                    int backlog, int paymentTimeoutSeconds, Map<String, String> serviceProperties, boolean jfr) {
+                    int warmServiceSeconds, int backlog, int paymentTimeoutSeconds, Map<String, String> serviceProperties, boolean jfr) {
 
     static final String STEADY = "steady";
     static final String BACKLOG = "backlog";
@@ -33,6 +35,9 @@ record LoadSettings(String scenario, int rate, int seconds, int warmupSeconds, i
             throw new IllegalArgumentException(
                     "rate, seconds, max-in-flight, drain-seconds, backlog and payment-timeout-seconds must be positive");
         }
+        if (warmServiceSeconds < 0) {
+            throw new IllegalArgumentException("warm-service-seconds must be at least 0");
+        }
         if (warmupSeconds < 0 || warmupSeconds >= seconds) {
             throw new IllegalArgumentException("warmup-seconds must be at least 0 and below seconds");
         }
@@ -42,6 +47,7 @@ record LoadSettings(String scenario, int rate, int seconds, int warmupSeconds, i
     static LoadSettings fromSystemProperties() {
         return new LoadSettings(text("scenario", STEADY), number("rate", 500), number("seconds", 30),
                 number("warmup-seconds", 5), number("max-in-flight", 256), number("drain-seconds", 120),
+                number("warm-service-seconds", 0),
                 number("backlog", 100_000), number("payment-timeout-seconds", 60),
                 pairs(text("service-properties", "")), Boolean.parseBoolean(text("jfr", "false")));
     }

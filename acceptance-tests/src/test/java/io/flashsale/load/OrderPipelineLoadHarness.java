@@ -92,6 +92,7 @@ public final class OrderPipelineLoadHarness {
         try (ServiceProcess service = startReady(jar, jvmOptions, properties, log);
              HotStore hotStore = new HotStore(TestServices.redis().uri())) {
             primePipeline(api, books, run);
+            String warmService = warmService(settings, api, books, run);
             String saleId = openSale(api, run, settings.stock());
             System.out.printf("[load] offering %d reservations/s for %d s to sale %s%n", settings.rate(),
                     settings.seconds(), saleId);
@@ -106,6 +107,7 @@ public final class OrderPipelineLoadHarness {
             MachineFacts machine = MachineFacts.describe(hotStore.serverVersion(), books.serverVersion(),
                     AppInfoParser.getVersion() + " (one KRaft broker in the harness JVM)");
             List<String> lines = report(settings, load, placed, figures, machine, properties, jvmOptions);
+            lines.add(1, warmService);
             lines.addAll(HarnessReport.pipelineCounters(ServiceScrape.read(port)));
             // A clean stop, so a JFR recording (flashsale.load.jfr) is written.
             service.stop(Duration.ofSeconds(60));
@@ -174,6 +176,33 @@ public final class OrderPipelineLoadHarness {
             throw new IllegalStateException("the pipeline placed no orders within " + START_PATIENCE
                     + "; see the service's log");
         }
+    }
+
+    /**
+     * With {@code flashsale.load.warm-service-seconds}, the offered rate for that long to a sale of its own, then a
+     * wait until every reservation of it is an order: the measured window then sees a service whose JIT has compiled
+     * the whole path, as an instance that has been taking orders before a sale would be, instead of one started for
+     * the run. Returns the report's line about it.
+     */
+    private static String warmService(LoadSettings settings, FlashsaleApi api, ShopDatabase books, String run) {
+        if (settings.warmServiceSeconds() == 0) {
+            return "service: cold (started for this run, 20 orders primed; no warm-service phase)";
+        }
+        long requests = (long) settings.rate() * settings.warmServiceSeconds();
+        String warmSale = openSale(api, run + "-warm", requests + requests / 10 + 100);
+        System.out.printf("[load] warming the service: %d reservations/s for %d s to sale %s%n", settings.rate(),
+                settings.warmServiceSeconds(), warmSale);
+        FixedRateLoad warm = new FixedRateLoad(api, warmSale, SKU, run + "-warm-buyer-");
+        long started = System.nanoTime();
+        warm.run(settings.rate(), settings.warmServiceSeconds(), settings.maxInFlight());
+        long placed = awaitOrders(books, warmSale, warm.accepted(), Duration.ofSeconds(settings.drainSeconds()));
+        if (placed < warm.accepted()) {
+            throw new IllegalStateException("the warm-service phase left " + (warm.accepted() - placed)
+                    + " reservations without an order after " + settings.drainSeconds() + " s");
+        }
+        return format("service: warmed first by %d reservations/s for %d s to a sale of its own (%d accepted, all"
+                        + " orders after %.1f s), then the measured run", settings.rate(), settings.warmServiceSeconds(),
+                warm.accepted(), (System.nanoTime() - started) / 1e9);
     }
 
     private static String openSale(FlashsaleApi api, String run, long stock) {
