@@ -3,6 +3,7 @@ package io.flashsale.domain.reconciliation;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public record HotSkuSnapshot(SkuId skuId, LedgerFigures figures, Map<BuyerId, Lo
     public HotSkuSnapshot {
         Objects.requireNonNull(skuId, "skuId");
         Objects.requireNonNull(figures, "figures");
-        holdings = Map.copyOf(holdings);
+        holdings = LargeMaps.copyOf(holdings);
         reservations = List.copyOf(reservations);
         appliedAdjustments = Set.copyOf(appliedAdjustments);
         Objects.requireNonNull(version, "version");

@@ -2,6 +2,7 @@ package io.flashsale.domain.reconciliation;
 
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.Map;
 import java.util.Objects;
@@ -36,7 +37,7 @@ public record LedgerRepair(SkuId skuId, LedgerFigures figures, Map<BuyerId, Long
         if (!figures.isConsistent()) {
             throw new IllegalArgumentException("a repair writes a consistent ledger, not " + figures);
         }
-        holdings = Map.copyOf(holdings);
+        holdings = LargeMaps.copyOf(holdings);
         if (holdings.values().stream().anyMatch(units -> units < 0)) {
             throw new IllegalArgumentException("holdings to write must not be negative: " + holdings);
         }

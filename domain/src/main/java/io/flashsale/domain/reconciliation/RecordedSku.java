@@ -3,6 +3,7 @@ package io.flashsale.domain.reconciliation;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ public record RecordedSku(SkuId skuId, long stock, long sold, Map<BuyerId, Long>
 
     public RecordedSku {
         Objects.requireNonNull(skuId, "skuId");
-        purchases = Map.copyOf(purchases);
+        purchases = LargeMaps.copyOf(purchases);
         orders = Map.copyOf(orders);
         restoresOwed = Set.copyOf(restoresOwed);
         adjustments = List.copyOf(adjustments);

@@ -2,6 +2,7 @@ package io.flashsale.domain.reconciliation;
 
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +20,7 @@ public record SkuRebuild(SkuId skuId, long total, long sold, Map<BuyerId, Long> 
         if (sold < 0 || sold > total) {
             throw new IllegalArgumentException("cannot rebuild " + skuId + " with total " + total + " and sold " + sold);
         }
-        holdings = Map.copyOf(holdings);
+        holdings = LargeMaps.copyOf(holdings);
         adjustmentsApplied = Set.copyOf(adjustmentsApplied);
     }
 

@@ -5,6 +5,7 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.List;
 import java.util.Map;
@@ -45,12 +46,12 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         Objects.requireNonNull(skuId, "skuId");
         Objects.requireNonNull(version, "version");
         holdingMismatches = List.copyOf(holdingMismatches);
-        settlements = Map.copyOf(settlements);
+        settlements = LargeMaps.copyOf(settlements);
         Objects.requireNonNull(classification, "classification");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(targetSettled, "targetSettled");
-        targetHoldings = Map.copyOf(targetHoldings);
-        holdingChanges = Map.copyOf(holdingChanges);
+        targetHoldings = LargeMaps.copyOf(targetHoldings);
+        holdingChanges = LargeMaps.copyOf(holdingChanges);
         adjustmentsToMark = Set.copyOf(adjustmentsToMark);
     }
 

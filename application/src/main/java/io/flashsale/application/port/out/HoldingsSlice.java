@@ -1,6 +1,7 @@
 package io.flashsale.application.port.out;
 
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.shared.LargeMaps;
 
 import java.util.Map;
 
@@ -16,6 +17,6 @@ import java.util.Map;
 public record HoldingsSlice(Map<BuyerId, Long> holdings, boolean steady, boolean cycleEnded) {
 
     public HoldingsSlice {
-        holdings = Map.copyOf(holdings);
+        holdings = LargeMaps.copyOf(holdings);
     }
 }
