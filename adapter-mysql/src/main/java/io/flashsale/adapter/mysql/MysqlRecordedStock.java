@@ -1,10 +1,12 @@
 package io.flashsale.adapter.mysql;
 
+import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.RecordedAdjustment;
 import io.flashsale.domain.reconciliation.RecordedOrder;
+import io.flashsale.domain.reconciliation.RecordedPurchases;
 import io.flashsale.domain.reconciliation.RecordedSku;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -26,7 +28,7 @@ import java.util.Set;
  */
 public class MysqlRecordedStock implements RecordedStockPort {
 
-    /** Ids per settlement query: keeps each statement and its IN list small. */
+    /** Ids per settlement or purchase query: keeps each statement and its IN list small. */
     static final int CHUNK = 500;
 
     private final ReconciliationFiguresDao dao;
@@ -39,19 +41,18 @@ public class MysqlRecordedStock implements RecordedStockPort {
     }
 
     @Override
-    public Optional<RecordedSku> recordedSku(ActivityId activityId, SkuId skuId, Collection<ReservationId> reservations) {
+    public Optional<RecordedSku> recordedSku(ActivityId activityId, SkuId skuId, Collection<ReservationId> reservations,
+                                             PurchaseScope purchases) {
         List<String> asked = reservations.stream().map(ReservationId::value).distinct().toList();
-        return Optional.ofNullable(snapshotReads.execute(status -> read(activityId, skuId, asked)));
+        return Optional.ofNullable(snapshotReads.execute(status -> read(activityId, skuId, asked, purchases)));
     }
 
-    private RecordedSku read(ActivityId activityId, SkuId skuId, List<String> asked) {
+    private RecordedSku read(ActivityId activityId, SkuId skuId, List<String> asked, PurchaseScope scope) {
         ItemStockRow item = dao.selectItem(activityId.value(), skuId.value());
         if (item == null) {
             return null;
         }
-        Map<BuyerId, Long> purchases = new HashMap<>();
-        dao.selectPurchases(activityId.value(), skuId.value())
-                .forEach(row -> purchases.put(new BuyerId(row.buyerId()), row.units()));
+        RecordedPurchases purchases = purchases(activityId, skuId, item, scope);
         Map<ReservationId, RecordedOrder> orders = new HashMap<>();
         for (int from = 0; from < asked.size(); from += CHUNK) {
             dao.selectSettlements(asked.subList(from, Math.min(asked.size(), from + CHUNK)))
@@ -70,6 +71,28 @@ public class MysqlRecordedStock implements RecordedStockPort {
                 .map(row -> new RecordedAdjustment(row.id(), row.delta(), row.createdAt()))
                 .toList();
         return new RecordedSku(skuId, item.stock(), item.sold(), purchases, orders, restoresOwed, adjustments);
+    }
+
+    /**
+     * Every buyer's units only when asked for; otherwise their sum is the SKU's sold figure, which every statement that
+     * moves a purchase moves in the same transaction (placement, expiry, cancellation: the fault campaign's checker
+     * holds each buyer's purchase to their units in ORDERED and PAID orders, and sold to the sum of those), so a
+     * steady look reads no buyer's row but the ones it audits.
+     */
+    private RecordedPurchases purchases(ActivityId activityId, SkuId skuId, ItemStockRow item, PurchaseScope scope) {
+        Map<BuyerId, Long> held = new HashMap<>();
+        if (scope.every()) {
+            dao.selectPurchases(activityId.value(), skuId.value())
+                    .forEach(row -> held.put(new BuyerId(row.buyerId()), row.units()));
+            return RecordedPurchases.complete(held);
+        }
+        List<String> buyers = scope.buyers().stream().map(BuyerId::value).sorted().toList();
+        for (int from = 0; from < buyers.size(); from += CHUNK) {
+            dao.selectPurchasesOf(activityId.value(), skuId.value(),
+                            buyers.subList(from, Math.min(buyers.size(), from + CHUNK)))
+                    .forEach(row -> held.put(new BuyerId(row.buyerId()), row.units()));
+        }
+        return RecordedPurchases.some(item.sold(), scope.buyers(), held);
     }
 
     private static void record(SettlementRow row, Map<ReservationId, RecordedOrder> orders) {

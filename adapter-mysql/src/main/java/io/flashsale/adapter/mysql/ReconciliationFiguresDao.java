@@ -15,6 +15,10 @@ interface ReconciliationFiguresDao {
     /** Buyers holding units of the SKU in placed orders; rows with 0 units are left out. */
     List<BuyerUnitsRow> selectPurchases(@Param("activityId") String activityId, @Param("skuId") String skuId);
 
+    /** The buyers among {@code buyerIds} holding units of the SKU in placed orders, with their units. */
+    List<BuyerUnitsRow> selectPurchasesOf(@Param("activityId") String activityId, @Param("skuId") String skuId,
+                                          @Param("buyerIds") List<String> buyerIds);
+
     /** The orders among {@code reservationIds}, in any status. */
     List<SettlementRow> selectSettlements(@Param("reservationIds") List<String> reservationIds);
 

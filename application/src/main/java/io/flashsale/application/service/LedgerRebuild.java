@@ -4,6 +4,7 @@ import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
@@ -82,7 +83,7 @@ final class LedgerRebuild {
             after = Optional.of(last);
         }
         List<SkuRebuild> figures = activity.items().stream()
-                .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of())
+                .map(item -> recorded.recordedSku(activity.id(), item.skuId(), List.of(), PurchaseScope.EVERY)
                         .map(SkuRebuild::of)
                         .orElseThrow(() -> new SkuNotFoundException(activity.id(), item.skuId())))
                 .toList();

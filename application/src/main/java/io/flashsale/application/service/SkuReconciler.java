@@ -7,6 +7,7 @@ import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -181,7 +182,13 @@ final class SkuReconciler {
                         PipelinePlaces.Placed placed) {
     }
 
-    /** @param run once one of its looks read the holdings, every later look reads them too: the drift may be there */
+    /**
+     * Reads the hot store, then the database, and reckons. The holdings are compared by their sum, and a slice of them
+     * (the rolling audit) buyer by buyer, so the database is asked for the sum of purchases and the slice's buyers only;
+     * every holding and every purchase are read only when the sum or the slice of a steady look disagrees.
+     *
+     * @param run once one of its looks read the holdings, every later look reads them too: the drift may be there
+     */
     private Look look(Activity activity, SkuId skuId, HotStoreSnapshot snapshot, Set<Long> landedAdjustments,
                       Run run) {
         ActivityId activityId = activity.id();
@@ -192,36 +199,62 @@ final class SkuReconciler {
         // read past has its order (or its dead letter) there already.
         PipelinePlaces.Placed placed = places.place(activityId, hot, now, settings.grace());
         hot = placed.hot();
-        RecordedSku figures = recorded.recordedSku(activityId, skuId, askAbout(hot, now, activity.paymentTimeout()))
-                .orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        // A look read while the SKU moved is not judged (ADR 12), so nothing it shows is worth a read per buyer.
+        if (run.readHoldings && hot.steady()) {
+            hot = readHoldings(activityId, hot);
+        }
+        // The audit's slice is read with the rest of the hot store, before the database, so that the purchases of its
+        // buyers come from the same consistent read as the orders.
+        Optional<HoldingsSlice> slice = audit(activityId, hot);
+        PurchaseScope purchases = hot.holdingsRead() ? PurchaseScope.EVERY
+                : PurchaseScope.of(slice.map(read -> read.holdings().keySet()).orElse(Set.of()));
+        RecordedSku figures = recorded(activity, hot, now, purchases);
         hot = withOwedRestores(activityId, hot, figures);
         SkuReckoning reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
-        if (reckoning.holdingsToRead() || (run.readHoldings && !hot.holdingsRead())
-                || auditFindsDrift(activityId, hot, figures, now)) {
+        if (hot.steady() && (reckoning.holdingsToRead() || auditFindsDrift(hot, figures, now, slice))) {
             // The sum of holdings disagrees, or some buyers' holdings do: only now are the SKU's holdings read, in
-            // pages, under the look's version.
+            // pages, under the look's version, and every buyer's purchases after them.
             run.readHoldings = true;
-            hot = hotStore.withHoldings(activityId, hot);
-            if (!hot.holdingsRead()) {
-                throw new IllegalStateException("the hot store did not read the holdings of " + skuId);
-            }
+            hot = readHoldings(activityId, hot);
+            figures = recorded(activity, hot, now, PurchaseScope.EVERY);
+            hot = withOwedRestores(activityId, hot, figures);
             reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
         }
         return new Look(hot, figures, reckoning, hot.steady(), placed);
     }
 
-    /**
-     * The rolling audit (ADR 59): a steady look whose sum of holdings agrees reads a few pages of them, continuing where
-     * the last one stopped; a buyer there who holds more or fewer units than the database says is drift that kept the
-     * sum, and sends the look to read every holding.
-     */
-    private boolean auditFindsDrift(ActivityId activityId, HotSkuSnapshot hot, RecordedSku figures, Instant now) {
-        if (settings.auditPages() == 0 || hot.holdingsRead() || !hot.steady()) {
-            return false;
+    private HotSkuSnapshot readHoldings(ActivityId activityId, HotSkuSnapshot hot) {
+        HotSkuSnapshot read = hotStore.withHoldings(activityId, hot);
+        if (!read.holdingsRead()) {
+            throw new IllegalStateException("the hot store did not read the holdings of " + hot.skuId());
         }
-        return hotStore.auditHoldings(activityId, hot, settings.auditPages())
-                .filter(HoldingsSlice::steady)
-                .map(slice -> !StockReconciliation.auditSlice(hot, figures, now, settings.grace(), slice.holdings())
+        return read;
+    }
+
+    private RecordedSku recorded(Activity activity, HotSkuSnapshot hot, Instant now, PurchaseScope purchases) {
+        return recorded.recordedSku(activity.id(), hot.skuId(), askAbout(hot, now, activity.paymentTimeout()), purchases)
+                .orElseThrow(() -> new SkuNotFoundException(activity.id(), hot.skuId()));
+    }
+
+    /**
+     * The rolling audit (ADR 59): a steady look that left the holdings out reads a few pages of them, continuing where
+     * the last one stopped; empty when there is nothing to audit or the SKU moved meanwhile.
+     */
+    private Optional<HoldingsSlice> audit(ActivityId activityId, HotSkuSnapshot hot) {
+        if (settings.auditPages() == 0 || hot.holdingsRead() || !hot.steady()) {
+            return Optional.empty();
+        }
+        return hotStore.auditHoldings(activityId, hot, settings.auditPages()).filter(HoldingsSlice::steady);
+    }
+
+    /**
+     * A buyer of the slice who holds more or fewer units than the database says is drift that kept the sum, and sends
+     * the look to read every holding.
+     */
+    private boolean auditFindsDrift(HotSkuSnapshot hot, RecordedSku figures, Instant now,
+                                    Optional<HoldingsSlice> slice) {
+        return !hot.holdingsRead() && slice
+                .map(read -> !StockReconciliation.auditSlice(hot, figures, now, settings.grace(), read.holdings())
                         .isEmpty())
                 .orElse(false);
     }

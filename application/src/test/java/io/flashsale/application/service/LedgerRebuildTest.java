@@ -32,6 +32,8 @@ import static io.flashsale.application.service.ReconciliationFixtures.SALE;
 import static io.flashsale.application.service.ReconciliationFixtures.SKU;
 import static io.flashsale.application.service.ReconciliationFixtures.recorded;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -52,7 +54,7 @@ class LedgerRebuildTest {
         // The page reads Bob's order while ORDERED; MySQL expires it a moment later, before the page is written.
         Pages pages = new Pages(List.of(annsFirst, bobs, annsSecond, expired, failed), List.of(bobs.closed(
                 ReservationStatus.EXPIRED, NOW)));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of()));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 3, Map.of()));
 
         RebuildOutcome outcome = new LedgerRebuild(hotStore, hotStore, recordedStock, pages, metrics, CLOCK, 2)
                 .run(OPEN_SALE);

@@ -12,6 +12,7 @@ import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RebuildStart;
@@ -67,6 +68,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
+import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
@@ -129,7 +131,8 @@ class ReconciliationServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 1, 2, 7), Map.of(ANN, 2L, BOB, 1L),
                 List.of(reserved(R1, BOB, 1, FRESH)), "fp"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
@@ -146,7 +149,8 @@ class ReconciliationServiceTest {
     void givenRedisShowsMoreAvailableThanMySqlAllows_thenRedisAheadRepairedFromMySqlKeptCountedAndLogged() {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "10|0|1"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -168,7 +172,7 @@ class ReconciliationServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 2, 0, 8), Map.of(BOB, 2L),
                 List.of(held(R1, BOB, ReservationStatus.FAILED, 2)), "10|2|0"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 0, Map.of()));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 0, Map.of()));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -193,13 +197,17 @@ class ReconciliationServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(lookWithoutHoldings(new LedgerFigures(10, 1, 2, 7), 3,
                 List.of(reserved(R1, BOB, 1, FRESH))));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
         assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
         verify(hotStore, never()).withHoldings(any(), any());
         verify(hotStore, never()).repair(any(), any());
+        // The database is asked for the sum of purchases and no buyer's: a steady pass costs nothing per buyer.
+        verify(recordedStock).recordedSku(SALE, SKU, List.of(R1), PurchaseScope.SUM_ONLY);
+        verify(recordedStock, never()).recordedSku(any(), any(), any(), eq(PurchaseScope.EVERY));
     }
 
     @Test
@@ -209,7 +217,8 @@ class ReconciliationServiceTest {
         when(hotStore.snapshot(SALE)).thenReturn(look);
         HotSkuSnapshot light = look.orElseThrow().sku(SKU).orElseThrow();
         when(hotStore.withHoldings(eq(SALE), any())).thenReturn(light.withHoldings(Map.of(ANN, 1L), "v1"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -220,6 +229,9 @@ class ReconciliationServiceTest {
         assertThat(repairWritten()).isEqualTo(new LedgerRepair(SKU, new LedgerFigures(10, 0, 3, 7),
                 Map.of(BOB, 2L), Set.of(), "v1", 2, 2));
         verify(hotStore, times(2)).withHoldings(eq(SALE), any());
+        // Every buyer's purchases only once the sum disagreed and every holding was read.
+        verify(recordedStock).recordedSku(SALE, SKU, List.of(), PurchaseScope.SUM_ONLY);
+        verify(recordedStock, times(2)).recordedSku(SALE, SKU, List.of(), PurchaseScope.EVERY);
     }
 
     @Test
@@ -228,7 +240,8 @@ class ReconciliationServiceTest {
         Optional<HotStoreSnapshot> look = lookWithoutHoldings(new LedgerFigures(10, 0, 3, 7), 3, List.of());
         when(hotStore.snapshot(SALE)).thenReturn(look);
         HotSkuSnapshot light = look.orElseThrow().sku(SKU).orElseThrow();
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
         when(hotStore.auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES)))
                 .thenReturn(Optional.of(new HoldingsSlice(Map.of(ANN, 3L), true, false)));
         when(hotStore.withHoldings(eq(SALE), any())).thenReturn(light.withHoldings(Map.of(ANN, 3L), "v1"));
@@ -244,13 +257,15 @@ class ReconciliationServiceTest {
                 Map.of(ANN, 2L, BOB, 1L), Set.of(), "v1", 2, 2));
         verify(hotStore, times(1)).auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES));
         verify(hotStore, times(2)).withHoldings(eq(SALE), any());
+        verify(recordedStock).recordedSku(SALE, SKU, List.of(), PurchaseScope.of(Set.of(ANN)));
     }
 
     @Test
     void givenAnAuditedSliceReadWhileTheSkuMoved_thenItIsNotJudgedAndNoHoldingIsRead() {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(lookWithoutHoldings(new LedgerFigures(10, 0, 3, 7), 3, List.of()));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
         when(hotStore.auditHoldings(eq(SALE), any(), eq(ReconciliationSettings.DEFAULT_AUDIT_PAGES)))
                 .thenReturn(Optional.of(new HoldingsSlice(Map.of(ANN, 3L), false, false)));
 
@@ -266,7 +281,8 @@ class ReconciliationServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(ANN, 1L),
                 List.of(reserved(R1, ANN, 1, STALE)), "fp"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 0, Map.of()));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
+                .thenReturn(recorded(10, 0, Map.of()));
         when(hotStore.redrive(R1)).thenReturn(true);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -285,9 +301,10 @@ class ReconciliationServiceTest {
                 .thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(ANN, 1L), List.of(reserved(R1, ANN, 1, STALE)), "a"))
                 .thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L),
                         List.of(held(R1, ANN, ReservationStatus.ORDERED, 1)), "b"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1)))
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
                 .thenReturn(recorded(10, 1, Map.of(ANN, 1L), order(R1, ReservationStatus.ORDERED, true, STALE)));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
         when(stock.confirm(R1)).thenReturn(true);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -310,13 +327,15 @@ class ReconciliationServiceTest {
                 reserved(failed, BOB, 1, STALE), reserved(cancelled, BOB, 1, STALE), reserved(expired, ANN, 1, STALE));
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 4, 0, 6), Map.of(ANN, 2L, BOB, 2L), stuck, "a"))
                 .thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "b"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(paid, failed, cancelled, expired))).thenReturn(Optional.of(
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(paid, failed, cancelled, expired)), any()))
+                .thenReturn(Optional.of(
                 new RecordedSku(SKU, 10, 1, Map.of(ANN, 1L), Map.of(
                         paid, order(paid, ReservationStatus.PAID, true, STALE),
                         failed, order(failed, ReservationStatus.FAILED, false, STALE),
                         cancelled, order(cancelled, ReservationStatus.CANCELLED, false, STALE),
                         expired, order(expired, ReservationStatus.EXPIRED, true, STALE)), Set.of(expired), List.of())));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
         when(stock.confirm(any())).thenReturn(true);
         when(stock.markPaid(paid)).thenReturn(true);
         when(stock.fail(failed)).thenReturn(true);
@@ -348,8 +367,9 @@ class ReconciliationServiceTest {
                                 Map.of(ANN, 1L), lostInBoth, Set.of(), "a"),
                         other, new HotSkuSnapshot(other, new LedgerFigures(5, 1, 0, 4),
                                 Map.of(ANN, 1L), lostInBoth, Set.of(), "b")))));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(10, 0, Map.of()));
-        when(recordedStock.recordedSku(SALE, other, List.of(R1))).thenReturn(Optional.of(
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
+                .thenReturn(recorded(10, 0, Map.of()));
+        when(recordedStock.recordedSku(eq(SALE), eq(other), eq(List.of(R1)), any())).thenReturn(Optional.of(
                 new RecordedSku(other, 5, 0, Map.of(), Map.of(), Set.of(), List.of())));
         when(hotStore.redrive(R1)).thenReturn(true);
 
@@ -372,7 +392,8 @@ class ReconciliationServiceTest {
                 .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "first"))
                 .thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(BOB, 1L), List.of(reserved(R1, BOB, 1, FRESH)),
                         "second"));
-        when(recordedStock.recordedSku(eq(SALE), eq(SKU), anyCollection())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), anyCollection(), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY, LedgerRepairResult.REPAIRED);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -393,7 +414,8 @@ class ReconciliationServiceTest {
         when(hotStore.snapshot(SALE))
                 .thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "stale"))
                 .thenReturn(hot(new LedgerFigures(10, 0, 2, 8), Map.of(ANN, 2L), List.of(), "fresh"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
@@ -407,7 +429,8 @@ class ReconciliationServiceTest {
     void givenASkuThatKeepsMovingUnderEveryRepair_thenDeferredAfterTheAttemptsAndKept() {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "fp"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
@@ -427,7 +450,8 @@ class ReconciliationServiceTest {
         // Would look like REDIS_AHEAD drift, but the pages were read while the SKU moved: no finding can be trusted.
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(),
                 HotSkuSnapshot.MOVING));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
@@ -438,12 +462,36 @@ class ReconciliationServiceTest {
         verify(reports).save(report);
     }
 
+    /**
+     * A look read while the SKU moved is never judged, so its sum of holdings, which disagrees as easily as its other
+     * parts, must not send it to read every holding and every buyer's purchases: in a busy sale that was every look of
+     * the hot SKU, and a pass cost in proportion to its buyers (ADR 63).
+     */
+    @Test
+    void givenALookReadWhileTheSkuMovedWhoseSumDisagrees_thenNoHoldingAndNoBuyersPurchaseIsRead() {
+        openSale();
+        when(hotStore.snapshot(SALE)).thenReturn(Optional.of(new HotStoreSnapshot(SALE, Map.of(SKU,
+                new HotSkuSnapshot(SKU, new LedgerFigures(10, 0, 3, 7), Map.of(), List.of(), Set.of(),
+                        HotSkuSnapshot.MOVING, 1, false)))));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.action()).isEqualTo(ReconciliationAction.DEFERRED);
+        assertThat(report.detail()).contains("moved during every read");
+        verify(hotStore, never()).withHoldings(any(), any());
+        verify(hotStore, never()).auditHoldings(any(), any(), anyInt());
+        verify(recordedStock, never()).recordedSku(any(), any(), any(), eq(PurchaseScope.EVERY));
+    }
+
     @Test
     void givenASkuThatMovedDuringThePagedReadButShowsNoDifference_thenReportedClean() {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 2, 8), Map.of(ANN, 2L), List.of(),
                 HotSkuSnapshot.MOVING));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 2, Map.of(ANN, 2L)));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
@@ -457,7 +505,8 @@ class ReconciliationServiceTest {
         // Sold 2 in Redis for Ann's order, which MySQL has closed and given back already: the restore is on its way.
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 2, 8), Map.of(ANN, 2L), List.of(),
                 "v1"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(Optional.of(new RecordedSku(SKU, 10, 0,
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(Optional.of(new RecordedSku(SKU, 10, 0,
                 Map.of(), Map.of(), Set.of(R1), List.of())));
         when(hotStore.reservations(SALE, SKU, List.of(R1)))
                 .thenReturn(List.of(held(R1, ANN, ReservationStatus.ORDERED, 2)));
@@ -476,7 +525,8 @@ class ReconciliationServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(Optional.empty())
                 .thenReturn(hot(new LedgerFigures(10, 0, 3, 7), Map.of(ANN, 2L, BOB, 1L), List.of(), "fp"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
         rebuildable(OPEN_SALE);
 
         ActivityReconciliation reconciliation = service().reconcile(SALE);
@@ -516,7 +566,8 @@ class ReconciliationServiceTest {
     @Test
     void givenTheRebuildUseCase_thenItLoadsOnlyWhatIsMissingAndNeverAnEndedSale() {
         openSale();
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
         when(recordedOrders.ordersAfter(SALE, Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
         when(hotStore.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
         when(hotStore.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
@@ -555,11 +606,12 @@ class ReconciliationServiceTest {
         when(activities.findById(ended)).thenReturn(Optional.of(endedSale));
         when(hotStore.snapshot(broken)).thenThrow(new IllegalStateException("redis down"));
         when(hotStore.snapshot(healthy)).thenReturn(hot(healthy, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "f"));
-        when(recordedStock.recordedSku(healthy, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(recordedStock.recordedSku(eq(healthy), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
         when(hotStore.repair(eq(healthy), any())).thenReturn(LedgerRepairResult.REPAIRED);
         when(hotStore.snapshot(lost)).thenReturn(Optional.empty())
                 .thenReturn(hot(lost, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "g"));
-        when(recordedStock.recordedSku(lost, SKU, List.of())).thenReturn(recorded(10, 0, Map.of()));
+        when(recordedStock.recordedSku(eq(lost), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 0, Map.of()));
         rebuildable(lostSale);
         when(hotStore.snapshot(ended)).thenReturn(Optional.empty());
 
@@ -577,7 +629,8 @@ class ReconciliationServiceTest {
         when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(open));
         when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "f"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
 
         ReconciliationPass pass = service().reconcileLive();
 

@@ -103,7 +103,7 @@ class StockAdjustmentServiceTest {
         when(hotStore.adjust(SALE, SKU, 5, 41)).thenReturn(new LedgerAdjustment.Applied(new StockLedger(15, 0, 2)));
         when(hotStore.snapshot(SALE)).thenReturn(hot(SALE, new LedgerFigures(15, 0, 2, 13), Map.of(ANN, 2L), List.of(),
                 Set.of(41L), "f"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of())).thenReturn(recorded(15, 2, Map.of(ANN, 2L),
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any())).thenReturn(recorded(15, 2, Map.of(ANN, 2L),
                 List.of(new RecordedAdjustment(41, 5, NOW))));
 
         StockAdjustmentResult result = service().adjust(SALE, SKU, 5, REASON, OPERATOR);
@@ -112,7 +112,7 @@ class StockAdjustmentServiceTest {
         order.verify(adjustments).record(SALE, SKU, 5, OPERATOR, REASON, NOW);
         order.verify(hotStore).adjust(SALE, SKU, 5, 41);
         order.verify(hotStore).snapshot(SALE);
-        order.verify(recordedStock).recordedSku(SALE, SKU, List.of());
+        order.verify(recordedStock).recordedSku(eq(SALE), eq(SKU), eq(List.of()), any());
         assertThat(result).isInstanceOfSatisfying(StockAdjustmentResult.Adjusted.class, adjusted -> {
             assertThat(adjusted.adjustment()).isEqualTo(recorded);
             assertThat(adjusted.report().classification()).isEqualTo(ReconciliationClassification.NONE);
@@ -139,7 +139,7 @@ class StockAdjustmentServiceTest {
         when(hotStore.adjust(SALE, SKU, -6, 42)).thenReturn(new LedgerAdjustment.Refused(5));
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 5, 0, 5), Map.of(BOB, 5L),
                 List.of(reserved(R1, BOB, 5, FRESH)), "10|5|0"));
-        when(recordedStock.recordedSku(SALE, SKU, List.of(R1))).thenReturn(recorded(4, 0, Map.of(),
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any())).thenReturn(recorded(4, 0, Map.of(),
                 List.of(new RecordedAdjustment(42, -6, NOW))));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
 

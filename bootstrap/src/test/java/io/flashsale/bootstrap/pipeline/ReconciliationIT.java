@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
@@ -294,7 +295,7 @@ class ReconciliationIT extends PipelineTestBase {
     /** Redis total, sold and holdings are MySQL's; {@code reserved} units are still on their way. */
     private void assertRedisMatchesMysql(String activityId, long reserved) {
         ActivityId activity = activity(activityId);
-        RecordedSku truth = recorded.recordedSku(activity, SKU_ID, List.of()).orElseThrow();
+        RecordedSku truth = recorded.recordedSku(activity, SKU_ID, List.of(), PurchaseScope.EVERY).orElseThrow();
         SkuStock redisSku = redisLedger(activityId);
         assertThat(redisSku.ledger().total()).as("total").isEqualTo(truth.stock());
         assertThat(redisSku.ledger().sold()).as("sold").isEqualTo(truth.sold());
@@ -302,9 +303,9 @@ class ReconciliationIT extends PipelineTestBase {
         assertThat(redisSku.ledger().available()).as("available")
                 .isEqualTo(truth.stock() - truth.sold() - reserved);
         Map<String, String> holdings = commands().hgetall(RedisKeys.holdings(activity));
-        truth.purchases().forEach((BuyerId buyer, Long units) -> assertThat(holdings)
+        truth.purchases().all().forEach((BuyerId buyer, Long units) -> assertThat(holdings)
                 .as("holdings").containsEntry(RedisKeys.holdingField(buyer, SKU_ID), units.toString()));
-        assertThat(holdings).as("holdings").hasSize(truth.purchases().size());
+        assertThat(holdings).as("holdings").hasSize(truth.purchases().all().size());
     }
 
     /** Exactly {@code units - sold} more buyers get a unit, the next one is told it is sold out. */

@@ -25,7 +25,7 @@ public record SkuRebuild(SkuId skuId, long total, long sold, Map<BuyerId, Long> 
     }
 
     public static SkuRebuild of(RecordedSku recorded) {
-        return new SkuRebuild(recorded.skuId(), recorded.stock(), recorded.sold(), recorded.purchases(),
+        return new SkuRebuild(recorded.skuId(), recorded.stock(), recorded.sold(), recorded.purchases().all(),
                 recorded.adjustments().stream().map(RecordedAdjustment::id).collect(Collectors.toSet()));
     }
 

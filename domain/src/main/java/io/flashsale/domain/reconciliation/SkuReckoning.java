@@ -24,7 +24,7 @@ import java.util.Set;
  * @param settlements           how each reservation the hot store holds counts
  * @param target                the ledger a repair writes; consistent
  * @param targetSettled         the target seen as {@code actual} is: what the hot store shows after a repair
- * @param targetHoldings        every buyer's units after a repair
+ * @param targetHoldings        every buyer's units after a repair; empty when the look left the holdings out
  * @param holdingChanges        the buyers whose stored units differ from {@code targetHoldings}, with their target
  *                              (0: none): all that a repair writes, so its cost follows the drift, not the buyers
  * @param adjustmentsToMark     adjustments already in the database's total that the hot store has not marked applied

@@ -81,14 +81,14 @@ public final class StockReconciliation {
         LedgerFigures expected = withAvailable(recorded.stock() - adjustmentsOnTheirWay, inFlight,
                 recorded.sold() - cancelPending);
         LedgerFigures actual = books.asSettled(hot.figures());
-        Map<BuyerId, Long> expectedHoldings = books.expectedHoldings();
-        // Holdings left out of the look are compared by their sum, the store's own figure of it (ADR 43); a sum that
-        // disagrees sends the caller to read them. Read holdings are compared buyer by buyer, and the figure with them.
+        // Holdings left out of the look are compared by their sum, the store's own figure of it (ADR 43), against the
+        // database's sum, so no buyer is read; a sum that disagrees sends the caller to read them. Read holdings are
+        // compared buyer by buyer, and the figure with them.
         long heldSumDrift = hot.holdingsRead() ? 0
-                : hot.heldUnits() - books.units(books::leavingHoldings) - sum(expectedHoldings);
+                : hot.heldUnits() - books.units(books::leavingHoldings) - books.expectedHeldUnits();
         long heldDrift = hot.holdingsRead() ? hot.heldUnits() - sum(hot.holdings()) : 0;
         List<HoldingMismatch> mismatches = hot.holdingsRead()
-                ? mismatches(expectedHoldings, books.settledHoldings(hot.holdings())) : List.of();
+                ? mismatches(books.expectedHoldings(), books.settledHoldings(hot.holdings())) : List.of();
 
         // Every reservation the hot store still holds RESERVED or ORDERED stays where its own script moves it from.
         long targetReserved = inFlight + books.units(books::settledWhileReserved);
@@ -105,7 +105,7 @@ public final class StockReconciliation {
         // still on its way is then refused as already applied when it arrives, never applied twice.
         Set<Long> toMark = new TreeSet<>();
         unapplied.forEach(adjustment -> toMark.add(adjustment.id()));
-        Map<BuyerId, Long> targetHoldings = books.targetHoldings();
+        Map<BuyerId, Long> targetHoldings = hot.holdingsRead() ? books.targetHoldings() : Map.of();
         return new SkuReckoning(hot.skuId(), hot.version(), expected, actual, mismatches, settlements,
                 classification, target, books.asSettled(target), targetHoldings,
                 hot.holdingsRead() ? changes(hot.holdings(), targetHoldings) : Map.of(), toMark, shortfall,
@@ -122,12 +122,12 @@ public final class StockReconciliation {
     public static List<HoldingMismatch> auditSlice(HotSkuSnapshot hot, RecordedSku recorded, Instant now,
                                                    Duration grace, Map<BuyerId, Long> slice) {
         Books books = books(hot, recorded, now.minus(grace));
-        Map<BuyerId, Long> expected = books.expectedHoldings();
+        Map<BuyerId, Long> moving = books.expectedMoves();
         Map<BuyerId, Long> settled = books.settledHoldings(slice);
         Map<BuyerId, Long> wanted = new HashMap<>();
         Map<BuyerId, Long> held = new HashMap<>();
         for (BuyerId buyer : slice.keySet()) {
-            wanted.put(buyer, expected.getOrDefault(buyer, 0L));
+            wanted.put(buyer, recorded.purchases().of(buyer) + moving.getOrDefault(buyer, 0L));
             held.put(buyer, settled.getOrDefault(buyer, 0L));
         }
         return mismatches(wanted, held);
@@ -272,17 +272,30 @@ public final class StockReconciliation {
             return settlements.get(reservation.id()) == settlement;
         }
 
-        /** Purchases, plus units in flight, minus units the buyer cancelled a moment ago. */
+        /** Purchases, plus units in flight, minus units the buyer cancelled a moment ago; every buyer read. */
         Map<BuyerId, Long> expectedHoldings() {
-            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases());
+            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases().all());
+            expectedMoves().forEach((buyer, units) -> holdings.merge(buyer, units, Long::sum));
+            return withoutZeros(holdings);
+        }
+
+        /** What the buyers' expected holdings differ from their purchases by: units in flight, less fresh cancels. */
+        Map<BuyerId, Long> expectedMoves() {
+            Map<BuyerId, Long> moves = new HashMap<>();
             for (HotReservation reservation : held) {
                 if (inFlight(reservation)) {
-                    holdings.merge(reservation.buyerId(), reservation.units(), Long::sum);
+                    moves.merge(reservation.buyerId(), reservation.units(), Long::sum);
                 } else if (is(reservation, CANCEL_PENDING) || is(reservation, CANCEL_OVERDUE)) {
-                    holdings.merge(reservation.buyerId(), -reservation.units(), Long::sum);
+                    moves.merge(reservation.buyerId(), -reservation.units(), Long::sum);
                 }
             }
-            return withoutZeros(holdings);
+            return moves;
+        }
+
+        /** The sum of {@link #expectedHoldings()}, from the database's sum of purchases: no buyer read. */
+        long expectedHeldUnits() {
+            return recorded.purchases().units() + units(this::inFlight) - units(CANCEL_PENDING)
+                    - units(CANCEL_OVERDUE);
         }
 
         /** Units the hot store's holdings lose once the moves on their way land: given back, and restored. */
@@ -303,7 +316,7 @@ public final class StockReconciliation {
 
         /** Purchases and units in flight, plus units the hot store's scripts will still take away themselves. */
         Map<BuyerId, Long> targetHoldings() {
-            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases());
+            Map<BuyerId, Long> holdings = new HashMap<>(recorded.purchases().all());
             for (HotReservation reservation : held) {
                 if (inFlight(reservation) || settledAsFreed(reservation) || is(reservation, RESTORE_PENDING)) {
                     holdings.merge(reservation.buyerId(), reservation.units(), Long::sum);

@@ -73,6 +73,16 @@ final class Scenario {
         return this;
     }
 
+    /** The units the hot store holds for the buyer (0: none). */
+    long held(BuyerId buyer) {
+        return holdings.getOrDefault(buyer, 0L);
+    }
+
+    /** The sum of the hot store's holdings, as a store that kept its figure right would show it. */
+    long heldSum() {
+        return holdings.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** The hot store's figure of the SKU's sum of holdings, when it differs from the holdings. */
     Scenario heldFigure(long units) {
         heldUnits = units;
@@ -122,21 +132,53 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * The reconciler's reckoning of the look: where the look left the holdings out, the database is read as the
+     * reconciler reads it then, the sum of purchases and no buyer's, so a reckoning that needs any buyer fails.
+     */
     SkuReckoning reckon() {
+        HotSkuSnapshot look = look();
+        return StockReconciliation.reckon(look, holdingsRead ? recorded() : recorded(Set.of()), NOW, GRACE);
+    }
+
+    /** The same look reckoned with every buyer's purchases read. */
+    SkuReckoning reckonWithEveryPurchase() {
         return reckon(look());
     }
 
-    /** The rolling audit's judgement of some of the stored holdings (ADR 59), on a look that left them out. */
+    /**
+     * The rolling audit's judgement of some of the stored holdings (ADR 59), on a look that left them out, with the
+     * purchases of the slice's buyers alone read, as the reconciler reads them.
+     */
     List<HoldingMismatch> audit(String... buyers) {
+        Map<BuyerId, Long> slice = slice(buyers);
+        return StockReconciliation.auditSlice(look(), recorded(slice.keySet()), NOW, GRACE, slice);
+    }
+
+    /** The same audit with every buyer's purchases read. */
+    List<HoldingMismatch> auditWithEveryPurchase(String... buyers) {
+        return StockReconciliation.auditSlice(look(), recorded(), NOW, GRACE, slice(buyers));
+    }
+
+    private Map<BuyerId, Long> slice(String... buyers) {
         Map<BuyerId, Long> slice = new HashMap<>();
         for (String name : buyers) {
             slice.put(buyer(name), holdings.getOrDefault(buyer(name), 0L));
         }
-        return StockReconciliation.auditSlice(look(), recorded(), NOW, GRACE, slice);
+        return slice;
     }
 
     private RecordedSku recorded() {
         return new RecordedSku(SKU, stock, sold, purchases, orders, restoresOwed, adjustments);
+    }
+
+    /** With the sum of every purchase, and the purchases of {@code asked} alone. */
+    private RecordedSku recorded(Set<BuyerId> asked) {
+        Map<BuyerId, Long> held = new HashMap<>();
+        asked.stream().filter(purchases::containsKey).forEach(buyer -> held.put(buyer, purchases.get(buyer)));
+        long units = purchases.values().stream().mapToLong(Long::longValue).sum();
+        return new RecordedSku(SKU, stock, sold, RecordedPurchases.some(units, asked, held), orders, restoresOwed,
+                adjustments);
     }
 
     SkuReckoning reckon(HotSkuSnapshot look) {

@@ -12,9 +12,11 @@ import java.util.Optional;
 public interface RecordedStockPort {
 
     /**
-     * The SKU's stock, sold units, every buyer's purchased units, its stock adjustments, the orders of the activity that
-     * still owe the hot store a restore, and the orders (in any status) of {@code reservations}, all read in one
-     * consistent step. Empty when the activity has no such SKU.
+     * The SKU's stock, sold units, the units its buyers purchased (their sum, and each buyer's of {@code purchases}),
+     * its stock adjustments, the orders of the activity that still owe the hot store a restore, and the orders (in any
+     * status) of {@code reservations}, all read in one consistent step. Empty when the activity has no such SKU.
+     * Only what {@code purchases} names costs per buyer.
      */
-    Optional<RecordedSku> recordedSku(ActivityId activityId, SkuId skuId, Collection<ReservationId> reservations);
+    Optional<RecordedSku> recordedSku(ActivityId activityId, SkuId skuId, Collection<ReservationId> reservations,
+                                      PurchaseScope purchases);
 }
