@@ -5,6 +5,7 @@ import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.apache.ibatis.annotations.Mapper;
 import org.mapstruct.factory.Mappers;
 import org.mybatis.spring.annotation.MapperScan;
+import org.mybatis.spring.boot.autoconfigure.ConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,6 +27,12 @@ import java.util.concurrent.ThreadLocalRandom;
 @Configuration(proxyBeanMethods = false)
 @MapperScan(basePackageClasses = ActivityDao.class, annotationClass = Mapper.class)
 public class MysqlAdapterConfiguration {
+
+    /** Rows built through constructors opened once, not through an exception per row ({@link RowObjectFactory}). */
+    @Bean
+    static ConfigurationCustomizer rowObjectFactory() {
+        return configuration -> configuration.setObjectFactory(new RowObjectFactory());
+    }
 
     /** A database out of reach answers as {@code StoreUnavailableException} from every port of this adapter. */
     @Bean
