@@ -77,6 +77,8 @@ public final class ReconciliationBenchmark {
 
     /** Pause between background passes (0: back to back, the worst case; the schedule's is a minute). */
     private static int PASS_PAUSE_MILLIS;
+    /** Reconciliation's read pace (ADR 64): after each page of a pass a pause this many times as long as the page. */
+    private static double READ_PACE;
     /** Quiet and background phases, alternating: each pair is one cycle. */
     private static int CYCLES;
     /** Pages of holdings the rolling audit reads per pass (ADR 59), as the service's default. */
@@ -92,6 +94,7 @@ public final class ReconciliationBenchmark {
         int rebuildHoldings = Integer.getInteger("flashsale.bench.rebuild-holdings", 100_000);
         PASS_PAUSE_MILLIS = Integer.getInteger("flashsale.bench.pass-pause-ms", 0);
         CYCLES = Integer.getInteger("flashsale.bench.cycles", 4);
+        READ_PACE = Double.parseDouble(System.getProperty("flashsale.bench.read-pace", "0"));
         RedisServerProcess server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE,
                 "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000").start();
         int port = server.port();
@@ -119,7 +122,8 @@ public final class ReconciliationBenchmark {
                             int seconds, int threads, int rebuildHoldings) throws Exception {
         RedisCommands<String, String> redis = connection.sync();
         var stock = new RedisStockReservationAdapter(connection, REGISTRY);
-        var hotStore = new RedisHotStoreReconciliation(connection, REGISTRY);
+        var hotStore = new RedisHotStoreReconciliation(connection, REGISTRY, READ_PACE);
+        System.out.printf("reconciliation's read pace: %s%n", READ_PACE);
         var archive = new RedisActivityArchive(connection, REGISTRY);
         Map<String, String> scriptNames = scriptNames(redis);
         Instant now = Instant.now();

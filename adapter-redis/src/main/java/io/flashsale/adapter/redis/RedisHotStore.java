@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
@@ -192,7 +193,16 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public HotStoreReconciliationPort reconciliation() {
-        return HotStoreOutages.translating(new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce));
+        return reconciliation(0);
+    }
+
+    /**
+     * @param readPace how reconciliation's paged reads yield to the buyers: after each page a pause this many times as
+     *                 long as the page took (0: none)
+     */
+    public HotStoreReconciliationPort reconciliation(double readPace) {
+        return HotStoreOutages.translating(new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce,
+                new ReadPace(readPace)));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
+import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.EventPosition;
@@ -83,16 +84,25 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
     public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this(connection.sync(), outboxRegistry, activityId -> { });
+        this(connection, outboxRegistry, 0);
+    }
+
+    /**
+     * @param readPace how the paged reads of a look, the audit and the holdings yield between their pages: after each
+     *                 page a pause this many times as long as the page took (0: none)
+     */
+    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry,
+                                       double readPace) {
+        this(connection.sync(), outboxRegistry, activityId -> { }, new ReadPace(readPace));
     }
 
     /** @param returns told after every repair, adjustment and rebuild: each may make units buyable again */
     RedisHotStoreReconciliation(RedisClusterCommands<String, String> redis, String outboxRegistry,
-                                Consumer<ActivityId> returns) {
+                                Consumer<ActivityId> returns, ReadPace pace) {
         this.returns = returns;
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
-        this.pages = new PagedReads(redis);
+        this.pages = new PagedReads(redis, pace);
         this.smallSnapshot = LuaScript.load(redis, "reconcile_snapshot");
         this.figures = LuaScript.load(redis, "reconcile_figures");
         this.repair = LuaScript.load(redis, "reconcile_repair");
@@ -194,10 +204,12 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         Map<String, String> fields = new HashMap<>();
         boolean cycleEnded = false;
         for (int page = 0; page < pages && !cycleEnded; page++) {
+            long started = System.nanoTime();
             MapScanCursor<String, String> step = redis.hscan(RedisKeys.holdings(activityId), cursor, args);
             fields.putAll(step.getMap());
             cursor = step;
             cycleEnded = step.isFinished();
+            this.pages.pace().after(started);
         }
         Optional<SnapshotReply.Figures> after = figures(activityId);
         boolean steady = after.isPresent() && after.get().skus().contains(sku)

@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param attempts        how often a SKU that keeps moving under a repair is read again before the repair is deferred
  * @param redriveWindow   at most one re-drive of one reservation within this window
  * @param auditPages      pages of a hundred holdings the rolling audit reads per SKU and pass (ADR 59); 0: off
+ * @param readPace        after each page a pass reads from Redis, a pause this many times as long as the page took, so
+ *                        the pass yields to the buyers (ADR 64); 0: none
  */
 @ConfigurationProperties("flashsale.reconciliation")
 public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEnabled,
@@ -22,7 +24,8 @@ public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEna
                                        @DefaultValue("60s") Duration grace,
                                        @DefaultValue("5") int attempts,
                                        @DefaultValue("10m") Duration redriveWindow,
-                                       @DefaultValue("50") int auditPages) {
+                                       @DefaultValue("50") int auditPages,
+                                       @DefaultValue("2") double readPace) {
 
     public ReconciliationProperties {
         PositiveDurations.require("flashsale.reconciliation.interval", interval);
@@ -32,6 +35,10 @@ public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEna
         PositiveDurations.require("flashsale.reconciliation.redrive-window", redriveWindow);
         if (attempts < 1) {
             throw new IllegalArgumentException("flashsale.reconciliation.attempts must be at least 1, was " + attempts);
+        }
+        if (!(readPace >= 0) || Double.isInfinite(readPace)) {
+            throw new IllegalArgumentException("flashsale.reconciliation.read-pace must be zero or positive, was "
+                    + readPace);
         }
         if (auditPages < 0) {
             throw new IllegalArgumentException("flashsale.reconciliation.audit-pages must be zero or positive, was "

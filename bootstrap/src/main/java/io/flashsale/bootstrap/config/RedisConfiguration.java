@@ -60,7 +60,8 @@ public class RedisConfiguration {
     }
 
     @Bean
-    HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore redis) {
-        return redis.reconciliation();
+    HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore redis,
+                                                          ReconciliationProperties reconciliation) {
+        return redis.reconciliation(reconciliation.readPace());
     }
 }

@@ -38,9 +38,21 @@ public final class PagedReads {
     private static final String[] RECORD_ATTRIBUTES = {"buyer", "status", "lines", "reservedAt", "cancelledAt"};
 
     private final RedisClusterCommands<String, String> redis;
+    private final ReadPace pace;
 
     public PagedReads(RedisClusterCommands<String, String> redis) {
+        this(redis, ReadPace.NONE);
+    }
+
+    /** @param pace how the reads yield between their pages */
+    public PagedReads(RedisClusterCommands<String, String> redis, ReadPace pace) {
         this.redis = redis;
+        this.pace = pace;
+    }
+
+    /** The pace of these reads, for a caller that pages a hash itself. */
+    public ReadPace pace() {
+        return pace;
     }
 
     /** Every field of a hash, by HSCAN. A field may come twice while the hash is resized: the map keeps one. */
@@ -87,6 +99,7 @@ public final class PagedReads {
         if (ids.isEmpty()) {
             return;
         }
+        long started = System.nanoTime();
         String[] fields = new String[ids.size() * RECORD_ATTRIBUTES.length];
         for (int i = 0; i < ids.size(); i++) {
             for (int a = 0; a < RECORD_ATTRIBUTES.length; a++) {
@@ -102,6 +115,7 @@ public final class PagedReads {
             into.add(new SnapshotReply.Record(ids.get(i), value(values.get(at)), value(values.get(at + 1)),
                     value(values.get(at + 2)), value(values.get(at + 3)), value(values.get(at + 4))));
         }
+        pace.after(started);
     }
 
     /**
@@ -119,8 +133,10 @@ public final class PagedReads {
         if (lastDelivered != null) {
             Range<String> range = Range.create("-", "+");
             while (true) {
+                long started = System.nanoTime();
                 List<PendingMessage> page = redis.xpending(outbox, group, range, Limit.from(PAGE));
                 page.forEach(message -> pending.add(message.getId()));
+                pace.after(started);
                 if (page.size() < PAGE) {
                     break;
                 }
@@ -134,6 +150,7 @@ public final class PagedReads {
         Range<String> range = from == null ? Range.create("-", "+")
                 : Range.from(Range.Boundary.including(from), Range.Boundary.unbounded());
         while (true) {
+            long started = System.nanoTime();
             List<StreamMessage<String, String>> page = redis.xrange(outbox, range, Limit.from(PAGE));
             for (StreamMessage<String, String> entry : page) {
                 boolean unread = lastDelivered == null || compareIds(entry.getId(), lastDelivered) > 0;
@@ -142,6 +159,7 @@ public final class PagedReads {
                     waiting.add(reservationId);
                 }
             }
+            pace.after(started);
             if (page.size() < PAGE) {
                 return waiting;
             }
@@ -181,9 +199,11 @@ public final class PagedReads {
     private void scan(String key, ScanArgs args, BiConsumer<String, String> each) {
         ScanCursor cursor = ScanCursor.INITIAL;
         do {
+            long started = System.nanoTime();
             MapScanCursor<String, String> step = redis.hscan(key, cursor, args);
             step.getMap().forEach(each);
             cursor = step;
+            pace.after(started);
         } while (!cursor.isFinished());
     }
 
