@@ -13,6 +13,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.springframework.transaction.support.TransactionOperations;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * One SKU's figures in MySQL, read in one read-only REPEATABLE READ transaction: InnoDB serves every statement from the
@@ -54,17 +56,11 @@ public class MysqlRecordedStock implements RecordedStockPort {
         }
         RecordedPurchases purchases = purchases(activityId, skuId, item, scope);
         Map<ReservationId, RecordedOrder> orders = new HashMap<>();
-        for (int from = 0; from < asked.size(); from += CHUNK) {
-            dao.selectSettlements(asked.subList(from, Math.min(asked.size(), from + CHUNK)))
-                    .forEach(row -> record(row, orders));
-        }
+        inChunks(asked, dao::selectSettlements).forEach(row -> record(row, orders));
         // A reservation refused as its request's duplicate has no order, only its alias row (ADR 61): it counts as
         // refused, so a hot store that was not told (its breaker was open) is told now, not only after a re-drive.
         List<String> withoutOrder = asked.stream().filter(id -> !orders.containsKey(new ReservationId(id))).toList();
-        for (int from = 0; from < withoutOrder.size(); from += CHUNK) {
-            dao.selectRefusedDuplicates(withoutOrder.subList(from, Math.min(withoutOrder.size(), from + CHUNK)))
-                    .forEach(row -> record(row, orders));
-        }
+        inChunks(withoutOrder, dao::selectRefusedDuplicates).forEach(row -> record(row, orders));
         Set<ReservationId> restoresOwed = new HashSet<>();
         dao.selectRestoresOwed(activityId.value()).forEach(id -> restoresOwed.add(new ReservationId(id)));
         List<RecordedAdjustment> adjustments = dao.selectAdjustments(activityId.value(), skuId.value()).stream()
@@ -87,12 +83,18 @@ public class MysqlRecordedStock implements RecordedStockPort {
             return RecordedPurchases.complete(held);
         }
         List<String> buyers = scope.buyers().stream().map(BuyerId::value).sorted().toList();
-        for (int from = 0; from < buyers.size(); from += CHUNK) {
-            dao.selectPurchasesOf(activityId.value(), skuId.value(),
-                            buyers.subList(from, Math.min(buyers.size(), from + CHUNK)))
-                    .forEach(row -> held.put(new BuyerId(row.buyerId()), row.units()));
-        }
+        inChunks(buyers, chunk -> dao.selectPurchasesOf(activityId.value(), skuId.value(), chunk))
+                .forEach(row -> held.put(new BuyerId(row.buyerId()), row.units()));
         return RecordedPurchases.some(item.sold(), scope.buyers(), held);
+    }
+
+    /** The rows of {@code query} over {@code ids}, {@link #CHUNK} ids a statement. */
+    private static <R> List<R> inChunks(List<String> ids, Function<List<String>, List<R>> query) {
+        List<R> rows = new ArrayList<>();
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            rows.addAll(query.apply(ids.subList(from, Math.min(ids.size(), from + CHUNK))));
+        }
+        return rows;
     }
 
     private static void record(SettlementRow row, Map<ReservationId, RecordedOrder> orders) {

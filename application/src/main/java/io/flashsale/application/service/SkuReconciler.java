@@ -249,12 +249,11 @@ final class SkuReconciler {
 
     /**
      * A buyer of the slice who holds more or fewer units than the database says is drift that kept the sum, and sends
-     * the look to read every holding.
+     * the look to read every holding. A look that read every holding has no slice ({@link #audit}).
      */
     private boolean auditFindsDrift(HotSkuSnapshot hot, RecordedSku figures, Instant now,
                                     Optional<HoldingsSlice> slice) {
-        return !hot.holdingsRead() && slice
-                .map(read -> !StockReconciliation.auditSlice(hot, figures, now, settings.grace(), read.holdings())
+        return slice.map(read -> !StockReconciliation.auditSlice(hot, figures, now, settings.grace(), read.holdings())
                         .isEmpty())
                 .orElse(false);
     }
