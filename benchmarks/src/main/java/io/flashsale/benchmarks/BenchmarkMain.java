@@ -45,6 +45,8 @@ public final class BenchmarkMain {
 
         double redisCeiling = Ceilings.redisEvalsha(settings.redis(), settings.ceilingRequests());
         say("ceiling: redis-benchmark EVALSHA %.0f/s", redisCeiling);
+        double reserveCeiling = Ceilings.redisReserveScript(settings.redis(), settings.ceilingRequests());
+        say("ceiling: redis-benchmark EVALSHA reserve.lua %.0f/s", reserveCeiling);
         double updateCeiling = Ceilings.uncontendedUpdate(settings.mysql(), settings.run());
         say("ceiling: uncontended UPDATE %.0f/s", updateCeiling);
 
@@ -67,7 +69,7 @@ public final class BenchmarkMain {
         }
 
         var figures = new MarkdownReport.Figures(settings, machine, startedAt, loadBefore, Machine.loadAverage(),
-                loadPerStrategy, redisCeiling, updateCeiling, plenty, sellOut, failures);
+                loadPerStrategy, redisCeiling, reserveCeiling, updateCeiling, plenty, sellOut, failures);
         ThroughputChart.write("Stock that does not sell out: attempts/s by crowd size", plenty,
                 settings.out().resolve("throughput-plenty.png"));
         ThroughputChart.write("Stock that sells out (" + settings.sellOutStock() + " units): attempts/s by crowd size",

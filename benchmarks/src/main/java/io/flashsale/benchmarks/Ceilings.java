@@ -2,6 +2,7 @@ package io.flashsale.benchmarks;
 
 import io.flashsale.benchmarks.mysql.MysqlServer;
 import io.flashsale.benchmarks.redis.RedisServer;
+import io.flashsale.benchmarks.redis.ReserveScriptCeiling;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 
@@ -40,9 +41,25 @@ public final class Ceilings {
         } finally {
             client.shutdown();
         }
-        List<String> command = List.of("redis-benchmark", "-h", server.host(), "-p", Integer.toString(server.port()),
-                "-c", Integer.toString(REDIS_BENCHMARK_CLIENTS), "-n", Long.toString(requests), "-q",
-                "EVALSHA", sha, "0");
+        return redisBenchmark(server, requests, List.of("EVALSHA", sha, "0"));
+    }
+
+    /**
+     * {@code redis-benchmark} running the production reserve script's EVALSHA ({@link ReserveScriptCeiling}), a fresh
+     * random buyer each call, no pipelining: the most reservations this Redis answers with a client that costs next to
+     * nothing; -1 when the tool is missing.
+     */
+    public static double redisReserveScript(RedisServer server, long requests) {
+        try (ReserveScriptCeiling script = new ReserveScriptCeiling(server)) {
+            return redisBenchmark(server, requests, script.command());
+        }
+    }
+
+    private static double redisBenchmark(RedisServer server, long requests, List<String> redisCommand) {
+        List<String> command = new ArrayList<>(List.of("redis-benchmark", "-h", server.host(), "-p",
+                Integer.toString(server.port()), "-c", Integer.toString(REDIS_BENCHMARK_CLIENTS), "-n",
+                Long.toString(requests), "-r", "1000000000", "-q"));
+        command.addAll(redisCommand);
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

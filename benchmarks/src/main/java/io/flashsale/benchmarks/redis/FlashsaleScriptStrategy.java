@@ -20,6 +20,7 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,6 +41,7 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
     private final Set<String> activities = ConcurrentHashMap.newKeySet();
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
     private final AtomicLong tokens = new AtomicLong();
+    private final ScriptCost cost;
 
     public FlashsaleScriptStrategy(RedisServer server) {
         this.server = server;
@@ -48,6 +50,7 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
                 new RedisHotStore.Settings(server.host(), server.port(), null, 0, Duration.ofSeconds(10)),
                 outboxRegistry);
         this.reservations = hotStore.stockReservations();
+        this.cost = new ScriptCost(server);
     }
 
     @Override
@@ -55,7 +58,7 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
         return "7 Flashsale script (adapter)";
     }
 
-    private static ActivityId activityOf(String sku) {
+    static ActivityId activityOf(String sku) {
         return new ActivityId("bench-" + sku);
     }
 
@@ -96,8 +99,15 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
                 .mapToLong(stock -> stock.ledger().available()).findFirst().orElseThrow();
     }
 
+    /** Redis's EVALSHA calls and time: the report turns them into the script's cost per call on the server. */
+    @Override
+    public Map<String, Long> counters() {
+        return cost.totals();
+    }
+
     @Override
     public void close() {
+        cost.close();
         hotStore.close();
         SaleKeys.delete(server, activities, outboxRegistry);
     }
