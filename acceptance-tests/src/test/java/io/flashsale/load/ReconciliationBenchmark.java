@@ -50,6 +50,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The safety net's benchmark at flash-sale scale (not a test: it asserts nothing and no build runs it). Starts a Redis
@@ -60,7 +61,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * a stale repair, the archive's checks), so that the machine's drifting load shows between neighbouring quiet phases.
  * Prints each phase's reservation p50/p99/p999 with the CPU this JVM, the passes' thread and Redis spent in it, each
  * background phase's p99 against the quiet phases around it, the slowest command of each kind in SLOWLOG, and the load
- * average; then a phase with rebuilds of lost sales, and finally times rebuilds alone per page size.
+ * average; then a phase with rebuilds of lost sales, and finally times rebuilds alone per page size. The threads run
+ * closed loop (Redis at saturation, the worst case for a queue) unless {@code -Dflashsale.bench.rate} (per second) or
+ * {@code -Dflashsale.bench.rate-share} (a share of the warm-up's closed-loop throughput) sets an open-loop rate.
  *
  * <p>Run from the repository root (the PATH's {@code redis-server}, else the packaged one):
  * <pre>
@@ -81,6 +84,12 @@ public final class ReconciliationBenchmark {
     private static double READ_PACE;
     /** Quiet and background phases, alternating: each pair is one cycle. */
     private static int CYCLES;
+    /**
+     * Reservations offered per second in the measured phases, spread evenly over the threads (open loop, latency from
+     * each request's scheduled instant, so a stall counts against every request it delays); 0: closed loop, each
+     * thread sends its next request as soon as the last is answered, which holds Redis at saturation.
+     */
+    private static double OFFERED_RATE;
     /** Pages of holdings the rolling audit reads per pass (ADR 59), as the service's default. */
     private static final int AUDIT_PAGES = 50;
 
@@ -95,8 +104,10 @@ public final class ReconciliationBenchmark {
         PASS_PAUSE_MILLIS = Integer.getInteger("flashsale.bench.pass-pause-ms", 0);
         CYCLES = Integer.getInteger("flashsale.bench.cycles", 4);
         READ_PACE = Double.parseDouble(System.getProperty("flashsale.bench.read-pace", "0"));
+        OFFERED_RATE = Double.parseDouble(System.getProperty("flashsale.bench.rate", "0"));
         RedisServerProcess server = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE,
-                "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000").start();
+                "--slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS), "--slowlog-max-len", "100000",
+                "--enable-debug-command", "yes").start();
         int port = server.port();
         if (Boolean.getBoolean("flashsale.bench.redis-realtime")) {
             givePriority(server.pid());
@@ -128,6 +139,8 @@ public final class ReconciliationBenchmark {
         Map<String, String> scriptNames = scriptNames(redis);
         Instant now = Instant.now();
         Activity sale = sale(new ActivityId("bench-sale"), now, 2L * reservations + 10_000_000L);
+        GROWING = List.of(RedisKeys.reservations(sale.id()), RedisKeys.holdings(sale.id()),
+                RedisKeys.requests(sale.id()));
         stock.warmUp(sale);
         long setUp = System.nanoTime();
         fill(connection, sale.id(), reservations);
@@ -138,7 +151,28 @@ public final class ReconciliationBenchmark {
         AtomicBoolean stopPipeline = new AtomicBoolean();
         Thread pipeline = pipeline(store, sale.id(), stopPipeline);
 
-        reserveFor(stock, sale.id(), seconds, threads, "warm");
+        // The warm-up runs closed loop: its throughput is the saturation rate the offered share is taken of. Its
+        // first half runs the background passes too, so that the JIT has compiled them before any phase counts.
+        Background warming = new Background(hotStore, archive, sale.id());
+        warming.start();
+        Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(Duration.ofSeconds(seconds).toMillis() / 2);
+                warming.stop();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long[] warm = reserveFor(stock, sale.id(), seconds, threads, "warm", 0);
+        warming.stop();
+        double saturation = warm.length / (double) seconds;
+        double share = Double.parseDouble(System.getProperty("flashsale.bench.rate-share", "0"));
+        if (share > 0) {
+            OFFERED_RATE = share * saturation;
+        }
+        System.out.printf("warm-up, closed loop: %,.0f reservations/s; measured phases: %s%n", saturation,
+                OFFERED_RATE > 0 ? String.format("open loop, %,.0f offered/s (%.0f%% of that)", OFFERED_RATE,
+                        100 * OFFERED_RATE / saturation) : "closed loop");
         // Quiet and background phases alternate, CYCLES times, so that a drift of the machine's load over the run
         // shows as a difference between neighbouring quiet phases, not as the cost of the background work.
         List<Phase> phases = new ArrayList<>();
@@ -180,7 +214,9 @@ public final class ReconciliationBenchmark {
                 redis.hlen(RedisKeys.inFlight(sale.id())), PIPELINE_BATCH);
 
         System.out.println();
-        System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase; CPU seconds"
+        System.out.println("reservation latency (ms), " + threads + " threads, " + seconds + " s per phase, "
+                + (OFFERED_RATE > 0 ? String.format("open loop at %,.0f/s (from each request's due instant)",
+                OFFERED_RATE) : "closed loop") + "; CPU seconds"
                 + " in the phase: this JVM (reservations, pipeline and passes), the passes' thread alone, Redis:");
         phases.forEach(Phase::print);
         print("with rebuilds", rebuilding);
@@ -226,14 +262,15 @@ public final class ReconciliationBenchmark {
 
     /** One phase: its latencies (sorted, ns), CPU spent meanwhile, and the SLOWLOG it left. */
     private record Phase(String name, long[] latencies, double jvmCpu, double passCpu, double redisCpu, long passes,
-                         double passSeconds, String load, List<Object> slowlog) {
+                         double passSeconds, String load, List<Object> slowlog, Set<String> resizing) {
 
         void print() {
             System.out.printf("  %-22s n=%,9d  p50 %6.3f  p99 %6.3f  p999 %6.3f  max %7.3f  cpu jvm %5.1f passes %5.1f"
                             + " redis %5.1f  %s%s%n", name, latencies.length, at(latencies, 0.50),
                     at(latencies, 0.99), at(latencies, 0.999), latencies[latencies.length - 1] / 1e6, jvmCpu,
                     passCpu, redisCpu, passes == 0 ? "" : passes + " passes of " + String.format("%.3f s, ",
-                            passSeconds / passes), "load " + load);
+                            passSeconds / passes), "load " + load
+                            + (resizing.isEmpty() ? "" : ", Redis moving to a bigger table: " + resizing));
         }
 
         double p99() {
@@ -249,6 +286,7 @@ public final class ReconciliationBenchmark {
                 .getOperatingSystemMXBean();
         long jvmBefore = os.getProcessCpuTime();
         double redisBefore = redisCpu(redis);
+        Set<String> resizing = new java.util.TreeSet<>(resizing(redis));
         if (work != null) {
             work.start();
         }
@@ -259,10 +297,20 @@ public final class ReconciliationBenchmark {
         double jvm = (os.getProcessCpuTime() - jvmBefore) / 1e9;
         double redisSpent = redisCpu(redis) - redisBefore;
         String load = Files.readString(Path.of("/proc/loadavg")).trim().split(" ")[0];
+        resizing.addAll(resizing(redis));
         return new Phase(name, latencies, jvm, work == null ? 0 : work.cpuNanos.get() / 1e9, redisSpent,
                 work == null ? 0 : work.passes.get(), work == null ? 0 : work.passNanos.get() / 1e9, load,
-                redis.slowlogGet(100_000));
+                redis.slowlogGet(100_000), resizing);
     }
+
+    /** The sale's big hashes, by their keys' last part, that Redis is moving to a bigger table right now. */
+    private static List<String> resizing(RedisCommands<String, String> redis) {
+        return GROWING.stream().filter(key -> tableStats(redis, key).contains("rehashing target"))
+                .map(key -> key.substring(key.lastIndexOf(':') + 1)).toList();
+    }
+
+    /** The sale's hashes that grow with every reservation: the records, the holdings, the request index. */
+    private static List<String> GROWING = List.of();
 
     /** Seconds of CPU the Redis server spent so far, user and system. */
     private static double redisCpu(RedisCommands<String, String> redis) {
@@ -462,6 +510,8 @@ public final class ReconciliationBenchmark {
         long reserved = 0;
         Map<String, String> recordPage = new HashMap<>();
         Map<String, String> holdingPage = new HashMap<>();
+        Map<String, String> requestPage = new HashMap<>();
+        String requests = RedisKeys.requests(sale);
         List<RedisFuture<?>> sent = new ArrayList<>();
         for (int i = 0; i < reservations; i++) {
             String id = sale.value() + ".f" + i;
@@ -472,6 +522,7 @@ public final class ReconciliationBenchmark {
             recordPage.put(id + ":status", inFlight ? "RESERVED" : "ORDERED");
             recordPage.put(id + ":reservedAt", "2026-12-01T09:00:00Z");
             holdingPage.put("f" + i + ":" + SKU.value(), "1");
+            requestPage.put("f" + i + ":r" + i, id);
             if (inFlight) {
                 reserved++;
                 sent.add(redis.hset(index, id, "1"));
@@ -482,8 +533,10 @@ public final class ReconciliationBenchmark {
             if (holdingPage.size() == WRITE_BATCH || i == reservations - 1) {
                 sent.add(redis.hset(records, new HashMap<>(recordPage)));
                 sent.add(redis.hset(held, new HashMap<>(holdingPage)));
+                sent.add(redis.hset(requests, new HashMap<>(requestPage)));
                 recordPage.clear();
                 holdingPage.clear();
+                requestPage.clear();
             }
             if (sent.size() >= 1000) {
                 awaitAll(sent);
@@ -498,6 +551,67 @@ public final class ReconciliationBenchmark {
         sync.hincrby(ledger, RedisKeys.stockField(SKU, "held"), reservations);
         sync.hincrby(ledger, RedisKeys.segmentField(SKU, 1), -(reserved + sold));
         System.out.printf("in-flight index: %,d entries%n", sync.hlen(index));
+        if (!Boolean.getBoolean("flashsale.bench.grow-during-phases")) {
+            long room = Long.getLong("flashsale.bench.room", 2_000_000L);
+            long started = System.nanoTime();
+            growAhead(connection, records, 5 * room);
+            growAhead(connection, held, room);
+            growAhead(connection, requests, room);
+            System.out.printf("hash tables grown ahead for %,d more reservations in %.1f s (used_memory %s)%n", room,
+                    (System.nanoTime() - started) / 1e9, memory(sync));
+        }
+    }
+
+    /** {@code DEBUG HTSTATS-KEY}: the hash's tables, two of them while Redis moves it to a bigger one. */
+    private static String tableStats(RedisCommands<String, String> redis, String key) {
+        return redis.dispatch(io.lettuce.core.protocol.CommandType.DEBUG,
+                new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
+                new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("HTSTATS-KEY")
+                        .addKey(key));
+    }
+
+    /**
+     * Grows a hash's table to hold {@code fields} more fields, lets Redis finish moving the entries there, and takes
+     * the padding out again. Redis doubles a hash's table when it fills, then moves the entries over one bucket per
+     * command that touches the hash: for a hash of millions of fields that takes minutes of a live sale, and every
+     * command on the hash costs more meanwhile (two tables to probe, a new table's pages faulted in). Grown ahead, no
+     * phase of this run straddles such a move, so the phases compare the background work and nothing else.
+     * {@code -Dflashsale.bench.grow-during-phases=true} leaves the tables to grow as the run fills them.
+     */
+    private static void growAhead(StatefulRedisConnection<String, String> connection, String key, long fields)
+            throws Exception {
+        RedisAsyncCommands<String, String> redis = connection.async();
+        List<RedisFuture<?>> sent = new ArrayList<>();
+        Map<String, String> page = new HashMap<>();
+        for (long i = 0; i < fields; i++) {
+            page.put("pad:" + i, "");
+            if (page.size() == WRITE_BATCH || i == fields - 1) {
+                sent.add(redis.hset(key, new HashMap<>(page)));
+                page.clear();
+            }
+            if (sent.size() >= 200) {
+                awaitAll(sent);
+            }
+        }
+        awaitAll(sent);
+        RedisCommands<String, String> sync = connection.sync();
+        // Every command on the hash moves one bucket; a script of many cheap look-ups moves many, inside Redis.
+        while (tableStats(sync, key).contains("rehashing target")) {
+            sync.eval("for i = 1, 200000 do redis.call('HEXISTS', KEYS[1], '-') end return 1",
+                    io.lettuce.core.ScriptOutputType.INTEGER, key);
+        }
+        List<String> padding = new ArrayList<>();
+        for (long i = 0; i < fields; i++) {
+            padding.add("pad:" + i);
+            if (padding.size() == WRITE_BATCH || i == fields - 1) {
+                sent.add(redis.hdel(key, padding.toArray(String[]::new)));
+                padding.clear();
+            }
+            if (sent.size() >= 200) {
+                awaitAll(sent);
+            }
+        }
+        awaitAll(sent);
     }
 
     private static void awaitAll(List<RedisFuture<?>> sent) throws Exception {
@@ -507,10 +621,22 @@ public final class ReconciliationBenchmark {
         sent.clear();
     }
 
-    /** Latencies in nanoseconds of every reservation the threads made in the phase, sorted. */
+    /** A measured phase's reservations, at the offered rate of the run. */
     private static long[] reserveFor(RedisStockReservationAdapter stock, ActivityId sale, int seconds, int threads,
                                      String phase) throws InterruptedException {
-        long until = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
+        return reserveFor(stock, sale, seconds, threads, phase, OFFERED_RATE);
+    }
+
+    /**
+     * Latencies in nanoseconds of every reservation the threads made in the phase, sorted. With a {@code rate} each
+     * thread sends at fixed instants (staggered between threads) and a latency runs from the instant the request was
+     * due, so a thread held up by a slow answer charges the wait to the requests it delayed as well.
+     */
+    private static long[] reserveFor(RedisStockReservationAdapter stock, ActivityId sale, int seconds, int threads,
+                                     String phase, double rate) throws InterruptedException {
+        long begin = System.nanoTime();
+        long until = begin + Duration.ofSeconds(seconds).toNanos();
+        long interval = rate > 0 ? (long) (threads * 1e9 / rate) : 0;
         List<long[]> perThread = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
         int[] counts = new int[threads];
@@ -520,11 +646,19 @@ public final class ReconciliationBenchmark {
             int thread = t;
             running.add(Thread.ofPlatform().start(() -> {
                 int n = 0;
+                long due = begin + interval * thread / threads;
                 while (System.nanoTime() < until && n < latencies.length) {
+                    if (interval > 0) {
+                        long early = due - System.nanoTime();
+                        if (early > 0) {
+                            LockSupport.parkNanos(early);
+                        }
+                    }
                     String token = phase + "t" + thread + "n" + n;
                     var request = new ReservationRequest(ReservationId.of(sale, token), new BuyerId(token),
                             new RequestId("k" + n), List.of(new ReservationLine(SKU, 1)), Instant.now());
-                    long start = System.nanoTime();
+                    long start = interval > 0 ? due : System.nanoTime();
+                    due += interval;
                     ReservationOutcome outcome = stock.reserve(request);
                     latencies[n++] = System.nanoTime() - start;
                     if (!(outcome instanceof ReservationOutcome.Reserved)) {
