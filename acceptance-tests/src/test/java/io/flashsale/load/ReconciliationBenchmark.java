@@ -29,7 +29,12 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XReadArgs;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -47,10 +52,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The safety net's benchmark at flash-sale scale (not a test: it asserts nothing and no build runs it). Starts a Redis
@@ -151,21 +159,14 @@ public final class ReconciliationBenchmark {
         AtomicBoolean stopPipeline = new AtomicBoolean();
         Thread pipeline = pipeline(store, sale.id(), stopPipeline);
 
-        // The warm-up runs closed loop: its throughput is the saturation rate the offered share is taken of. Its
-        // first half runs the background passes too, so that the JIT has compiled them before any phase counts.
+        // The warm-up runs closed loop. Its first half runs the background passes too, so that the JIT has compiled
+        // them before any phase counts; its second half's throughput is the saturation rate an offered share is of.
         Background warming = new Background(hotStore, archive, sale.id());
         warming.start();
-        Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(Duration.ofSeconds(seconds).toMillis() / 2);
-                warming.stop();
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        long[] warm = reserveFor(stock, sale.id(), seconds, threads, "warm", 0);
+        reserveFor(stock, sale.id(), seconds / 2, threads, "warm", 0);
         warming.stop();
-        double saturation = warm.length / (double) seconds;
+        int unpaced = seconds - seconds / 2;
+        double saturation = reserveFor(stock, sale.id(), unpaced, threads, "warm2", 0).length / (double) unpaced;
         double share = Double.parseDouble(System.getProperty("flashsale.bench.rate-share", "0"));
         if (share > 0) {
             OFFERED_RATE = share * saturation;
@@ -286,7 +287,7 @@ public final class ReconciliationBenchmark {
                 .getOperatingSystemMXBean();
         long jvmBefore = os.getProcessCpuTime();
         double redisBefore = redisCpu(redis);
-        Set<String> resizing = new java.util.TreeSet<>(resizing(redis));
+        Set<String> resizing = new TreeSet<>(resizing(redis));
         if (work != null) {
             work.start();
         }
@@ -564,10 +565,8 @@ public final class ReconciliationBenchmark {
 
     /** {@code DEBUG HTSTATS-KEY}: the hash's tables, two of them while Redis moves it to a bigger one. */
     private static String tableStats(RedisCommands<String, String> redis, String key) {
-        return redis.dispatch(io.lettuce.core.protocol.CommandType.DEBUG,
-                new io.lettuce.core.output.StatusOutput<>(io.lettuce.core.codec.StringCodec.UTF8),
-                new io.lettuce.core.protocol.CommandArgs<>(io.lettuce.core.codec.StringCodec.UTF8).add("HTSTATS-KEY")
-                        .addKey(key));
+        return redis.dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
+                new CommandArgs<>(StringCodec.UTF8).add("HTSTATS-KEY").addKey(key));
     }
 
     /**
@@ -581,32 +580,26 @@ public final class ReconciliationBenchmark {
     private static void growAhead(StatefulRedisConnection<String, String> connection, String key, long fields)
             throws Exception {
         RedisAsyncCommands<String, String> redis = connection.async();
-        List<RedisFuture<?>> sent = new ArrayList<>();
-        Map<String, String> page = new HashMap<>();
-        for (long i = 0; i < fields; i++) {
-            page.put("pad:" + i, "");
-            if (page.size() == WRITE_BATCH || i == fields - 1) {
-                sent.add(redis.hset(key, new HashMap<>(page)));
-                page.clear();
-            }
-            if (sent.size() >= 200) {
-                awaitAll(sent);
-            }
-        }
-        awaitAll(sent);
+        inPages(fields, padding -> redis.hset(key, Arrays.stream(padding)
+                .collect(Collectors.toMap(field -> field, field -> ""))));
         RedisCommands<String, String> sync = connection.sync();
         // Every command on the hash moves one bucket; a script of many cheap look-ups moves many, inside Redis.
         while (tableStats(sync, key).contains("rehashing target")) {
             sync.eval("for i = 1, 200000 do redis.call('HEXISTS', KEYS[1], '-') end return 1",
-                    io.lettuce.core.ScriptOutputType.INTEGER, key);
+                    ScriptOutputType.INTEGER, key);
         }
-        List<String> padding = new ArrayList<>();
-        for (long i = 0; i < fields; i++) {
-            padding.add("pad:" + i);
-            if (padding.size() == WRITE_BATCH || i == fields - 1) {
-                sent.add(redis.hdel(key, padding.toArray(String[]::new)));
-                padding.clear();
+        inPages(fields, padding -> redis.hdel(key, padding));
+    }
+
+    /** Sends {@code send} for the padding fields {@code pad:0 .. pad:<count-1>}, a page at a time, pipelined. */
+    private static void inPages(long count, Function<String[], RedisFuture<?>> send) throws Exception {
+        List<RedisFuture<?>> sent = new ArrayList<>();
+        for (long from = 0; from < count; from += WRITE_BATCH) {
+            String[] page = new String[(int) Math.min(WRITE_BATCH, count - from)];
+            for (int i = 0; i < page.length; i++) {
+                page[i] = "pad:" + (from + i);
             }
+            sent.add(send.apply(page));
             if (sent.size() >= 200) {
                 awaitAll(sent);
             }
