@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Seeded random walks of reserve / release / confirm / restore / mark paid / fail / warm-up / adjust / repair /
- * rebuild against Redis and the reference model, compared after every step. Fixed seeds plus one fresh seed per run;
- * {@code -Dflashsale.seed=<seed>} replays only that one.
+ * rebuild / acknowledge / archive against Redis and the reference model, compared after every step. Fixed seeds plus
+ * one fresh seed per run; {@code -Dflashsale.seed=<seed>} replays only that one.
  */
 class RedisModelBasedIT {
 
@@ -54,6 +54,7 @@ class RedisModelBasedIT {
                 "release=true", "release=false", "releaseAt=true", "releaseAt=false", "confirm=true", "confirm=false",
                 "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false",
                 "adjust=Applied", "adjust=AlreadyApplied", "adjust=Refused", "adjust=UnknownSku", "repair=REPAIRED",
-                "repair=RETRY/stale", "rebuild", "rebuild/partial");
+                "repair=RETRY/stale", "rebuild", "rebuild/partial", "acknowledge", "archive=waits", "archive=refused",
+                "archive=deleted");
     }
 }

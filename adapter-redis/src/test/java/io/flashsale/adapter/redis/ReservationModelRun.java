@@ -1,7 +1,9 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.reference.InMemoryStockReservations;
@@ -49,12 +51,14 @@ import java.util.UUID;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One seeded random walk (reserve, release with or without its moment, confirm, restore, mark paid, fail, warm-up,
- * audited adjustments, repairs from a fresh or a stale look, rebuilds after a loss): the same operations go to Redis and
+ * audited adjustments, repairs from a fresh or a stale look, rebuilds after a loss, a relay acknowledging outbox
+ * entries with their broker positions, the archive's checks and delete): the same operations go to Redis and
  * to the reference model, and the outcome of every step (a refusal included) and the whole state after it (stock,
  * holdings, reservations, cancellation moments) must be equal. What only Redis keeps is checked against what the walk
  * itself accepted: the outbox (one entry per accepted reservation, in order), the request index, every segment (never
@@ -73,6 +77,10 @@ final class ReservationModelRun {
     private final RedisHotStoreReconciliation redisHot;
     private final RedisCommands<String, String> commands;
     private InMemoryStockReservations model = new InMemoryStockReservations();
+    private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(),
+            SharedRedis.registry());
+    private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.connection(),
+            SharedRedis.registry());
     private final Set<String> seen;
     private final Activity activity;
     private final List<ReservationId> known = new ArrayList<>();
@@ -116,8 +124,12 @@ final class ReservationModelRun {
 
     private void randomStep() {
         int dice = random.nextInt(100);
-        if (dice < 46) {
+        if (dice < 43) {
             reserve();
+        } else if (dice < 45) {
+            acknowledge();
+        } else if (dice < 46) {
+            archive();
         } else if (dice < 56) {
             move("release", known(), StockReservationPort::release);
         } else if (dice < 62) {
@@ -147,6 +159,72 @@ final class ReservationModelRun {
         } else {
             warmUp();
         }
+    }
+
+    /**
+     * What a relay does with the outbox: reads the next few entries in the group, publishes them (at made-up broker
+     * positions) and acknowledges them with their positions. The entries come in the order they were accepted, each
+     * reservation that still has a record gets its position, and the outbox keeps only what no relay has read.
+     */
+    private void acknowledge() {
+        int max = 1 + random.nextInt(4);
+        operation = "acknowledge the next " + max + " outbox entries";
+        List<OutboxEntry> read = outbox.readNew(activity.id(), "walk-relay", max);
+        List<String> ids = read.stream().map(entry -> entry.reservation().id().value()).toList();
+        assertThat(ids).as(where() + " read").isEqualTo(outboxExpected.subList(0, Math.min(max, outboxExpected.size())));
+        List<EventPosition> positions = new ArrayList<>();
+        for (int i = 0; i < read.size(); i++) {
+            positions.add(new EventPosition(random.nextInt(3), step * 10L + i));
+        }
+        outbox.acknowledge(activity.id(), read, positions);
+        outboxExpected.subList(0, ids.size()).clear();
+        String records = RedisKeys.reservations(activity.id());
+        for (int i = 0; i < ids.size(); i++) {
+            boolean recorded = commands.hexists(records, ids.get(i) + ":status");
+            assertThat(commands.hget(records, ids.get(i) + ":" + RedisHotStoreReconciliation.RESERVATION_POSITION))
+                    .as(where() + " position of " + ids.get(i)).isEqualTo(recorded ? positions.get(i).toString() : null);
+        }
+        seen.add(read.isEmpty() ? "acknowledge/none" : "acknowledge");
+    }
+
+    /**
+     * The archive's checks against what the walk knows (reservations still RESERVED, the buyers' cancellations, an
+     * outbox every relay has acknowledged), then, when nothing is RESERVED, its delete: done only when the outbox is
+     * drained, after which the sale is gone from Redis as if never loaded, and the model starts afresh as well.
+     */
+    private void archive() {
+        operation = "archive";
+        ActivityId activityId = activity.id();
+        long reserved = inFlightExpected.stream()
+                .filter(id -> model.findReservation(new ReservationId(id)).map(Reservation::status)
+                        .equals(Optional.of(ReservationStatus.RESERVED)))
+                .count();
+        assertThat(archive.reservedCount(activityId)).as(where() + " reserved count").isEqualTo(reserved);
+        Set<ReservationId> cancelled = known.stream()
+                .filter(id -> model.findReservation(id).map(Reservation::status)
+                        .equals(Optional.of(ReservationStatus.CANCELLED)))
+                .collect(Collectors.toSet());
+        assertThat(archive.cancelledReservations(activityId).stream().filter(known::contains))
+                .as(where() + " cancelled reservations").containsExactlyInAnyOrderElementsOf(cancelled);
+        boolean drained = outboxExpected.isEmpty();
+        assertThat(archive.outboxDrained(activityId)).as(where() + " outbox drained").isEqualTo(drained);
+        if (reserved > 0) {
+            seen.add("archive=waits");
+            return;
+        }
+        assertThat(archive.delete(activityId)).as(where() + " deleted").isEqualTo(drained);
+        if (!drained) {
+            seen.add("archive=refused");
+            return;
+        }
+        model = new InMemoryStockReservations();
+        outboxExpected.clear();
+        requestsExpected.clear();
+        cursorsExpected.clear();
+        inFlightExpected.clear();
+        assertThat(commands.exists(RedisKeys.activityKeys(activityId).toArray(String[]::new)))
+                .as(where() + " keys left").isZero();
+        seen.add("archive=deleted");
     }
 
     /** The buyer's cancellation at a moment of nanosecond precision, which both stores must keep exactly. */
