@@ -109,6 +109,23 @@ Feature: The fast store is reconciled with the shop's books
     And the shop's books show 120 tickets sold out of 200
     And the shop's books and the fast store agree
 
+  Scenario: A repair worked out before two moves that cancel out is refused, and the buyers keep what they hold
+    Given a sale that has started with a limit of 5 per buyer, offering:
+      | product | units |
+      | ticket  | 10    |
+    And the sale is ready to sell
+    And the shop has stopped reading the order queue for a while
+    And Alice holds 2 tickets
+    When a repair of the tickets is worked out from a look at the fast store
+    And Bob reserves 2 tickets
+    And Alice cancels her reservation
+    And that repair is applied to the fast store
+    Then the fast store refuses the repair as out of date, and every buyer keeps what they hold
+    When the shop reads the order queue again
+    Then within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books show 2 tickets sold out of 10
+    And the shop's books and the fast store agree
+
   Scenario: A sale holding a hundred thousand reservations is reconciled without stalling the fast store
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |

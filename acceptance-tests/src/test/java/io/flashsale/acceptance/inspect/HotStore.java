@@ -1,9 +1,14 @@
 package io.flashsale.acceptance.inspect;
 
+import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.HotSkuSnapshot;
+import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -56,6 +61,27 @@ public final class HotStore implements AutoCloseable {
                 RedisKeys.stockField(sku, "reserved"), RedisKeys.stockField(sku, "sold"));
         return new Counters(Long.parseLong(values.get(0).getValueOrElse("0")),
                 Long.parseLong(values.get(1).getValueOrElse("0")));
+    }
+
+    /**
+     * A repair of one SKU worked out as the reconciler does, from a look at the fast store now: the figures and every
+     * buyer's holding it read, to be applied only while the SKU still shows the look's version.
+     */
+    public LedgerRepair repairFromALookNow(String activityId, String skuId) {
+        var reconciliation = new RedisHotStoreReconciliation(connection);
+        ActivityId activity = new ActivityId(activityId);
+        HotSkuSnapshot look = reconciliation.snapshot(activity).orElseThrow().sku(new SkuId(skuId)).orElseThrow();
+        HotSkuSnapshot read = reconciliation.withHoldings(activity, look);
+        // The SKU's terms as the reserve script reads them.
+        List<String> terms = connection.sync().hmget(RedisKeys.stock(activity), skuId + ":segments", skuId + ":limit")
+                .stream().map(KeyValue::getValue).toList();
+        return new LedgerRepair(read.skuId(), read.figures(), read.holdings(), read.appliedAdjustments(),
+                read.version(), Integer.parseInt(terms.get(0)), Integer.parseInt(terms.get(1)));
+    }
+
+    /** Applies a repair worked out earlier, through the adapter the reconciler uses. */
+    public LedgerRepairResult apply(String activityId, LedgerRepair repair) {
+        return new RedisHotStoreReconciliation(connection).repair(new ActivityId(activityId), repair);
     }
 
     /** Units each buyer holds by SKU, keyed "buyer:sku"; a buyer holding nothing has no entry. */

@@ -6,12 +6,15 @@ import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.inspect.HotStore;
+import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.domain.reconciliation.LedgerRepair;
 import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,6 +34,10 @@ public class ReconciliationSteps {
     private JsonNode lastReport;
     private boolean warmUpsHeld;
     private long slowCommandsSeen = -1;
+    private LedgerRepair pendingRepair;
+    private Map<String, Long> holdingsAtTheLook;
+    private Map<String, Long> holdingsBeforeTheRepair;
+    private LedgerRepairResult repairResult;
 
     public ReconciliationSteps(SaleWorld world, HotStore hotStore, ApplicationContext context) {
         this.world = world;
@@ -126,6 +133,26 @@ public class ReconciliationSteps {
         assertThat(hotStore.slowCommandsOfSale(world.sale().id(), slowCommandsSeen))
                 .as("the sale's commands in the slow log since the set-up, in microseconds")
                 .allSatisfy(micros -> assertThat(micros).isLessThan(millis * 1000L));
+    }
+
+    @When("a repair of the {product} is worked out from a look at the fast store")
+    public void repairWorkedOut(String skuId) {
+        pendingRepair = hotStore.repairFromALookNow(world.sale().id(), skuId);
+        holdingsAtTheLook = hotStore.holdings(world.sale().id());
+    }
+
+    @When("that repair is applied to the fast store")
+    public void applyTheRepair() {
+        holdingsBeforeTheRepair = hotStore.holdings(world.sale().id());
+        repairResult = hotStore.apply(world.sale().id(), pendingRepair);
+    }
+
+    @Then("the fast store refuses the repair as out of date, and every buyer keeps what they hold")
+    public void repairRefused() {
+        assertThat(repairResult).as("the repair of a look taken before the moves").isEqualTo(LedgerRepairResult.RETRY);
+        assertThat(hotStore.holdings(world.sale().id())).as("holdings after the refused repair")
+                .isEqualTo(holdingsBeforeTheRepair)
+                .isNotEqualTo(holdingsAtTheLook);
     }
 
     @When("the operator reconciles the sale")
