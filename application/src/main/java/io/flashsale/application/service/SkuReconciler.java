@@ -368,9 +368,10 @@ final class SkuReconciler {
                     moved = true;
                 }
             }
-            for (HotReservation held : look.hot().reservations()) {
-                if (look.reckoning().reservations(ReservationSettlement.CANCEL_OVERDUE).contains(held.id())
-                        && actedOn.add(held.id())) {
+            // A set, worked out once: the look holds every reservation in flight, which a lagging pipeline makes many.
+            Set<ReservationId> cancelOverdue = Set.copyOf(reckoning.reservations(ReservationSettlement.CANCEL_OVERDUE));
+            for (HotReservation held : cancelOverdue.isEmpty() ? List.<HotReservation>of() : look.hot().reservations()) {
+                if (cancelOverdue.contains(held.id()) && actedOn.add(held.id())) {
                     decidedBy(reckoning);
                     // The buyer's cancel won in the hot store; the database follows it, giving the units back once.
                     if (orders.cancelReleased(held.id(), held.cancelledAt())) {

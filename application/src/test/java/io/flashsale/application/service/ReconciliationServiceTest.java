@@ -43,6 +43,7 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -69,6 +70,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
@@ -350,6 +352,32 @@ class ReconciliationServiceTest {
         verify(stock).confirm(expired);
         assertThat(report.confirmed()).containsExactlyInAnyOrder(paid, failed, cancelled, expired);
         assertThat(report.action()).isEqualTo(ReconciliationAction.CONFIRMED);
+    }
+
+    @Test
+    void givenABuyersCancelThatWonInRedisLongAgoAmongManyReservationsInFlight_thenTheDatabaseCancelsThatOrderOnce() {
+        openSale();
+        var cancelled = ReservationId.of(SALE, "cancelled");
+        List<HotReservation> inFlight = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            inFlight.add(reserved(ReservationId.of(SALE, "r" + i), BOB, 1, FRESH).foundInPipeline());
+        }
+        inFlight.add(new HotReservation(cancelled, ANN, ReservationStatus.CANCELLED, 1, STALE, STALE, false));
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10_000, 5_000, 0, 5_000),
+                        Map.of(BOB, 5_000L), inFlight, "a"))
+                .thenReturn(hot(new LedgerFigures(10_000, 5_000, 0, 5_000), Map.of(BOB, 5_000L),
+                        inFlight.subList(0, 5_000), "b"));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), anyList(), any())).thenReturn(Optional.of(new RecordedSku(
+                SKU, 10_000, 1, Map.of(ANN, 1L), Map.of(cancelled, order(cancelled, ReservationStatus.ORDERED, true,
+                STALE)), Set.of(), List.of())))
+                .thenReturn(recorded(10_000, 0, Map.of()));
+        when(recordedOrders.cancelReleased(cancelled, STALE)).thenReturn(true);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        verify(recordedOrders, times(1)).cancelReleased(cancelled, STALE);
+        verify(recordedOrders, times(1)).cancelReleased(any(), any());
+        assertThat(report.confirmed()).containsExactly(cancelled);
     }
 
     @Test
