@@ -41,9 +41,17 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
     private final OrderPipelineMetrics metrics;
     private final OrderService single;
     private final Clock clock;
+    private final OrdersGiveWay giveWay;
 
     public BatchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore, StockReservationPort stock,
                              OrderPipelineMetrics metrics, Clock clock) {
+        this(orders, hotStore, stock, metrics, clock, OrdersGiveWay.never());
+    }
+
+    /** @param giveWay holds each batch back while this instance's buyers queue for its CPU (ADR 65) */
+    public BatchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore, StockReservationPort stock,
+                             OrderPipelineMetrics metrics, Clock clock, OrdersGiveWay giveWay) {
+        this.giveWay = giveWay;
         this.orders = orders;
         this.hotStore = hotStore;
         this.stock = stock;
@@ -54,6 +62,13 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
 
     @Override
     public List<OrderPlacement> placeOrders(List<Reservation> batch) {
+        if (batch.isEmpty()) {
+            return List.of();
+        }
+        Duration heldBack = giveWay.awaitTurn(oldestReservedAt(batch));
+        if (heldBack.isPositive()) {
+            metrics.gaveWay(heldBack);
+        }
         Map<ReservationId, Reservation> distinct = new LinkedHashMap<>();
         batch.forEach(reservation -> distinct.putIfAbsent(reservation.id(), reservation));
         Map<ActivityId, List<Reservation>> byActivity = byActivity(distinct.values());
@@ -159,6 +174,14 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
                 metrics.ordered(Duration.between(order.reservedAt(), order.placedAt()));
             }
         }
+    }
+
+    private static Instant oldestReservedAt(List<Reservation> batch) {
+        Instant oldest = batch.getFirst().reservedAt();
+        for (Reservation reservation : batch) {
+            oldest = reservation.reservedAt().isBefore(oldest) ? reservation.reservedAt() : oldest;
+        }
+        return oldest;
     }
 
     private static Map<ActivityId, List<Reservation>> byActivity(Iterable<Reservation> reservations) {

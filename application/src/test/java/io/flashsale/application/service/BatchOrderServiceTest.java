@@ -31,6 +31,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,6 +63,28 @@ class BatchOrderServiceTest {
     @BeforeEach
     void setUp() {
         service = new BatchOrderService(orders, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @Test
+    void givenBuyersQueueing_thenTheBatchIsHeldBackBeforeTheDatabaseIsAskedAndTheHoldIsReported() {
+        Reservation a1 = reservation(SALE, "a1");
+        AtomicLong nanos = new AtomicLong();
+        BuyerCrowd buyers = new BuyerCrowd(() -> 1.0, 0.9, Duration.ofMillis(20), nanos::get);
+        buyers.arrived();
+        OrdersGiveWay giveWay = new OrdersGiveWay(buyers, Duration.ofSeconds(30), Duration.ofMillis(20),
+                Clock.fixed(NOW, ZoneOffset.UTC), nanos::get, pause -> {
+                    verify(orders, never()).placeAll(any(), any());
+                    nanos.addAndGet(pause.toNanos()); // no buyer arrives after the first: gone after a quiet look
+                });
+        service = new BatchOrderService(orders, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC), giveWay);
+        when(hotStore.statuses(any(), any())).thenReturn(Map.of());
+        when(orders.placeAll(List.of(a1), NOW)).thenReturn(List.of(placed(a1)));
+        when(hotStore.settle(any(), any(), any())).thenReturn(Map.of());
+
+        service.placeOrders(List.of(a1));
+
+        verify(orders).placeAll(List.of(a1), NOW);
+        verify(metrics).gaveWay(Duration.ofMillis(40));
     }
 
     @Test

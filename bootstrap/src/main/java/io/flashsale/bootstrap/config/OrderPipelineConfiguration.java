@@ -9,7 +9,9 @@ import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.BatchOrderService;
+import io.flashsale.application.service.BuyerCrowd;
 import io.flashsale.application.service.DeadLetterService;
+import io.flashsale.application.service.OrdersGiveWay;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
 import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
@@ -49,10 +51,13 @@ public class OrderPipelineConfiguration {
         return new MicrometerOrderPipelineMetrics(registry);
     }
 
+    /** Each batch waits while this instance's buyers queue for its CPU, at most the configured wait (ADR 65). */
     @Bean
     BatchOrderService batchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore,
-                                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock) {
-        return new BatchOrderService(orders, hotStore, stock, metrics, clock);
+                                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock,
+                                        BuyerCrowd buyers, GiveWayProperties giveWay) {
+        return new BatchOrderService(orders, hotStore, stock, metrics, clock,
+                OrdersGiveWay.to(buyers, giveWay.maxWait(), giveWay.look(), clock));
     }
 
     @Bean

@@ -12,12 +12,15 @@ import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.ActivityService;
+import io.flashsale.application.service.BuyerCrowd;
+import io.flashsale.application.service.CountedReservations;
 import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
+import io.flashsale.bootstrap.metrics.MachineCpu;
 import io.flashsale.bootstrap.metrics.TimedReservations;
 import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -33,7 +36,7 @@ import java.time.Duration;
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ActivityCacheProperties.class, KnownRefusalsProperties.class,
-        RateLimitProperties.class})
+        RateLimitProperties.class, GiveWayProperties.class})
 public class UseCaseConfiguration {
 
     /**
@@ -88,16 +91,22 @@ public class UseCaseConfiguration {
         return new ReservationAdmission(properties.toPolicy(), shared, new LocalRateLimitBuckets());
     }
 
+    /** Whether this instance's buyers queue for its CPU: the order pipeline then gives way (ADR 65). */
+    @Bean
+    BuyerCrowd buyerCrowd(GiveWayProperties giveWay) {
+        return new BuyerCrowd(new MachineCpu(), giveWay.busyAt(), giveWay.look(), System::nanoTime);
+    }
+
     /**
      * What the API's reserve endpoint calls: the reservation service, timed by outcome, each acceptance journaled for
-     * the audit after a Redis restart (ADR 0047) when that is on.
+     * the audit after a Redis restart (ADR 0047) when that is on, every attempt counted for the crowd (ADR 65).
      */
     @Bean
     @Primary
     ReserveStockUseCase timedReservations(ReservationService reservations, MeterRegistry meters,
-                                          AcknowledgementJournal journal) {
+                                          AcknowledgementJournal journal, BuyerCrowd crowd) {
         ReserveStockUseCase decided = journal.keepsAnything() ? new JournaledReservations(reservations, journal)
                 : reservations;
-        return new TimedReservations(decided, meters);
+        return new TimedReservations(new CountedReservations(decided, crowd), meters);
     }
 }

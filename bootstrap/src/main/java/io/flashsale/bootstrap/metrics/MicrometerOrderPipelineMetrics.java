@@ -19,7 +19,8 @@ import java.util.Map;
 /**
  * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled} (its placed rate is orders per second),
  * {@value #RELAYED}, {@value #DEAD_LETTERED}, {@value #BATCH_SIZE} (deliveries per consumer batch) and
- * {@value #RESERVATION_TO_ORDER} (a timer with percentiles and a histogram). Every
+ * {@value #RESERVATION_TO_ORDER} (a timer with percentiles and a histogram), {@value #GAVE_WAY} (how long batches
+ * were held back for this instance's buyers, ADR 65). Every
  * refusal is also a WARN line, because it means the database of record and Redis disagree and reconciliation has work
  * to do; so is every dead letter, because it waits for an admin to replay it.
  */
@@ -31,6 +32,7 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     public static final String OUTCOME = "outcome";
     public static final String BATCH_SIZE = "flashsale.orders.batch.size";
     public static final String RESERVATION_TO_ORDER = "flashsale.orders.reservation_to_order";
+    public static final String GAVE_WAY = "flashsale.orders.gave_way";
 
     private static final Logger LOG = LoggerFactory.getLogger(MicrometerOrderPipelineMetrics.class);
 
@@ -42,6 +44,7 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     private final Counter deadLettered;
     private final DistributionSummary batchSize;
     private final Timer reservationToOrder;
+    private final Timer gaveWay;
 
     public MicrometerOrderPipelineMetrics(MeterRegistry registry) {
         placed = orders(registry, "placed", "reservations that became an order");
@@ -61,6 +64,14 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
                 .description("from the hot store accepting a reservation to its order in the database of record")
                 .publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
                 .register(registry);
+        gaveWay = Timer.builder(GAVE_WAY)
+                .description("batches the order consumer held back while this instance's buyers queued for its CPU")
+                .register(registry);
+    }
+
+    @Override
+    public void gaveWay(Duration heldBack) {
+        gaveWay.record(heldBack);
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,16 @@ class MicrometerOrderPipelineMetricsTest {
         metrics.relayed(3);
 
         assertThat(registry.get(MicrometerOrderPipelineMetrics.RELAYED).counter().count()).isEqualTo(203);
+    }
+
+    @Test
+    void givenBatchesHeldBackForTheBuyers_whenRecorded_thenTheGaveWayTimerCountsAndTimesThem() {
+        metrics.gaveWay(Duration.ofMillis(300));
+        metrics.gaveWay(Duration.ofSeconds(2));
+
+        var gaveWay = registry.get(MicrometerOrderPipelineMetrics.GAVE_WAY).timer();
+        assertThat(gaveWay.count()).isEqualTo(2);
+        assertThat(gaveWay.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2300);
     }
 
     @Test

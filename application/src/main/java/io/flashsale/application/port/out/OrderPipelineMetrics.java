@@ -22,6 +22,10 @@ public interface OrderPipelineMetrics {
     default void ordered(Duration sinceReserved) {
     }
 
+    /** A batch waited {@code heldBack} before becoming orders, while this instance's buyers queued (ADR 65). */
+    default void gaveWay(Duration heldBack) {
+    }
+
     /**
      * The order consumer gave up on the event of {@code reservationId} after its last attempt and set it aside for an
      * admin to replay. Ignored unless an implementation counts it: the event itself is kept either way.
