@@ -24,9 +24,11 @@
 #                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
 #
 # Each row also gives the CPU time per answer of the service's JVM, its Redis, the machine's MariaDB (shared with
-# whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and before
-# each row it waits until the order pipeline has settled what the rows before reserved (stderr says how long), so
-# one row's backlog does not run in the next one. The Redis commands behind each row's count go to stderr.
+# whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and after
+# each row it waits until the order pipeline has placed what the row reserved, so one row's backlog does not run in
+# the next one: the row's last column says how many reservations it left to the pipeline and how long they took
+# (the CPU columns do not include that catch-up; the order consumer holds batches while buyers queue, ADR 65). The
+# Redis commands behind each row's count go to stderr.
 #
 # Needs wrk, redis-server, redis-cli, curl, java 21+. Not part of CI.
 set -euo pipefail
@@ -93,6 +95,7 @@ settle() { # waits until the order pipeline has settled what earlier rows reserv
     last=$left; sleep 0.5; waited=$((waited + 1))
   done
   [ "$waited" -gt 0 ] && log "waited $((waited / 2)) s for the pipeline to settle ($left reservations still in flight)"
+  SETTLED_IN="$((waited / 2)).$((waited % 2 * 5)) s"
   return 0
 }
 
@@ -116,7 +119,7 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table r
     -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" 2>&1 | grep '^RESULT' || true)
   cpu_after=$(cpu_snapshot); after=$(commands)
   if [ -z "$out" ]; then # wrk got no answer at all (the service died or hung): say so, do not stop the run
-    echo "| $JAR_LABEL | $1 | no answer | | | | | |"; return
+    echo "| $JAR_LABEL | $1 | no answer | | | | | | |"; return
   fi
   local requests; requests=$(grep -o 'requests=[0-9]*' <<<"$out" | cut -d= -f2)
   # The commands that make up the count, per answer, largest first (stderr: a look behind the table's figure).
@@ -124,16 +127,21 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table r
     <(sort <<<"$stats_before") <(per_command | sort) | awk -v n="$requests" '
       { d = $3 - $2; if (d > 0) printf "%s %.2f\n", $1, d / n }' | sort -k2 -nr | head -8 | tr '\n' ' ');" \
     "not yet settled by the order pipeline: $(redis-cli -p "$REDIS_PORT" hlen 'fs:{hot}:inflight' 2>/dev/null)"
+  # What the row left to the order pipeline, and how long it took to place it (ADR 65 holds orders while buyers
+  # queue): the row's rate is the buyers' answers, the orders may come after it.
+  local left; left=$(redis-cli -p "$REDIS_PORT" hlen 'fs:{hot}:inflight' 2>/dev/null || echo 0)
+  settle
   echo "$out" | awk -v label="$1" -v jar="$JAR_LABEL" -v b="$before" -v a="$after" -v cb="$cpu_before" \
-      -v ca="$cpu_after" -v tick="$TICK" '{
+      -v ca="$cpu_after" -v tick="$TICK" -v left="$left" -v settled="$SETTLED_IN" '{
     for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
     split(b, B, " "); split(a, A, " "); split(cb, CB, " "); split(ca, CA, " ")
     rate = r["requests"] / (r["duration_us"] / 1e6)
     for (i = 1; i <= 5; i++) cpu[i] = (CA[i] - CB[i]) * 1e6 / tick / r["requests"]
     apart = cpu[2] > 0 ? sprintf(" (+%.0f pipeline)", cpu[2]) : ""
-    printf "| %s | %s | %.0f/s | %.1f ms | %.1f ms | %d | %.2f (%.2f scripts) | %.0f%s / %.0f / %.0f / %.0f |\n", jar,
-      label, rate, r["p50_us"] / 1000, r["p99_us"] / 1000, r["non2xx"] + r["socket_errors"],
-      (A[1] - B[1]) / r["requests"], (A[2] - B[2]) / r["requests"], cpu[1], apart, cpu[3], cpu[4], cpu[5] }'
+    printf "| %s | %s | %.0f/s | %.1f ms | %.1f ms | %d | %.2f (%.2f scripts) | %.0f%s / %.0f / %.0f / %.0f | %d (%s) |\n",
+      jar, label, rate, r["p50_us"] / 1000, r["p99_us"] / 1000, r["non2xx"] + r["socket_errors"],
+      (A[1] - B[1]) / r["requests"], (A[2] - B[2]) / r["requests"], cpu[1], apart, cpu[3], cpu[4], cpu[5], left,
+      settled }'
   echo "$out" >> "$WORK/raw.txt"
 }
 
@@ -158,8 +166,8 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
 
 echo "load before: $(uptime)"
 echo
-echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer | CPU µs per answer: service / Redis / MariaDB / machine |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer | CPU µs per answer: service / Redis / MariaDB / machine | left to the order pipeline (placed within) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for SPEC in "${JARS[@]}"; do
   APART=""; [ "${SPEC#apart:}" != "$SPEC" ] && APART=1 && SPEC=${SPEC#apart:}
   REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
@@ -203,7 +211,7 @@ for SPEC in "${JARS[@]}"; do
   if [ -n "$CEILING" ]; then
     settle; run ceiling /harness/ceiling/reservations
   else
-    echo "| $JAR_LABEL | ceiling | (no ceiling endpoint in this jar) | | | | | |"
+    echo "| $JAR_LABEL | ceiling | (no ceiling endpoint in this jar) | | | | | | |"
   fi
   JCMD=$(dirname "$JAVA")/jcmd
   [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve ${JFR_OPTIONS:-settings=profile} \
