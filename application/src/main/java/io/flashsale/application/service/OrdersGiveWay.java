@@ -11,8 +11,9 @@ import java.util.function.LongSupplier;
 /**
  * Holds a batch of reservations back from becoming orders while this instance's buyers queue for its CPU ({@link
  * BuyerCrowd}, ADR 65): the outbox and the topic keep the burst, the orders land when the crowd thins. Never longer
- * than {@code maxWait}, counted twice: from the batch's oldest reservation (so a backlog cannot wait batch after batch) and from the start
- * of this hold (monotonic, so a moved service clock cannot stretch it). An interrupt ends the hold at once.
+ * than {@code maxWait}, counted twice: from the batch's oldest reservation (so a backlog cannot wait batch after
+ * batch) and from the start of this hold (monotonic, so a moved service clock cannot stretch it). An interrupt ends
+ * the hold at once.
  */
 public final class OrdersGiveWay {
 
@@ -46,8 +47,7 @@ public final class OrdersGiveWay {
     }
 
     public static OrdersGiveWay to(BuyerCrowd buyers, Duration maxWait, Duration look, Clock clock) {
-        return new OrdersGiveWay(buyers, maxWait, look, clock, System::nanoTime,
-                Pause.SLEEP);
+        return new OrdersGiveWay(buyers, maxWait, look, clock, System::nanoTime, Pause.SLEEP);
     }
 
     /** Returns once the crowd is gone or the batch has waited enough; how long it held the batch back. */

@@ -370,7 +370,8 @@ final class SkuReconciler {
             }
             // A set, worked out once: the look holds every reservation in flight, which a lagging pipeline makes many.
             Set<ReservationId> cancelOverdue = Set.copyOf(reckoning.reservations(ReservationSettlement.CANCEL_OVERDUE));
-            for (HotReservation held : cancelOverdue.isEmpty() ? List.<HotReservation>of() : look.hot().reservations()) {
+            List<HotReservation> inFlight = cancelOverdue.isEmpty() ? List.of() : look.hot().reservations();
+            for (HotReservation held : inFlight) {
                 if (cancelOverdue.contains(held.id()) && actedOn.add(held.id())) {
                     decidedBy(reckoning);
                     // The buyer's cancel won in the hot store; the database follows it, giving the units back once.

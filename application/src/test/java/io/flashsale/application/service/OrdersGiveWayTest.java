@@ -57,10 +57,11 @@ class OrdersGiveWayTest {
     @Test
     void givenACrowd_thenTheBatchWaitsUntilItThins() {
         buyers.arrived();
-        OrdersGiveWay giveWay = new OrdersGiveWay(buyers, MAX_WAIT, LOOK, () -> time.wall, () -> time.nanos, duration -> {
-            arriving = time.pauses.size() < 4;
-            pause(duration);
-        });
+        OrdersGiveWay giveWay = new OrdersGiveWay(buyers, MAX_WAIT, LOOK, () -> time.wall, () -> time.nanos,
+                duration -> {
+                    arriving = time.pauses.size() < 4;
+                    pause(duration);
+                });
 
         Duration held = giveWay.awaitTurn(NOW);
 
@@ -99,10 +100,11 @@ class OrdersGiveWayTest {
     @Test
     void givenAnInterruptWhileHeld_thenTheHoldEndsAndTheInterruptIsKept() {
         buyers.arrived();
-        OrdersGiveWay giveWay = new OrdersGiveWay(buyers, MAX_WAIT, LOOK, () -> time.wall, () -> time.nanos, duration -> {
-            time.pause(duration);
-            throw new InterruptedException("stopping");
-        });
+        OrdersGiveWay giveWay = new OrdersGiveWay(buyers, MAX_WAIT, LOOK, () -> time.wall, () -> time.nanos,
+                duration -> {
+                    time.pause(duration);
+                    throw new InterruptedException("stopping");
+                });
 
         try {
             assertThat(giveWay.awaitTurn(NOW)).isEqualTo(LOOK);
