@@ -1,5 +1,6 @@
 -- wrk script: POST one unit of one SKU as a fresh buyer on every request.
--- args: path, skuId, delay ms between a connection's requests (0: as fast as it goes), a tag unique to the run
+-- args: path, skuId, delay ms between a connection's requests (0: as fast as it goes), a tag unique to the run,
+--       "keyed" to send a fresh requestId (idempotency key) with every attempt, as the buyer page does
 local counter = 0
 local pause = 0
 local threads = 0
@@ -11,7 +12,8 @@ end
 
 function init(args)
   path = args[1]
-  body = '{"items":[{"skuId":"' .. args[2] .. '","quantity":1}]}'
+  items = '"items":[{"skuId":"' .. args[2] .. '","quantity":1}]'
+  keyed = args[5] == "keyed"
   pause = tonumber(args[3] or "0")
   prefix = args[4] .. "t" .. index
   if pause > 0 then
@@ -23,6 +25,7 @@ end
 
 function request()
   counter = counter + 1
+  local body = keyed and ('{"requestId":"' .. prefix .. "k" .. counter .. '",' .. items .. '}') or ('{' .. items .. '}')
   return wrk.format("POST", path, { ["X-User-Id"] = prefix .. "-" .. counter,
                                     ["Content-Type"] = "application/json" }, body)
 end

@@ -20,8 +20,16 @@
 #                                           java perf/FlameGraph.java /tmp/profiles/flashsale.jar.jfr out.png ""
 #   JFR_OPTIONS='settings=profile jdk.ExecutionSample#period=2ms' PROFILE=... perf/harness.sh
 #                                           JFR.start options instead of settings=profile (e.g. denser sampling)
+#   GROWTH=2000000 perf/harness.sh          instead of the rows: reserve in 10 s slices until the hot sale holds that many
+#                                           reservations; prints each slice, the first tenth's rate against the last
+#                                           slice's, the slow log over the growth and the bytes per reservation at the end
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
 #                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
+#
+# A second table gives the hot store's own figures per jar: Redis's CPU per reservation over its whole life (the
+# reserve row's INFO cpu delta until the pipeline settled it, divided by the reservations), the bytes the sale's keys
+# hold per reservation once settled (MEMORY USAGE ... SAMPLES 0), the slow log of the reserve row, script calls per
+# keyed sold-out answer (a fresh requestId each, as the buyer page sends), and MySQL statements per sale read.
 #
 # Each row also gives the CPU time per answer of the service's JVM, its Redis, the machine's MariaDB (shared with
 # whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and after
@@ -112,11 +120,12 @@ sale() { # sale ID STOCK: create and warm up a sale open for the next hour
   api POST "/api/v1/activities/$1/warm-up" >/dev/null
 }
 
-run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table row
+run() { # run LABEL PATH [DELAY_MS [CONNECTIONS [keyed]]]: one wrk run; prints a table row (WRK_SCRIPT: another script)
   local before after cpu_before cpu_after stats_before out
   before=$(commands); stats_before=$(per_command); cpu_before=$(cpu_snapshot)
-  out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s perf/buyers.lua "http://127.0.0.1:$PORT" \
-    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" 2>&1 | grep '^RESULT' || true)
+  out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s "${WRK_SCRIPT:-perf/buyers.lua}" "http://127.0.0.1:$PORT" \
+    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" "${5:-}" 2>&1 | grep '^RESULT' || true)
+  LAST_REQUESTS=$(grep -o 'requests=[0-9]*' <<<"$out" | cut -d= -f2 || true)
   cpu_after=$(cpu_snapshot); after=$(commands)
   if [ -z "$out" ]; then # wrk got no answer at all (the service died or hung): say so, do not stop the run
     echo "| $JAR_LABEL | $1 | no answer | | | | | | |"; return
@@ -146,6 +155,56 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS]]: one wrk run; prints a table r
 }
 
 rate_of() { grep -o '| [0-9]*/s' <<<"$1" | tr -dc 0-9; }
+
+# The hot store's own figures (the second table): Redis's CPU over a reservation's whole life, the bytes a settled
+# reservation leaves in Redis, the slow log, and what a sale read costs the database.
+redis_cpu() { redis-cli -p "$REDIS_PORT" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { t += $2 } END { printf "%.6f", t }'; }
+sale_units() { # units reserved or sold at the hot sale: one per accepted reservation, as every attempt asks for one
+  redis-cli -p "$REDIS_PORT" hmget 'fs:{hot}:stock' unit:reserved unit:sold | awk '{ t += $1 } END { print t + 0 }'
+}
+sale_bytes() { # MEMORY USAGE of the hot sale's keys, the buyers' short-lived rate-limit buckets (fs:{hot}:rl:*) aside
+  redis-cli -p "$REDIS_PORT" --scan --pattern 'fs:{hot}:*' | grep -v ':rl:' | while read -r key; do
+    redis-cli -p "$REDIS_PORT" memory usage "$key" samples 0; done | awk '{ t += $1 } END { print t + 0 }'
+}
+slowlog_start() { # every command of 1 ms or more from now on
+  redis-cli -p "$REDIS_PORT" config set slowlog-log-slower-than 1000 >/dev/null
+  redis-cli -p "$REDIS_PORT" config set slowlog-max-len 100000 >/dev/null
+  redis-cli -p "$REDIS_PORT" slowlog reset >/dev/null
+}
+slowlog_summary() { # the slowest command since slowlog_start and how many took over 5 ms
+  redis-cli -p "$REDIS_PORT" --json slowlog get 100000 | python3 -c '
+import json, sys
+entries = json.load(sys.stdin)
+if not entries:
+    print("none over 1 ms")
+else:
+    slowest = max(entries, key=lambda e: e[2])
+    print("%.1f ms (%s), %d over 5 ms" % (slowest[2] / 1000, " ".join(slowest[3][:2])[:24],
+                                           sum(1 for e in entries if e[2] > 5000)))'
+}
+db_statements() { # statements the machine's MariaDB has run since it started, every client's (the harness is alone)
+  mariadb -h 127.0.0.1 -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Questions'" | awk '{ print $2 }'
+}
+
+growth() { # GROWTH=N: reserve in 10 s slices until the hot sale holds N reservations; the rate of the first and the
+  local slice rates="" units=0 n=0       # last tenth of the sale, the slow log over the whole growth, the bytes at the end
+  slowlog_start
+  while [ "$units" -lt "$GROWTH" ]; do
+    n=$((n + 1)); slice=$(DURATION=10s run "growth slice $n" /api/v1/activities/hot/reservations)
+    units=$(sale_units); rates="$rates$units $(rate_of "$slice")"$'\n'
+    log "growth slice $n: $units reservations, $(rate_of "$slice")/s, slow log: $(slowlog_summary)"
+  done
+  # Each line of $rates: the reservations after a slice and the slice's rate. First tenth: the slices that ended
+  # within it (at least the first); last tenth: the slices that began in it (at least the last).
+  awk -v g="$GROWTH" -v jar="$JAR_LABEL" -v slow="$(slowlog_summary)" \
+      -v bytes="$(awk -v b="$(sale_bytes)" -v u="$units" 'BEGIN { printf "%.0f", b / u }')" '
+    NF == 2 { n++; end[n] = $1; rate[n] = $2 }
+    END {
+      for (i = 1; i <= n; i++) if (i == 1 || end[i] <= g / 10) { f += rate[i]; fn++ }
+      for (i = 1; i <= n; i++) if (i == n || (i > 1 && end[i - 1] >= g * 0.9)) { l += rate[i]; ln++ }
+      printf "| %s | growth to %d in %d slices | first tenth %.0f/s | last tenth %.0f/s (%+.0f%%) | slow log %s | %s bytes per reservation |\n",
+        jar, g, n, f / fn, l / ln, (l / ln - f / fn) * 100 / (f / fn), slow, bytes }' <<<"$rates"
+}
 
 start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on the run's Redis, database and broker;
   local port=$1 prefix=$2; shift 2     # its pid in STARTED_PID once it answers on /actuator/health
@@ -216,9 +275,24 @@ for SPEC in "${JARS[@]}"; do
   JCMD=$(dirname "$JAVA")/jcmd
   [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve ${JFR_OPTIONS:-settings=profile} \
     filename="$PROFILE/${JAR_LABEL//[^A-Za-z0-9._-]/_}.jfr" >/dev/null
-  settle; row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"
+  if [ -n "${GROWTH:-}" ]; then growth; cleanup; continue; fi
+  settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units)
+  row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"   # run waits for the pipeline to settle
+  life_cpu=$(awk -v a="$life_cpu" -v b="$(redis_cpu)" -v u="$life_units" -v v="$(sale_units)" \
+    'BEGIN { printf "%.1f", (v > u ? (b - a) * 1e6 / (v - u) : 0) }')
+  slow=$(slowlog_summary)
   [ -n "${PROFILE:-}" ] && "$JCMD" "$SERVICE_PID" JFR.stop name=reserve >/dev/null
   settle; run sold-out /api/v1/activities/gone/reservations
+  settle; before_scripts=$(commands | cut -d' ' -f2)
+  run "sold-out, keyed" /api/v1/activities/gone/reservations 0 "$CONNECTIONS" keyed
+  keyed_scripts=$(awk -v a="$before_scripts" -v b="$(commands | cut -d' ' -f2)" -v n="$LAST_REQUESTS" \
+    'BEGIN { printf "%.3f", (n > 0 ? (b - a) / n : 0) }')
+  settle; before_statements=$(db_statements)
+  WRK_SCRIPT=perf/reads.lua run "sale read" /api/v1/activities/hot
+  read_statements=$(awk -v a="$before_statements" -v b="$(db_statements)" -v n="$LAST_REQUESTS" \
+    'BEGIN { printf "%.3f", (n > 0 ? (b - a) / n : 0) }')
+  bytes=$(awk -v b="$(sale_bytes)" -v u="$(sale_units)" 'BEGIN { printf "%.0f", (u > 0 ? b / u : 0) }')
+  echo "| $JAR_LABEL | $life_cpu | $bytes | $slow | $keyed_scripts | $read_statements |" >> "$WORK/hot-store.txt"
   half=$(( $(rate_of "$row") / 2 ))
   # Fewer connections, each pausing between requests: roughly half the saturation rate (the row shows what it got).
   pace_connections=16
@@ -245,5 +319,9 @@ if [ "${RAW_CEILING:-1}" = 1 ]; then
   run ceiling /harness/ceiling/reservations
   cleanup
 fi
+echo
+echo "| jar | Redis CPU µs per reservation over its life (reserve row until settled) | bytes per reservation left in Redis once settled | slow log in the reserve row (>= 1 ms) | scripts per keyed sold-out answer | MySQL statements per sale read |"
+echo "| --- | --- | --- | --- | --- | --- |"
+cat "$WORK/hot-store.txt" 2>/dev/null || true
 echo
 echo "load after: $(uptime)"
