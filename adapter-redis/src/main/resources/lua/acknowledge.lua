@@ -3,9 +3,9 @@
 -- id. Entries not yet delivered and entries still pending are never trimmed. One script, so no relay can read
 -- or claim between the look at the groups and the trim.
 --
--- With each acknowledged entry it records where the broker stored the event (<id>:pos = "<partition>:<offset>") on
--- a reservation record that still exists, in the same step: a reservation is never out of the outbox without its
--- position, which is how reconciliation tells "in Kafka" from "lost" (ADR 29).
+-- With each acknowledged entry it records where the broker stored the event (the record's pos,
+-- "<partition>:<offset>") on a reservation record that still exists, in the same step: a reservation is never out of
+-- the outbox without its position, which is how reconciliation tells "in Kafka" from "lost" (ADR 29).
 --
 -- KEYS: 1 outbox, 2 reservations
 -- ARGV: 1 group, 2 n, 3..n+2 the entry ids to acknowledge, then pairs of reservation id and position
@@ -19,8 +19,10 @@ local n = tonumber(ARGV[2])
 local acknowledged = redis.call('XACK', outbox, group, unpack(ARGV, 3, n + 2))
 for i = n + 3, #ARGV, 2 do
     local id = ARGV[i]
-    if redis.call('HEXISTS', reservations, id .. ':status') == 1 then
-        redis.call('HSET', reservations, id .. ':pos', ARGV[i + 1])
+    local r = fs_record_read(reservations, id)
+    if r then
+        r.pos = ARGV[i + 1]
+        fs_record_write(reservations, id, r)
     end
 end
 

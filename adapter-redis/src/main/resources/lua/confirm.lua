@@ -6,11 +6,11 @@
 -- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r = redis.call('HMGET', reservations, id .. ':status', id .. ':lines')
-if r[1] ~= 'RESERVED' then
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'RESERVED' then
     return 0
 end
-local lines, why = fs_decode_lines(r[2])
+local lines, why = fs_decode_lines(r.lines)
 why = why or fs_short(stock, lines, '', ':reserved')
 if why then
     return fs_refuse(why)
@@ -20,6 +20,7 @@ for _, line in ipairs(lines) do
     redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
     fs_bump_version(stock, line.sku)
 end
-redis.call('HSET', reservations, id .. ':status', 'ORDERED')
+r.status = 'ORDERED'
+fs_record_write(reservations, id, r)
 redis.call('HDEL', KEYS[3], id)
 return 1

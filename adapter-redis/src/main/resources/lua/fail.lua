@@ -8,16 +8,17 @@
 -- Reply: 1 when failed now, 0 otherwise.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r = redis.call('HMGET', reservations, id .. ':status', id .. ':lines')
-if r[1] ~= 'RESERVED' then
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'RESERVED' then
     return 0
 end
-local lines, why = fs_decode_lines(r[2])
+local lines, why = fs_decode_lines(r.lines)
 if not lines then
     return fs_refuse(why)
 end
 for _, line in ipairs(lines) do
     fs_bump_version(stock, line.sku)
 end
-redis.call('HSET', reservations, id .. ':status', 'FAILED')
+r.status = 'FAILED'
+fs_record_write(reservations, id, r)
 return 1

@@ -6,8 +6,10 @@
 -- Reply: 1 when marked now, 0 otherwise.
 
 local reservations, id = KEYS[1], ARGV[1]
-if redis.call('HGET', reservations, id .. ':status') ~= 'ORDERED' then
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'ORDERED' then
     return 0
 end
-redis.call('HSET', reservations, id .. ':status', 'PAID')
+r.status = 'PAID'
+fs_record_write(reservations, id, r)
 return 1

@@ -20,14 +20,17 @@ for i = 4, #ARGV, 6 do
     if not lines then
         return fs_refuse('order ' .. ARGV[i] .. ': ' .. why)
     end
+    if not fs_record_status_known(ARGV[i + 3]) then
+        return fs_refuse('order ' .. ARGV[i] .. ': no such status ' .. ARGV[i + 3])
+    end
     pages[#pages + 1] = lines
 end
 local n = 0
 for i = 4, #ARGV, 6 do
     n = n + 1
     local id, buyer, status = ARGV[i], ARGV[i + 1], ARGV[i + 3]
-    redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', ARGV[i + 2], id .. ':lines',
-        ARGV[i + 5], id .. ':status', status, id .. ':reservedAt', ARGV[i + 4])
+    fs_record_write(reservations, id, { status = status, buyer = buyer, requestId = ARGV[i + 2], lines = ARGV[i + 5],
+        reservedAt = fs_instant_pack(ARGV[i + 4]) })
     redis.call('HSET', requests, buyer .. ':' .. ARGV[i + 2], id)
     if status == 'ORDERED' or status == 'PAID' then
         for _, line in ipairs(pages[n]) do

@@ -13,22 +13,22 @@
 -- Reply: 1 when appended, 0 otherwise.
 
 local reservations, outbox, id = KEYS[1], KEYS[2], ARGV[1]
-local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':requestId', id .. ':lines',
-    id .. ':reservedAt', id .. ':pos', id .. ':redrivenAt')
-if r[1] ~= 'RESERVED' then
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'RESERVED' then
     return 0
 end
-if ARGV[4] ~= '*' and (r[6] or '') ~= ARGV[4] then
+if ARGV[4] ~= '*' and (r.pos or '') ~= ARGV[4] then
     return 0
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local window = tonumber(ARGV[5] or '0')
-if r[7] and window > 0 and now - tonumber(r[7]) < window then
+if r.redrivenAt and window > 0 and now - tonumber(r.redrivenAt) < window then
     return 0
 end
 redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', ARGV[2],
-    'buyerId', r[2], 'requestId', r[3], 'lines', r[4], 'at', ARGV[3], 'reservedAt', r[5])
-redis.call('HSET', reservations, id .. ':redrivenAt', tostring(now))
-redis.call('HDEL', reservations, id .. ':pos')
+    'buyerId', r.buyer, 'requestId', r.requestId, 'lines', r.lines, 'at', ARGV[3],
+    'reservedAt', fs_instant_iso(r.reservedAt))
+r.redrivenAt, r.pos = string.format('%.0f', now), nil
+fs_record_write(reservations, id, r)
 return 1

@@ -11,7 +11,8 @@ local inflight, reservations = KEYS[1], KEYS[2]
 local removed = 0
 for i = 1, #ARGV, 2 do
     local id = ARGV[i]
-    local status = redis.call('HGET', reservations, id .. ':status') or ''
+    local r = fs_record_read(reservations, id)
+    local status = r and r.status or ''
     if status ~= 'RESERVED' and status == ARGV[i + 1] then
         removed = removed + redis.call('HDEL', inflight, id)
     end

@@ -10,8 +10,7 @@
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 outbox
 -- ARGV: 1 relay group, 2 the most hash fields and stream entries to read in one step
 -- Reply: {} when not ready, {'TOO_BIG'} above the limit, else { skus "a,b", loadId, stock as HGETALL,
---        holdings as HGETALL, reservations as { id, buyer, status, lines, reservedAt, cancelledAt or '' }...,
---        outbox reservation ids }
+--        holdings as HGETALL, reservations as { id, record as stored (lib/ledger.lua) }..., outbox reservation ids }
 
 local meta, stock, holdings, reservations, outbox, group = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1]
 local loaded = redis.call('HMGET', meta, 'ready', 'skus', 'loadId')
@@ -26,27 +25,13 @@ if size > tonumber(ARGV[2]) then
     return { 'TOO_BIG' }
 end
 
-local records = {}
-local order = {}
+local looked = {}
 local fields = redis.call('HGETALL', reservations)
 for i = 1, #fields, 2 do
-    local id, attribute = string.match(fields[i], '^(.+):([^:]+)$')
-    if id then
-        if not records[id] then
-            records[id] = {}
-            order[#order + 1] = id
-        end
-        records[id][attribute] = fields[i + 1]
-    end
-end
-local looked = {}
-for _, id in ipairs(order) do
-    local r = records[id]
-    local status = r['status']
+    local status = fs_record_status_of(fields[i + 1])
     if status == 'RESERVED' or status == 'ORDERED' or status == 'FAILED'
-            or (status == 'CANCELLED' and r['cancelledAt']) then
-        looked[#looked + 1] = { id, r['buyer'] or '', status, r['lines'] or '', r['reservedAt'] or '',
-                                r['cancelledAt'] or '' }
+            or (status == 'CANCELLED' and fs_record_decode(fields[i + 1]).cancelledAt) then
+        looked[#looked + 1] = { fields[i], fields[i + 1] }
     end
 end
 

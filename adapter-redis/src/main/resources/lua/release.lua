@@ -2,25 +2,27 @@
 -- Any other status (or no reservation) changes nothing, so releasing twice is harmless.
 --
 -- KEYS: 1 stock, 2 holdings, 3 reservations, 4 in-flight index
--- ARGV: 1 reservationId, 2 optional: when the buyer cancelled (ISO-8601), kept as <id>:cancelledAt
+-- ARGV: 1 reservationId, 2 optional: when the buyer cancelled (ISO-8601), kept as the record's cancelledAt
 -- Reply: 1 when released now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
-if r[1] ~= 'RESERVED' then
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'RESERVED' then
     return 0
 end
-local lines, why = fs_decode_lines(r[3])
-why = why or fs_give_back(stock, holdings, r[2], lines, 'reserved')
+local lines, why = fs_decode_lines(r.lines)
+why = why or fs_give_back(stock, holdings, r.buyer, lines, 'reserved')
 if why then
     return fs_refuse(why)
 end
-redis.call('HSET', reservations, id .. ':status', 'CANCELLED')
+r.status = 'CANCELLED'
 if ARGV[2] then
     -- The buyer's cancel: MySQL has not heard of it yet, so it stays in the in-flight index until reconciliation finds
     -- it settled there (ADR 32, 43).
-    redis.call('HSET', reservations, id .. ':cancelledAt', ARGV[2])
-else
+    r.cancelledAt = fs_instant_pack(ARGV[2])
+end
+fs_record_write(reservations, id, r)
+if not ARGV[2] then
     -- Told by the pipeline or reconciliation: MySQL closed it already.
     redis.call('HDEL', KEYS[4], id)
 end

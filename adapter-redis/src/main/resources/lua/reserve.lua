@@ -32,9 +32,8 @@ end
 local requestField = buyer .. ':' .. requestId
 local earlier = redis.call('HGET', requests, requestField)
 if earlier then
-    local r = redis.call('HMGET', reservations, earlier .. ':buyer', earlier .. ':requestId', earlier .. ':lines',
-        earlier .. ':status', earlier .. ':reservedAt')
-    return { 'REPLAYED', earlier, r[1], r[2], r[3], r[4], r[5] }
+    local r = fs_record_read(reservations, earlier)
+    return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, fs_instant_iso(r.reservedAt) }
 end
 
 -- 2. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
@@ -117,8 +116,8 @@ for _, line in ipairs(lines) do
     fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
     fs_bump_version(stock, line.sku)
 end
-redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', requestId, id .. ':lines', ARGV[9],
-    id .. ':status', 'RESERVED', id .. ':reservedAt', ARGV[7])
+fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = ARGV[9],
+    reservedAt = fs_instant_pack(ARGV[7]) })
 redis.call('HSET', requests, requestField, id)
 -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
 redis.call('HSET', inflight, id, '1')

@@ -7,14 +7,18 @@
 -- Reply: 1 when restored now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id, finalStatus = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]
-local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
-if r[1] ~= 'ORDERED' then
+if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
+    return fs_refuse('cannot restore to ' .. tostring(finalStatus))
+end
+local r = fs_record_read(reservations, id)
+if not r or r.status ~= 'ORDERED' then
     return 0
 end
-local lines, why = fs_decode_lines(r[3])
-why = why or fs_give_back(stock, holdings, r[2], lines, 'sold')
+local lines, why = fs_decode_lines(r.lines)
+why = why or fs_give_back(stock, holdings, r.buyer, lines, 'sold')
 if why then
     return fs_refuse(why)
 end
-redis.call('HSET', reservations, id .. ':status', finalStatus)
+r.status = finalStatus
+fs_record_write(reservations, id, r)
 return 1

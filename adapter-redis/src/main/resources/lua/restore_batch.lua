@@ -13,17 +13,20 @@ local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
 local reply, moves, needSold, needHolding = {}, {}, {}, {}
 for i = 1, #ARGV, 2 do
     local id, finalStatus = ARGV[i], ARGV[i + 1]
-    local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
-    reply[#reply + 1] = r[1] or ''
-    if r[1] == 'ORDERED' then
-        local lines, why = fs_decode_lines(r[3])
+    if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
+        return fs_refuse(id .. ': cannot restore to ' .. tostring(finalStatus))
+    end
+    local r = fs_record_read(reservations, id)
+    reply[#reply + 1] = r and r.status or ''
+    if r and r.status == 'ORDERED' then
+        local lines, why = fs_decode_lines(r.lines)
         if not lines then
             return fs_refuse(id .. ': ' .. why)
         end
-        moves[#moves + 1] = { id = id, buyer = r[2], lines = lines, status = finalStatus }
+        moves[#moves + 1] = { id = id, record = r, lines = lines, status = finalStatus }
         for _, line in ipairs(lines) do
             needSold[line.sku] = (needSold[line.sku] or 0) + line.quantity
-            local field = r[2] .. ':' .. line.sku
+            local field = r.buyer .. ':' .. line.sku
             needHolding[field] = (needHolding[field] or 0) + line.quantity
         end
     end
@@ -36,9 +39,10 @@ for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do
         redis.call('HINCRBY', stock, line.sku .. ':sold', -line.quantity)
         redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-        fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
+        fs_take_holding(stock, holdings, move.record.buyer, line.sku, line.quantity)
         fs_bump_version(stock, line.sku)
     end
-    redis.call('HSET', reservations, move.id .. ':status', move.status)
+    move.record.status = move.status
+    fs_record_write(reservations, move.id, move.record)
 end
 return reply

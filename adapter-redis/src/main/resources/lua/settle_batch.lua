@@ -16,19 +16,19 @@ local confirmed = tonumber(ARGV[1])
 local reply, moves, needReserved, needHolding = {}, {}, {}, {}
 for i = 2, #ARGV do
     local id = ARGV[i]
-    local r = redis.call('HMGET', reservations, id .. ':status', id .. ':buyer', id .. ':lines')
-    reply[#reply + 1] = r[1] or ''
-    if r[1] == 'RESERVED' then
-        local lines, why = fs_decode_lines(r[3])
+    local r = fs_record_read(reservations, id)
+    reply[#reply + 1] = r and r.status or ''
+    if r and r.status == 'RESERVED' then
+        local lines, why = fs_decode_lines(r.lines)
         if not lines then
             return fs_refuse(id .. ': ' .. why)
         end
         local confirming = i <= confirmed + 1
-        moves[#moves + 1] = { id = id, buyer = r[2], lines = lines, confirming = confirming }
+        moves[#moves + 1] = { id = id, record = r, lines = lines, confirming = confirming }
         for _, line in ipairs(lines) do
             needReserved[line.sku] = (needReserved[line.sku] or 0) + line.quantity
             if not confirming then
-                local field = r[2] .. ':' .. line.sku
+                local field = r.buyer .. ':' .. line.sku
                 needHolding[field] = (needHolding[field] or 0) + line.quantity
             end
         end
@@ -45,11 +45,12 @@ for _, move in ipairs(moves) do
             redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
         else
             redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-            fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
+            fs_take_holding(stock, holdings, move.record.buyer, line.sku, line.quantity)
         end
         fs_bump_version(stock, line.sku)
     end
-    redis.call('HSET', reservations, move.id .. ':status', move.confirming and 'ORDERED' or 'FAILED')
+    move.record.status = move.confirming and 'ORDERED' or 'FAILED'
+    fs_record_write(reservations, move.id, move.record)
     redis.call('HDEL', KEYS[4], move.id)
 end
 return reply

@@ -181,3 +181,135 @@ local function fs_now_micros()
     local time = redis.call('TIME')
     return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
+
+-- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by '|', which no id, line,
+-- position or instant ever holds:
+--   status letter | buyer | requestId | lines "sku:q,sku:q" | reservedAt | pos | cancelledAt | redrivenAt
+-- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
+-- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
+-- out. An instant is packed as base-36 epoch seconds '.' base-36 nano-of-second (fs_instant_pack). The adapter's
+-- ReservationRecord reads and writes the same text.
+local FS_STATUS_LETTER = { RESERVED = 'R', ORDERED = 'O', PAID = 'P', CANCELLED = 'C', EXPIRED = 'E', FAILED = 'F' }
+local FS_LETTER_STATUS = { R = 'RESERVED', O = 'ORDERED', P = 'PAID', C = 'CANCELLED', E = 'EXPIRED', F = 'FAILED' }
+local FS_BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+-- A whole number of at least 0 in base 36, lower case (as Java's Long.toString(n, 36)).
+local function fs_base36(n)
+    local digits = ''
+    repeat
+        local digit = n % 36
+        digits = string.sub(FS_BASE36, digit + 1, digit + 1) .. digits
+        n = (n - digit) / 36
+    until n == 0
+    return digits
+end
+
+-- Days from 1970-01-01 to a date of the proleptic Gregorian calendar, and back (H. Hinnant's days_from_civil and
+-- civil_from_days), exact in doubles for every year here.
+local function fs_days_from_civil(y, m, d)
+    if m <= 2 then
+        y = y - 1
+    end
+    local era = math.floor(y / 400)
+    local yoe = y - era * 400
+    local doy = math.floor((153 * (m > 2 and m - 3 or m + 9) + 2) / 5) + d - 1
+    return era * 146097 + yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy - 719468
+end
+
+local function fs_civil_from_days(days)
+    days = days + 719468
+    local era = math.floor(days / 146097)
+    local doe = days - era * 146097
+    local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
+    local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
+    local mp = math.floor((5 * doy + 2) / 153)
+    local m = mp < 10 and mp + 3 or mp - 9
+    return yoe + era * 400 + (m <= 2 and 1 or 0), m, doy - math.floor((153 * mp + 2) / 5) + 1
+end
+
+-- An ISO-8601 instant as Java's Instant.toString writes it, packed exactly: base-36 epoch seconds '.' base-36
+-- nano-of-second. One of another year than 1970..9999 (or not in that form) is kept as it is: it ends in 'Z', a packed
+-- one never does, so every instant is stored and read back exactly and packing never fails.
+local function fs_instant_pack(iso)
+    local y, mo, d, h, mi, s, rest = string.match(iso,
+        '^(%d%d%d%d)%-(%d%d)%-(%d%d)T(%d%d):(%d%d):(%d%d)(.*)Z$')
+    local fraction = rest == '' and '' or string.match(rest or '', '^%.(%d+)$')
+    if not y or not fraction or #fraction > 9 or tonumber(y) < 1970 then
+        return iso
+    end
+    local days = fs_days_from_civil(tonumber(y), tonumber(mo), tonumber(d))
+    local seconds = ((days * 24 + tonumber(h)) * 60 + tonumber(mi)) * 60 + tonumber(s)
+    return fs_base36(seconds) .. '.' .. fs_base36(tonumber(string.sub(fraction .. '000000000', 1, 9)))
+end
+
+-- A packed instant as Instant.toString writes it: the fraction in groups of three digits, none when whole.
+local function fs_instant_iso(packed)
+    local seconds, nanos = string.match(packed, '^(%w+)%.(%w+)$')
+    if not seconds then
+        return packed
+    end
+    seconds, nanos = tonumber(seconds, 36), tonumber(nanos, 36)
+    local days = math.floor(seconds / 86400)
+    local time = seconds - days * 86400
+    local y, m, d = fs_civil_from_days(days)
+    local text = string.format('%04d-%02d-%02dT%02d:%02d:%02d', y, m, d, math.floor(time / 3600),
+        math.floor(time % 3600 / 60), time % 60)
+    if nanos == 0 then
+        return text .. 'Z'
+    elseif nanos % 1000000 == 0 then
+        return text .. string.format('.%03dZ', nanos / 1000000)
+    elseif nanos % 1000 == 0 then
+        return text .. string.format('.%06dZ', nanos / 1000)
+    end
+    return text .. string.format('.%09dZ', nanos)
+end
+
+-- A stored record as { status (the full name), buyer, requestId, lines, reservedAt (packed), pos, cancelledAt
+-- (packed), redrivenAt } (the last three nil when absent); nil for none.
+local function fs_record_decode(value)
+    if not value then
+        return nil
+    end
+    local p, n = {}, 0
+    for part in string.gmatch(value .. '|', '([^|]*)|') do
+        n = n + 1
+        if part ~= '' then
+            p[n] = part
+        end
+    end
+    return { status = FS_LETTER_STATUS[p[1]], buyer = p[2], requestId = p[3], lines = p[4], reservedAt = p[5],
+             pos = p[6], cancelledAt = p[7], redrivenAt = p[8] }
+end
+
+local function fs_record_encode(r)
+    local parts = { FS_STATUS_LETTER[r.status], r.buyer, r.requestId, r.lines, r.reservedAt }
+    local optional = { r.pos or '', r.cancelledAt or '', r.redrivenAt or '' }
+    local last = 0
+    for i = 1, #optional do
+        if optional[i] ~= '' then
+            last = i
+        end
+    end
+    for i = 1, last do
+        parts[#parts + 1] = optional[i]
+    end
+    return table.concat(parts, '|')
+end
+
+-- The status of a stored record from its first letter alone: what a look over many records reads of each.
+local function fs_record_status_of(value)
+    return FS_LETTER_STATUS[string.sub(value, 1, 1)]
+end
+
+-- Whether a status may be written: a script checks a status it was given before it moves anything.
+local function fs_record_status_known(status)
+    return FS_STATUS_LETTER[status] ~= nil
+end
+
+local function fs_record_read(hash, id)
+    return fs_record_decode(redis.call('HGET', hash, id))
+end
+
+local function fs_record_write(hash, id, r)
+    redis.call('HSET', hash, id, fs_record_encode(r))
+end

@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.RedisActivityArchive;
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.EventPosition;
@@ -517,11 +518,9 @@ public final class ReconciliationBenchmark {
         for (int i = 0; i < reservations; i++) {
             String id = sale.value() + ".f" + i;
             boolean inFlight = i % 1000 >= 990;
-            recordPage.put(id + ":buyer", "f" + i);
-            recordPage.put(id + ":requestId", "r" + i);
-            recordPage.put(id + ":lines", SKU.value() + ":1");
-            recordPage.put(id + ":status", inFlight ? "RESERVED" : "ORDERED");
-            recordPage.put(id + ":reservedAt", "2026-12-01T09:00:00Z");
+            recordPage.put(id, new ReservationRecord(inFlight ? ReservationStatus.RESERVED : ReservationStatus.ORDERED,
+                    new BuyerId("f" + i), new RequestId("r" + i), List.of(new ReservationLine(SKU, 1)),
+                    Instant.parse("2026-12-01T09:00:00Z"), null, null, null).encode());
             holdingPage.put("f" + i + ":" + SKU.value(), "1");
             requestPage.put("f" + i + ":r" + i, id);
             if (inFlight) {
@@ -555,7 +554,7 @@ public final class ReconciliationBenchmark {
         if (!Boolean.getBoolean("flashsale.bench.grow-during-phases")) {
             long room = Long.getLong("flashsale.bench.room", 2_000_000L);
             long started = System.nanoTime();
-            growAhead(connection, records, 5 * room);
+            growAhead(connection, records, room);
             growAhead(connection, held, room);
             growAhead(connection, requests, room);
             System.out.printf("hash tables grown ahead for %,d more reservations in %.1f s (used_memory %s)%n", room,

@@ -2,11 +2,16 @@ package io.flashsale.acceptance.inspect;
 
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -29,8 +34,6 @@ import java.util.TreeMap;
  */
 public final class HotStore implements AutoCloseable {
 
-    private static final String STATUS_SUFFIX = ":" + RedisKeys.RESERVATION_STATUS;
-
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
 
@@ -41,13 +44,9 @@ public final class HotStore implements AutoCloseable {
 
     /** Reservation id to status (RESERVED, ORDERED, FAILED, ...) of every reservation the sale accepted. */
     public Map<String, String> reservationStatuses(String activityId) {
-        Map<String, String> fields = connection.sync().hgetall(RedisKeys.reservations(new ActivityId(activityId)));
+        Map<String, String> records = connection.sync().hgetall(RedisKeys.reservations(new ActivityId(activityId)));
         Map<String, String> statuses = new HashMap<>();
-        fields.forEach((field, value) -> {
-            if (field.endsWith(STATUS_SUFFIX)) {
-                statuses.put(field.substring(0, field.length() - STATUS_SUFFIX.length()), value);
-            }
-        });
+        records.forEach((id, stored) -> statuses.put(id, ReservationRecord.statusOf(stored).name()));
         return statuses;
     }
 
@@ -145,8 +144,10 @@ public final class HotStore implements AutoCloseable {
         ActivityId activity = new ActivityId(activityId);
         SkuId sku = new SkuId(skuId);
         var commands = connection.sync();
+        commands.watch(RedisKeys.reservations(activity));
+        String reserved = record(activity, reservationId).withStatus(ReservationStatus.RESERVED).encode();
         commands.multi();
-        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "RESERVED");
+        commands.hset(RedisKeys.reservations(activity), reservationId, reserved);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "reserved"), units);
         // RESERVED again, so in flight again, as reserve.lua listed it.
@@ -163,7 +164,8 @@ public final class HotStore implements AutoCloseable {
     public void loseLedgerKeepingAStaleRecord(String activityId, String reservationId) {
         ActivityId activity = new ActivityId(activityId);
         var commands = connection.sync();
-        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "RESERVED");
+        commands.hset(RedisKeys.reservations(activity), reservationId,
+                record(activity, reservationId).withStatus(ReservationStatus.RESERVED).encode());
         commands.del(RedisKeys.meta(activity), RedisKeys.stock(activity));
     }
 
@@ -182,10 +184,11 @@ public final class HotStore implements AutoCloseable {
         ActivityId activity = new ActivityId(activityId);
         SkuId sku = new SkuId(skuId);
         var commands = connection.sync();
+        commands.watch(RedisKeys.reservations(activity));
+        String cancelled = record(activity, reservationId).withStatus(ReservationStatus.CANCELLED)
+                .withCancelledAt(cancelledAt).encode();
         commands.multi();
-        commands.hset(RedisKeys.reservations(activity), reservationId + STATUS_SUFFIX, "CANCELLED");
-        commands.hset(RedisKeys.reservations(activity), reservationId + ":" + RedisKeys.RESERVATION_CANCELLED_AT,
-                cancelledAt.toString());
+        commands.hset(RedisKeys.reservations(activity), reservationId, cancelled);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
         commands.hincrby(RedisKeys.stock(activity), RedisKeys.segmentField(sku, 1), units);
         commands.hincrby(RedisKeys.holdings(activity), buyerId + ":" + skuId, -units);
@@ -209,13 +212,10 @@ public final class HotStore implements AutoCloseable {
         String reservations = RedisKeys.reservations(new ActivityId(activityId));
         Map<String, String> page = new HashMap<>();
         for (int i = 0; i < count; i++) {
-            String id = activityId + ".paid" + i;
-            page.put(id + ":buyer", "paid" + i);
-            page.put(id + ":requestId", "p" + i);
-            page.put(id + ":lines", skuId + ":1");
-            page.put(id + ":status", "PAID");
-            page.put(id + ":reservedAt", "2026-01-01T00:00:00Z");
-            if (page.size() >= 2500 || i == count - 1) {
+            page.put(activityId + ".paid" + i, new ReservationRecord(ReservationStatus.PAID, new BuyerId("paid" + i),
+                    new RequestId("p" + i), List.of(new ReservationLine(new SkuId(skuId), 1)),
+                    Instant.parse("2026-01-01T00:00:00Z"), null, null, null).encode());
+            if (page.size() >= 500 || i == count - 1) {
                 connection.sync().hset(reservations, page);
                 page.clear();
             }
@@ -224,8 +224,13 @@ public final class HotStore implements AutoCloseable {
 
     /** Where the broker stored the reservation's event ({@code <partition>:<offset>}), once a relay published it. */
     public Optional<String> positionOf(String activityId, String reservationId) {
-        return Optional.ofNullable(connection.sync().hget(RedisKeys.reservations(new ActivityId(activityId)),
-                reservationId + ":pos"));
+        ReservationRecord record = record(new ActivityId(activityId), reservationId);
+        return Optional.ofNullable(record == null ? null : record.position()).map(Object::toString);
+    }
+
+    private ReservationRecord record(ActivityId activity, String reservationId) {
+        String stored = connection.sync().hget(RedisKeys.reservations(activity), reservationId);
+        return stored == null ? null : ReservationRecord.decode(stored);
     }
 
     /** The id of the newest SLOWLOG entry (-1 when empty): commands logged later have larger ids. */

@@ -6,16 +6,11 @@ import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.lettuce.core.MapScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -25,9 +20,6 @@ import java.util.Set;
  */
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
-    private static final String STATUS_SUFFIX = ":" + RedisKeys.RESERVATION_STATUS;
-    /** Hash fields HSCAN looks at per call: a short step for the server, as every paged read of a sale takes. */
-    private static final long SCAN_STEP = PagedReads.PAGE;
     private static final String CHECK = "check";
     private static final String DELETE = "delete";
 
@@ -63,36 +55,16 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
         if ("1".equals(redis.hget(RedisKeys.meta(activityId), TRACKS_IN_FLIGHT))) {
             Set<String> inFlight = pages.hash(RedisKeys.inFlight(activityId)).keySet();
             return pages.records(RedisKeys.reservations(activityId), inFlight).stream()
-                    .filter(record -> ReservationStatus.RESERVED.name().equals(record.status())).count();
+                    .filter(record -> record.status() == ReservationStatus.RESERVED).count();
         }
-        return withStatus(activityId, ReservationStatus.RESERVED).size();
+        return pages.reservationIds(RedisKeys.reservations(activityId), ReservationStatus.RESERVED::equals).size();
     }
 
     @Override
     public List<ReservationId> cancelledReservations(ActivityId activityId) {
-        return withStatus(activityId, ReservationStatus.CANCELLED).stream()
-                .map(statusField -> statusField.substring(0, statusField.length() - STATUS_SUFFIX.length()))
+        return pages.reservationIds(RedisKeys.reservations(activityId), ReservationStatus.CANCELLED::equals).stream()
                 .map(ReservationId::new)
                 .toList();
-    }
-
-    /** The status fields ({@code <id>:status}) of the reservations in that status. */
-    private Set<String> withStatus(ActivityId activityId, ReservationStatus status) {
-        String reservations = RedisKeys.reservations(activityId);
-        ScanArgs statusFields = ScanArgs.Builder.matches("*" + STATUS_SUFFIX).limit(SCAN_STEP);
-        // A set, because HSCAN may return a field more than once while the hash is being resized.
-        Set<String> found = new HashSet<>();
-        ScanCursor cursor = ScanCursor.INITIAL;
-        do {
-            MapScanCursor<String, String> step = redis.hscan(reservations, cursor, statusFields);
-            for (Map.Entry<String, String> field : step.getMap().entrySet()) {
-                if (status.name().equals(field.getValue())) {
-                    found.add(field.getKey());
-                }
-            }
-            cursor = step;
-        } while (!cursor.isFinished());
-        return found;
     }
 
     @Override

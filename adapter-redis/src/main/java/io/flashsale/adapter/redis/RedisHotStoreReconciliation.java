@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReadPace;
+import io.flashsale.adapter.redis.internal.ReservationLines;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.EventPosition;
@@ -56,9 +57,6 @@ import java.util.stream.Collectors;
  */
 public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort,
         RecoveryMarkPort {
-
-    /** Field of a reservation's record: where the broker stored its event, written by {@code acknowledge.lua}. */
-    static final String RESERVATION_POSITION = "pos";
 
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
@@ -152,7 +150,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
                 : pages.reservationIds(reservations, SNAPSHOT_STATUSES::contains);
         List<SnapshotReply.Record> records = pages.records(reservations, ids).stream()
                 .filter(record -> SNAPSHOT_STATUSES.contains(record.status()))
-                .filter(record -> !record.status().equals("CANCELLED") || record.cancelledAt() != null)
+                .filter(record -> record.status() != ReservationStatus.CANCELLED
+                        || record.stored().cancelledAt() != null)
                 .toList();
         Map<String, String> holdings = tracked ? null : pages.hash(RedisKeys.holdings(activityId));
         Optional<SnapshotReply.Figures> after = figures(activityId);
@@ -162,7 +161,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         return Optional.of(SnapshotReply.assemble(activityId, before.get(), after.get(), holdings, records, waiting));
     }
 
-    private static final Set<String> SNAPSHOT_STATUSES = Set.of("RESERVED", "FAILED", "CANCELLED");
+    private static final Set<ReservationStatus> SNAPSHOT_STATUSES = Set.of(ReservationStatus.RESERVED,
+            ReservationStatus.FAILED, ReservationStatus.CANCELLED);
 
     private Optional<SnapshotReply.Figures> figures(ActivityId activityId) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
@@ -272,14 +272,14 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     private boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
         ActivityId activityId = reservationId.activityId();
-        String reservedAt = redis.hget(RedisKeys.reservations(activityId),
-                RedisKeys.reservationField(reservationId, RedisKeys.RESERVATION_RESERVED_AT));
-        if (reservedAt == null) {
+        String stored = redis.hget(RedisKeys.reservations(activityId), reservationId.value());
+        if (stored == null) {
             return false;
         }
+        Instant reservedAt = ReservationRecord.decode(stored).reservedAt();
         String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
         Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), activityId.value(),
-                Long.toString(Instant.parse(reservedAt).toEpochMilli()), seenAt, Long.toString(window.toMillis()));
+                Long.toString(reservedAt.toEpochMilli()), seenAt, Long.toString(window.toMillis()));
         return appended == 1L;
     }
 
@@ -289,12 +289,13 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         List<ReservationId> all = List.copyOf(ids);
         for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
             List<ReservationId> page = all.subList(from, Math.min(all.size(), from + PagedReads.PAGE));
-            String[] fields = page.stream().map(id -> RedisKeys.reservationField(id, RESERVATION_POSITION))
-                    .toArray(String[]::new);
+            String[] fields = page.stream().map(ReservationId::value).toArray(String[]::new);
             List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
             for (int i = 0; i < page.size(); i++) {
-                if (values.get(i).hasValue()) {
-                    positions.put(page.get(i), EventPosition.parse(values.get(i).getValue()));
+                EventPosition position = values.get(i).hasValue()
+                        ? ReservationRecord.decode(values.get(i).getValue()).position() : null;
+                if (position != null) {
+                    positions.put(page.get(i), position);
                 }
             }
         }
@@ -393,8 +394,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             args.add(order.requestId().value());
             args.add(order.status().name());
             args.add(order.reservedAt().toString());
-            args.add(order.lines().stream().map(line -> line.skuId().value() + ":" + line.quantity())
-                    .collect(Collectors.joining(",")));
+            args.add(ReservationLines.encode(order.lines()));
         }
         Long written = rebuildPage.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
         return written == 1L;

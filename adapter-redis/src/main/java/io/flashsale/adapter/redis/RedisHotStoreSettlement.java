@@ -11,15 +11,11 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
 
 /**
  * The batch side of the hot store: one HMGET to read a batch, one script to settle it ({@code settle_batch.lua}) or to
@@ -55,19 +51,15 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         if (reservationIds.isEmpty()) {
             return held;
         }
-        String[] fields = new String[reservationIds.size() * 2];
+        String[] fields = new String[reservationIds.size()];
         for (int i = 0; i < reservationIds.size(); i++) {
-            ReservationId id = requireOf(activityId, reservationIds.get(i));
-            fields[2 * i] = RedisKeys.reservationField(id, RESERVATION_STATUS);
-            fields[2 * i + 1] = RedisKeys.reservationField(id, RESERVATION_CANCELLED_AT);
+            fields[i] = requireOf(activityId, reservationIds.get(i)).value();
         }
         List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
         for (int i = 0; i < reservationIds.size(); i++) {
-            KeyValue<String, String> status = values.get(2 * i);
-            if (status.hasValue()) {
-                KeyValue<String, String> cancelledAt = values.get(2 * i + 1);
-                held.put(reservationIds.get(i), new HeldStatus(ReservationStatus.valueOf(status.getValue()),
-                        cancelledAt.hasValue() ? Instant.parse(cancelledAt.getValue()) : null));
+            if (values.get(i).hasValue()) {
+                ReservationRecord record = ReservationRecord.decode(values.get(i).getValue());
+                held.put(reservationIds.get(i), new HeldStatus(record.status(), record.cancelledAt()));
             }
         }
         return held;

@@ -4,7 +4,6 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
-import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,11 +37,11 @@ import java.util.List;
  *                              &lt;sku&gt;:adj:&lt;id&gt;    "1" once the audited stock adjustment &lt;id&gt; is in the total
  *                                                (applied by adjust.lua, or included by a repair or a rebuild)
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
- * fs:{a}:reservations  hash    &lt;id&gt;:buyer, &lt;id&gt;:requestId
- *                              &lt;id&gt;:lines         "sku:quantity,sku:quantity" in request order
- *                              &lt;id&gt;:status        RESERVED | ORDERED | PAID | CANCELLED | EXPIRED | FAILED
- *                              &lt;id&gt;:reservedAt    ISO-8601 instant of the attempt
- *                              &lt;id&gt;:cancelledAt   ISO-8601 instant the buyer cancelled it while RESERVED
+ * fs:{a}:reservations  hash    &lt;id&gt; -&gt; the reservation's record, one field (ADR 70):
+ *                              status letter | buyer | requestId | lines "sku:quantity,sku:quantity" in request
+ *                              order | reservedAt | broker position | cancelledAt (the buyer's, while RESERVED) |
+ *                              redrivenAt, instants exact to the nanosecond, absent trailing parts left out
+ *                              ({@link ReservationRecord} reads it)
  * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
  * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
  *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
@@ -68,20 +67,13 @@ import java.util.List;
  *                              registry key of its own, see the adapters' constructors.
  * </pre>
  *
- * <p>Ids never contain {@code :} or {@code ,} (they are {@code [A-Za-z0-9_-]}, reservation ids add {@code .}),
- * so every field name and the encoded lines read back unambiguously.
+ * <p>Ids never contain {@code :}, {@code ,} or {@code |} (they are {@code [A-Za-z0-9_-]}, reservation ids add
+ * {@code .}), so every field name, the encoded lines and a reservation's record read back unambiguously.
  */
 public final class RedisKeys {
 
     public static final String META_READY = "ready";
     public static final String META_SKUS = "skus";
-
-    public static final String RESERVATION_BUYER = "buyer";
-    public static final String RESERVATION_REQUEST_ID = "requestId";
-    public static final String RESERVATION_LINES = "lines";
-    public static final String RESERVATION_STATUS = "status";
-    public static final String RESERVATION_RESERVED_AT = "reservedAt";
-    public static final String RESERVATION_CANCELLED_AT = "cancelledAt";
 
     /** The consumer group every relay reads the outbox streams with. */
     public static final String OUTBOX_GROUP = "relays";
@@ -178,11 +170,6 @@ public final class RedisKeys {
     /** Field of {@link #holdings(ActivityId)}. */
     public static String holdingField(BuyerId buyerId, SkuId skuId) {
         return buyerId.value() + ":" + skuId.value();
-    }
-
-    /** Field of {@link #reservations(ActivityId)}, e.g. {@code <id>:status}. */
-    public static String reservationField(ReservationId reservationId, String attribute) {
-        return reservationId.value() + ":" + attribute;
     }
 
     /** Field of {@link #requests(ActivityId)}. */

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.adapter.redis.internal.ReservationLines;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
@@ -10,7 +9,6 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -30,13 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_BUYER;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_CANCELLED_AT;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_LINES;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_REQUEST_ID;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_RESERVED_AT;
-import static io.flashsale.adapter.redis.RedisKeys.RESERVATION_STATUS;
 
 /**
  * The stock port on Redis: every move is one Lua script, so Redis serializes them as the reference
@@ -129,9 +120,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public Optional<Instant> cancelledAt(ReservationId reservationId) {
-        String at = redis.hget(RedisKeys.reservations(reservationId.activityId()),
-                RedisKeys.reservationField(reservationId, RESERVATION_CANCELLED_AT));
-        return Optional.ofNullable(at).map(Instant::parse);
+        return record(reservationId).map(ReservationRecord::cancelledAt);
     }
 
     @Override
@@ -183,21 +172,12 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public Optional<Reservation> findReservation(ReservationId id) {
-        List<KeyValue<String, String>> fields = redis.hmget(RedisKeys.reservations(id.activityId()),
-                RedisKeys.reservationField(id, RESERVATION_BUYER),
-                RedisKeys.reservationField(id, RESERVATION_REQUEST_ID),
-                RedisKeys.reservationField(id, RESERVATION_LINES),
-                RedisKeys.reservationField(id, RESERVATION_STATUS),
-                RedisKeys.reservationField(id, RESERVATION_RESERVED_AT));
-        if (!fields.getFirst().hasValue()) {
-            return Optional.empty();
-        }
-        return Optional.of(new Reservation(id, id.activityId(),
-                new BuyerId(fields.get(0).getValue()),
-                new RequestId(fields.get(1).getValue()),
-                ReservationLines.decode(fields.get(2).getValue()),
-                ReservationStatus.valueOf(fields.get(3).getValue()),
-                Instant.parse(fields.get(4).getValue())));
+        return record(id).map(record -> record.toReservation(id));
+    }
+
+    private Optional<ReservationRecord> record(ReservationId id) {
+        return Optional.ofNullable(redis.hget(RedisKeys.reservations(id.activityId()), id.value()))
+                .map(ReservationRecord::decode);
     }
 
     @Override

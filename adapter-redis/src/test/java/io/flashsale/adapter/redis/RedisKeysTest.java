@@ -4,7 +4,6 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
-import io.flashsale.domain.reservation.ReservationId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -35,11 +34,8 @@ class RedisKeysTest {
 
     @Test
     void fieldsJoinTheirPartsWithAColonThatNoIdContains() {
-        var reservation = ReservationId.of(ACTIVITY, "tok1");
-
         assertThat(RedisKeys.holdingField(new BuyerId("alice"), new SkuId("sku-1"))).isEqualTo("alice:sku-1");
         assertThat(RedisKeys.requestField(new BuyerId("alice"), new RequestId("r_1"))).isEqualTo("alice:r_1");
-        assertThat(RedisKeys.reservationField(reservation, RedisKeys.RESERVATION_STATUS)).isEqualTo("sale-7.tok1:status");
         assertThat(RedisKeys.stockField(new SkuId("sku-1"), "reserved")).isEqualTo("sku-1:reserved");
         assertThat(RedisKeys.segmentField(new SkuId("sku-1"), 3)).isEqualTo("sku-1:avail:3");
     }

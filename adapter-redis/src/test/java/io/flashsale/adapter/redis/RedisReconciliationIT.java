@@ -57,6 +57,14 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         return limit.isEmpty() ? 512 : Integer.parseInt(limit.values().iterator().next());
     }
 
+    /**
+     * Below this many buyers of one unit each a sale may be read in one atomic step (a record and a holding per buyer)
+     * or its holdings hash be compact: a sale of more is read in pages, and HSCAN steps through its holdings.
+     */
+    private int pagedSaleBuyers() {
+        return Math.max(compactHashLimit(), RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT / 2);
+    }
+
     private List<Long> segmentsOf(SkuId sku, int segments) {
         List<Long> counts = new ArrayList<>();
         for (int s = 1; s <= segments; s++) {
@@ -136,19 +144,20 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
 
     @Test
     void givenASaleAboveTheAtomicLimit_thenItIsReadInPagesWithEveryReservationThatCounts() {
+        int buyers = RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT / 2 + 1;
         stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
-                Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 1000, null, 3))));
-        int buyers = RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT / 4;
+                Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 2L * buyers, null, 3))));
         for (int b = 0; b < buyers; b++) {
             reserve(new BuyerId("b" + b), line(A, 1));
         }
-        assertThat(redis.hlen(RedisKeys.reservations(activityId))).isGreaterThan(
-                RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT);
+        assertThat(redis.hlen(RedisKeys.reservations(activityId)) + redis.hlen(RedisKeys.holdings(activityId)))
+                .as("a record and a holding per buyer")
+                .isGreaterThan(RedisHotStoreReconciliation.ATOMIC_SNAPSHOT_LIMIT);
 
         HotSkuSnapshot a = snapshotOf(A);
 
         assertThat(a.steady()).isTrue();
-        assertThat(a.figures()).isEqualTo(new LedgerFigures(1000, buyers, 0, 1000 - buyers));
+        assertThat(a.figures()).isEqualTo(new LedgerFigures(2L * buyers, buyers, 0, buyers));
         assertThat(a.reservations()).hasSize(buyers).allMatch(HotReservation::inPipeline);
         assertThat(a.holdingsRead()).isFalse();
         assertThat(a.heldUnits()).isEqualTo(buyers);
@@ -161,7 +170,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
     void givenAPagedSale_whenAuditedAPageALook_thenOneCycleCoversEveryHoldingAndTheCursorLivesInRedis() {
         stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
                 Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 10_000, null, 3))));
-        int buyers = compactHashLimit() + 500;
+        int buyers = pagedSaleBuyers() + 500;
         for (int b = 0; b < buyers; b++) {
             reserve(new BuyerId("b" + b), line(A, 1));
         }
@@ -192,7 +201,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
     void givenTheSkuMovedSinceTheLook_whenAudited_thenTheSliceIsNotSteadyAndTheCursorStaysForTheNextLook() {
         stock.warmUp(new Activity(activityId, "big", sale.startsAt(), sale.endsAt(), new PurchaseLimit(1),
                 Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(new ActivityItem(A, 10_000, null, 3))));
-        for (int b = 0; b < compactHashLimit() + 300; b++) {
+        for (int b = 0; b < pagedSaleBuyers() + 300; b++) {
             reserve(new BuyerId("b" + b), line(A, 1));
         }
         HotSkuSnapshot look = snapshotOf(A);

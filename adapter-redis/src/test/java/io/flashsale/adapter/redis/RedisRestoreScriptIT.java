@@ -110,8 +110,10 @@ class RedisRestoreScriptIT {
         assertThat(after.get("solo:sold")).isEqualTo("0");
         assertThat(redis.hexists(RedisKeys.holdings(activityId), "alice:seg")).isFalse();
         assertThat(redis.hexists(RedisKeys.holdings(activityId), "alice:solo")).isFalse();
-        assertThat(redis.hget(RedisKeys.reservations(activityId), reservation.id() + ":status")).isEqualTo("EXPIRED");
-        assertThat(redis.hexists(RedisKeys.reservations(activityId), reservation.id() + ":cancelledAt")).isFalse();
+        ReservationRecord stored = ReservationRecord.decode(redis.hget(RedisKeys.reservations(activityId),
+                reservation.id().value()));
+        assertThat(stored.status()).isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(stored.cancelledAt()).isNull();
         assertThat(adapter.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(new SkuId("seg"), StockLedger.of(8)), new SkuStock(new SkuId("solo"), StockLedger.of(2)));
     }
@@ -130,7 +132,7 @@ class RedisRestoreScriptIT {
     }
 
     @Test
-    void givenAReleaseByTheBuyer_thenItsMomentIsStoredAsExactIsoTextBesideTheReservation() {
+    void givenAReleaseByTheBuyer_thenItsMomentIsStoredExactlyInTheReservationsRecord() {
         warmUp(ActivityItem.of("solo", 2));
         ReservationRequest request = new ReservationRequest(ReservationId.of(activityId, "tok1"), new BuyerId("alice"),
                 new RequestId("k"), List.of(line("solo", 1)), NOW);
@@ -139,8 +141,9 @@ class RedisRestoreScriptIT {
 
         assertThat(adapter.release(request.id(), at)).isTrue();
 
-        assertThat(redis.hget(RedisKeys.reservations(activityId), request.id() + ":cancelledAt"))
-                .isEqualTo("2031-01-02T03:04:05.123456789Z");
+        assertThat(redis.hget(RedisKeys.reservations(activityId), request.id().value())).as("as the codec writes it")
+                .isEqualTo(ReservationRecord.of(request.toReservation()).withStatus(ReservationStatus.CANCELLED)
+                        .withCancelledAt(at).encode());
         assertThat(adapter.cancelledAt(request.id())).contains(at);
     }
 

@@ -180,9 +180,9 @@ final class ReservationModelRun {
         outboxExpected.subList(0, ids.size()).clear();
         String records = RedisKeys.reservations(activity.id());
         for (int i = 0; i < ids.size(); i++) {
-            boolean recorded = commands.hexists(records, ids.get(i) + ":status");
-            assertThat(commands.hget(records, ids.get(i) + ":" + RedisHotStoreReconciliation.RESERVATION_POSITION))
-                    .as(where() + " position of " + ids.get(i)).isEqualTo(recorded ? positions.get(i).toString() : null);
+            String stored = commands.hget(records, ids.get(i));
+            assertThat(stored == null ? null : ReservationRecord.decode(stored).position())
+                    .as(where() + " position of " + ids.get(i)).isEqualTo(stored == null ? null : positions.get(i));
         }
         seen.add(read.isEmpty() ? "acknowledge/none" : "acknowledge");
     }

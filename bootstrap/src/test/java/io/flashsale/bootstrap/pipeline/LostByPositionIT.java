@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.testing.TestRedis;
@@ -156,10 +157,11 @@ class LostByPositionIT extends PipelineTestBase {
 
     /** Every reservation's entry relayed and acknowledged, with the broker's position recorded on its record. */
     private void awaitRelayedWithPositions(String activityId, Iterable<String> reservations) {
-        String records = RedisKeys.reservations(new ActivityId(activityId));
+        ActivityId activity = new ActivityId(activityId);
         await().atMost(WITHIN).untilAsserted(() -> {
             for (String reservation : reservations) {
-                assertThat(commands().hget(records, reservation + ":pos")).as(reservation).matches("\\d+:\\d+");
+                assertThat(record(commands(), activity, reservation)).as(reservation).isNotNull()
+                        .extracting(ReservationRecord::position).isNotNull();
             }
             assertThat(outboxEntries(activityId)).isEmpty();
         });

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
@@ -187,8 +188,21 @@ abstract class PipelineTestBase {
     static void awaitRelayed(RedisCommands<String, String> redis, ActivityId activity,
                              Map<String, String> reservations) {
         await().atMost(WITHIN).untilAsserted(() -> reservations.keySet().forEach(reservation ->
-                assertThat(redis.hget(RedisKeys.reservations(activity), reservation + ":pos")).as(reservation)
-                        .isNotNull()));
+                assertThat(record(redis, activity, reservation)).as(reservation).isNotNull()
+                        .extracting(ReservationRecord::position).isNotNull()));
+    }
+
+    /** The reservation's record in Redis, null when Redis holds none. */
+    static ReservationRecord record(RedisCommands<String, String> redis, ActivityId activity, String reservation) {
+        String stored = redis.hget(RedisKeys.reservations(activity), reservation);
+        return stored == null ? null : ReservationRecord.decode(stored);
+    }
+
+    /** Rewrites the status on the reservation's record in Redis, as a lost update would have left it. */
+    static void rewriteStatus(RedisCommands<String, String> redis, ActivityId activity, String reservation,
+                              ReservationStatus status) {
+        redis.hset(RedisKeys.reservations(activity), reservation,
+                record(redis, activity, reservation).withStatus(status).encode());
     }
 
     /** All {@code buyers} at the same moment; returns reservation id -> buyer of the accepted ones. */

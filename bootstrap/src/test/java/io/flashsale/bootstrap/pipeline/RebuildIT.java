@@ -47,9 +47,8 @@ class RebuildIT extends PipelineTestBase {
         String second = retried.json().path("reservationId").asString();
         assertThat(second).isNotEqualTo(original);
         // Redis refused it (FAILED, its unit back); its id now leads to the request's order (ADR 61).
-        await().atMost(WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(commands().hget(
-                RedisKeys.reservations(activity(id)), RedisKeys.reservationField(new ReservationId(second),
-                        RedisKeys.RESERVATION_STATUS))).isEqualTo("FAILED"));
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(
+                record(commands(), activity(id), second).status()).isEqualTo(ReservationStatus.FAILED));
         var seenThroughSecond = reservation(second, "ann");
         assertThat(seenThroughSecond.path("reservationId").asString()).isEqualTo(original);
         assertThat(seenThroughSecond.path("sameRequestAs").asString()).isEqualTo(second);
@@ -76,8 +75,7 @@ class RebuildIT extends PipelineTestBase {
         awaitStatus(bobs, "bob", "ORDERED");
         ActivityId activity = activity(id);
         // The loss: Redis kept an older copy of Ann's record (still RESERVED) and lost the sale's meta and ledger.
-        commands().hset(RedisKeys.reservations(activity),
-                RedisKeys.reservationField(new ReservationId(anns), RedisKeys.RESERVATION_STATUS), "RESERVED");
+        rewriteStatus(commands(), activity, anns, ReservationStatus.RESERVED);
         commands().del(RedisKeys.meta(activity), RedisKeys.stock(activity));
         assertThat(reserve(id, "cid", "c-1").status()).isEqualTo(503);
 

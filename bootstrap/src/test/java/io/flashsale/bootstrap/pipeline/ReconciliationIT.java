@@ -23,6 +23,7 @@ import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reconciliation.RecordedSku;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
@@ -167,8 +168,7 @@ class ReconciliationIT extends PipelineTestBase {
         awaitExactlyOneOrderEach(id, 10, accepted);
         String unconfirmed = accepted.keySet().iterator().next();
         ActivityId activity = activity(id);
-        commands().hset(RedisKeys.reservations(activity),
-                RedisKeys.reservationField(new ReservationId(unconfirmed), RedisKeys.RESERVATION_STATUS), "RESERVED");
+        rewriteStatus(commands(), activity, unconfirmed, ReservationStatus.RESERVED);
         commands().hincrby(RedisKeys.stock(activity), RedisKeys.stockField(SKU_ID, "reserved"), 1);
         commands().hincrby(RedisKeys.stock(activity), RedisKeys.stockField(SKU_ID, "sold"), -1);
         // RESERVED again, so in flight again, as reserve.lua lists it (ADR 43).

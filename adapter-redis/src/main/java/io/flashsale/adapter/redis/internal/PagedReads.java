@@ -1,5 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.Limit;
 import io.lettuce.core.MapScanCursor;
@@ -33,10 +35,6 @@ public final class PagedReads {
      */
     public static final int PAGE = 100;
 
-    private static final String STATUS_SUFFIX = ":status";
-    /** In the order of {@link SnapshotReply.Record}'s components after the id. */
-    private static final String[] RECORD_ATTRIBUTES = {"buyer", "status", "lines", "reservedAt", "cancelledAt"};
-
     private final RedisClusterCommands<String, String> redis;
     private final ReadPace pace;
 
@@ -69,12 +67,15 @@ public final class PagedReads {
         return matching;
     }
 
-    /** Ids of the reservations whose status passes {@code wanted}, by HSCAN over the status fields only. */
-    public Set<String> reservationIds(String reservations, Predicate<String> wanted) {
+    /**
+     * Ids of the reservations whose status passes {@code wanted}, by HSCAN over the records (one field each, its
+     * status read from the first letter).
+     */
+    public Set<String> reservationIds(String reservations, Predicate<ReservationStatus> wanted) {
         Set<String> ids = new HashSet<>();
-        scan(reservations, ScanArgs.Builder.matches("*" + STATUS_SUFFIX).limit(PAGE), (field, status) -> {
-            if (field.endsWith(STATUS_SUFFIX) && wanted.test(status)) {
-                ids.add(field.substring(0, field.length() - STATUS_SUFFIX.length()));
+        scan(reservations, ScanArgs.Builder.limit(PAGE), (id, record) -> {
+            if (wanted.test(ReservationRecord.statusOf(record))) {
+                ids.add(id);
             }
         });
         return ids;
@@ -86,7 +87,7 @@ public final class PagedReads {
         List<String> page = new ArrayList<>();
         for (String id : ids) {
             page.add(id);
-            if (page.size() * RECORD_ATTRIBUTES.length >= PAGE) {
+            if (page.size() >= PAGE) {
                 readRecords(reservations, page, records);
                 page.clear();
             }
@@ -100,20 +101,11 @@ public final class PagedReads {
             return;
         }
         long started = System.nanoTime();
-        String[] fields = new String[ids.size() * RECORD_ATTRIBUTES.length];
+        List<KeyValue<String, String>> values = redis.hmget(reservations, ids.toArray(String[]::new));
         for (int i = 0; i < ids.size(); i++) {
-            for (int a = 0; a < RECORD_ATTRIBUTES.length; a++) {
-                fields[i * RECORD_ATTRIBUTES.length + a] = ids.get(i) + ":" + RECORD_ATTRIBUTES[a];
+            if (values.get(i).hasValue()) {
+                into.add(SnapshotReply.Record.of(ids.get(i), values.get(i).getValue()));
             }
-        }
-        List<KeyValue<String, String>> values = redis.hmget(reservations, fields);
-        for (int i = 0; i < ids.size(); i++) {
-            int at = i * RECORD_ATTRIBUTES.length;
-            if (!values.get(at + 1).hasValue()) {
-                continue;
-            }
-            into.add(new SnapshotReply.Record(ids.get(i), value(values.get(at)), value(values.get(at + 1)),
-                    value(values.get(at + 2)), value(values.get(at + 3)), value(values.get(at + 4))));
         }
         pace.after(started);
     }
@@ -207,7 +199,4 @@ public final class PagedReads {
         } while (!cursor.isFinished());
     }
 
-    private static String value(KeyValue<String, String> value) {
-        return value.hasValue() ? value.getValue() : null;
-    }
 }

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -53,8 +54,21 @@ public final class SnapshotReply {
         }
     }
 
-    /** One reservation record as read by id; {@code cancelledAt} null when absent. */
-    public record Record(String id, String buyer, String status, String lines, String reservedAt, String cancelledAt) {
+    /** One reservation's record as read by id. */
+    public record Record(String id, ReservationRecord stored) {
+
+        /** @throws IllegalStateException when the stored value is not a record */
+        public static Record of(String id, String stored) {
+            try {
+                return new Record(id, ReservationRecord.decode(stored));
+            } catch (IllegalStateException unreadable) {
+                throw new IllegalStateException("reservation " + id + " cannot be read back", unreadable);
+            }
+        }
+
+        public ReservationStatus status() {
+            return stored.status();
+        }
     }
 
     /**
@@ -71,13 +85,10 @@ public final class SnapshotReply {
         List<Record> records = new ArrayList<>();
         for (Object item : (List<?>) reply.get(4)) {
             List<?> fields = (List<?>) item;
-            if (fields.size() != 6) {
-                throw new IllegalStateException("reservation record of " + fields.size() + " fields: " + fields);
+            if (fields.size() != 2) {
+                throw new IllegalStateException("reservation entry of " + fields.size() + " fields: " + fields);
             }
-            String cancelledAt = String.valueOf(fields.get(5));
-            records.add(new Record(String.valueOf(fields.get(0)), String.valueOf(fields.get(1)),
-                    String.valueOf(fields.get(2)), String.valueOf(fields.get(3)), String.valueOf(fields.get(4)),
-                    cancelledAt.isEmpty() ? null : cancelledAt));
+            records.add(Record.of(String.valueOf(fields.get(0)), String.valueOf(fields.get(1))));
         }
         return assemble(activityId, figures, figures, pairs(reply.get(3)), records, waiting);
     }
@@ -150,20 +161,14 @@ public final class SnapshotReply {
         return seen;
     }
 
-    /** One reservation record, its lines decoded. */
+    /** One reservation record and whether its event waits in the outbox. */
     private record Held(ReservationId id, BuyerId buyer, ReservationStatus status, List<ReservationLine> lines,
                         Instant reservedAt, Instant cancelledAt, boolean inOutbox) {
 
         static Held of(Record record, boolean inOutbox) {
-            try {
-                return new Held(new ReservationId(record.id()), new BuyerId(record.buyer()),
-                        ReservationStatus.valueOf(record.status()), ReservationLines.decode(record.lines()),
-                        Instant.parse(record.reservedAt()),
-                        record.cancelledAt() == null ? null : Instant.parse(record.cancelledAt()), inOutbox);
-            } catch (RuntimeException unreadable) {
-                throw new IllegalStateException("reservation " + record.id() + " cannot be read back: " + record,
-                        unreadable);
-            }
+            ReservationRecord stored = record.stored();
+            return new Held(new ReservationId(record.id()), stored.buyer(), stored.status(), stored.lines(),
+                    stored.reservedAt(), stored.cancelledAt(), inOutbox);
         }
 
         HotReservation asSeenFrom(ReservationLine line) {

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -7,6 +8,7 @@ import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
@@ -36,8 +38,8 @@ class SnapshotReplyTest {
 
         HotStoreSnapshot snapshot = SnapshotReply.assemble(SALE, figures, figures,
                 Map.of("ann:a", "2", "ann:b", "1", "bob:a", "3", "cid:a", "0"),
-                List.of(new SnapshotReply.Record("s1.r1", "ann", "RESERVED", "a:2,b:1", AT, null),
-                        new SnapshotReply.Record("s1.r2", "bob", "CANCELLED", "a:1", AT, AT)),
+                List.of(record("s1.r1", ReservationStatus.RESERVED, "ann", "a:2,b:1", null),
+                        record("s1.r2", ReservationStatus.CANCELLED, "bob", "a:1", Instant.parse(AT))),
                 Set.of("s1.r1"));
 
         HotSkuSnapshot a = snapshot.sku(new SkuId("a")).orElseThrow();
@@ -79,12 +81,18 @@ class SnapshotReplyTest {
     }
 
     @Test
-    void givenAReservationRecordThatCannotBeReadBack_thenTheSnapshotFailsLoudlyNamingIt() {
-        SnapshotReply.Figures figures = figures();
-        List<SnapshotReply.Record> records = List.of(new SnapshotReply.Record("s1.r9", "ann", "LOST", "a:1", AT, null));
-
-        assertThatThrownBy(() -> SnapshotReply.assemble(SALE, figures, figures, Map.of(), records, Set.of()))
+    void givenAReservationRecordThatCannotBeReadBack_thenReadingItFailsLoudlyNamingIt() {
+        assertThatThrownBy(() -> SnapshotReply.Record.of("s1.r9", "L|ann|k1|a:1|" + AT))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("s1.r9");
+        assertThatThrownBy(() -> SnapshotReply.parseAtomic(SALE, List.of("a,b", "L1", List.of(), List.of(),
+                List.of(List.of("s1.r9", "R|ann")), List.of())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("s1.r9");
+    }
+
+    private static SnapshotReply.Record record(String id, ReservationStatus status, String buyer, String lines,
+                                               Instant cancelledAt) {
+        return SnapshotReply.Record.of(id, new ReservationRecord(status, new BuyerId(buyer), new RequestId("k1"),
+                ReservationLines.decode(lines), Instant.parse(AT), null, cancelledAt, null).encode());
     }
 
     private static SnapshotReply.Figures figures(String... extra) {
