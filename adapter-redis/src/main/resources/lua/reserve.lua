@@ -18,17 +18,8 @@ local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], 
 local inflight = KEYS[7]
 local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
--- 0. The buyer's rate limit, before anything else as it was when it had a round trip of its own (ADR 0060): an
--- attempt without a token moves nothing, a replay included.
-if ARGV[10] ~= '' then
-    local taken, wait = fs_bucket_take(KEYS[8], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
-        fs_now_micros())
-    if not taken then
-        return { 'RATE_LIMITED', wait }
-    end
-end
-
--- 1. The buyer sent this requestId before: answer with the reservation as it stands now.
+-- 1. The buyer sent this requestId before: answer with the reservation as it stands now. A replay comes before the
+-- rate limit and takes no token (ADR 0068): a buyer retrying after a lost answer gets its reservation back.
 local requestField = buyer .. ':' .. requestId
 local earlier = redis.call('HGET', requests, requestField)
 if earlier then
@@ -37,7 +28,16 @@ if earlier then
     return { 'REPLAYED', earlier, r[1], r[2], r[3], r[4], r[5] }
 end
 
--- 2. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
+-- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
+if ARGV[10] ~= '' then
+    local taken, wait = fs_bucket_take(KEYS[8], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
+        fs_now_micros())
+    if not taken then
+        return { 'RATE_LIMITED', wait }
+    end
+end
+
+-- 3. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
 local window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano')
 if window[1] ~= '1' then
     return { 'NOT_READY' }
@@ -58,7 +58,7 @@ if not isBefore(nowSec, nowNano, window[4], window[5]) then
     return { 'ENDED', window[4], window[5] }
 end
 
--- 3. Every SKU must belong to the sale before any line is judged on limit or stock.
+-- 4. Every SKU must belong to the sale before any line is judged on limit or stock.
 local lines, why = fs_pairs_to_lines(ARGV, 13)
 if not lines then
     return fs_refuse(why)
@@ -71,7 +71,7 @@ for _, line in ipairs(lines) do
     line.segments, line.limit = tonumber(known[1]), tonumber(known[2])
 end
 
--- 4. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
+-- 5. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
 for _, line in ipairs(lines) do
     local held = tonumber(redis.call('HGET', holdings, buyer .. ':' .. line.sku) or '0')
     if held + line.quantity > line.limit then
@@ -95,7 +95,7 @@ for _, line in ipairs(lines) do
     end
 end
 
--- 5. Every line passed: deduct them all. A segmented SKU is taken from a rotating first segment
+-- 6. Every line passed: deduct them all. A segmented SKU is taken from a rotating first segment
 -- onwards until the quantity is covered, so the whole SKU's stock always counts.
 for _, line in ipairs(lines) do
     local rest, first = line.quantity, 0
