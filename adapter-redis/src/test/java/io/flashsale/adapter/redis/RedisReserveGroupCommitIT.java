@@ -24,6 +24,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -283,7 +284,7 @@ class RedisReserveGroupCommitIT {
                 queued.add(request);
                 batch.add(threads.submit(() -> port.reserve(request)));
             }
-            Thread.sleep(300);
+            Thread.sleep(1_000);
             assertThat(own.reserveCalls().calls()).as("the others wait for the first").isEqualTo(1);
 
             redis.lpush(first, "go");
@@ -301,6 +302,48 @@ class RedisReserveGroupCommitIT {
                         request.buyerId().value() + ":k")).isFalse();
             }
             assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(1);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * The connection waits at the server behind a BLPOP longer than its command timeout: the attempt in flight and the
+     * ones queued behind it each fail as the synchronous call did, a command timeout, which the port reports as an
+     * outage, and none waits much longer than the timeout for it.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void givenRedisNotAnsweringWithinTheTimeout_thenTheCallInFlightAndTheQueuedAttemptsFailAsATimeout()
+            throws Exception {
+        RedisClient client = RedisClient.create(TestServices.redis().uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect();
+             ExecutorService threads = Executors.newFixedThreadPool(12)) {
+            connection.setTimeout(Duration.ofMillis(300));
+            var slow = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
+                    id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            StockReservationPort slowPort = HotStoreOutages.translating(slow);
+            slow.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
+            String gate = "gate-" + UUID.randomUUID();
+            connection.async().blpop(5, gate);
+
+            List<Future<ReservationOutcome>> attempts = new ArrayList<>();
+            long started = System.nanoTime();
+            for (int b = 0; b < 10; b++) {
+                ReservationRequest request = request("late-" + b, "k", new ReservationLine(A, 1));
+                attempts.add(threads.submit(() -> slowPort.reserve(request)));
+            }
+            for (Future<ReservationOutcome> attempt : attempts) {
+                assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(StoreUnavailableException.class)
+                        .satisfies(failed -> assertThat(failed.getCause().getCause())
+                                .isInstanceOf(RedisCommandTimeoutException.class));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("the timeout is 300 ms: a queued attempt waits for it once, not for the BLPOP's 5 s")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(slow.reserveCalls().calls()).isPositive();
+            redis.lpush(gate, "go");
         } finally {
             client.shutdown();
         }
