@@ -1,127 +1,201 @@
--- Decides one reservation attempt in one atomic step, exactly as ActivityLedger.reserve does.
--- Nothing is written unless every line passes. Field names follow RedisKeys; fs_* come from lib/ledger.lua.
+-- Decides a batch of reservation attempts of one sale (one attempt or many: ADR 0068), one after the other in the
+-- order given, each exactly as ActivityLedger.reserve does and as a call of its own would: an attempt sees what the
+-- attempts before it moved. For each attempt nothing is written unless every line passes. Field names follow
+-- RedisKeys; fs_* come from lib/ledger.lua.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
---       8 the buyer's rate-limit bucket at this sale (read only when ARGV[10] is not empty)
--- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
---       5 now epoch seconds, 6 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
---       for every instance), 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
---       9 lines as "sku:q,sku:q", 10 the bucket's capacity ('' for no bucket), 11 its interval in microseconds,
---       12 how long its key outlives a full bucket in milliseconds, then one (skuId, quantity) pair per line from 13 on
--- Reply: {'RATE_LIMITED', microseconds until the next token}
+--       8.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
+-- ARGV: 1 activityId, then one block per attempt, from its first argument +0 on:
+--       +0 reservationId, +1 buyerId, +2 requestId,
+--       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
+--       for every instance), +5 reservedAt (ISO-8601), +6 reservedAt epoch millis, +7 lines as "sku:q,sku:q",
+--       +8 the bucket's capacity ('' for no bucket), +9 its interval in microseconds, +10 how long its key outlives a
+--       full bucket in milliseconds, +11 the index in KEYS of the bucket's key (read only with a bucket),
+--       +12 the number of lines n, then n (skuId, quantity) pairs
+-- Reply: one reply per attempt, in the attempts' order, each
+--        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
---        | error FS_REFUSED when a SKU repeats or a quantity is below 1 (the model refuses such a request)
+--        | {'REFUSED', reason} when a SKU repeats or a quantity is below 1 (the model refuses such an attempt; the
+--          attempts around it are judged as usual);
+--        error FS_REFUSED, nothing written, when the arguments do not split into attempts.
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
-local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local activityId = ARGV[1]
+local ATTEMPT_ARGUMENTS = 13
 
--- 0. The buyer's rate limit, before anything else as it was when it had a round trip of its own (ADR 0060): an
--- attempt without a token moves nothing, a replay included.
-if ARGV[10] ~= '' then
-    local taken, wait = fs_bucket_take(KEYS[8], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
-        fs_now_micros())
-    if not taken then
-        return { 'RATE_LIMITED', wait }
+-- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
+-- reading them once per attempt.
+local window
+local function saleWindow()
+    if not window then
+        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano')
     end
+    return window
+end
+local skus = {}
+local function skuOf(sku)
+    if not skus[sku] then
+        local known = redis.call('HMGET', stock, sku .. ':segments', sku .. ':limit')
+        if not known[1] then
+            return nil
+        end
+        skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]) }
+    end
+    return skus[sku]
 end
 
--- 1. The buyer sent this requestId before: answer with the reservation as it stands now.
-local requestField = buyer .. ':' .. requestId
-local earlier = redis.call('HGET', requests, requestField)
-if earlier then
-    local r = fs_record_read(reservations, earlier)
-    return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, fs_instant_iso(r.reservedAt) }
-end
-
--- 2. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
-local window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano')
-if window[1] ~= '1' then
-    return { 'NOT_READY' }
-end
 local function isBefore(sec, nano, otherSec, otherNano)
     sec, otherSec = tonumber(sec), tonumber(otherSec)
     return sec < otherSec or (sec == otherSec and tonumber(nano) < tonumber(otherNano))
 end
-local nowSec, nowNano = ARGV[5], ARGV[6]
-if nowSec == '' then
-    local time = redis.call('TIME')
-    nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
-end
-if isBefore(nowSec, nowNano, window[2], window[3]) then
-    return { 'NOT_STARTED', window[2], window[3] }
-end
-if not isBefore(nowSec, nowNano, window[4], window[5]) then
-    return { 'ENDED', window[4], window[5] }
-end
 
--- 3. Every SKU must belong to the sale before any line is judged on limit or stock.
-local lines, why = fs_pairs_to_lines(ARGV, 13)
-if not lines then
-    return fs_refuse(why)
-end
-for _, line in ipairs(lines) do
-    local known = redis.call('HMGET', stock, line.sku .. ':segments', line.sku .. ':limit')
-    if not known[1] then
-        return { 'UNKNOWN_SKU', line.sku }
-    end
-    line.segments, line.limit = tonumber(known[1]), tonumber(known[2])
-end
-
--- 4. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
-for _, line in ipairs(lines) do
-    local held = tonumber(redis.call('HGET', holdings, buyer .. ':' .. line.sku) or '0')
-    if held + line.quantity > line.limit then
-        return { 'LIMIT_EXCEEDED', line.sku, line.limit, held }
-    end
-    local fields = {}
-    for s = 1, line.segments do
-        fields[s] = line.sku .. ':avail:' .. s
-    end
-    line.counts = redis.call('HMGET', stock, unpack(fields))
-    local available = 0
-    for s = 1, line.segments do
-        line.counts[s] = tonumber(line.counts[s])
-        available = available + line.counts[s]
-    end
-    if available == 0 then
-        return { 'SOLD_OUT', line.sku }
-    end
-    if available < line.quantity then
-        return { 'INSUFFICIENT_STOCK', line.sku, available }
-    end
-end
-
--- 5. Every line passed: deduct them all. A segmented SKU is taken from a rotating first segment
--- onwards until the quantity is covered, so the whole SKU's stock always counts.
-for _, line in ipairs(lines) do
-    local rest, first = line.quantity, 0
-    if line.segments > 1 then
-        first = redis.call('HINCRBY', stock, line.sku .. ':cursor', 1) % line.segments
-    end
-    for step = 0, line.segments - 1 do
-        if rest == 0 then
-            break
+-- ---- accept: every line of the attempt passed; the one place that writes a reservation ----
+-- A segmented SKU is taken from a rotating first segment onwards until the quantity is covered, so the whole SKU's
+-- stock always counts.
+local function accept(a, lines)
+    local id, buyer, requestId = a.id, a.buyer, a.requestId
+    for _, line in ipairs(lines) do
+        local rest, first = line.quantity, 0
+        if line.segments > 1 then
+            first = redis.call('HINCRBY', stock, line.sku .. ':cursor', 1) % line.segments
         end
-        local s = (first + step) % line.segments + 1
-        local take = math.min(rest, line.counts[s])
-        if take > 0 then
-            redis.call('HINCRBY', stock, line.sku .. ':avail:' .. s, -take)
-            rest = rest - take
+        for step = 0, line.segments - 1 do
+            if rest == 0 then
+                break
+            end
+            local s = (first + step) % line.segments + 1
+            local take = math.min(rest, line.counts[s])
+            if take > 0 then
+                redis.call('HINCRBY', stock, line.sku .. ':avail:' .. s, -take)
+                rest = rest - take
+            end
+        end
+        redis.call('HINCRBY', stock, line.sku .. ':reserved', line.quantity)
+        fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
+        fs_bump_version(stock, line.sku)
+    end
+    fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = a.lines,
+        reservedAt = fs_instant_pack(a.reservedAt) })
+    redis.call('HSET', requests, a.requestField, id)
+    -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
+    redis.call('HSET', inflight, id, '1')
+    -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.
+    redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', activityId,
+        'buyerId', buyer, 'requestId', requestId, 'lines', a.lines, 'at', a.at, 'reservedAt', a.reservedAt)
+    return { 'RESERVED' }
+end
+-- ---- end of accept ----
+
+-- One attempt, judged in the steps of ActivityLedger.reserve; writes only through accept.
+local function reserve(a)
+    -- 1. The buyer sent this requestId before: answer with the reservation as it stands now. A replay comes before
+    -- the rate limit and takes no token (ADR 0068): a buyer retrying after a lost answer gets its reservation back.
+    local earlier = redis.call('HGET', requests, a.requestField)
+    if earlier then
+        local r = fs_record_read(reservations, earlier)
+        return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, fs_instant_iso(r.reservedAt) }
+    end
+
+    -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
+    if a.bucket then
+        local taken, wait = fs_bucket_take(a.bucket.key, a.bucket.capacity, a.bucket.interval, a.bucket.keep,
+            fs_now_micros())
+        if not taken then
+            return { 'RATE_LIMITED', wait }
         end
     end
-    redis.call('HINCRBY', stock, line.sku .. ':reserved', line.quantity)
-    fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
-    fs_bump_version(stock, line.sku)
+
+    -- 3. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
+    local w = saleWindow()
+    if w[1] ~= '1' then
+        return { 'NOT_READY' }
+    end
+    local nowSec, nowNano = a.nowSec, a.nowNano
+    if nowSec == '' then
+        local time = redis.call('TIME')
+        nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
+    end
+    if isBefore(nowSec, nowNano, w[2], w[3]) then
+        return { 'NOT_STARTED', w[2], w[3] }
+    end
+    if not isBefore(nowSec, nowNano, w[4], w[5]) then
+        return { 'ENDED', w[4], w[5] }
+    end
+
+    -- 4. Every SKU must belong to the sale before any line is judged on limit or stock.
+    local lines, why = fs_pairs_to_lines(ARGV, a.firstPair, a.lastPair)
+    if not lines then
+        return { 'REFUSED', why }
+    end
+    for _, line in ipairs(lines) do
+        local sku = skuOf(line.sku)
+        if not sku then
+            return { 'UNKNOWN_SKU', line.sku }
+        end
+        line.segments, line.limit = sku.segments, sku.limit
+    end
+
+    -- 5. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
+    for _, line in ipairs(lines) do
+        local held = tonumber(redis.call('HGET', holdings, a.buyer .. ':' .. line.sku) or '0')
+        if held + line.quantity > line.limit then
+            return { 'LIMIT_EXCEEDED', line.sku, line.limit, held }
+        end
+        local fields = {}
+        for s = 1, line.segments do
+            fields[s] = line.sku .. ':avail:' .. s
+        end
+        line.counts = redis.call('HMGET', stock, unpack(fields))
+        local available = 0
+        for s = 1, line.segments do
+            line.counts[s] = tonumber(line.counts[s])
+            available = available + line.counts[s]
+        end
+        if available == 0 then
+            return { 'SOLD_OUT', line.sku }
+        end
+        if available < line.quantity then
+            return { 'INSUFFICIENT_STOCK', line.sku, available }
+        end
+    end
+
+    -- 6. Every line passed.
+    return accept(a, lines)
 end
-fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = ARGV[9],
-    reservedAt = fs_instant_pack(ARGV[7]) })
-redis.call('HSET', requests, requestField, id)
--- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
-redis.call('HSET', inflight, id, '1')
--- The outbox entry is written in the same step, so an accepted reservation can never miss its event.
-redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', activityId,
-    'buyerId', buyer, 'requestId', requestId, 'lines', ARGV[9], 'at', ARGV[8], 'reservedAt', ARGV[7])
-return { 'RESERVED' }
+
+-- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
+local attempts, first = {}, 2
+while first <= #ARGV do
+    local count = ARGV[first + 12]
+    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 12 + 2 * tonumber(count) > #ARGV then
+        return fs_refuse('attempt ' .. (#attempts + 1) .. ' does not fit the arguments')
+    end
+    local last = first + 12 + 2 * tonumber(count)
+    local a = {
+        id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
+        nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5], at = ARGV[first + 6],
+        lines = ARGV[first + 7], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last
+    }
+    a.requestField = a.buyer .. ':' .. a.requestId
+    if ARGV[first + 8] ~= '' then
+        a.bucket = { capacity = tonumber(ARGV[first + 8]), interval = tonumber(ARGV[first + 9]),
+            keep = tonumber(ARGV[first + 10]), key = KEYS[tonumber(ARGV[first + 11]) or 0] }
+        if not a.bucket.key then
+            return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
+        end
+    end
+    attempts[#attempts + 1] = a
+    first = last + 1
+end
+if #attempts == 0 then
+    return fs_refuse('no attempt')
+end
+
+local replies = {}
+for i, a in ipairs(attempts) do
+    replies[i] = reserve(a)
+end
+return replies

@@ -36,11 +36,11 @@ local function fs_new_load_id()
     return now[1] .. '.' .. now[2]
 end
 
--- Lines as { { sku = s, quantity = q } ... } from (sku, quantity) pairs in args from index first on; nil and the
--- reason when a SKU repeats or a quantity is not a whole number of at least 1.
-local function fs_pairs_to_lines(args, first)
+-- Lines as { { sku = s, quantity = q } ... } from (sku, quantity) pairs in args from index first to last (default: the
+-- end); nil and the reason when a SKU repeats or a quantity is not a whole number of at least 1.
+local function fs_pairs_to_lines(args, first, last)
     local lines, seen = {}, {}
-    for i = first, #args, 2 do
+    for i = first, last or #args, 2 do
         local sku, quantity = args[i], args[i + 1]
         if quantity == nil or not string.match(quantity, '^[1-9]%d*$') then
             return nil, 'quantity of ' .. tostring(sku) .. ' is not positive: ' .. tostring(quantity)

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
@@ -23,6 +24,7 @@ final class LazyConnection implements InvocationHandler {
 
     /** What one successful attempt made. */
     record Connected(StatefulConnection<String, String> connection, RedisClusterCommands<String, String> commands,
+                     RedisClusterAsyncCommands<String, String> asyncCommands,
                      StatefulRedisPubSubConnection<String, String> subscription) {
     }
 
@@ -44,6 +46,13 @@ final class LazyConnection implements InvocationHandler {
                 new Class<?>[]{RedisClusterCommands.class}, lazy);
     }
 
+    /** The asynchronous commands, connecting first in the same way; a call that cannot connect throws at once. */
+    @SuppressWarnings("unchecked")
+    static RedisClusterAsyncCommands<String, String> asyncCommands(LazyConnection lazy) {
+        return (RedisClusterAsyncCommands<String, String>) Proxy.newProxyInstance(
+                LazyConnection.class.getClassLoader(), new Class<?>[]{RedisClusterAsyncCommands.class}, lazy);
+    }
+
     static LazyConnection of(Supplier<Connected> connect, Consumer<Connected> onConnected, Duration retryEvery) {
         return new LazyConnection(connect, onConnected, retryEvery);
     }
@@ -57,8 +66,10 @@ final class LazyConnection implements InvocationHandler {
                 default -> "LazyConnection[" + (connected == null ? "not connected" : "connected") + "]";
             };
         }
+        Connected now = connected();
+        Object commands = method.getDeclaringClass().isInstance(now.commands()) ? now.commands() : now.asyncCommands();
         try {
-            return method.invoke(connected().commands(), args);
+            return method.invoke(commands, args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }

@@ -80,6 +80,7 @@ public final class RedisHotStore implements AutoCloseable {
 
     private final AbstractRedisClient client;
     private final Supplier<StatefulConnection<String, String>> connection;
+    private final ConnectionCommands commands;
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
@@ -88,12 +89,13 @@ public final class RedisHotStore implements AutoCloseable {
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
-                          RedisClusterCommands<String, String> redis, RedisStockReturns returns,
+                          ConnectionCommands commands, RedisStockReturns returns,
                           String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
         this.client = client;
         this.connection = connection;
-        this.redis = redis;
+        this.commands = commands;
+        this.redis = commands.sync();
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
     }
@@ -123,7 +125,9 @@ public final class RedisHotStore implements AutoCloseable {
             RedisClusterCommands<String, String> redis = now.commands();
             RedisStockReturns returns = new RedisStockReturns(now.subscription(),
                     activityId -> redis.publish(channel, activityId), channel);
-            return new RedisHotStore(client, now::connection, redis, returns, outboxRegistry, windowByRedisTime);
+            return new RedisHotStore(client, now::connection,
+                    new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, outboxRegistry,
+                    windowByRedisTime);
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
             LazyConnection lazy = LazyConnection.of(() -> open(client),
@@ -131,7 +135,8 @@ public final class RedisHotStore implements AutoCloseable {
             RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
             returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
-                    redis, returns.get(), outboxRegistry, windowByRedisTime);
+                    new ConnectionCommands(redis, LazyConnection.asyncCommands(lazy), settings.timeout()),
+                    returns.get(), outboxRegistry, windowByRedisTime);
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
@@ -159,7 +164,8 @@ public final class RedisHotStore implements AutoCloseable {
         if (client instanceof RedisClusterClient cluster) {
             StatefulRedisClusterConnection<String, String> connection = cluster.connect();
             try {
-                return new LazyConnection.Connected(connection, connection.sync(), cluster.connectPubSub());
+                return new LazyConnection.Connected(connection, connection.sync(), connection.async(),
+                        cluster.connectPubSub());
             } catch (RuntimeException failed) {
                 connection.close();
                 throw failed;
@@ -168,7 +174,8 @@ public final class RedisHotStore implements AutoCloseable {
         RedisClient standalone = (RedisClient) client;
         StatefulRedisConnection<String, String> connection = standalone.connect();
         try {
-            return new LazyConnection.Connected(connection, connection.sync(), standalone.connectPubSub());
+            return new LazyConnection.Connected(connection, connection.sync(), connection.async(),
+                    standalone.connectPubSub());
         } catch (RuntimeException failed) {
             connection.close();
             throw failed;
@@ -176,8 +183,16 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     public StockReservationPort stockReservations() {
-        return HotStoreOutages.translating(
-                new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, windowByRedisTime));
+        return stockReservations(RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+    }
+
+    /**
+     * @param maxBatch reserve attempts of one sale per script call at most (ADR 0068); 1: every attempt a call of
+     *                 its own, as many in flight as there are callers
+     */
+    public StockReservationPort stockReservations(int maxBatch) {
+        return HotStoreOutages.translating(new RedisStockReservationAdapter(commands, outboxRegistry,
+                returns::announce, windowByRedisTime, maxBatch));
     }
 
     public ReservationOutboxPort outbox() {

@@ -55,7 +55,8 @@ import java.util.List;
  *
  * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
  * {@code reserve.lua} takes a token in the step that decides the attempt (ADR 0060); the adapter names them in
- * {@code KEYS} like every other key, and each expires seconds after its bucket would be full again:
+ * {@code KEYS} like every other key (one call of {@code reserve.lua} decides a batch of the sale's attempts, ADR 0068,
+ * and names the bucket of each attempt in it), and each expires seconds after its bucket would be full again:
  * <pre>
  * fs:{a}:rl:&lt;buyer&gt;   string  the buyer's bucket as the GCRA's theoretical arrival time, microseconds of Redis TIME
  * </pre>

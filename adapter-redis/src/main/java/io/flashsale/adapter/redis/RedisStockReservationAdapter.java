@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
@@ -31,14 +32,18 @@ import java.util.function.Consumer;
 
 /**
  * The stock port on Redis: every move is one Lua script, so Redis serializes them as the reference
- * {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}.
+ * {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}. Reserve attempts of one
+ * sale that arrive while a call of it is in flight go together in its next call ({@link ReserveBatcher}, ADR 0068).
  * Thread-safe: many threads may share the one connection.
  */
 public final class RedisStockReservationAdapter implements StockReservationPort {
 
+    /** Attempts per reserve call at most, unless told otherwise (ADR 0068). */
+    public static final int DEFAULT_MAX_BATCH = 64;
+
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript warmUp;
-    private final LuaScript reserve;
+    private final ReserveBatcher reserve;
     private final LuaScript release;
     private final LuaScript confirm;
     private final LuaScript fail;
@@ -59,22 +64,25 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
      *                       must read the same one
      */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this(connection.sync(), outboxRegistry, activityId -> { }, false);
+        this(ConnectionCommands.of(connection), outboxRegistry, activityId -> { }, false, DEFAULT_MAX_BATCH);
     }
 
     /**
      * @param returns    told of every move that gives units back (release, restore), right after it
      * @param redisClock true: the sale window is judged by Redis {@code TIME} (one clock for all instances); false:
      *                   by each request's instant, as the reference model does (tests that move the clock)
+     * @param maxBatch   reserve attempts of one sale per script call at most; 1: every attempt a call of its own
      */
-    RedisStockReservationAdapter(RedisClusterCommands<String, String> redis, String outboxRegistry,
-                                 Consumer<ActivityId> returns, boolean redisClock) {
-        this.redis = redis;
+    RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
+                                 boolean redisClock, int maxBatch) {
+        this.redis = commands.sync();
         this.redisClock = redisClock;
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
         this.warmUp = LuaScript.load(redis, "warm_up");
-        this.reserve = LuaScript.load(redis, "reserve");
+        LuaScript reserveScript = LuaScript.load(redis, "reserve");
+        this.reserve = new ReserveBatcher((keys, args) -> reserveScript.<List<Object>>runAsync(commands.async(),
+                ScriptOutputType.MULTI, keys, args), maxBatch, commands.timeout());
         this.release = LuaScript.load(redis, "release");
         this.confirm = LuaScript.load(redis, "confirm");
         this.fail = LuaScript.load(redis, "fail");
@@ -96,9 +104,13 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
-        List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
-                ReserveScriptCall.keys(request), ReserveScriptCall.arguments(request, redisClock));
+        List<Object> reply = reserve.decide(ReserveScriptCall.Attempt.of(request, redisClock));
         return ReserveScriptCall.outcome(reply, request);
+    }
+
+    /** The reserve calls sent so far and the attempts they carried. */
+    ReserveBatcher.Figures reserveCalls() {
+        return reserve.figures();
     }
 
     @Override

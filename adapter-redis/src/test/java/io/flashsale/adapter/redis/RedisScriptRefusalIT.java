@@ -73,12 +73,26 @@ class RedisScriptRefusalIT {
         return ((ReservationOutcome.Reserved) outcome).reservation();
     }
 
-    /** reserve.lua's arguments for one valid line, with the (sku, quantity) pairs replaced by {@code pairs}. */
+    /** reserve.lua's arguments for one attempt of one valid line, its (sku, quantity) pairs replaced. */
     private String[] reserveArguments(String... pairs) {
-        String[] valid = ReserveScriptCall.arguments(request(new ReservationLine(A, 1)));
-        List<String> args = new ArrayList<>(List.of(valid).subList(0, ReserveScriptCall.FIXED_ARGUMENTS));
+        return ReserveScriptCall.arguments(List.of(attemptWithPairs(request(new ReservationLine(A, 1)), pairs)));
+    }
+
+    /** The attempt of {@code request}, its (sku, quantity) pairs replaced by {@code pairs}. */
+    static ReserveScriptCall.Attempt attemptWithPairs(ReservationRequest request, String... pairs) {
+        ReserveScriptCall.Attempt valid = ReserveScriptCall.Attempt.of(request, false);
+        List<String> args = new ArrayList<>(
+                List.of(valid.arguments()).subList(0, ReserveScriptCall.ATTEMPT_ARGUMENTS - 1));
+        args.add(Integer.toString(pairs.length / 2));
         args.addAll(List.of(pairs));
-        return args.toArray(String[]::new);
+        return new ReserveScriptCall.Attempt(request, args.toArray(String[]::new), valid.bucketKey());
+    }
+
+    /** One call of reserve.lua, its single attempt's reply read as the adapter reads it. */
+    private ReservationOutcome reserveDirectly(String... pairs) {
+        List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity),
+                reserveArguments(pairs));
+        return ReserveScriptCall.outcome(ReserveScriptCall.reply(reply, 0), request(new ReservationLine(A, 1)));
     }
 
     private void assertNothingWritten() {
@@ -94,8 +108,7 @@ class RedisScriptRefusalIT {
     void givenTheSameSkuTwiceInOneCall_thenRefusedAndNoSegmentGoesNegative() {
         warmUp();
 
-        assertThatThrownBy(() -> reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity),
-                reserveArguments("a", "6", "b", "1", "a", "6")))
+        assertThatThrownBy(() -> reserveDirectly("a", "6", "b", "1", "a", "6"))
                 .isInstanceOf(ScriptRefusedException.class).isInstanceOf(IllegalStockMoveException.class)
                 .hasMessageContaining("appears twice");
 
@@ -111,8 +124,7 @@ class RedisScriptRefusalIT {
     void givenAQuantityThatIsNotAWholeNumberOfAtLeastOne_thenRefused(String quantity) {
         warmUp();
 
-        assertThatThrownBy(() -> reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity),
-                reserveArguments("b", "1", "a", quantity)))
+        assertThatThrownBy(() -> reserveDirectly("b", "1", "a", quantity))
                 .isInstanceOf(ScriptRefusedException.class).hasMessageContaining("not positive");
 
         assertNothingWritten();

@@ -117,13 +117,15 @@ class RedisScriptRobustnessIT {
         String requestId = "'); redis.call('FLUSHALL') --\n\"\0 ünï 😀";
         String[] args = ReserveScriptCall.arguments(request(activity, "placeholder", "placeholder",
                 new ReservationLine(new SkuId("a"), 1)));
-        args[0] = reservationId;
+        args[1] = reservationId;
         args[2] = buyer;
         args[3] = requestId;
         LuaScript reserve = LuaScript.load(redis, "reserve");
 
-        List<Object> accepted = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity), args);
-        List<Object> replayed = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity), args);
+        List<Object> accepted = ReserveScriptCall.reply(
+                reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity), args), 0);
+        List<Object> replayed = ReserveScriptCall.reply(
+                reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity), args), 0);
 
         assertThat(accepted).containsExactly("RESERVED");
         assertThat(replayed).startsWith("REPLAYED", reservationId, buyer, requestId, "a:1", "RESERVED");

@@ -53,11 +53,17 @@ public class InMemoryStockReservations
 
     @Override
     public synchronized ReservationOutcome reserve(ReservationRequest request) {
+        ActivityLedger ledger = ledgers.get(request.activityId());
+        // A replay first, taking no token (ADR 0068), as reserve.lua does.
+        Optional<Reservation> earlier = Optional.ofNullable(ledger)
+                .flatMap(sale -> sale.reservationFor(request.buyerId(), request.requestId()));
+        if (earlier.isPresent()) {
+            return new ReservationOutcome.Replayed(earlier.get());
+        }
         Optional<ReservationOutcome> limited = buckets.take(request);
         if (limited.isPresent()) {
             return limited.get();
         }
-        ActivityLedger ledger = ledgers.get(request.activityId());
         return ledger == null ? new ReservationOutcome.NotReady() : ledger.reserve(request);
     }
 

@@ -5,6 +5,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationLine;
@@ -14,6 +15,7 @@ import io.flashsale.domain.reservation.ReservationOutcome.InsufficientStock;
 import io.flashsale.domain.reservation.ReservationOutcome.LimitExceeded;
 import io.flashsale.domain.reservation.ReservationOutcome.NotReady;
 import io.flashsale.domain.reservation.ReservationOutcome.NotStarted;
+import io.flashsale.domain.reservation.ReservationOutcome.RateLimited;
 import io.flashsale.domain.reservation.ReservationOutcome.Replayed;
 import io.flashsale.domain.reservation.ReservationOutcome.Reserved;
 import io.flashsale.domain.reservation.ReservationOutcome.SoldOut;
@@ -487,6 +489,24 @@ public abstract class StockReservationContract {
 
         assertSameReservation(replayed(reserveWithRequestId("alice", "key-1", NOW, line("a", 1))), first);
         assertThat(ledger("a")).isEqualTo(new StockLedger(1, 1, 0));
+    }
+
+    @Test
+    void givenAcceptedRequestAndAnExhaustedBucket_whenTheBuyerRetriesTheRequest_thenReplayedTakingNoToken() {
+        warmUp(limit(5), item("a", 10));
+        BucketLimit twoAnHour = new BucketLimit(2, 2, Duration.ofHours(1));
+        Reservation first = reserved(reserveBehind(twoAnHour, "key-1"));
+
+        assertSameReservation(replayed(reserveBehind(twoAnHour, "key-1")), first);
+        reserved(reserveBehind(twoAnHour, "key-2"));
+        assertThat(reserveBehind(twoAnHour, "key-3")).isInstanceOf(RateLimited.class);
+        assertSameReservation(replayed(reserveBehind(twoAnHour, "key-1")), first);
+
+        assertThat(ledger("a")).as("two reservations, each took one of the two tokens").isEqualTo(new StockLedger(10, 2, 0));
+    }
+
+    private ReservationOutcome reserveBehind(BucketLimit bucket, String requestId) {
+        return port().reserve(ContractFixtures.request(activityId, "alice", requestId, NOW, line("a", 1)).behind(bucket));
     }
 
     @Test

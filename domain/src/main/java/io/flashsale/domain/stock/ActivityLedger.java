@@ -123,9 +123,9 @@ public final class ActivityLedger {
      * deducted or none, and nothing changes on a refusal.
      */
     public ReservationOutcome reserve(ReservationRequest request) {
-        ReservationId earlier = requests.get(new BuyerRequest(request.buyerId(), request.requestId()));
-        if (earlier != null) {
-            return new ReservationOutcome.Replayed(reservations.get(earlier));
+        Optional<Reservation> earlier = reservationFor(request.buyerId(), request.requestId());
+        if (earlier.isPresent()) {
+            return new ReservationOutcome.Replayed(earlier.get());
         }
         switch (activity.phaseAt(request.at())) {
             case NOT_STARTED -> {
@@ -418,6 +418,11 @@ public final class ActivityLedger {
 
     public Optional<Reservation> reservation(ReservationId id) {
         return Optional.ofNullable(reservations.get(id));
+    }
+
+    /** The reservation an earlier attempt of this buyer with this request id made, if one did. */
+    public Optional<Reservation> reservationFor(BuyerId buyer, RequestId requestId) {
+        return Optional.ofNullable(requests.get(new BuyerRequest(buyer, requestId))).map(reservations::get);
     }
 
     public Activity activity() {

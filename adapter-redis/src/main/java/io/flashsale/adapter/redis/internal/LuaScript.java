@@ -4,6 +4,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.io.IOException;
@@ -13,6 +14,8 @@ import java.util.HexFormat;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * One script from {@code resources/lua/}, run by EVALSHA. The shared library {@code lua/lib/ledger.lua} is put in
@@ -71,12 +74,35 @@ public final class LuaScript {
                 return redis.eval(source, type, keys, args);
             }
         } catch (RedisCommandExecutionException error) {
+            throw refusedOrAsIs(error);
+        }
+    }
+
+    /**
+     * {@link #run} without waiting: the reply, or the failure {@link #run} would throw (a refusal as
+     * {@link ScriptRefusedException}), completes the returned future on the client's I/O thread.
+     */
+    public <T> CompletableFuture<T> runAsync(RedisClusterAsyncCommands<String, String> redis, ScriptOutputType type,
+                                             String[] keys, String... args) {
+        return redis.<T>evalsha(sha, type, keys, args).toCompletableFuture()
+                .exceptionallyCompose(failure -> cause(failure) instanceof RedisNoScriptException
+                        ? redis.<T>eval(source, type, keys, args).toCompletableFuture()
+                        : CompletableFuture.failedFuture(cause(failure)))
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(refusedOrAsIs(cause(failure))));
+    }
+
+    private RuntimeException refusedOrAsIs(Throwable failure) {
+        if (failure instanceof RedisCommandExecutionException error) {
             String message = String.valueOf(error.getMessage());
             if (message.startsWith(REFUSED)) {
-                throw new ScriptRefusedException(name, message.substring(REFUSED.length()).trim());
+                return new ScriptRefusedException(name, message.substring(REFUSED.length()).trim());
             }
-            throw error;
         }
+        return failure instanceof RuntimeException runtime ? runtime : new RedisException(failure);
+    }
+
+    private static Throwable cause(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     public String name() {

@@ -16,19 +16,65 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static io.flashsale.adapter.redis.internal.ScriptReplies.number;
 import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
 
-/** The KEYS and ARGV of {@code reserve.lua} and the outcome its reply stands for. */
+/**
+ * The KEYS and ARGV of {@code reserve.lua} for a batch of attempts of one sale, and the outcome each attempt's reply
+ * stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}); a batch only puts the encoded
+ * attempts one after the other and numbers their bucket keys.
+ */
 public final class ReserveScriptCall {
 
-    /** ARGV before the first line's (skuId, quantity) pair. */
-    public static final int FIXED_ARGUMENTS = 12;
+    /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index. */
+    public static final int FIXED_KEYS = 7;
+    /** An attempt's ARGV before its first (skuId, quantity) pair. */
+    public static final int ATTEMPT_ARGUMENTS = 13;
+    /** Where in an attempt's ARGV block the index of its bucket key goes. */
+    private static final int BUCKET_KEY_INDEX = 11;
 
     private ReserveScriptCall() {
+    }
+
+    /**
+     * One attempt as the script reads it: its ARGV block (the bucket key's index left to the batch) and its bucket
+     * key, null when it has no bucket.
+     */
+    public record Attempt(ReservationRequest request, String[] arguments, String bucketKey) {
+
+        /**
+         * @param redisClock true: the script judges the sale window by Redis {@code TIME}, so every instance uses the
+         *                   same clock whatever its own says; the request's instant still stamps the reservation
+         */
+        public static Attempt of(ReservationRequest request, boolean redisClock) {
+            Instant at = request.at();
+            var args = new ArrayList<String>(ATTEMPT_ARGUMENTS + 2 * request.lines().size());
+            args.add(request.id().value());
+            args.add(request.buyerId().value());
+            args.add(request.requestId().value());
+            args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
+            args.add(redisClock ? "" : Integer.toString(at.getNano()));
+            args.add(at.toString());
+            args.add(Long.toString(at.toEpochMilli()));
+            args.add(ReservationLines.encode(request.lines()));
+            args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
+                    : BucketArguments.of(request.buyerBucket())));
+            args.add("");
+            args.add(Integer.toString(request.lines().size()));
+            for (ReservationLine line : request.lines()) {
+                args.add(line.skuId().value());
+                args.add(Integer.toString(line.quantity()));
+            }
+            String bucketKey = request.buyerBucket() == null ? null
+                    : RedisKeys.buyerBucket(request.activityId(), request.buyerId());
+            return new Attempt(request, args.toArray(String[]::new), bucketKey);
+        }
+
+        public ActivityId activityId() {
+            return request.activityId();
+        }
     }
 
     public static String[] keys(ActivityId activityId) {
@@ -38,47 +84,68 @@ public final class ReserveScriptCall {
                 RedisKeys.inFlight(activityId)};
     }
 
-    /** {@link #keys(ActivityId)}, and the buyer's bucket when the attempt is behind one. */
-    public static String[] keys(ReservationRequest request) {
-        String[] keys = keys(request.activityId());
-        if (request.buyerBucket() == null) {
-            return keys;
+    /** The KEYS of a batch: {@link #keys(ActivityId)}, then the bucket key of each attempt that has one. */
+    public static String[] keys(List<Attempt> batch) {
+        var keys = new ArrayList<>(List.of(keys(batch.getFirst().activityId())));
+        for (Attempt attempt : batch) {
+            if (attempt.bucketKey() != null) {
+                keys.add(attempt.bucketKey());
+            }
         }
-        String[] withBucket = Arrays.copyOf(keys, keys.length + 1);
-        withBucket[keys.length] = RedisKeys.buyerBucket(request.activityId(), request.buyerId());
-        return withBucket;
+        return keys.toArray(String[]::new);
     }
 
-    /** The window judged by the request's instant, as the reference does: for tests that move the clock. */
+    /** The ARGV of a batch of one sale's attempts, judged in this order; the same sale for all, else refused. */
+    public static String[] arguments(List<Attempt> batch) {
+        ActivityId sale = batch.getFirst().activityId();
+        int size = 1;
+        for (Attempt attempt : batch) {
+            if (!attempt.activityId().equals(sale)) {
+                throw new IllegalArgumentException("one call decides attempts of one sale, not " + sale + " and "
+                        + attempt.activityId());
+            }
+            size += attempt.arguments().length;
+        }
+        String[] args = new String[size];
+        args[0] = sale.value();
+        int at = 1;
+        int bucketKeys = 0;
+        for (Attempt attempt : batch) {
+            System.arraycopy(attempt.arguments(), 0, args, at, attempt.arguments().length);
+            if (attempt.bucketKey() != null) {
+                bucketKeys++;
+                args[at + BUCKET_KEY_INDEX] = Integer.toString(FIXED_KEYS + bucketKeys);
+            }
+            at += attempt.arguments().length;
+        }
+        return args;
+    }
+
+    /** The KEYS of a batch of one attempt. */
+    public static String[] keys(ReservationRequest request) {
+        return keys(List.of(Attempt.of(request, false)));
+    }
+
+    /** A batch of one, judged by the request's instant as the reference does: for tests that move the clock. */
     public static String[] arguments(ReservationRequest request) {
         return arguments(request, false);
     }
 
-    /**
-     * @param redisClock true: the script judges the sale window by Redis {@code TIME}, so every instance uses the
-     *                   same clock whatever its own says; the request's instant still stamps the reservation
-     */
+    /** A batch of one; see {@link Attempt#of} for {@code redisClock}. */
     public static String[] arguments(ReservationRequest request, boolean redisClock) {
-        Instant at = request.at();
-        var args = new ArrayList<String>(FIXED_ARGUMENTS + 2 * request.lines().size());
-        args.add(request.id().value());
-        args.add(request.activityId().value());
-        args.add(request.buyerId().value());
-        args.add(request.requestId().value());
-        args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
-        args.add(redisClock ? "" : Integer.toString(at.getNano()));
-        args.add(at.toString());
-        args.add(Long.toString(at.toEpochMilli()));
-        args.add(ReservationLines.encode(request.lines()));
-        args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
-                : BucketArguments.of(request.buyerBucket())));
-        for (ReservationLine line : request.lines()) {
-            args.add(line.skuId().value());
-            args.add(Integer.toString(line.quantity()));
-        }
-        return args.toArray(String[]::new);
+        return arguments(List.of(Attempt.of(request, redisClock)));
     }
 
+    /** The reply of the attempt at {@code index} of a batch's reply. */
+    @SuppressWarnings("unchecked")
+    public static List<Object> reply(List<Object> batchReply, int index) {
+        return (List<Object>) batchReply.get(index);
+    }
+
+    /**
+     * @throws ScriptRefusedException when the script refused the attempt as the model does (a SKU named twice, a
+     *                                quantity below 1)
+     */
     public static ReservationOutcome outcome(List<Object> reply, ReservationRequest request) {
         String code = text(reply, 0);
         return switch (code) {
@@ -94,6 +161,7 @@ public final class ReserveScriptCall {
                     sku(reply), Math.toIntExact(number(reply, 2)), number(reply, 3));
             case "SOLD_OUT" -> new ReservationOutcome.SoldOut(sku(reply));
             case "INSUFFICIENT_STOCK" -> new ReservationOutcome.InsufficientStock(sku(reply), number(reply, 2));
+            case "REFUSED" -> throw new ScriptRefusedException("reserve", text(reply, 1));
             default -> throw new IllegalStateException("reserve.lua answered " + reply);
         };
     }

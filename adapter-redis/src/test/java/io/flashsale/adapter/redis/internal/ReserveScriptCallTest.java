@@ -31,9 +31,9 @@ class ReserveScriptCallTest {
 
     @Test
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
-        assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly(
-                "sale.t1", "sale", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "", "", "",
+        assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
+                "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
+                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "", "", "", "", "2",
                 "a", "2", "b", "1");
     }
 
@@ -43,12 +43,56 @@ class ReserveScriptCallTest {
 
         assertThat(ReserveScriptCall.keys(behind)).hasSize(8).endsWith("fs:{sale}:rl:alice");
         assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(7);
-        assertThat(ReserveScriptCall.arguments(behind)).containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "a");
+        assertThat(ReserveScriptCall.arguments(behind))
+                .containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "8", "2", "a");
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
                 behind);
         assertThat(refused.limit()).isEqualTo(AdmissionLimit.BUYER);
         assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(150));
         assertThat(refused.capacity()).isEqualTo(10);
+    }
+
+    @Test
+    void aBatchPutsItsAttemptsInOrderAndNumbersTheBucketKeysOfThoseThatHaveOne() {
+        var bucket = new BucketLimit(10, 5, Duration.ofSeconds(1));
+        var first = ReserveScriptCall.Attempt.of(REQUEST.behind(bucket), true);
+        var second = ReserveScriptCall.Attempt.of(request("t2", "bob"), true);
+        var third = ReserveScriptCall.Attempt.of(request("t3", "cat").behind(bucket), true);
+        List<ReserveScriptCall.Attempt> batch = List.of(first, second, third);
+
+        assertThat(ReserveScriptCall.keys(batch)).hasSize(9).endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:cat");
+        String[] args = ReserveScriptCall.arguments(batch);
+        int secondAt = 1 + first.arguments().length;
+        int thirdAt = secondAt + second.arguments().length;
+        assertThat(args).hasSize(thirdAt + third.arguments().length);
+        assertThat(args[1]).isEqualTo("sale.t1");
+        assertThat(args[1 + 11]).isEqualTo("8");
+        assertThat(args[secondAt]).isEqualTo("sale.t2");
+        assertThat(args[secondAt + 11]).as("no bucket, no key").isEmpty();
+        assertThat(args[thirdAt]).isEqualTo("sale.t3");
+        assertThat(args[thirdAt + 11]).isEqualTo("9");
+        assertThat(first.arguments()[11]).as("an attempt's own block is not changed by a batch").isEmpty();
+    }
+
+    @Test
+    void aBatchHoldsOneSale() {
+        var other = new ReservationRequest(ReservationId.of(new ActivityId("other"), "t9"), new BuyerId("bob"),
+                new RequestId("r-9"), REQUEST.lines(), AT);
+
+        assertThatThrownBy(() -> ReserveScriptCall.arguments(List.of(ReserveScriptCall.Attempt.of(REQUEST, true),
+                ReserveScriptCall.Attempt.of(other, true)))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAttemptTheModelRefusesIsTheScriptRefusalException() {
+        assertThatThrownBy(() -> ReserveScriptCall.outcome(List.of("REFUSED", "SKU a appears twice"), REQUEST))
+                .isInstanceOf(ScriptRefusedException.class)
+                .hasMessageContaining("reserve.lua refused: SKU a appears twice");
+    }
+
+    private static ReservationRequest request(String id, String buyer) {
+        return new ReservationRequest(ReservationId.of(ACTIVITY, id), new BuyerId(buyer), new RequestId("r-" + id),
+                REQUEST.lines(), AT);
     }
 
     @Test

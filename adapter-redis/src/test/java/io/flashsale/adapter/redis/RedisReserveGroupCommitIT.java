@@ -1,0 +1,361 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReserveBatcher;
+import io.flashsale.adapter.redis.internal.ReserveScriptCall;
+import io.flashsale.adapter.redis.internal.ScriptRefusedException;
+import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.stock.StockLedger;
+import io.flashsale.testsupport.TestServices;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.Range;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.StreamMessage;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Group commit (ADR 0068): attempts of one sale that arrive while a call of it is in flight go together in the next
+ * call of reserve.lua, each judged as a call of its own would judge it; a refusal of one attempt leaves its neighbours
+ * alone; a failure of the call reaches every attempt in it.
+ */
+class RedisReserveGroupCommitIT {
+
+    private static final int THREADS = 48;
+    private static final int BUYERS = 2_000;
+    private static final SkuId A = new SkuId("a");
+    private static final SkuId B = new SkuId("b");
+    private static final long A_STOCK = 1_200;
+    private static final long B_STOCK = 700;
+    private static final int LIMIT = 3;
+
+    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
+    private final ActivityId activityId = new ActivityId("group-" + UUID.randomUUID().toString().substring(0, 8));
+
+    private record Attempt(ReservationRequest request, ReservationOutcome outcome) {
+    }
+
+    @AfterEach
+    void forgetTheSale() {
+        SharedRedis.forget(activityId);
+    }
+
+    private Activity sale(ActivityItem... items) {
+        Instant now = Instant.now();
+        return new Activity(activityId, "group commit", now.minus(Duration.ofMinutes(1)), now.plus(Duration.ofHours(1)),
+                new PurchaseLimit(LIMIT), Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(items));
+    }
+
+    private ReservationRequest request(String buyer, String requestId, ReservationLine... lines) {
+        return new ReservationRequest(ReservationId.of(activityId, UUID.randomUUID().toString().replace("-", "")),
+                new BuyerId(buyer), new RequestId(requestId), List.of(lines), Instant.now());
+    }
+
+    @RepeatedTest(6)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void givenTwoThousandBuyersRacingOverTwoSkus_thenBatchesFormAndEveryAttemptIsJudgedAsIfAlone() throws Exception {
+        adapter.warmUp(sale(new ActivityItem(A, A_STOCK, null, 4), new ActivityItem(B, B_STOCK, null, 1)));
+        ReserveBatcher.Figures before = adapter.reserveCalls();
+
+        List<Attempt> attempts = race();
+
+        ReserveBatcher.Figures after = adapter.reserveCalls();
+        long calls = after.calls() - before.calls();
+        assertThat(after.attempts() - before.attempts()).isEqualTo(attempts.size());
+        assertThat(calls).as("attempts went together: fewer calls than attempts").isLessThan(attempts.size());
+        assertThat(after.largestBatch()).isGreaterThan(1)
+                .isLessThanOrEqualTo(RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+
+        List<Reservation> accepted = attempts.stream().map(Attempt::outcome)
+                .filter(ReservationOutcome.Reserved.class::isInstance)
+                .map(outcome -> ((ReservationOutcome.Reserved) outcome).reservation()).toList();
+        assertExactlyTheStockIsReserved(accepted);
+        assertNobodyHoldsOverTheLimitAndHoldingsMatchTheAcceptedAttempts(accepted);
+        assertEveryReservationHasItsRecordOutboxEntryAndInFlightEntry(accepted);
+        assertRefusedAttemptsWroteNothing(attempts);
+    }
+
+    /** Per buyer, one after the other: two SKUs, then more of each, then one of each alone, so limits bite. */
+    private List<Attempt> race() throws Exception {
+        var attempts = new ConcurrentLinkedQueue<Attempt>();
+        var start = new CountDownLatch(1);
+        try (ExecutorService threads = Executors.newFixedThreadPool(THREADS)) {
+            var buyers = new ArrayList<Future<?>>();
+            for (int b = 0; b < BUYERS; b++) {
+                String buyer = "buyer-" + b;
+                buyers.add(threads.submit(() -> {
+                    start.await();
+                    for (ReservationRequest request : List.of(
+                            request(buyer, "r1", new ReservationLine(A, 2), new ReservationLine(B, 1)),
+                            request(buyer, "r2", new ReservationLine(B, 2), new ReservationLine(A, 1)),
+                            request(buyer, "r3", new ReservationLine(A, 1)),
+                            request(buyer, "r4", new ReservationLine(B, 1)))) {
+                        attempts.add(new Attempt(request, adapter.reserve(request)));
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> buyer : buyers) {
+                buyer.get(120, TimeUnit.SECONDS);
+            }
+        }
+        return List.copyOf(attempts);
+    }
+
+    private void assertExactlyTheStockIsReserved(List<Reservation> accepted) {
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(A_STOCK, A_STOCK, 0), new StockLedger(B_STOCK, B_STOCK, 0));
+        assertThat(units(accepted, A)).isEqualTo(A_STOCK);
+        assertThat(units(accepted, B)).isEqualTo(B_STOCK);
+    }
+
+    private static long units(List<Reservation> reservations, SkuId sku) {
+        return reservations.stream().flatMap(reservation -> reservation.lines().stream())
+                .filter(line -> line.skuId().equals(sku)).mapToLong(ReservationLine::quantity).sum();
+    }
+
+    private void assertNobodyHoldsOverTheLimitAndHoldingsMatchTheAcceptedAttempts(List<Reservation> accepted) {
+        Map<String, Long> expected = new HashMap<>();
+        for (Reservation reservation : accepted) {
+            for (ReservationLine line : reservation.lines()) {
+                expected.merge(reservation.buyerId().value() + ":" + line.skuId().value(), (long) line.quantity(),
+                        Long::sum);
+            }
+        }
+        Map<String, Long> held = new HashMap<>();
+        redis.hgetall(RedisKeys.holdings(activityId)).forEach((field, units) -> held.put(field, Long.parseLong(units)));
+        assertThat(held).isEqualTo(expected);
+        assertThat(held.values()).allSatisfy(units -> assertThat(units).isBetween(1L, (long) LIMIT));
+    }
+
+    private void assertEveryReservationHasItsRecordOutboxEntryAndInFlightEntry(List<Reservation> accepted) {
+        Set<String> inOutbox = new HashSet<>();
+        for (StreamMessage<String, String> entry : redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+"))) {
+            assertThat(inOutbox.add(entry.getBody().get("reservationId"))).as("one entry per reservation").isTrue();
+        }
+        Set<String> inFlight = redis.hkeys(RedisKeys.inFlight(activityId)).stream().collect(HashSet::new, Set::add,
+                Set::addAll);
+        Set<String> ids = new HashSet<>();
+        for (Reservation reservation : accepted) {
+            ids.add(reservation.id().value());
+            assertThat(adapter.findReservation(reservation.id())).contains(reservation);
+        }
+        assertThat(inOutbox).isEqualTo(ids);
+        assertThat(inFlight).isEqualTo(ids);
+        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(accepted.size());
+    }
+
+    private void assertRefusedAttemptsWroteNothing(List<Attempt> attempts) {
+        for (Attempt attempt : attempts) {
+            if (attempt.outcome() instanceof ReservationOutcome.Reserved) {
+                continue;
+            }
+            assertThat(attempt.outcome()).isInstanceOfAny(ReservationOutcome.SoldOut.class,
+                    ReservationOutcome.InsufficientStock.class, ReservationOutcome.LimitExceeded.class);
+            ReservationRequest request = attempt.request();
+            assertThat(redis.hexists(RedisKeys.requests(activityId),
+                    request.buyerId().value() + ":" + request.requestId().value())).isFalse();
+            assertThat(adapter.findReservation(request.id())).isEmpty();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenABatchWithOneAttemptTheModelRefuses_thenItsNeighboursAreReservedAndItWritesNothing() {
+        adapter.warmUp(sale(new ActivityItem(A, 10, null, 3), ActivityItem.of("b", 4)));
+        LuaScript reserve = LuaScript.load(redis, "reserve");
+        ReservationRequest ann = request("ann", "k1", new ReservationLine(A, 2));
+        ReservationRequest bob = request("bob", "k1", new ReservationLine(A, 1));
+        ReservationRequest cat = request("cat", "k1", new ReservationLine(B, 1), new ReservationLine(A, 1));
+        List<ReserveScriptCall.Attempt> batch = List.of(ReserveScriptCall.Attempt.of(ann, true),
+                RedisScriptRefusalIT.attemptWithPairs(bob, "a", "6", "b", "1", "a", "6"),
+                ReserveScriptCall.Attempt.of(cat, true));
+
+        List<Object> replies = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(batch),
+                ReserveScriptCall.arguments(batch));
+
+        assertThat(replies).hasSize(3);
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 0), ann))
+                .isEqualTo(new ReservationOutcome.Reserved(ann.toReservation()));
+        assertThatThrownBy(() -> ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 1), bob))
+                .isInstanceOf(ScriptRefusedException.class).hasMessageContaining("appears twice");
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 2), cat))
+                .isEqualTo(new ReservationOutcome.Reserved(cat.toReservation()));
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(10, 3, 0), new StockLedger(4, 1, 0));
+        assertThat(adapter.holdings(activityId, bob.buyerId())).isEmpty();
+        assertThat(redis.hkeys(RedisKeys.requests(activityId))).containsExactlyInAnyOrder("ann:k1", "cat:k1");
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(2);
+        assertThat(redis.hkeys(RedisKeys.inFlight(activityId)))
+                .containsExactlyInAnyOrder(ann.id().value(), cat.id().value());
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenArgumentsThatDoNotSplitIntoAttempts_thenTheWholeCallIsRefusedAndNothingIsWritten() {
+        adapter.warmUp(sale(new ActivityItem(A, 10, null, 3)));
+        LuaScript reserve = LuaScript.load(redis, "reserve");
+        List<ReserveScriptCall.Attempt> batch = List.of(
+                ReserveScriptCall.Attempt.of(request("ann", "k1", new ReservationLine(A, 1)), true));
+        String[] args = ReserveScriptCall.arguments(batch);
+        String[] cut = Arrays.copyOf(args, args.length - 1);
+
+        assertThatThrownBy(() -> reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(batch), cut))
+                .isInstanceOf(ScriptRefusedException.class).hasMessageContaining("does not fit");
+
+        assertThat(adapter.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(StockLedger.of(10));
+        assertThat(redis.exists(RedisKeys.requests(activityId), RedisKeys.outbox(activityId))).isZero();
+    }
+
+    /**
+     * The connection is made to wait at the server behind a BLPOP, a first attempt goes out alone and waits behind it,
+     * the others queue; a second BLPOP is written after the first attempt, so when the first BLPOP is let go, the
+     * batch of the others goes out and waits behind the second. Then the server drops the connection.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void givenABatchInFlight_whenTheConnectionIsLost_thenEveryAttemptInItFailsAsAnOutageAndNoneWasDecided()
+            throws Exception {
+        RedisClient client = RedisClient.create(TestServices.redis().uri());
+        client.setOptions(ClientOptions.builder()
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+        try (StatefulRedisConnection<String, String> connection = client.connect();
+             ExecutorService threads = Executors.newFixedThreadPool(24)) {
+            var own = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
+                    id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            StockReservationPort port = HotStoreOutages.translating(own);
+            own.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
+            String first = "gate-1-" + UUID.randomUUID();
+            String second = "gate-2-" + UUID.randomUUID();
+            long clientId = connection.sync().clientId();
+            connection.async().blpop(30, first);
+
+            ReservationRequest solo = request("solo", "k", new ReservationLine(A, 1));
+            Future<ReservationOutcome> alone = threads.submit(() -> port.reserve(solo));
+            waitFor(() -> own.reserveCalls().calls() == 1);
+            connection.async().blpop(30, second);
+            List<ReservationRequest> queued = new ArrayList<>();
+            List<Future<ReservationOutcome>> batch = new ArrayList<>();
+            for (int b = 0; b < 20; b++) {
+                ReservationRequest request = request("queued-" + b, "k", new ReservationLine(A, 1));
+                queued.add(request);
+                batch.add(threads.submit(() -> port.reserve(request)));
+            }
+            Thread.sleep(1_000);
+            assertThat(own.reserveCalls().calls()).as("the others wait for the first").isEqualTo(1);
+
+            redis.lpush(first, "go");
+            assertThat(alone.get(10, TimeUnit.SECONDS)).isInstanceOf(ReservationOutcome.Reserved.class);
+            waitFor(() -> own.reserveCalls().calls() >= 2);
+            assertThat(own.reserveCalls().largestBatch()).as("the others went as one batch").isGreaterThan(1);
+            redis.clientKill(KillArgs.Builder.id(clientId));
+
+            for (Future<ReservationOutcome> attempt : batch) {
+                assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(StoreUnavailableException.class);
+            }
+            for (ReservationRequest request : queued) {
+                assertThat(redis.hexists(RedisKeys.requests(activityId),
+                        request.buyerId().value() + ":k")).isFalse();
+            }
+            assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(1);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * The connection waits at the server behind a BLPOP longer than its command timeout: the attempt in flight and the
+     * ones queued behind it each fail as the synchronous call did, a command timeout, which the port reports as an
+     * outage, and none waits much longer than the timeout for it.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void givenRedisNotAnsweringWithinTheTimeout_thenTheCallInFlightAndTheQueuedAttemptsFailAsATimeout()
+            throws Exception {
+        RedisClient client = RedisClient.create(TestServices.redis().uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect();
+             ExecutorService threads = Executors.newFixedThreadPool(12)) {
+            connection.setTimeout(Duration.ofMillis(300));
+            var slow = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
+                    id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            StockReservationPort slowPort = HotStoreOutages.translating(slow);
+            slow.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
+            String gate = "gate-" + UUID.randomUUID();
+            connection.async().blpop(5, gate);
+
+            List<Future<ReservationOutcome>> attempts = new ArrayList<>();
+            long started = System.nanoTime();
+            for (int b = 0; b < 10; b++) {
+                ReservationRequest request = request("late-" + b, "k", new ReservationLine(A, 1));
+                attempts.add(threads.submit(() -> slowPort.reserve(request)));
+            }
+            for (Future<ReservationOutcome> attempt : attempts) {
+                assertThatThrownBy(() -> attempt.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(StoreUnavailableException.class)
+                        .satisfies(failed -> assertThat(failed.getCause().getCause())
+                                .isInstanceOf(RedisCommandTimeoutException.class));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("the timeout is 300 ms: a queued attempt waits for it once, not for the BLPOP's 5 s")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(slow.reserveCalls().calls()).isPositive();
+            redis.lpush(gate, "go");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not reached within 10 s");
+            }
+            Thread.sleep(5);
+        }
+    }
+}
