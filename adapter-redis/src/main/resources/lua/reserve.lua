@@ -2,7 +2,8 @@
 -- Nothing is written unless every line passes. Field names follow RedisKeys; fs_* come from lib/ledger.lua.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
---       8 the buyer's rate-limit bucket at this sale (read only when ARGV[10] is not empty)
+--       8 the filter of accepted request keys (ADR 0069),
+--       9 the buyer's rate-limit bucket at this sale (read only when ARGV[10] is not empty)
 -- ARGV: 1 reservationId, 2 activityId, 3 buyerId, 4 requestId,
 --       5 now epoch seconds, 6 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), 7 reservedAt (ISO-8601), 8 reservedAt epoch millis,
@@ -21,7 +22,7 @@ local id, activityId, buyer, requestId = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 -- 0. The buyer's rate limit, before anything else as it was when it had a round trip of its own (ADR 0060): an
 -- attempt without a token moves nothing, a replay included.
 if ARGV[10] ~= '' then
-    local taken, wait = fs_bucket_take(KEYS[8], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
+    local taken, wait = fs_bucket_take(KEYS[9], tonumber(ARGV[10]), tonumber(ARGV[11]), tonumber(ARGV[12]),
         fs_now_micros())
     if not taken then
         return { 'RATE_LIMITED', wait }
@@ -120,6 +121,7 @@ end
 redis.call('HSET', reservations, id .. ':buyer', buyer, id .. ':requestId', requestId, id .. ':lines', ARGV[9],
     id .. ':status', 'RESERVED', id .. ':reservedAt', ARGV[7])
 redis.call('HSET', requests, requestField, id)
+fs_keys_add(KEYS[8], requestField)
 -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
 redis.call('HSET', inflight, id, '1')
 -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.

@@ -35,7 +35,7 @@ public final class ReserveScriptCall {
         return new String[] {
                 RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId)};
+                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
     }
 
     /** {@link #keys(ActivityId)}, and the buyer's bucket when the attempt is behind one. */

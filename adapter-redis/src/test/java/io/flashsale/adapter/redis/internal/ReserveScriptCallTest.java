@@ -41,8 +41,8 @@ class ReserveScriptCallTest {
     void anAttemptBehindABucketCarriesItsKeyInTheSalesSlotAndItsFigures_andARefusalItsWait() {
         var behind = REQUEST.behind(new BucketLimit(10, 5, Duration.ofSeconds(1)));
 
-        assertThat(ReserveScriptCall.keys(behind)).hasSize(8).endsWith("fs:{sale}:rl:alice");
-        assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(7);
+        assertThat(ReserveScriptCall.keys(behind)).hasSize(9).endsWith("fs:{sale}:rl:alice");
+        assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(8).endsWith("fs:{sale}:keys");
         assertThat(ReserveScriptCall.arguments(behind)).containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "a");
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
                 behind);
