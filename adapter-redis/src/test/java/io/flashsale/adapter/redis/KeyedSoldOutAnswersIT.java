@@ -1,8 +1,6 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivityLookupPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
@@ -21,14 +19,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -75,7 +71,7 @@ class KeyedSoldOutAnswersIT {
         KnownRefusals known = KnownRefusals.remembering(MEMORY, Duration.ofMillis(100), store.acceptedRequests(),
                 Duration.ZERO);
         store.stockReturns().subscribe(known);
-        return service(store.stockReservations(), known, Clock.systemUTC());
+        return ReservationServices.over(store.stockReservations(), known, Clock.systemUTC());
     }
 
     @AfterEach
@@ -148,7 +144,7 @@ class KeyedSoldOutAnswersIT {
         var clock = new AtomicReference<>(opened);
         // The adapter that judges the window by the request's instant, so the test moves past the end at once.
         var stock = new RedisStockReservationAdapter(SharedRedis.connection().sync(), registry, id -> { }, false);
-        ReservationService service = service(stock, KnownRefusals.remembering(MEMORY, Duration.ofMillis(100),
+        ReservationService service = ReservationServices.over(stock, KnownRefusals.remembering(MEMORY, Duration.ofMillis(100),
                 new RedisAcceptedRequests(SharedRedis.connection().sync()), Duration.ZERO), movable(clock));
         try {
             stock.warmUp(new Activity(ended, "ended", opened.minusSeconds(60), opened.plusSeconds(60),
@@ -188,20 +184,6 @@ class KeyedSoldOutAnswersIT {
 
     private static ReserveStockCommand keyed(ActivityId sale, String buyer, String key) {
         return new ReserveStockCommand(sale, new BuyerId(buyer), new RequestId(key), List.of(new ReservationLine(SKU, 1)));
-    }
-
-    private static ReservationService service(io.flashsale.application.port.out.StockReservationPort stock,
-                                              KnownRefusals known, Clock clock) {
-        ActivityLookupPort noLookups = id -> Optional.empty();
-        return new ReservationService(stock, noLookups, unused(OrderRepository.class),
-                () -> UUID.randomUUID().toString().replace("-", ""), clock, known);
-    }
-
-    /** A port the reservation path never asks. */
-    private static <T> T unused(Class<T> port) {
-        return port.cast(Proxy.newProxyInstance(port.getClassLoader(), new Class<?>[] {port}, (proxy, method, args) -> {
-            throw new AssertionError(method.getName() + " is not on the reservation path");
-        }));
     }
 
     private static Clock movable(AtomicReference<Instant> now) {
