@@ -10,7 +10,9 @@
 --   * the in-flight index (fs:{a}:inflight, reservation id -> '1') lists every reservation MySQL has not settled yet:
 --     added by reserve.lua, removed when a script settles it (confirm, settle_batch, a release that is not the buyer's)
 --     or when reconciliation finds it settled (reconcile_settled.lua). Reconciliation pages over it, not over every
---     reservation of the sale (ADR 43).
+--     reservation of the sale (ADR 43);
+--   * the filter of accepted request keys (fs:{a}:keys) holds every key of the request index while it is usable: a
+--     script that adds an index entry adds the key with fs_keys_add in the same step (ADR 69).
 
 -- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
 local function fs_refuse(why)

@@ -25,7 +25,14 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -166,6 +173,88 @@ class KeyedSoldOutAnswersIT {
         } finally {
             SharedRedis.forget(ended);
         }
+    }
+
+    /**
+     * The race the reads must survive: a crowd on both instances takes the last units while some are given back and
+     * taken again, so instances learn the sell-out, read the accepted keys and hear returns all at once. Once every
+     * notice is heard, each accepted key must be replayed on both instances, never answered "sold out".
+     */
+    @Test
+    void givenACrowdOnBothInstancesRacingForUnitsThatComeBack_whenEveryAcceptedKeyRetries_thenEachIsReplayedOnBoth()
+            throws Exception {
+        for (int round = 0; round < 5; round++) {
+            ActivityId sale = new ActivityId("kr-" + UUID.randomUUID().toString().substring(0, 12));
+            try {
+                stores.getFirst().stockReservations().warmUp(new Activity(sale, "race", Instant.now().minusSeconds(60),
+                        Instant.now().plusSeconds(3_600), PurchaseLimit.ONE, Duration.ofMinutes(15),
+                        List.of(ActivityItem.of(SKU.value(), 20))));
+                Map<String, Reservation> accepted = crowd(sale, round);
+                // Every return is heard by both instances within 100 ms (RedisStockReturnsIT); a second of margin.
+                Thread.sleep(1_000);
+
+                for (Reservation reservation : accepted.values()) {
+                    for (ReservationService instance : List.of(one, other)) {
+                        ReservationOutcome retry = instance.reserve(keyed(sale, reservation.buyerId().value(),
+                                reservation.requestId().value()));
+                        assertThat(retry).as("round %d, retry of %s", round, reservation.requestId())
+                                .isInstanceOfSatisfying(ReservationOutcome.Replayed.class,
+                                        replayed -> assertThat(replayed.reservation().id()).isEqualTo(reservation.id()));
+                    }
+                }
+            } finally {
+                SharedRedis.forget(sale);
+            }
+        }
+    }
+
+    /** Eight buyers' threads, alternating instances, and one that gives back a few accepted units; then sold out. */
+    private Map<String, Reservation> crowd(ActivityId sale, int round) throws Exception {
+        Map<String, Reservation> accepted = new ConcurrentHashMap<>();
+        var given = new ConcurrentLinkedQueue<Reservation>();
+        ExecutorService threads = Executors.newFixedThreadPool(9);
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                running.add(threads.submit(() -> {
+                    for (int i = 0; i < 60; i++) {
+                        String buyer = "r" + round + "-t" + thread + "-" + i;
+                        if ((thread % 2 == 0 ? one : other).reserve(keyed(sale, buyer, "key-" + buyer))
+                                instanceof ReservationOutcome.Reserved(var reservation)) {
+                            accepted.put(buyer, reservation);
+                        }
+                    }
+                }));
+            }
+            running.add(threads.submit(() -> {
+                var stock = stores.getFirst().stockReservations();
+                while (given.size() < 5 && running.stream().limit(8).anyMatch(future -> !future.isDone())) {
+                    accepted.values().stream().filter(r -> !given.contains(r)).findAny().ifPresent(reservation -> {
+                        if (stock.release(reservation.id(), Instant.now())) {
+                            given.add(reservation);
+                        }
+                    });
+                    Thread.onSpinWait();
+                }
+            }));
+            for (Future<?> future : running) {
+                future.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        for (int i = 0; ; i++) {
+            String buyer = "r" + round + "-rest-" + i;
+            ReservationOutcome outcome = one.reserve(keyed(sale, buyer, "key-" + buyer));
+            if (!(outcome instanceof ReservationOutcome.Reserved(var reservation))) {
+                assertThat(outcome).isEqualTo(new ReservationOutcome.SoldOut(SKU));
+                break;
+            }
+            accepted.put(buyer, reservation);
+        }
+        assertThat(accepted).hasSize(20 + given.size());
+        return accepted;
     }
 
     /** Three keyed reservations, one unit each: buyer-i with request-i. */
