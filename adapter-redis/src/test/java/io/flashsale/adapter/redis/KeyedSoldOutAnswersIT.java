@@ -1,6 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
+import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
@@ -26,6 +28,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -54,6 +57,7 @@ class KeyedSoldOutAnswersIT {
     private static final long MOST_SCRIPT_CALLS = 40;
     /** Long enough for a whole test: only returns of units make the instances forget. */
     private static final Duration MEMORY = Duration.ofMinutes(5);
+    private static final long LATE_MS = 20;
 
     private final String registry = SharedRedis.newRegistry();
     private final ActivityId activityId = new ActivityId("ks-" + UUID.randomUUID().toString().substring(0, 12));
@@ -75,10 +79,26 @@ class KeyedSoldOutAnswersIT {
 
     private ReservationService instance(RedisHotStore store) {
         stores.add(store);
-        KnownRefusals known = KnownRefusals.remembering(MEMORY, Duration.ofMillis(100), store.acceptedRequests(),
-                Duration.ZERO);
+        KnownRefusals known = KnownRefusals.remembering(MEMORY, Duration.ofMillis(100),
+                arrivingLate(store.acceptedRequests()), Duration.ZERO);
         store.stockReturns().subscribe(known);
         return ReservationServices.over(store.stockReservations(), known, Clock.systemUTC());
+    }
+
+    /**
+     * Reads whose answer reaches the instance {@value #LATE_MS} ms after Redis gave it, as over a slow network: returns
+     * and new reservations then often happen while a read is on its way, the race the instances must not lose.
+     */
+    private static AcceptedRequestsPort arrivingLate(AcceptedRequestsPort port) {
+        return activityId -> {
+            Optional<AcceptedRequests> read = port.read(activityId);
+            try {
+                Thread.sleep(LATE_MS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return read;
+        };
     }
 
     @AfterEach
