@@ -18,7 +18,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * What this instance knows to be final for now, learnt from the hot store's own answers: a SKU sold out, a sale
@@ -45,7 +44,10 @@ public final class KnownRefusals implements StockReturnListener {
             return now.isBefore(until);
         }
 
-        /** Sold out or ended: a key not accepted by the time the refusal was answered cannot be accepted since. */
+        /**
+         * Sold out or ended: a key not accepted by the time the refusal was answered cannot be accepted since, unless
+         * units come back, and a return forgets the refusal.
+         */
         boolean finalForNewKeys() {
             return outcome instanceof ReservationOutcome.SoldOut || outcome instanceof ReservationOutcome.Ended;
         }
@@ -65,10 +67,19 @@ public final class KnownRefusals implements StockReturnListener {
         volatile Remembered sale;
         volatile AcceptedRead accepted;
 
-        /** The refusals that hold for these lines at {@code now}: the sale's first, then the lines' in order. */
-        Stream<Remembered> holding(List<ReservationLine> lines, Instant now) {
-            return Stream.concat(Stream.of(sale), lines.stream().map(line -> skus.get(line.skuId())))
-                    .filter(refusal -> refusal != null && refusal.holdsAt(now));
+        /** The refusal that holds for these lines at {@code now}: the sale's, else the first line's; null if none. */
+        Remembered holding(List<ReservationLine> lines, Instant now) {
+            Remembered whole = sale;
+            if (whole != null && whole.holdsAt(now)) {
+                return whole;
+            }
+            for (ReservationLine line : lines) {
+                Remembered sku = skus.get(line.skuId());
+                if (sku != null && sku.holdsAt(now)) {
+                    return sku;
+                }
+            }
+            return null;
         }
     }
 
@@ -131,12 +142,13 @@ public final class KnownRefusals implements StockReturnListener {
         if (known == null) {
             return Optional.empty();
         }
-        return known.holding(lines, now).findFirst().map(Remembered::outcome);
+        return Optional.ofNullable(known.holding(lines, now)).map(Remembered::outcome);
     }
 
     /**
-     * The refusal this instance knows for a keyed attempt: a sold-out or ended one that a read of the sale's accepted
-     * keys vouches for, when that read surely does not hold the buyer's key. Anything else is the store's to answer.
+     * The refusal this instance knows for a keyed attempt: the one {@link #answer(ActivityId, List, Instant)} gives,
+     * when it is sold out or ended, a read of the sale's accepted keys vouches for it, and that read surely does not
+     * hold the buyer's key. Anything else is the store's to answer.
      */
     public Optional<ReservationOutcome> answer(ActivityId activityId, BuyerId buyerId, RequestId requestId,
                                                List<ReservationLine> lines, Instant now) {
@@ -145,11 +157,12 @@ public final class KnownRefusals implements StockReturnListener {
         if (accepted == null) {
             return Optional.empty();
         }
-        return known.holding(lines, now)
-                .filter(refusal -> refusal.finalForNewKeys() && accepted.vouchesFor(refusal))
-                .findFirst()
-                .filter(refusal -> !accepted.keys().mayHold(buyerId, requestId))
-                .map(Remembered::outcome);
+        Remembered refusal = known.holding(lines, now);
+        if (refusal == null || !refusal.finalForNewKeys() || !accepted.vouchesFor(refusal)
+                || accepted.keys().mayHold(buyerId, requestId)) {
+            return Optional.empty();
+        }
+        return Optional.of(refusal.outcome());
     }
 
     /** Taken before asking the hot store, handed back to {@link #learn}. */
