@@ -23,6 +23,18 @@ Feature: Sending the same request again does not buy twice
     Then both answers name the same reservation
     And 8 tickets are still available
 
+  Scenario: Repeating a request after the sale sold out still returns the reservation
+    When Alice reserves 2 tickets with idempotency key "retry-8"
+    And Bob reserves 2 tickets
+    And Carol reserves 2 tickets
+    And Dave reserves 2 tickets
+    And Erin reserves 2 tickets
+    And Frank reserves 1 ticket with idempotency key "too-late"
+    Then Frank is refused because tickets are sold out
+    When Alice sends the same request again
+    Then Alice's two answers name the same reservation
+    And 0 tickets are still available
+
   Scenario: Another buyer using the same request id gets a reservation of their own
     When Alice reserves 2 tickets with request id "order-1"
     And Bob reserves 2 tickets with request id "order-1"

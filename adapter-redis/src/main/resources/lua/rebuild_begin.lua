@@ -10,7 +10,12 @@
 -- reservation that would otherwise be lost. A rebuild whose runner stopped beating for the lease is taken over, and
 -- resumes after the last page it wrote (the page and its cursor are written together).
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index
+-- The filter of accepted request keys (ADR 0069) is dropped with the request index and made again empty, of the size
+-- the lost one had, marked as being refilled: the pages refill it with the index, rebuild_finish marks it usable. A
+-- loss that took the filter too leaves the rebuilt sale without one (instances then ask Redis for every keyed attempt).
+--
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
+--       8 the filter of accepted request keys
 -- ARGV: 1 relay group, 2 lease seconds, 3 since (epoch millis of the caller's clock: the catch-up reads what MySQL
 --       changed from then on)
 -- Reply: {'LOADED'} | {'BUSY', why} | {'STARTED', rebuildId, cursor ('' from the start), since}
@@ -33,7 +38,11 @@ end
 if not fs_outbox_drained(outbox, group) then
     return { 'BUSY', 'the outbox still holds reservations on their way to the order pipeline' }
 end
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox, KEYS[7])
+local filter = redis.call('BITFIELD', KEYS[8], 'GET', 'u32', 0, 'GET', 'u8', 32)
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox, KEYS[7], KEYS[8])
+if filter[1] > 0 then
+    fs_keys_make(KEYS[8], filter[1], filter[2], 0)
+end
 redis.call('HDEL', meta, 'loadId')
 local id = fs_new_load_id()
 redis.call('HSET', meta, 'rebuilding', id, 'rebuildBeat', now, 'rebuildCursor', '', 'rebuildSince', ARGV[3])

@@ -4,7 +4,9 @@
 -- applied; then the window, a new loadId, and ready last. O(SKUs). Nothing is written unless the rebuild id is the
 -- current one.
 --
--- KEYS: 1 meta, 2 stock
+-- The filter of accepted request keys the pages refilled is marked usable in the same step (ADR 0069).
+--
+-- KEYS: 1 meta, 2 stock, 3 the filter of accepted request keys
 -- ARGV: 1 rebuildId, 2 startsAt epoch seconds, 3 startsAt nano, 4 endsAt epoch seconds, 5 endsAt nano,
 --       6 activity limit, 7 SKU ids in item order "a,b", 8 number of items n,
 --       then per item from 9 on: skuId, total, effective limit, segments, applied adjustment ids "1,5" or ''
@@ -41,5 +43,8 @@ end
 redis.call('HDEL', meta, 'rebuilding', 'rebuildBeat', 'rebuildCursor', 'rebuildSince')
 redis.call('HSET', meta, 'startsAtSec', ARGV[2], 'startsAtNano', ARGV[3], 'endsAtSec', ARGV[4],
     'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')
+if redis.call('EXISTS', KEYS[3]) == 1 then
+    redis.call('BITFIELD', KEYS[3], 'SET', 'u8', 40, 1)
+end
 redis.call('HSET', meta, 'ready', '1')
 return 1

@@ -2,9 +2,10 @@
 -- and request index entries as MySQL holds them; the units of ORDERED and PAID ones count as sold and as their
 -- buyers' holdings, so the ledger rebuilt is exactly the sum of the records rebuilt. The cursor (the last order id of
 -- the page) is written in the same step, so a rebuild taken over resumes after it and never counts a page twice.
+-- Each request key goes into the filter of accepted request keys with its index entry (ADR 0069).
 -- Nothing is written unless the rebuild id is the current one and the cursor is the one this page follows.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 the filter of accepted request keys
 -- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor,
 --       then per order 6 values: reservationId, buyer, requestId, status, reservedAt (ISO-8601), lines "sku:q,sku:q"
 -- Reply: 1 when written, 0 when the rebuild was taken over (nothing written); error FS_REFUSED on malformed lines.
@@ -32,6 +33,7 @@ for i = 4, #ARGV, 6 do
     fs_record_write(reservations, id, { status = status, buyer = buyer, requestId = ARGV[i + 2], lines = ARGV[i + 5],
         reservedAt = fs_instant_pack(ARGV[i + 4]) })
     redis.call('HSET', requests, buyer .. ':' .. ARGV[i + 2], id)
+    fs_keys_add(KEYS[6], buyer .. ':' .. ARGV[i + 2])
     if status == 'ORDERED' or status == 'PAID' then
         for _, line in ipairs(pages[n]) do
             redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)

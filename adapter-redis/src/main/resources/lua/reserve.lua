@@ -4,7 +4,8 @@
 -- RedisKeys; fs_* come from lib/ledger.lua.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
---       8.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
+--       8 the filter of accepted request keys (ADR 0069),
+--       9.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
 -- ARGV: 1 activityId, then one block per attempt, from its first argument +0 on:
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
@@ -80,6 +81,7 @@ local function accept(a, lines)
     fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = a.lines,
         reservedAt = fs_instant_pack(a.reservedAt) })
     redis.call('HSET', requests, a.requestField, id)
+    fs_keys_add(KEYS[8], a.requestField)
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     redis.call('HSET', inflight, id, '1')
     -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.

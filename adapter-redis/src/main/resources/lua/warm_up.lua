@@ -1,17 +1,20 @@
 -- Loads an activity's ledgers once. A loaded activity is left exactly as it is, so warming up
 -- again can never reset stock that buyers already hold. Field names follow RedisKeys.
 --
--- KEYS: 1 meta, 2 stock
+-- The filter of accepted request keys (ADR 0069) is made empty and usable unless the request index or a filter is
+-- there already (what a partial loss or a rebuild left): an empty one would then say kept keys were never accepted.
+--
+-- KEYS: 1 meta, 2 stock, 3 requests, 4 the filter of accepted request keys
 -- ARGV: 1 startsAt epoch seconds, 2 startsAt nano, 3 endsAt epoch seconds, 4 endsAt nano,
---       5 activity limit, 6 SKU ids in item order as "a,b,c",
---       then per item from 7 on: skuId, total, effective limit, segments
+--       5 activity limit, 6 SKU ids in item order as "a,b,c", 7 the filter's bits m, 8 its hash count k,
+--       then per item from 9 on: skuId, total, effective limit, segments
 -- Reply: 1 when loaded now, 0 when it was loaded before.
 
 local meta, stock = KEYS[1], KEYS[2]
 if redis.call('HGET', meta, 'ready') == '1' then
     return 0
 end
-for i = 7, #ARGV, 4 do
+for i = 9, #ARGV, 4 do
     local sku, total, limit, segments = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
     redis.call('HSET', stock, sku .. ':total', ARGV[i + 1], sku .. ':reserved', 0, sku .. ':sold', 0,
         sku .. ':limit', limit, sku .. ':segments', segments, sku .. ':held', 0)
@@ -20,6 +23,9 @@ for i = 7, #ARGV, 4 do
     for s = 1, segments do
         redis.call('HSET', stock, sku .. ':avail:' .. s, share + (s <= extra and 1 or 0))
     end
+end
+if redis.call('EXISTS', KEYS[3], KEYS[4]) == 0 then
+    fs_keys_make(KEYS[4], tonumber(ARGV[7]), tonumber(ARGV[8]), 1)
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
     'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')

@@ -10,7 +10,9 @@
 --   * the in-flight index (fs:{a}:inflight, reservation id -> '1') lists every reservation MySQL has not settled yet:
 --     added by reserve.lua, removed when a script settles it (confirm, settle_batch, a release that is not the buyer's)
 --     or when reconciliation finds it settled (reconcile_settled.lua). Reconciliation pages over it, not over every
---     reservation of the sale (ADR 43).
+--     reservation of the sale (ADR 43);
+--   * the filter of accepted request keys (fs:{a}:keys) holds every key of the request index while it is usable: a
+--     script that adds an index entry adds the key with fs_keys_add in the same step (ADR 69).
 
 -- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
 local function fs_refuse(why)
@@ -312,4 +314,36 @@ end
 
 local function fs_record_write(hash, id, r)
     redis.call('HSET', hash, id, fs_record_encode(r))
+
+-- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
+-- index has held since the filter was made, so that an instance holding a copy can tell a key surely never accepted
+-- (answered "sold out" from memory) from one that may have been (asked here, which replays it). Every script that
+-- adds to the requests index adds the key here in the same step; only the scripts that drop the index drop it.
+-- A string: an 8-byte header (u32 bits m at bit 0, u8 hash count k at bit 32, u8 state at bit 40: 1 usable, 0 being
+-- refilled by a rebuild), then m bits from bit 64 on, allocated whole when made so that one GET reads all of it.
+-- Positions of a key: h1, h2 the first two 32-bit words of its SHA-1, (h1 + i * h2) mod m for i = 0 .. k-1 (the
+-- adapter's AcceptedRequestsFilter computes the same ones).
+local FS_KEYS_HEADER_BITS = 64
+
+local function fs_keys_make(filter, bits, hashes, state)
+    redis.call('UNLINK', filter)
+    redis.call('SETBIT', filter, FS_KEYS_HEADER_BITS + bits - 1, 0)
+    redis.call('BITFIELD', filter, 'SET', 'u32', 0, bits, 'SET', 'u8', 32, hashes, 'SET', 'u8', 40, state)
+end
+
+-- Adds a request key; a sale made before the filter existed has none and keeps none.
+local function fs_keys_add(filter, key)
+    local header = redis.call('BITFIELD', filter, 'GET', 'u32', 0, 'GET', 'u8', 32)
+    local bits, hashes = header[1], header[2]
+    if bits == 0 then
+        return
+    end
+    local hex = redis.sha1hex(key)
+    local h1, h2 = tonumber(string.sub(hex, 1, 8), 16), tonumber(string.sub(hex, 9, 16), 16)
+    local set = {}
+    for i = 0, hashes - 1 do
+        local n = #set
+        set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
+    end
+    redis.call('BITFIELD', filter, unpack(set))
 end

@@ -88,7 +88,17 @@ public class ReservationSteps {
 
     @Then("both answers name the same reservation")
     public void bothAnswersNameTheSameReservation() {
-        List<ApiAnswer> two = world.lastAnswers(2);
+        assertSameReservation(world.lastAnswers(2));
+    }
+
+    @Then("{buyer}'s two answers name the same reservation")
+    public void theBuyersTwoAnswersNameTheSameReservation(String buyer) {
+        List<ApiAnswer> own = world.answersOf(buyer);
+        assertThat(own).as("%s's answers", buyer).hasSize(2);
+        assertSameReservation(own);
+    }
+
+    private void assertSameReservation(List<ApiAnswer> two) {
         assertThat(assertAccepted(two.get(1), world.sale().id()))
                 .as("the repeated answer names the first reservation")
                 .isEqualTo(assertAccepted(two.get(0), world.sale().id()));

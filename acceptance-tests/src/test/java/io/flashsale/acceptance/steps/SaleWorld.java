@@ -110,6 +110,12 @@ public class SaleWorld {
         return answers.subList(answers.size() - count, answers.size());
     }
 
+    /** Every answer the buyer got in this scenario, in order. */
+    public List<ApiAnswer> answersOf(String buyer) {
+        String buyerId = buyerId(buyer);
+        return answers.stream().filter(answer -> buyerId.equals(Answers.buyerOf(answer))).toList();
+    }
+
     public ApiAnswer lastAnswerOf(String buyer) {
         ApiAnswer answer = lastAnswerOfBuyer.get(buyer);
         assertThat(answer).as("%s has sent a request", buyer).isNotNull();

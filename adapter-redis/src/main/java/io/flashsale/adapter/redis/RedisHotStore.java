@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
@@ -193,6 +194,11 @@ public final class RedisHotStore implements AutoCloseable {
     public StockReservationPort stockReservations(int maxBatch) {
         return HotStoreOutages.translating(new RedisStockReservationAdapter(commands, outboxRegistry,
                 returns::announce, windowByRedisTime, maxBatch));
+    }
+
+    /** Sales' filters of accepted request keys, each in one read (ADR 0069). */
+    public AcceptedRequestsPort acceptedRequests() {
+        return HotStoreOutages.translating(new RedisAcceptedRequests(redis));
     }
 
     public ReservationOutboxPort outbox() {

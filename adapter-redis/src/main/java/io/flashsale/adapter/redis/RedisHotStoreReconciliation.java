@@ -364,7 +364,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId)};
+                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
         List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
                 Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
         return switch (ScriptReplies.text(reply, 0)) {
@@ -385,7 +385,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
                                ReservationId last, List<Order> orders) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
+                RedisKeys.acceptedRequests(activityId)};
         List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
                 last.value()));
         for (Order order : orders) {
@@ -403,7 +404,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     @Override
     public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
         ActivityId activityId = activity.id();
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId),
+                RedisKeys.acceptedRequests(activityId)};
         Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId, skus));
         if (ready != 1L) {
             return false;

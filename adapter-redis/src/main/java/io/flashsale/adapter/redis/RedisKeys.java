@@ -13,7 +13,7 @@ import java.util.List;
  * same hash fields from the same parts; they never build a key name.
  *
  * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
- * and one script may touch them together. An activity has seven keys of sale data and two of bookkeeping, whatever
+ * and one script may touch them together. An activity has eight keys of sale data and two of bookkeeping, whatever
  * its number of SKUs, buyers or reservations, and each script receives every key it touches in {@code KEYS}: data
  * that only a stored value leads to (the reservation a requestId points at, the buyer of a reservation being released)
  * lives in hash fields of these fixed keys, never under a key name a script would have to make up.
@@ -43,6 +43,13 @@ import java.util.List;
  *                              redrivenAt, instants exact to the nanosecond, absent trailing parts left out
  *                              ({@link ReservationRecord} reads it)
  * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
+ * fs:{a}:keys          string  the filter of accepted request keys (ADR 0069): a Bloom filter of every
+ *                              &lt;buyer&gt;:&lt;requestId&gt; the requests index held since it was made, so always a
+ *                              superset of that index while usable. An 8-byte header (u32 bits m at bit 0, u8 hash
+ *                              count k at bit 32, u8 state at bit 40: 1 usable, 0 being refilled by a rebuild), then
+ *                              m bits; made by warm_up.lua (sized from the sale's units), set by reserve.lua and
+ *                              rebuild_page.lua with each index entry, read whole by {@code GET}. A sale loaded
+ *                              before it existed has none. Positions: {@code internal.AcceptedRequestsFilter}
  * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
  *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
  * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
@@ -112,6 +119,11 @@ public final class RedisKeys {
         return key(activityId, "requests");
     }
 
+    /** The filter of accepted request keys (see the class comment, ADR 0069). */
+    public static String acceptedRequests(ActivityId activityId) {
+        return key(activityId, "keys");
+    }
+
     /** The reservations of the activity MySQL has not settled yet (see the class comment): what reconciliation pages over. */
     public static String inFlight(ActivityId activityId) {
         return key(activityId, "inflight");
@@ -141,7 +153,7 @@ public final class RedisKeys {
     /** Every key of one activity's sale data, outbox first: what a rebuild drops. A new per-activity key belongs here too. */
     public static List<String> activityKeys(ActivityId activityId) {
         return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
-                reservations(activityId), requests(activityId), inFlight(activityId));
+                reservations(activityId), requests(activityId), acceptedRequests(activityId), inFlight(activityId));
     }
 
     /**

@@ -1,8 +1,11 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
+import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.application.service.KnownRefusals;
+import io.flashsale.application.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.order.Order;
@@ -21,6 +24,8 @@ import io.flashsale.domain.stock.StockLedger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -115,6 +120,58 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(2);
         assertThat(stock.restore(ordered.id(), ReservationStatus.EXPIRED)).isTrue();
         assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(StockLedger.of(30));
+    }
+
+    @Test
+    void givenAPartialLoss_whenRebuilt_thenTheAcceptedKeysAreUnusableUntilFinishedAndThenEveryRebuiltKeyIsReplayed() {
+        stock.warmUp(sale);
+        Reservation ordered = reserve(ANN, line(B, 2));
+        stock.confirm(ordered.id());
+        relayEverything();
+        var acceptedKeys = new RedisAcceptedRequests(redis);
+        assertThat(acceptedKeys.read(activityId).orElseThrow().mayHold(ANN, ordered.requestId())).isTrue();
+        redis.del(RedisKeys.meta(activityId), RedisKeys.stock(activityId));
+        // Accepted before an earlier loss: only MySQL knows the key, the filter this loss left never held it.
+        Order onlyInMySql = order(new BuyerId("cid"), ReservationStatus.ORDERED, line(B, 1));
+
+        RebuildStart.Started started = begin();
+        assertThat(acceptedKeys.read(activityId)).as("being refilled").isEmpty();
+        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), onlyInMySql.id(),
+                List.of(onlyInMySql, asOrder(ordered, ReservationStatus.ORDERED)))).isTrue();
+        assertThat(acceptedKeys.read(activityId)).as("being refilled").isEmpty();
+        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+
+        var read = acceptedKeys.read(activityId).orElseThrow();
+        assertThat(read.mayHold(new BuyerId("cid"), onlyInMySql.requestId())).isTrue();
+        assertThat(read.mayHold(ANN, ordered.requestId())).isTrue();
+        var known = KnownRefusals.remembering(Duration.ofMinutes(5), Duration.ofMillis(100), acceptedKeys,
+                Duration.ZERO);
+        ReservationService service = ReservationServices.over(stock, known, Clock.systemUTC());
+        assertThat(service.reserve(keyed(BOB, "last-unit"))).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(service.reserve(keyed(BOB, "sold-out"))).isEqualTo(new ReservationOutcome.SoldOut(B));
+        assertThat(service.reserve(keyed(new BuyerId("cid"), onlyInMySql.requestId().value())))
+                .isEqualTo(new ReservationOutcome.Replayed(onlyInMySql.toReservation()));
+        assertThat(service.reserve(keyed(ANN, ordered.requestId().value())))
+                .isEqualTo(new ReservationOutcome.Replayed(asOrder(ordered, ReservationStatus.ORDERED).toReservation()));
+        assertThat(service.reserve(keyed(new BuyerId("dan"), "never-sent"))).isEqualTo(new ReservationOutcome.SoldOut(B));
+    }
+
+    @Test
+    void givenALossThatTookTheAcceptedKeysToo_whenRebuilt_thenTheSaleHasNoneAndKeyedAttemptsAskRedis() {
+        stock.warmUp(sale);
+        Reservation ordered = reserve(ANN, line(B, 2));
+        stock.confirm(ordered.id());
+        relayEverything();
+        redis.del(RedisKeys.activityKeys(activityId).toArray(String[]::new));
+
+        rebuild(List.of(asOrder(ordered, ReservationStatus.ORDERED)));
+
+        assertThat(redis.exists(RedisKeys.acceptedRequests(activityId))).isZero();
+        assertThat(new RedisAcceptedRequests(redis).read(activityId)).isEmpty();
+    }
+
+    private ReserveStockCommand keyed(BuyerId buyer, String key) {
+        return new ReserveStockCommand(activityId, buyer, new RequestId(key), List.of(line(B, 1)));
     }
 
     @Test

@@ -103,7 +103,7 @@ class RedisScriptRobustnessIT {
         }
         assertThat(keysOf(activity)).containsExactlyInAnyOrder(RedisKeys.meta(activity), RedisKeys.stock(activity),
                 RedisKeys.holdings(activity), RedisKeys.reservations(activity), RedisKeys.requests(activity),
-                RedisKeys.outbox(activity), RedisKeys.inFlight(activity));
+                RedisKeys.outbox(activity), RedisKeys.inFlight(activity), RedisKeys.acceptedRequests(activity));
     }
 
     @Test

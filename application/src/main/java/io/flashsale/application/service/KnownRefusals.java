@@ -1,8 +1,12 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.StockReturnListener;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,14 +25,39 @@ import java.util.concurrent.atomic.AtomicLong;
  * units ({@link #returned}) forgets the activity's refusals, and each refusal is forgotten anyway after
  * {@code memory} (not-started ones after {@code notStartedMemory}, and at the start time by this instance's clock),
  * so a lost notice costs at most that long. A refusal learnt from an answer that was already on its way when a
- * return was heard is not kept: the answer may predate the return. Thread-safe.
+ * return was heard is not kept: the answer may predate the return.
+ *
+ * <p>An attempt with an idempotency key gets a sold-out or ended refusal here only when the key was surely never
+ * accepted (ADR 0069): learning such a refusal reads the sale's accepted request keys once ({@link AcceptedRequestsPort},
+ * at most one read per sale in flight and one per {@code rereadGap}), on the thread that learnt it, and the read
+ * vouches for the refusals learnt before it. A key the read may hold asks the store, which replays it. The read is
+ * forgotten with the refusals at every return of units, and not kept when a return was heard while it was on its
+ * way: a key accepted after the return would be missing from it. A key is taken to name one attempt (its resends carry
+ * the same lines). Thread-safe.
  */
 public final class KnownRefusals implements StockReturnListener {
 
-    private record Remembered(ReservationOutcome outcome, Instant until) {
+    /** @param learnt this refusal's place in the order refusals were learnt in, see {@link #learnings} */
+    private record Remembered(ReservationOutcome outcome, Instant until, long learnt) {
 
         boolean holdsAt(Instant now) {
             return now.isBefore(until);
+        }
+
+        /**
+         * Sold out or ended: a key not accepted by the time the refusal was answered cannot be accepted since, unless
+         * units come back, and a return forgets the refusal.
+         */
+        boolean finalForNewKeys() {
+            return outcome instanceof ReservationOutcome.SoldOut || outcome instanceof ReservationOutcome.Ended;
+        }
+    }
+
+    /** The sale's accepted request keys, read after every refusal learnt up to {@code vouchesUpTo}. */
+    private record AcceptedRead(AcceptedRequests keys, long vouchesUpTo) {
+
+        boolean vouchesFor(Remembered refusal) {
+            return refusal.learnt() <= vouchesUpTo;
         }
     }
 
@@ -35,31 +65,75 @@ public final class KnownRefusals implements StockReturnListener {
     private static final class Known {
         final Map<SkuId, Remembered> skus = new ConcurrentHashMap<>();
         volatile Remembered sale;
+        volatile AcceptedRead accepted;
+
+        /** The refusal that holds for these lines at {@code now}: the sale's, else the first line's; null if none. */
+        Remembered holding(List<ReservationLine> lines, Instant now) {
+            Remembered whole = sale;
+            if (whole != null && whole.holdsAt(now)) {
+                return whole;
+            }
+            for (ReservationLine line : lines) {
+                Remembered sku = skus.get(line.skuId());
+                if (sku != null && sku.holdsAt(now)) {
+                    return sku;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Whether a sale's accepted keys are being read, and when the next read may start. */
+    private static final class Reads {
+        final AtomicBoolean inFlight = new AtomicBoolean();
+        volatile Instant notBefore = Instant.MIN;
     }
 
     private final Duration memory;
     private final Duration notStartedMemory;
     private final boolean enabled;
+    private final AcceptedRequestsPort acceptedRequests;
+    private final Duration rereadGap;
     private final Map<ActivityId, Known> refusals = new ConcurrentHashMap<>();
     /** Counts the returns heard: an answer is learnt only when none was heard while it was on its way. */
     private final AtomicLong returnsHeard = new AtomicLong();
+    /** Counts the refusals learnt: a read of accepted keys vouches for those counted before it began. */
+    private final AtomicLong learnings = new AtomicLong();
+    /** Per sale, not forgotten at returns: what bounds the rate of reads of its accepted keys. */
+    private final Map<ActivityId, Reads> reads = new ConcurrentHashMap<>();
 
-    private KnownRefusals(Duration memory, Duration notStartedMemory, boolean enabled) {
+    private KnownRefusals(Duration memory, Duration notStartedMemory, boolean enabled,
+                          AcceptedRequestsPort acceptedRequests, Duration rereadGap) {
         this.memory = memory;
         this.notStartedMemory = notStartedMemory;
         this.enabled = enabled;
+        this.acceptedRequests = acceptedRequests;
+        this.rereadGap = rereadGap;
     }
 
+    /** Keyed attempts always ask the hot store. */
     public static KnownRefusals remembering(Duration memory, Duration notStartedMemory) {
+        return remembering(memory, notStartedMemory, AcceptedRequestsPort.none(), Duration.ofSeconds(1));
+    }
+
+    /**
+     * @param acceptedRequests read once per sale when it is learnt sold out or ended, to answer keyed attempts
+     * @param rereadGap        the least time between two reads of one sale's accepted keys by this instance
+     */
+    public static KnownRefusals remembering(Duration memory, Duration notStartedMemory,
+                                            AcceptedRequestsPort acceptedRequests, Duration rereadGap) {
         if (memory.isNegative() || memory.isZero() || notStartedMemory.isNegative() || notStartedMemory.isZero()) {
             throw new IllegalArgumentException("memories must be positive: " + memory + ", " + notStartedMemory);
         }
-        return new KnownRefusals(memory, notStartedMemory, true);
+        if (rereadGap.isNegative()) {
+            throw new IllegalArgumentException("the gap between reads must not be negative: " + rereadGap);
+        }
+        return new KnownRefusals(memory, notStartedMemory, true, acceptedRequests, rereadGap);
     }
 
     /** Remembers nothing: every attempt asks the hot store. */
     public static KnownRefusals none() {
-        return new KnownRefusals(Duration.ZERO, Duration.ZERO, false);
+        return new KnownRefusals(Duration.ZERO, Duration.ZERO, false, AcceptedRequestsPort.none(), Duration.ZERO);
     }
 
     /** The refusal this instance knows for an attempt on these lines at {@code now}, if any. */
@@ -68,17 +142,27 @@ public final class KnownRefusals implements StockReturnListener {
         if (known == null) {
             return Optional.empty();
         }
-        Remembered sale = known.sale;
-        if (sale != null && sale.holdsAt(now)) {
-            return Optional.of(sale.outcome());
+        return Optional.ofNullable(known.holding(lines, now)).map(Remembered::outcome);
+    }
+
+    /**
+     * The refusal this instance knows for a keyed attempt: the one {@link #answer(ActivityId, List, Instant)} gives,
+     * when it is sold out or ended, a read of the sale's accepted keys vouches for it, and that read surely does not
+     * hold the buyer's key. Anything else is the store's to answer.
+     */
+    public Optional<ReservationOutcome> answer(ActivityId activityId, BuyerId buyerId, RequestId requestId,
+                                               List<ReservationLine> lines, Instant now) {
+        Known known = refusals.get(activityId);
+        AcceptedRead accepted = known == null ? null : known.accepted;
+        if (accepted == null) {
+            return Optional.empty();
         }
-        for (ReservationLine line : lines) {
-            Remembered sku = known.skus.get(line.skuId());
-            if (sku != null && sku.holdsAt(now)) {
-                return Optional.of(sku.outcome());
-            }
+        Remembered refusal = known.holding(lines, now);
+        if (refusal == null || !refusal.finalForNewKeys() || !accepted.vouchesFor(refusal)
+                || accepted.keys().mayHold(buyerId, requestId)) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        return Optional.of(refusal.outcome());
     }
 
     /** Taken before asking the hot store, handed back to {@link #learn}. */
@@ -94,29 +178,72 @@ public final class KnownRefusals implements StockReturnListener {
         switch (outcome) {
             case ReservationOutcome.SoldOut soldOut -> {
                 Known known = known(activityId);
-                var remembered = new Remembered(outcome, now.plus(memory));
+                var remembered = new Remembered(outcome, now.plus(memory), learnings.incrementAndGet());
                 known.skus.put(soldOut.skuId(), remembered);
                 // Checked again after the write: a return heard meanwhile may have missed it.
                 if (returnsHeard.get() != ticket) {
                     known.skus.remove(soldOut.skuId(), remembered);
+                    return;
                 }
+                readAccepted(activityId, known, remembered, now);
             }
-            case ReservationOutcome.Ended ended -> rememberSale(activityId, ticket, outcome, now.plus(memory));
+            case ReservationOutcome.Ended ended -> rememberSale(activityId, ticket, outcome, now.plus(memory), now);
             case ReservationOutcome.NotStarted notStarted -> {
                 Instant soonest = now.plus(notStartedMemory);
                 rememberSale(activityId, ticket, outcome,
-                        notStarted.startsAt().isBefore(soonest) ? notStarted.startsAt() : soonest);
+                        notStarted.startsAt().isBefore(soonest) ? notStarted.startsAt() : soonest, now);
             }
             default -> {
             }
         }
     }
 
-    private void rememberSale(ActivityId activityId, long ticket, ReservationOutcome outcome, Instant until) {
+    private void rememberSale(ActivityId activityId, long ticket, ReservationOutcome outcome, Instant until,
+                              Instant now) {
         Known known = known(activityId);
-        known.sale = new Remembered(outcome, until);
+        var remembered = new Remembered(outcome, until, learnings.incrementAndGet());
+        known.sale = remembered;
         if (returnsHeard.get() != ticket) {
             known.sale = null;
+            return;
+        }
+        if (remembered.finalForNewKeys()) {
+            readAccepted(activityId, known, remembered, now);
+        }
+    }
+
+    /**
+     * Reads the sale's accepted keys unless a read already vouches for {@code refusal}, another is in flight, or the
+     * last one began less than the gap ago. Kept only when no return was heard while it was on its way.
+     */
+    private void readAccepted(ActivityId activityId, Known known, Remembered refusal, Instant now) {
+        AcceptedRead current = known.accepted;
+        if (current != null && current.vouchesFor(refusal)) {
+            return;
+        }
+        Reads gate = reads.computeIfAbsent(activityId, id -> new Reads());
+        if (now.isBefore(gate.notBefore) || !gate.inFlight.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            gate.notBefore = now.plus(rereadGap);
+            long ticket = returnsHeard.get();
+            // Every refusal counted so far was answered before this read begins, so the read holds every key
+            // accepted before those answers.
+            long vouchesUpTo = learnings.get();
+            Optional<AcceptedRequests> keys = acceptedRequests.read(activityId);
+            if (keys.isEmpty() || returnsHeard.get() != ticket) {
+                return;
+            }
+            var read = new AcceptedRead(keys.get(), vouchesUpTo);
+            known.accepted = read;
+            if (returnsHeard.get() != ticket) {
+                known.accepted = null;
+            }
+        } catch (RuntimeException unread) {
+            // The attempt that learnt the refusal has its answer; without a read, keyed attempts ask the store.
+        } finally {
+            gate.inFlight.set(false);
         }
     }
 

@@ -83,18 +83,18 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
 
     /**
      * An attempt without an idempotency key that meets a refusal this instance knows is answered here. One with a key
-     * always asks the store: only the store knows whether that key was accepted before (a retry after a lost answer
-     * must get its reservation back, not "sold out").
+     * is answered here only when the refusal is sold out or ended and the key was surely never accepted (ADR 0069):
+     * a retry after a lost answer must get its reservation back, not "sold out", and only the store replays it.
      */
     @Override
     public ReservationOutcome reserve(ReserveStockCommand command) {
         Instant now = clock.instant();
         ActivityId activityId = command.activityId();
-        if (command.requestId() == null) {
-            Optional<ReservationOutcome> refusal = known.answer(activityId, command.lines(), now);
-            if (refusal.isPresent()) {
-                return refusal.get();
-            }
+        Optional<ReservationOutcome> refusal = command.requestId() == null
+                ? known.answer(activityId, command.lines(), now)
+                : known.answer(activityId, command.buyerId(), command.requestId(), command.lines(), now);
+        if (refusal.isPresent()) {
+            return refusal.get();
         }
         Optional<ReservationOutcome> limited = admission.refusal(command);
         if (limited.isPresent()) {

@@ -1,6 +1,8 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
+import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
@@ -22,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
@@ -76,6 +79,22 @@ class ReservationServiceKnownRefusalsTest {
         attempt("b1", null);
 
         attempt("b2", new RequestId("retry-of-an-accepted-attempt"));
+
+        verify(stock, times(2)).reserve(any());
+    }
+
+    @Test
+    void givenAKnownSoldOutSkuAndItsAcceptedKeys_whenNewKeysAttempt_thenOnlyAKeyThatMayHaveBeenAcceptedAsksTheStore() {
+        AcceptedRequests acceptedKeys = (buyer, key) -> key.value().equals("accepted-before");
+        AcceptedRequestsPort keys = activityId -> Optional.of(acceptedKeys);
+        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC),
+                KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100), keys, Duration.ofSeconds(1)));
+        attempt("b1", new RequestId("first"));
+
+        for (int i = 2; i <= 50; i++) {
+            assertThat(attempt("b" + i, new RequestId("new-" + i))).isEqualTo(SOLD_OUT);
+        }
+        attempt("b1", new RequestId("accepted-before"));
 
         verify(stock, times(2)).reserve(any());
     }

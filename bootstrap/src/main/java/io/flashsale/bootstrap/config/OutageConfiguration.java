@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.service.RebuildRetryService;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.FallbackReservationPort;
@@ -100,6 +101,14 @@ public class OutageConfiguration {
             CircuitBreaker hotStoreBreaker, Bulkhead databasePathBulkhead, OutageProperties outage) {
         return new FailoverStockReservations(redis, database, hotStoreBreaker, databasePathBulkhead,
                 outage.retryAfter());
+    }
+
+    /** What keyed attempts on a sold-out sale are judged by: Redis's accepted keys and the database path's (ADR 69). */
+    @Bean
+    @Primary
+    AcceptedRequestsPort failoverAcceptedRequests(FailoverStockReservations failover,
+                                                  @Qualifier("acceptedRequestsPort") AcceptedRequestsPort redis) {
+        return failover.acceptedRequests(redis);
     }
 
     /** The order pipeline's view of Redis: while the breaker is open, orders are placed without telling Redis. */

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
@@ -37,6 +38,12 @@ public class RedisConfiguration {
     @Bean
     RateLimitBuckets sharedRateLimitBuckets(RedisHotStore redis, RateLimitProperties rateLimits) {
         return redis.rateLimitBuckets(rateLimits.keyPrefix(), rateLimits.storeTimeout());
+    }
+
+    /** Each sale's filter of accepted request keys, read when a sale sells out or ends (ADR 0069). */
+    @Bean
+    AcceptedRequestsPort acceptedRequestsPort(RedisHotStore redis) {
+        return redis.acceptedRequests();
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
@@ -65,9 +66,11 @@ public class UseCaseConfiguration {
 
     /** Hears every return of units, from this instance and the others, before the first attempt is answered. */
     @Bean
-    KnownRefusals knownRefusals(KnownRefusalsProperties properties, StockReturnsPort returns) {
+    KnownRefusals knownRefusals(KnownRefusalsProperties properties, StockReturnsPort returns,
+                                AcceptedRequestsPort acceptedRequests) {
         KnownRefusals known = properties.enabled()
-                ? KnownRefusals.remembering(properties.memory(), properties.notStartedMemory())
+                ? KnownRefusals.remembering(properties.memory(), properties.notStartedMemory(), acceptedRequests,
+                        properties.rereadGap())
                 : KnownRefusals.none();
         returns.subscribe(known);
         return known;

@@ -1,6 +1,8 @@
 package io.flashsale.bootstrap.outage;
 
 import io.flashsale.application.port.in.DegradedException;
+import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
@@ -41,7 +43,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * database path first asks what Redis answered for it lately (accepted just before the outage, that reservation is
  * still in Redis's outbox, not in MySQL), and Redis, while the database path's answers are remembered, is asked only
  * after them (its request index lacks them unless the sale was rebuilt). A repeat sent to another instance than the
- * one that answered is not covered: docs/reliability.md, defect 5.
+ * one that answered is not covered: docs/reliability.md, defect 5. For the same reason the keys a sold-out sale's
+ * attempts are judged by from memory ({@link #acceptedRequests}) include the database path's answers (ADR 69).
  * <p>
  * Reads the application makes of the hot store while it is out (the reservation a payment or a cancellation looks
  * for) answer "the hot store holds nothing": the database of record knows every order, those of the database path
@@ -113,6 +116,15 @@ public final class FailoverStockReservations implements StockReservationPort {
         } finally {
             inDatabasePath.decrementAndGet();
         }
+    }
+
+    /**
+     * The hot store's accepted request keys, and the requests the database path answered lately, which its index
+     * lacks: a repeat of one of those must reach {@link #reserve}, which replays it, not be answered "sold out".
+     */
+    public AcceptedRequestsPort acceptedRequests(AcceptedRequestsPort hotStore) {
+        return activityId -> hotStore.read(activityId).map(keys -> (AcceptedRequests) (buyerId, requestId) ->
+                keys.mayHold(buyerId, requestId) || databaseAnswers.holds(activityId, buyerId, requestId));
     }
 
     private ReservationOutcome onRedis(ReservationRequest request) {

@@ -1,5 +1,8 @@
 package io.flashsale.bootstrap.outage;
 
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationRequest;
 
@@ -74,6 +77,15 @@ final class RecentAnswers {
         Key key = Key.of(request);
         Reservation found = current.get(key);
         return Optional.ofNullable(found != null ? found : previous.get(key));
+    }
+
+    /** Whether a reservation of this buyer's request at this sale is remembered. */
+    boolean holds(ActivityId activityId, BuyerId buyerId, RequestId requestId) {
+        if (isEmpty()) {
+            return false;
+        }
+        Key key = new Key(activityId.value(), buyerId.value(), requestId.value());
+        return current.containsKey(key) || previous.containsKey(key);
     }
 
     boolean isEmpty() {

@@ -4,6 +4,8 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
+import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -99,6 +101,23 @@ class FailoverStockReservationsTest {
         assertThat(databaseCalls).hasValue(1);
         assertThat(redisCalls).hasValue(2);
         assertThat(failover.findReservation(ReservationId.of(SALE, "any"))).isEmpty();
+    }
+
+    @Test
+    void givenARequestTheDatabasePathAnswered_whenTheSalesAcceptedKeysAreRead_thenItsKeyMayBeHeldThere() {
+        breaker.transitionToOpenState();
+        assertThat(attempt("decided-by-the-database")).isInstanceOf(ReservationOutcome.Reserved.class);
+        AcceptedRequests nothingInRedis = (buyer, request) -> false;
+        AcceptedRequestsPort keys = failover.acceptedRequests(sale -> sale.equals(SALE)
+                ? Optional.of(nothingInRedis) : Optional.empty());
+
+        AcceptedRequests read = keys.read(SALE).orElseThrow();
+
+        assertThat(read.mayHold(new BuyerId("buyer"), new RequestId("decided-by-the-database")))
+                .as("Redis's index lacks it: a repeat must reach the failover, which replays it").isTrue();
+        assertThat(read.mayHold(new BuyerId("buyer"), new RequestId("never-sent"))).isFalse();
+        assertThat(read.mayHold(new BuyerId("someone-else"), new RequestId("decided-by-the-database"))).isFalse();
+        assertThat(keys.read(new ActivityId("no-keys-in-redis"))).isEmpty();
     }
 
     @Test

@@ -28,8 +28,8 @@ import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
  */
 public final class ReserveScriptCall {
 
-    /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index. */
-    public static final int FIXED_KEYS = 7;
+    /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
+    public static final int FIXED_KEYS = 8;
     /** An attempt's ARGV before its first (skuId, quantity) pair. */
     public static final int ATTEMPT_ARGUMENTS = 13;
     /** Where in an attempt's ARGV block the index of its bucket key goes. */
@@ -81,7 +81,7 @@ public final class ReserveScriptCall {
         return new String[] {
                 RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId)};
+                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
     }
 
     /** The KEYS of a batch: {@link #keys(ActivityId)}, then the bucket key of each attempt that has one. */

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 
 import java.util.ArrayList;
@@ -16,17 +17,23 @@ public final class WarmUpScriptCall {
     }
 
     public static String[] keys(Activity activity) {
-        return new String[] {RedisKeys.meta(activity.id()), RedisKeys.stock(activity.id())};
+        ActivityId id = activity.id();
+        return new String[] {RedisKeys.meta(id), RedisKeys.stock(id), RedisKeys.requests(id),
+                RedisKeys.acceptedRequests(id)};
     }
 
     public static String[] arguments(Activity activity) {
-        var args = new ArrayList<String>(6 + ARGS_PER_ITEM * activity.items().size());
+        var args = new ArrayList<String>(8 + ARGS_PER_ITEM * activity.items().size());
         args.add(Long.toString(activity.startsAt().getEpochSecond()));
         args.add(Integer.toString(activity.startsAt().getNano()));
         args.add(Long.toString(activity.endsAt().getEpochSecond()));
         args.add(Integer.toString(activity.endsAt().getNano()));
         args.add(Integer.toString(activity.perUserLimit().max()));
         args.add(activity.items().stream().map(item -> item.skuId().value()).collect(Collectors.joining(",")));
+        AcceptedRequestsFilter.Size size = AcceptedRequestsFilter.Size.forUnits(
+                activity.items().stream().mapToLong(ActivityItem::stock).sum());
+        args.add(Long.toString(size.bits()));
+        args.add(Integer.toString(size.hashes()));
         for (ActivityItem item : activity.items()) {
             args.add(item.skuId().value());
             args.add(Long.toString(item.stock()));

@@ -41,10 +41,10 @@ class ReserveScriptCallTest {
     void anAttemptBehindABucketCarriesItsKeyInTheSalesSlotAndItsFigures_andARefusalItsWait() {
         var behind = REQUEST.behind(new BucketLimit(10, 5, Duration.ofSeconds(1)));
 
-        assertThat(ReserveScriptCall.keys(behind)).hasSize(8).endsWith("fs:{sale}:rl:alice");
-        assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(7);
+        assertThat(ReserveScriptCall.keys(behind)).hasSize(9).endsWith("fs:{sale}:rl:alice");
+        assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(8).endsWith("fs:{sale}:keys");
         assertThat(ReserveScriptCall.arguments(behind))
-                .containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "8", "2", "a");
+                .containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "9", "2", "a");
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
                 behind);
         assertThat(refused.limit()).isEqualTo(AdmissionLimit.BUYER);
@@ -60,17 +60,17 @@ class ReserveScriptCallTest {
         var third = ReserveScriptCall.Attempt.of(request("t3", "cat").behind(bucket), true);
         List<ReserveScriptCall.Attempt> batch = List.of(first, second, third);
 
-        assertThat(ReserveScriptCall.keys(batch)).hasSize(9).endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:cat");
+        assertThat(ReserveScriptCall.keys(batch)).hasSize(10).endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:cat");
         String[] args = ReserveScriptCall.arguments(batch);
         int secondAt = 1 + first.arguments().length;
         int thirdAt = secondAt + second.arguments().length;
         assertThat(args).hasSize(thirdAt + third.arguments().length);
         assertThat(args[1]).isEqualTo("sale.t1");
-        assertThat(args[1 + 11]).isEqualTo("8");
+        assertThat(args[1 + 11]).isEqualTo("9");
         assertThat(args[secondAt]).isEqualTo("sale.t2");
         assertThat(args[secondAt + 11]).as("no bucket, no key").isEmpty();
         assertThat(args[thirdAt]).isEqualTo("sale.t3");
-        assertThat(args[thirdAt + 11]).isEqualTo("9");
+        assertThat(args[thirdAt + 11]).isEqualTo("10");
         assertThat(first.arguments()[11]).as("an attempt's own block is not changed by a batch").isEmpty();
     }
 

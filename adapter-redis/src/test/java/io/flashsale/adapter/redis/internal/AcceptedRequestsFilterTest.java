@@ -1,0 +1,35 @@
+package io.flashsale.adapter.redis.internal;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AcceptedRequestsFilterTest {
+
+    @Test
+    void aSaleOfAThousandUnitsGetsAOnePercentFilterForTwelveHundredFiftyKeys() {
+        AcceptedRequestsFilter.Size size = AcceptedRequestsFilter.Size.forUnits(1_000);
+
+        assertThat(size.bits()).isEqualTo(12_032).isEqualTo(size.bits() / 64 * 64);
+        assertThat(size.hashes()).isEqualTo(7);
+    }
+
+    @Test
+    void aTinySaleGetsTheFloorAndAHugeOneTheCap() {
+        assertThat(AcceptedRequestsFilter.Size.forUnits(0)).isEqualTo(new AcceptedRequestsFilter.Size(1_024, 16));
+        assertThat(AcceptedRequestsFilter.Size.forUnits(3).bits()).isEqualTo(1_024);
+        AcceptedRequestsFilter.Size huge = AcceptedRequestsFilter.Size.forUnits(Long.MAX_VALUE);
+        assertThat(huge.bits()).isEqualTo(1L << 24);
+        assertThat(huge.hashes()).isEqualTo(1);
+    }
+
+    @Test
+    void aValueCutShortOrWithoutAHeaderIsNoFilter() {
+        byte[] header = {0, 0, 4, 0, 7, 1, 0, 0};
+
+        assertThat(AcceptedRequestsFilter.of(null)).isEmpty();
+        assertThat(AcceptedRequestsFilter.of(new byte[] {0, 0, 4})).isEmpty();
+        assertThat(AcceptedRequestsFilter.of(header)).as("1024 bits announced, none there").isEmpty();
+        assertThat(AcceptedRequestsFilter.of(java.util.Arrays.copyOf(header, 8 + 128))).isPresent();
+    }
+}
