@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The read of a sale at steady state: the crowd polling a sale, or an id that does not exist, costs the database a
- * handful of statements however many requests come (counted at the service's DataSource on its request threads), and
- * a change made through the API is read at once.
+ * handful of statements however many requests come (counted at the service's DataSource on its request threads);
+ * each answer carries a strong tag of its body, and a poll with the current tag is answered 304 without a body.
  */
 @Timeout(120)
 @Import(RequestStatements.Counting.class)
@@ -83,5 +83,29 @@ class ActivityReadsIT extends ApiTestBase {
         var item = get("/api/v1/activities/" + id).json().path("items").get(0);
         assertThat(item.path("stock").asLong()).isEqualTo(15);
         assertThat(item.path("available").asLong()).isEqualTo(15);
+    }
+
+    @Test
+    void givenASaleRead_whenPolledWithItsTag_then304WithoutABodyUntilItChanges() {
+        String id = openSale(2, item("sku-a", 10));
+        Reply first = get("/api/v1/activities/" + id);
+        String tag = first.header("ETag");
+        assertThat(tag).as("a strong tag").matches("\"[A-Za-z0-9_-]+\"");
+        assertThat(first.header("Cache-Control")).isEqualTo("no-cache");
+        assertThat(get("/api/v1/activities/" + id).header("ETag")).as("same body, same tag").isEqualTo(tag);
+
+        Reply unchanged = get("/api/v1/activities/" + id, "If-None-Match", tag);
+
+        assertThat(unchanged.status()).isEqualTo(304);
+        assertThat(unchanged.body()).isEmpty();
+        assertThat(unchanged.header("ETag")).isEqualTo(tag);
+
+        assertThat(reserve(id, "alice", lines(null, line("sku-a", 1))).status()).isEqualTo(202);
+        Reply changed = get("/api/v1/activities/" + id, "If-None-Match", tag);
+
+        assertThat(changed.status()).isEqualTo(200);
+        assertThat(changed.json().path("items").get(0).path("available").asLong()).isEqualTo(9);
+        assertThat(changed.header("ETag")).isNotEqualTo(tag);
+        assertThat(get("/api/v1/activities/" + id, "If-None-Match", "\"someone-elses\"").status()).isEqualTo(200);
     }
 }
