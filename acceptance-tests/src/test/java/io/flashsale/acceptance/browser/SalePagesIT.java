@@ -140,6 +140,26 @@ class SalePagesIT {
     }
 
     @Test
+    void givenAnUnchangedSale_whenThePagePolls_thenItIsAnsweredNotModifiedAndStillSeesTheNextChange() {
+        String saleId = openSale(1, 1);
+
+        page("/sales/" + saleId);
+        signIn("erin-" + saleId);
+        waitForText("available-phone", "1");
+        waiting().until(driver -> unchangedPolls() >= 2);
+        assertThat(testId("available-phone").getText()).as("a 304 keeps what the page shows").isEqualTo("1");
+        testId("buy").click();
+
+        waitForText("available-phone", "0");
+    }
+
+    /** The polls of the sale the service answered 304 Not Modified, as the page counts them. */
+    private int unchangedPolls() {
+        String counted = testId("sale-name").getDomAttribute("data-unchanged-polls");
+        return counted == null ? 0 : Integer.parseInt(counted);
+    }
+
+    @Test
     void givenALimitOfTwo_whenTheBuyButtonIsDoubleClicked_thenExactlyOneUnitIsReserved() {
         String saleId = openSale(10, 2);
 

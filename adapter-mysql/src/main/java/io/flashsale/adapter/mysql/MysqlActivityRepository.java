@@ -1,6 +1,8 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
+import io.flashsale.application.port.out.ActivityRecord;
+import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -16,10 +18,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Activities in MySQL: an activity and its items are written in one transaction and never change after, except for
- * the archive mark set once after the sale.
+ * Activities in MySQL: an activity and its items are written in one transaction and change after only by an audited
+ * stock adjustment (the item's stock) and the archive mark set once after the sale.
  */
-public class MysqlActivityRepository implements ActivityRepository {
+public class MysqlActivityRepository implements ActivityRepository, ActivityRecordsPort {
 
     /** The range of a DATETIME column on both MySQL and MariaDB. */
     private static final Instant EARLIEST = Instant.parse("1000-01-01T00:00:00Z");
@@ -77,6 +79,12 @@ public class MysqlActivityRepository implements ActivityRepository {
             return Optional.empty();
         }
         return Optional.of(mapper.toActivity(row, dao.selectItems(activityId.value())));
+    }
+
+    /** Three queries for a sale not archived (the sale, its items, its archive mark), four once archived. */
+    @Override
+    public Optional<ActivityRecord> find(ActivityId activityId) {
+        return ActivityRecord.read(this, activityId);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.StockAdjustmentResult;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.service.CancellationService;
 import io.flashsale.application.service.OrderService;
 import io.flashsale.application.service.ReconciliationService;
@@ -123,7 +124,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         reconciliation = new ReconciliationService(activities, hot, hot, hot, recordedStock, recordedOrders, reports, metrics,
                 clock, settings);
         adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, recordedStock, recordedOrders,
-                reports, metrics, clock, settings);
+                reports, metrics, clock, settings, SaleChangesPort.none());
     }
 
     // ---- the drift cases ----

@@ -7,6 +7,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.lettuce.core.AbstractRedisClient;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -79,20 +81,24 @@ public final class RedisHotStore implements AutoCloseable {
         }
     }
 
+    private static final System.Logger LOG = System.getLogger(RedisHotStore.class.getName());
+
     private final AbstractRedisClient client;
     private final Supplier<StatefulConnection<String, String>> connection;
     private final ConnectionCommands commands;
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
+    private final RedisSaleChanges saleChanges;
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           ConnectionCommands commands, RedisStockReturns returns,
-                          String outboxRegistry, boolean windowByRedisTime) {
+                          RedisSaleChanges saleChanges, String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
+        this.saleChanges = saleChanges;
         this.client = client;
         this.connection = connection;
         this.commands = commands;
@@ -121,27 +127,50 @@ public final class RedisHotStore implements AutoCloseable {
     public static RedisHotStore connect(Settings settings, String outboxRegistry, boolean windowByRedisTime) {
         AbstractRedisClient client = client(settings);
         String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
+        String changesChannel = RedisKeys.saleChangesChannel(outboxRegistry);
         try {
             LazyConnection.Connected now = open(client);
             RedisClusterCommands<String, String> redis = now.commands();
             RedisStockReturns returns = new RedisStockReturns(now.subscription(),
                     activityId -> redis.publish(channel, activityId), channel);
+            RedisSaleChanges changes = new RedisSaleChanges(publisher(redis, changesChannel), changesChannel);
+            changes.listenOn(now.subscription());
             return new RedisHotStore(client, now::connection,
-                    new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, outboxRegistry,
+                    new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, changes,
+                    outboxRegistry,
                     windowByRedisTime);
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
-            LazyConnection lazy = LazyConnection.of(() -> open(client),
-                    connected -> returns.get().listenOn(connected.subscription()), RECONNECT_EVERY);
+            AtomicReference<RedisSaleChanges> changes = new AtomicReference<>();
+            LazyConnection lazy = LazyConnection.of(() -> open(client), connected -> {
+                returns.get().listenOn(connected.subscription());
+                changes.get().listenOn(connected.subscription());
+            }, RECONNECT_EVERY);
             RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
             returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
+            changes.set(new RedisSaleChanges(publisher(redis, changesChannel), changesChannel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
                     new ConnectionCommands(redis, LazyConnection.asyncCommands(lazy), settings.timeout()),
-                    returns.get(), outboxRegistry, windowByRedisTime);
+                    returns.get(), changes.get(), outboxRegistry, windowByRedisTime);
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
         }
+    }
+
+    /**
+     * Publishes a sale's change, or logs that it could not: the change is made already, and an instance that misses
+     * the notice forgets the sale when its memory of it runs out, or at once when its own subscription comes back.
+     */
+    private static Consumer<String> publisher(RedisClusterCommands<String, String> redis, String channel) {
+        return activityId -> {
+            try {
+                redis.publish(channel, activityId);
+            } catch (RuntimeException unpublished) {
+                LOG.log(System.Logger.Level.WARNING, "could not announce a change of sale {0}: {1}", activityId,
+                        unpublished.toString());
+            }
+        };
     }
 
     /** How often a store made while Redis was down tries to connect, at most. */
@@ -251,6 +280,11 @@ public final class RedisHotStore implements AutoCloseable {
             extraConnections.add(own);
             return new RedisRateLimitBuckets(own.sync(), prefix);
         }
+    }
+
+    /** Changes of sales, announced by this instance or another one; announced by the application's services. */
+    public SaleChangesPort saleChanges() {
+        return saleChanges;
     }
 
     /** Every return of units, announced by this instance's adapters or another instance's. */

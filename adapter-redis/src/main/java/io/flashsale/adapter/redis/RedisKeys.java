@@ -180,6 +180,14 @@ public final class RedisKeys {
         return outboxRegistry + ":stock-returns";
     }
 
+    /**
+     * The pub/sub channel on which instances of one deployment announce that a sale changed in the database of record
+     * (created, stock adjusted, archived); the message is the activity id.
+     */
+    public static String saleChangesChannel(String outboxRegistry) {
+        return outboxRegistry + ":sale-changes";
+    }
+
     /** Field of {@link #holdings(ActivityId)}. */
     public static String holdingField(BuyerId buyerId, SkuId skuId) {
         return buyerId.value() + ":" + skuId.value();

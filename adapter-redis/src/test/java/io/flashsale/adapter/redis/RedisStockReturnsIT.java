@@ -1,7 +1,6 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.port.out.StockReturnListener;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -15,8 +14,6 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.testsupport.TestServices;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,8 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,38 +43,8 @@ class RedisStockReturnsIT {
     private final ActivityId activityId = new ActivityId("rt-" + UUID.randomUUID().toString().substring(0, 12));
     private RedisHotStore one;
     private RedisHotStore other;
-    private final Heard heardByOne = new Heard();
-    private final Heard heardByOther = new Heard();
-
-    /** What a listener heard, with when (System.nanoTime) it heard it. */
-    static final class Heard implements StockReturnListener {
-        final BlockingQueue<String> notices = new LinkedBlockingQueue<>();
-
-        @Override
-        public void returned(ActivityId returned) {
-            notices.add(returned.value() + "@" + System.nanoTime());
-        }
-
-        @Override
-        public void missedSome() {
-            notices.add("missed@" + System.nanoTime());
-        }
-
-        /** Nanos at which {@code what} was heard, waiting at most {@code timeoutMs}; -1 when it was not. */
-        long awaitNotice(String what, long timeoutMs) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-            while (true) {
-                long left = deadline - System.nanoTime();
-                String notice = notices.poll(Math.max(0, left), TimeUnit.NANOSECONDS);
-                if (notice == null) {
-                    return -1;
-                }
-                if (notice.startsWith(what + "@")) {
-                    return Long.parseLong(notice.substring(notice.indexOf('@') + 1));
-                }
-            }
-        }
-    }
+    private final HeardNotices heardByOne = new HeardNotices();
+    private final HeardNotices heardByOther = new HeardNotices();
 
     @BeforeEach
     void twoInstances() {
@@ -171,20 +136,7 @@ class RedisStockReturnsIT {
 
     @Test
     void givenTheListeningConnectionDrops_whenItIsBack_thenItsInstanceForgetsEverything() throws Exception {
-        RedisClient client = RedisClient.create(TestServices.redis().uri());
-        try {
-            StatefulRedisPubSubConnection<String, String> subscription = client.connectPubSub();
-            long clientId = subscription.sync().clientId();
-            var returns = new RedisStockReturns(subscription, message -> { }, RedisKeys.stockReturnsChannel(registry));
-            var heard = new Heard();
-            returns.subscribe(heard);
-
-            SharedRedis.connection().sync().clientKill(io.lettuce.core.KillArgs.Builder.id(clientId));
-
-            assertThat(heard.awaitNotice("missed", 10_000)).isPositive();
-            returns.close();
-        } finally {
-            client.shutdown();
-        }
+        assertThat(HeardNotices.missedAfterTheSubscriptionIsKilled((subscription, heard) -> new RedisStockReturns(
+                subscription, message -> { }, RedisKeys.stockReturnsChannel(registry)).subscribe(heard))).isPositive();
     }
 }

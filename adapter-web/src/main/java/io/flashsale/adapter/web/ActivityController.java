@@ -11,6 +11,7 @@ import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import jakarta.validation.Valid;
+import org.springframework.http.CacheControl;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -32,16 +33,19 @@ public class ActivityController {
     private final GetStockUseCase getStock;
     private final ArchiveActivityUseCase archiveActivity;
     private final ListActivitiesUseCase listActivities;
+    private final ContentTags tags;
 
     public ActivityController(CreateActivityUseCase createActivity, GetActivityUseCase getActivity,
                               WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock,
-                              ArchiveActivityUseCase archiveActivity, ListActivitiesUseCase listActivities) {
+                              ArchiveActivityUseCase archiveActivity, ListActivitiesUseCase listActivities,
+                              ContentTags tags) {
         this.createActivity = createActivity;
         this.getActivity = getActivity;
         this.warmUpActivity = warmUpActivity;
         this.getStock = getStock;
         this.archiveActivity = archiveActivity;
         this.listActivities = listActivities;
+        this.tags = tags;
     }
 
     /** The operator's list: sales not archived yet, latest start first, at most 100. */
@@ -60,10 +64,16 @@ public class ActivityController {
                 .body(ActivityResponse.of(activity, Optional.empty()));
     }
 
+    /**
+     * The buyer's page polls this every second: a strong tag of the body and {@code no-cache}, so a poll that sends
+     * {@code If-None-Match} with the current tag is answered 304 without a body (Spring compares the tags).
+     */
     @GetMapping("/{activityId}")
-    public ActivityResponse get(@PathVariable String activityId) {
+    public ResponseEntity<ActivityResponse> get(@PathVariable String activityId) {
         ActivityId id = PathIds.activity(activityId);
-        return getActivity.find(id).map(ActivityResponse::of).orElseThrow(() -> new ActivityNotFoundException(id));
+        ActivityResponse body = getActivity.find(id).map(ActivityResponse::of)
+                .orElseThrow(() -> new ActivityNotFoundException(id));
+        return ResponseEntity.ok().eTag(tags.of(body)).cacheControl(CacheControl.noCache()).body(body);
     }
 
     @AdminOnly

@@ -10,8 +10,11 @@ import io.flashsale.application.port.in.GetActivityUseCase;
 import io.flashsale.application.port.in.GetStockUseCase;
 import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.WarmUpActivityUseCase;
+import io.flashsale.application.port.out.ActivityRecord;
+import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -23,26 +26,40 @@ import java.util.Optional;
 
 /**
  * Setting up a sale: create it in the database of record, load it into the hot store, look at it. Once archived, a
- * sale is never loaded again and its stock is read from the database of record.
+ * sale is never loaded again and its stock is read from the database of record. Reads ask {@link ActivityRecordsPort}
+ * (which may answer from memory) and the hot store's live figures; a creation is announced on {@link SaleChangesPort}
+ * so that no instance keeps calling the new id unknown.
  */
 public class ActivityService implements CreateActivityUseCase, GetActivityUseCase, WarmUpActivityUseCase, GetStockUseCase {
 
+    /** How long a warm-up waits, by default, for another one's load in flight. */
+    public static final Duration DEFAULT_LOAD_GRACE = LoadInFlight.DEFAULT_GRACE;
+
     private final ActivityRepository activities;
+    private final ActivityRecordsPort records;
     private final StockReservationPort stock;
     private final IdGenerator ids;
     private final Duration loadGrace;
+    private final SaleChangesPort changes;
 
-    public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids) {
-        this(activities, stock, ids, LoadInFlight.DEFAULT_GRACE);
-    }
-
-    /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
+    /** Reads the repository itself and tells nobody of a creation. */
     public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids,
                            Duration loadGrace) {
+        this(activities, id -> ActivityRecord.read(activities, id), stock, ids, loadGrace, SaleChangesPort.none());
+    }
+
+    /**
+     * @param records   the sales as the read path sees them, usually remembered in front of {@code activities}
+     * @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost
+     */
+    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes) {
         this.activities = activities;
+        this.records = records;
         this.stock = stock;
         this.ids = ids;
         this.loadGrace = LoadInFlight.requireGrace(loadGrace);
+        this.changes = changes;
     }
 
     @Override
@@ -50,14 +67,15 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         ActivityId id = command.id() == null ? new ActivityId(ids.next()) : command.id();
         Activity activity = command.toActivity(id);
         activities.add(activity);
+        changes.announce(id);
         return activity;
     }
 
+    /** An archived sale shows its ledgers on record; any other, the hot store's (none before its warm-up). */
     @Override
     public Optional<ActivityView> find(ActivityId activityId) {
-        return activities.findById(activityId)
-                .map(activity -> new ActivityView(activity,
-                        stock.stock(activityId).or(() -> archivedStock(activityId))));
+        return records.find(activityId).map(record -> new ActivityView(record.activity(),
+                record.ledgersOnRecord().isPresent() ? record.ledgersOnRecord() : stock.stock(activityId)));
     }
 
     @Override
@@ -81,14 +99,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         if (ledgers.isPresent()) {
             return ledgers.get();
         }
-        if (activities.findById(activityId).isEmpty()) {
-            throw new ActivityNotFoundException(activityId);
-        }
-        return archivedStock(activityId).orElseThrow(() -> new ActivityNotReadyException(activityId));
-    }
-
-    /** The ledgers on record once the sale is archived; empty while it is not. */
-    private Optional<List<SkuStock>> archivedStock(ActivityId activityId) {
-        return activities.archivedAt(activityId).isPresent() ? activities.recordedStock(activityId) : Optional.empty();
+        ActivityRecord record = records.find(activityId).orElseThrow(() -> new ActivityNotFoundException(activityId));
+        return record.ledgersOnRecord().orElseThrow(() -> new ActivityNotReadyException(activityId));
     }
 }

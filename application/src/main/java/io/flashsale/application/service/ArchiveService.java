@@ -5,6 +5,7 @@ import io.flashsale.application.port.in.ArchiveOutcome;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -33,13 +34,16 @@ public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesU
     private final HotStoreArchivePort hotStore;
     private final SettledReservationsPort settled;
     private final Clock clock;
+    private final SaleChangesPort changes;
 
+    /** @param changes told of each archive: a read of the sale shows its ledgers on record from then on */
     public ArchiveService(ActivityRepository activities, HotStoreArchivePort hotStore, SettledReservationsPort settled,
-                          Clock clock) {
+                          Clock clock, SaleChangesPort changes) {
         this.activities = activities;
         this.hotStore = hotStore;
         this.settled = settled;
         this.clock = clock;
+        this.changes = changes;
     }
 
     @Override
@@ -68,6 +72,7 @@ public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesU
             return new ArchiveOutcome.OutboxNotDrained();
         }
         if (activities.markArchived(activityId, now)) {
+            changes.announce(activityId);
             return new ArchiveOutcome.Archived(now);
         }
         // Another instance noted it first.

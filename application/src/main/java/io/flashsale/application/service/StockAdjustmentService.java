@@ -15,6 +15,7 @@ import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -45,21 +46,24 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
     private final HotStoreReconciliationPort hotStore;
     private final SkuReconciler reconciler;
     private final Clock clock;
+    /** Told of each recorded adjustment: the sale's stock on record changed. */
+    private final SaleChangesPort changes;
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
                                   RecordedStockPort recorded, RecordedOrdersPort orders,
                                   ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
         this(activities, adjustments, stock, hotStore, recorded, orders, reports, metrics, clock,
-                ReconciliationSettings.DEFAULTS);
+                ReconciliationSettings.DEFAULTS, SaleChangesPort.none());
     }
 
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
                                   RecordedStockPort recorded, RecordedOrdersPort orders,
                                   ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                  ReconciliationSettings settings) {
+                                  ReconciliationSettings settings, SaleChangesPort changes) {
         this.activities = activities;
+        this.changes = changes;
         this.adjustments = adjustments;
         this.hotStore = hotStore;
         // Without the broker's position here, a relayed event counts as still on its way: the scheduled pass, which
@@ -82,7 +86,14 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
         }
         AdjustmentRecording recording = adjustments.record(activityId, skuId, delta, operator, reason, clock.instant());
         return switch (recording) {
-            case AdjustmentRecording.Recorded recorded -> applyToHotStore(activity, item, recorded.adjustment());
+            case AdjustmentRecording.Recorded recorded -> {
+                try {
+                    yield applyToHotStore(activity, item, recorded.adjustment());
+                } finally {
+                    // The database's total moved whatever the hot store did.
+                    changes.announce(activityId);
+                }
+            }
             case AdjustmentRecording.BelowSold below -> new StockAdjustmentResult.BelowSold(below.stock(), below.sold());
             case AdjustmentRecording.AboveMaximum above -> new StockAdjustmentResult.AboveMaximum(above.stock());
             case AdjustmentRecording.UnknownSku unknown -> throw new SkuNotFoundException(activityId, skuId);

@@ -28,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 /** An archived sale lives on in the database of record only: it is read from there and never loaded again. */
@@ -83,12 +84,12 @@ class ActivityServiceAfterArchiveTest {
     }
 
     @Test
-    void givenAnArchivedSale_whenFinding_thenTheActivityWithItsLedgersOnRecord() {
-        when(stock.stock(SALE)).thenReturn(Optional.empty());
+    void givenAnArchivedSale_whenFinding_thenTheActivityWithItsLedgersOnRecordAndTheHotStoreIsNotAsked() {
         archived();
         when(activities.recordedStock(SALE)).thenReturn(Optional.of(ON_RECORD));
 
         assertThat(service.find(SALE)).contains(new ActivityView(activity(), Optional.of(ON_RECORD)));
+        verifyNoInteractions(stock);
     }
 
     @Test

@@ -6,8 +6,11 @@ import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.ActivityView;
 import io.flashsale.application.port.in.CreateActivityCommand;
 import io.flashsale.application.port.in.SaleHasReservationsException;
+import io.flashsale.application.port.out.ActivityRecord;
+import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -34,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -53,6 +57,8 @@ class ActivityServiceTest {
     private StockReservationPort stock;
     @Mock
     private IdGenerator ids;
+    @Mock
+    private ActivityRecordsPort records;
     private ActivityService service;
 
     /** No grace for a load in flight: these tests have none, and a refusal comes at once. */
@@ -231,5 +237,59 @@ class ActivityServiceTest {
     void givenInvalidCommand_thenItIsRefusedBeforeTheServiceIsReached() {
         assertThatThrownBy(() -> new CreateActivityCommand(null, "Sale", ENDS_AT, STARTS_AT, null, Duration.ofMinutes(1),
                 List.of(ActivityItem.of("a", 1)))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void givenACreation_whenTheSaleIsStored_thenEveryInstanceIsToldAfterwards() {
+        SaleChangesPort changes = mock(SaleChangesPort.class);
+        service = new ActivityService(activities, records, stock, ids, Duration.ZERO, changes);
+
+        service.create(command(SALE));
+
+        InOrder order = inOrder(activities, changes);
+        order.verify(activities).add(activity());
+        order.verify(changes).announce(SALE);
+    }
+
+    @Test
+    void givenATakenId_whenCreating_thenNothingIsAnnounced() {
+        SaleChangesPort changes = mock(SaleChangesPort.class);
+        service = new ActivityService(activities, records, stock, ids, Duration.ZERO, changes);
+        doThrow(new ActivityAlreadyExistsException(SALE)).when(activities).add(any());
+
+        assertThatThrownBy(() -> service.create(command(SALE))).isInstanceOf(ActivityAlreadyExistsException.class);
+        verifyNoInteractions(changes);
+    }
+
+    @Test
+    void givenRecordsInFrontOfTheRepository_whenReading_thenOnlyTheRecordsAndTheHotStoreAreAsked() {
+        service = new ActivityService(activities, records, stock, ids, Duration.ZERO, SaleChangesPort.none());
+        when(records.find(SALE)).thenReturn(Optional.of(new ActivityRecord(activity(), Optional.empty())));
+        when(stock.stock(SALE)).thenReturn(Optional.of(LEDGERS));
+
+        assertThat(service.find(SALE)).contains(new ActivityView(activity(), Optional.of(LEDGERS)));
+        verifyNoInteractions(activities);
+    }
+
+    @Test
+    void givenAnArchivedRecord_whenReading_thenItsLedgersOnRecordAndTheHotStoreIsNotAsked() {
+        service = new ActivityService(activities, records, stock, ids, Duration.ZERO, SaleChangesPort.none());
+        when(records.find(SALE)).thenReturn(Optional.of(new ActivityRecord(activity(), Optional.of(LEDGERS))));
+
+        assertThat(service.find(SALE)).contains(new ActivityView(activity(), Optional.of(LEDGERS)));
+        verifyNoInteractions(stock, activities);
+    }
+
+    @Test
+    void givenNoLedgersInTheHotStore_whenReadingStock_thenTheRecordsDecideUnknownOrNotReady() {
+        service = new ActivityService(activities, records, stock, ids, Duration.ZERO, SaleChangesPort.none());
+        ActivityId unknown = new ActivityId("nowhere");
+        when(stock.stock(any())).thenReturn(Optional.empty());
+        when(records.find(unknown)).thenReturn(Optional.empty());
+        when(records.find(SALE)).thenReturn(Optional.of(new ActivityRecord(activity(), Optional.empty())));
+
+        assertThatThrownBy(() -> service.stock(unknown)).isInstanceOf(ActivityNotFoundException.class);
+        assertThatThrownBy(() -> service.stock(SALE)).isInstanceOf(ActivityNotReadyException.class);
+        verifyNoInteractions(activities);
     }
 }

@@ -3,6 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ArchiveOutcome;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -46,9 +47,11 @@ class ArchiveServiceTest {
     private HotStoreArchivePort hotStore;
     @Mock
     private SettledReservationsPort settled;
+    @Mock
+    private SaleChangesPort changes;
 
     private ArchiveService service() {
-        return new ArchiveService(activities, hotStore, settled, Clock.fixed(NOW, ZoneOffset.UTC));
+        return new ArchiveService(activities, hotStore, settled, Clock.fixed(NOW, ZoneOffset.UTC), changes);
     }
 
     private static Activity endingAt(ActivityId id, Instant endsAt) {
@@ -114,6 +117,30 @@ class ArchiveServiceTest {
         order.verify(hotStore).outboxDrained(SALE);
         order.verify(hotStore).delete(SALE);
         order.verify(activities).markArchived(SALE, NOW);
+    }
+
+    @Test
+    void givenAnArchive_whenTheDatabaseNotesIt_thenEveryInstanceIsToldTheSaleChanged() {
+        ended(SALE);
+        clearable(SALE);
+        when(activities.markArchived(SALE, NOW)).thenReturn(true);
+
+        service().archive(SALE);
+
+        InOrder order = inOrder(activities, changes);
+        order.verify(activities).markArchived(SALE, NOW);
+        order.verify(changes).announce(SALE);
+    }
+
+    @Test
+    void givenAnotherInstanceArchivedFirst_thenThisOneAnnouncesNothing() {
+        ended(SALE);
+        clearable(SALE);
+        when(activities.markArchived(SALE, NOW)).thenReturn(false);
+
+        service().archive(SALE);
+
+        verifyNoInteractions(changes);
     }
 
     @Test

@@ -12,6 +12,7 @@ import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.SkuId;
@@ -78,12 +79,14 @@ class StockAdjustmentServiceTest {
     private ReconciliationReportRepository reports;
     @Mock
     private RecordedOrdersPort recordedOrders;
+    @Mock
+    private SaleChangesPort changes;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
         return new StockAdjustmentService(activities, adjustments, stock, hotStore, recordedStock, recordedOrders,
-                reports, metrics, CLOCK);
+                reports, metrics, CLOCK, ReconciliationSettings.DEFAULTS, changes);
     }
 
     private void openSale() {
@@ -128,7 +131,22 @@ class StockAdjustmentServiceTest {
         StockAdjustmentResult result = service().adjust(SALE, SKU, -9, REASON, OPERATOR);
 
         assertThat(result).isEqualTo(new StockAdjustmentResult.BelowSold(10, 3));
-        verifyNoInteractions(hotStore, recordedStock, reports);
+        verifyNoInteractions(hotStore, recordedStock, reports, changes);
+    }
+
+    @Test
+    void givenARecordedAdjustment_whenTheHotStoreFails_thenTheSaleIsStillAnnouncedAsChanged() {
+        openSale();
+        when(adjustments.record(SALE, SKU, 2, OPERATOR, REASON, NOW))
+                .thenReturn(new AdjustmentRecording.Recorded(adjustment(44, 2, 10, 0)));
+        when(hotStore.adjust(SALE, SKU, 2, 44)).thenThrow(new IllegalStateException("Redis went away"));
+
+        assertThatThrownBy(() -> service().adjust(SALE, SKU, 2, REASON, OPERATOR))
+                .isInstanceOf(IllegalStateException.class);
+
+        InOrder order = inOrder(adjustments, changes);
+        order.verify(adjustments).record(SALE, SKU, 2, OPERATOR, REASON, NOW);
+        order.verify(changes).announce(SALE);
     }
 
     @Test
@@ -173,6 +191,7 @@ class StockAdjustmentServiceTest {
         assertThat(result).isEqualTo(new StockAdjustmentResult.Adjusted(recorded, new LedgerAdjustment.NotLoaded(), null));
         assertThat(((StockAdjustmentResult.Adjusted) result).reconciliation()).isEmpty();
         verify(hotStore, never()).snapshot(any());
+        verify(changes).announce(SALE);
     }
 
     @Test

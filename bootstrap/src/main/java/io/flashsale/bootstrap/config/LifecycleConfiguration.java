@@ -9,6 +9,7 @@ import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ArchiveService;
@@ -67,8 +68,8 @@ public class LifecycleConfiguration {
 
     @Bean
     ArchiveService archiveService(ActivityRepository activities, HotStoreArchivePort hotStore,
-                                  SettledReservationsPort settled, Clock clock) {
-        return new ArchiveService(activities, hotStore, settled, clock);
+                                  SettledReservationsPort settled, Clock clock, SaleChangesPort changes) {
+        return new ArchiveService(activities, hotStore, settled, clock, changes);
     }
 
     @Bean

@@ -1,17 +1,16 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.service.RebuildRetryService;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
-import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.outage.FailoverStockReservations;
 import io.flashsale.bootstrap.outage.HotStoreRecovery;
 import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
@@ -85,12 +84,8 @@ public class OutageConfiguration {
     }
 
     @Bean
-    DatabaseReservations databaseReservations(FallbackReservationPort database, ActivityRepository activities,
-                                              ActivityCacheProperties activityCache, MeterRegistry meters) {
-        ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
-                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters,
-                        RecentActivityLookups.NAME + "-database-path");
-        return new DatabaseReservations(database, lookups);
+    DatabaseReservations databaseReservations(FallbackReservationPort database, RememberedActivities remembered) {
+        return new DatabaseReservations(database, remembered);
     }
 
     /** The port every service is given; the Redis adapter's own bean is only what it wraps. */

@@ -10,6 +10,7 @@ import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ReconciliationService;
@@ -68,9 +69,9 @@ public class ReconciliationConfiguration {
                                                   RecordedOrdersPort recordedOrders,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
-                                                  ReconciliationSettings settings) {
+                                                  ReconciliationSettings settings, SaleChangesPort changes) {
         return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
-                metrics, clock, settings);
+                metrics, clock, settings, changes);
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -49,6 +50,11 @@ public class RedisConfiguration {
     @Bean
     StockReturnsPort stockReturnsPort(RedisHotStore redis) {
         return redis.stockReturns();
+    }
+
+    @Bean
+    SaleChangesPort saleChangesPort(RedisHotStore redis) {
+        return redis.saleChanges();
     }
 
     @Bean

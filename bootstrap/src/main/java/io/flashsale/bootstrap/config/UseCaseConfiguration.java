@@ -1,13 +1,15 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
+import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityListingService;
@@ -19,7 +21,6 @@ import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
-import io.flashsale.bootstrap.cache.RecentActivityLookups;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
 import io.flashsale.bootstrap.metrics.MachineCpu;
 import io.flashsale.bootstrap.metrics.TimedReservations;
@@ -54,9 +55,22 @@ public class UseCaseConfiguration {
         return new UuidV7IdGenerator(clock);
     }
 
+    /**
+     * What the database said of each sale, remembered for the read path and the reservation path's look-ups; forgotten
+     * on every instance when a change of the sale is announced (ADR 0066).
+     */
     @Bean
-    ActivityService activityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids) {
-        return new ActivityService(activities, stock, ids);
+    RememberedActivities rememberedActivities(MysqlActivityRepository database, ActivityCacheProperties cache,
+                                              MeterRegistry meters, SaleChangesPort changes) {
+        RememberedActivities remembered = new RememberedActivities(database, cache.toMemory(), meters);
+        changes.subscribe(remembered);
+        return remembered;
+    }
+
+    @Bean
+    ActivityService activityService(ActivityRepository activities, RememberedActivities remembered,
+                                    StockReservationPort stock, IdGenerator ids, SaleChangesPort changes) {
+        return new ActivityService(activities, remembered, stock, ids, ActivityService.DEFAULT_LOAD_GRACE, changes);
     }
 
     @Bean
@@ -77,14 +91,11 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    ReservationService reservationService(StockReservationPort stock, ActivityRepository activities,
+    ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
                                           OrderRepository orders, IdGenerator ids, Clock clock,
-                                          ActivityCacheProperties activityCache, MeterRegistry meters,
                                           KnownRefusals known, ReservationAdmission admission,
                                           ReservationAliasPort aliases) {
-        ActivityLookupPort lookups = activityCache.ttl().isZero() ? activities
-                : new RecentActivityLookups(activities, activityCache.ttl(), activityCache.maxSize(), meters);
-        return new ReservationService(stock, lookups, orders, ids, clock, known, admission, aliases);
+        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases);
     }
 
     /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */

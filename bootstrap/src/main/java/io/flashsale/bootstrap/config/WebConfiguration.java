@@ -8,6 +8,7 @@ import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
+import io.flashsale.adapter.web.ContentTags;
 import io.flashsale.adapter.web.LeanReservationFilter;
 import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.application.port.in.ReserveStockUseCase;
@@ -86,6 +87,11 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Bean
     CompleteProblemWriter completeProblemWriter(JsonMapper json) {
         return new CompleteProblemWriter(json);
+    }
+
+    @Bean
+    ContentTags contentTags(JsonMapper json) {
+        return new ContentTags(json);
     }
 
     @Bean

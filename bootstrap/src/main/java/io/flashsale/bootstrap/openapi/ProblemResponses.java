@@ -4,6 +4,7 @@ import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
@@ -59,6 +60,8 @@ final class ProblemResponses implements OperationCustomizer {
             "POST /api/v1/activities/{activityId}/reservations", 202,
             "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
             "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
+    /** Reads answered with a strong ETag and 304 to an If-None-Match that names it (ADR 66). */
+    private static final Set<String> CONDITIONAL_READS = Set.of("GET /api/v1/activities/{activityId}");
     private static final Map<String, ProblemCode> NOT_FOUND_BY_PATH_ID = Map.of(
             "activityId", ProblemCode.ACTIVITY_NOT_FOUND,
             "reservationId", ProblemCode.RESERVATION_NOT_FOUND,
@@ -111,11 +114,27 @@ final class ProblemResponses implements OperationCustomizer {
             responses.remove("200");
             responses.addApiResponse(Integer.toString(success), ok.description(success == 201 ? "Created" : "Accepted"));
         }
+        if (CONDITIONAL_READS.contains(route(handler))) {
+            notModified(operation, responses);
+        }
         Map<Integer, List<ProblemCode>> byStatus = codes.stream().collect(Collectors.groupingBy(
                 code -> code.status().value(), TreeMap::new, Collectors.toList()));
         byStatus.forEach((status, inStatus) -> responses.addApiResponse(Integer.toString(status), problem(inStatus)));
         operation.setResponses(responses);
         return operation;
+    }
+
+    private static void notModified(Operation operation, ApiResponses responses) {
+        operation.addParametersItem(new HeaderParameter().name("If-None-Match").required(false)
+                .description("the ETag of the copy the client holds")
+                .schema(new Schema<String>().types(Set.of("string"))));
+        ApiResponse ok = responses.get("200");
+        if (ok != null) {
+            ok.addHeaderObject("ETag", new Header().description("strong: a digest of the body")
+                    .schema(new Schema<String>().types(Set.of("string"))));
+        }
+        responses.addApiResponse("304", new ApiResponse()
+                .description("Not Modified: the copy If-None-Match names is current; no body"));
     }
 
     private static ApiResponse problem(List<ProblemCode> codes) {

@@ -70,11 +70,13 @@ class SchedulePropertiesTest {
 
     @Test
     void givenActivityCacheSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ActivityCacheProperties(Duration.ofSeconds(-1), 10))
-                .hasMessageContaining("flashsale.reservation.activity-cache.ttl");
-        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, 0))
-                .hasMessageContaining("flashsale.reservation.activity-cache.max-size");
+        assertThatThrownBy(() -> new ActivityCacheProperties(Duration.ofSeconds(-1), ONE_SECOND, 10))
+                .hasMessageContaining("flashsale.activity-cache.ttl");
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, Duration.ofSeconds(-1), 10))
+                .hasMessageContaining("flashsale.activity-cache.unknown-ttl");
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, ONE_SECOND, 0))
+                .hasMessageContaining("flashsale.activity-cache.max-size");
 
-        assertThat(new ActivityCacheProperties(Duration.ZERO, 1).ttl()).as("zero: no memory").isZero();
+        assertThat(new ActivityCacheProperties(Duration.ZERO, Duration.ZERO, 1).ttl()).as("zero: no memory").isZero();
     }
 }

@@ -38,7 +38,9 @@ public class ActivityQueryCounter implements Interceptor {
                 && invocation.getArgs()[1] instanceof Map<?, ?> parameters && parameters.get("id") instanceof String id) {
             activityRowQueries.computeIfAbsent(id, any -> new AtomicLong()).incrementAndGet();
         }
-        if (Thread.currentThread().getName().startsWith("http-")) {
+        // Tomcat's request threads: platform ones are http-nio-..., virtual ones (the default here) tomcat-handler-...
+        String thread = Thread.currentThread().getName();
+        if (thread.startsWith("http-") || thread.startsWith("tomcat-handler-")) {
             requestThreadQueries.incrementAndGet();
         }
         return invocation.proceed();
