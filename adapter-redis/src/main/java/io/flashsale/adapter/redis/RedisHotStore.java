@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -83,19 +84,21 @@ public final class RedisHotStore implements AutoCloseable {
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final RedisStockReturns returns;
+    private final RedisOutboxNews news;
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           RedisClusterCommands<String, String> redis, RedisStockReturns returns,
-                          String outboxRegistry, boolean windowByRedisTime) {
+                          RedisOutboxNews news, String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
         this.client = client;
         this.connection = connection;
         this.redis = redis;
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
+        this.news = news;
     }
 
     /**
@@ -118,20 +121,27 @@ public final class RedisHotStore implements AutoCloseable {
     public static RedisHotStore connect(Settings settings, String outboxRegistry, boolean windowByRedisTime) {
         AbstractRedisClient client = client(settings);
         String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
+        String newsChannel = RedisKeys.outboxNewsChannel(outboxRegistry);
         try {
             LazyConnection.Connected now = open(client);
             RedisClusterCommands<String, String> redis = now.commands();
             RedisStockReturns returns = new RedisStockReturns(now.subscription(),
                     activityId -> redis.publish(channel, activityId), channel);
-            return new RedisHotStore(client, now::connection, redis, returns, outboxRegistry, windowByRedisTime);
+            RedisOutboxNews news = new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel);
+            news.listenOn(now.subscription());
+            return new RedisHotStore(client, now::connection, redis, returns, news, outboxRegistry, windowByRedisTime);
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
-            LazyConnection lazy = LazyConnection.of(() -> open(client),
-                    connected -> returns.get().listenOn(connected.subscription()), RECONNECT_EVERY);
+            AtomicReference<RedisOutboxNews> news = new AtomicReference<>();
+            LazyConnection lazy = LazyConnection.of(() -> open(client), connected -> {
+                returns.get().listenOn(connected.subscription());
+                news.get().listenOn(connected.subscription());
+            }, RECONNECT_EVERY);
             RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
             returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
+            news.set(new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
-                    redis, returns.get(), outboxRegistry, windowByRedisTime);
+                    redis, returns.get(), news.get(), outboxRegistry, windowByRedisTime);
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
@@ -177,7 +187,8 @@ public final class RedisHotStore implements AutoCloseable {
 
     public StockReservationPort stockReservations() {
         return HotStoreOutages.translating(
-                new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, windowByRedisTime));
+                new RedisStockReservationAdapter(redis, outboxRegistry, returns::announce, news::announce,
+                        windowByRedisTime));
     }
 
     public ReservationOutboxPort outbox() {
@@ -237,6 +248,14 @@ public final class RedisHotStore implements AutoCloseable {
         return returns;
     }
 
+    /**
+     * News of outboxes with entries to relay: this instance's accepted reservations at once, the other instances'
+     * within moments (ADR 0067).
+     */
+    public OutboxNewsPort outboxNews() {
+        return news;
+    }
+
     /** One PING on the shared connection (on a cluster, to a node Lettuce picks): what a health check asks. Throws when Redis does not answer in time. */
     public String ping() {
         return redis.ping();
@@ -259,6 +278,7 @@ public final class RedisHotStore implements AutoCloseable {
 
     @Override
     public void close() {
+        news.close();
         returns.close();
         synchronized (extraConnections) {
             extraConnections.forEach(StatefulConnection::close);

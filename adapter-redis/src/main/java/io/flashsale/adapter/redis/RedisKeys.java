@@ -175,6 +175,14 @@ public final class RedisKeys {
         return outboxRegistry + ":stock-returns";
     }
 
+    /**
+     * The pub/sub channel on which instances of one deployment announce that an activity's outbox has news (entries no
+     * relay has read yet); the message is the activity id. Cluster-wide like every channel, so it needs no hash tag.
+     */
+    public static String outboxNewsChannel(String outboxRegistry) {
+        return outboxRegistry + ":news";
+    }
+
     /** Field of {@link #holdings(ActivityId)}. */
     public static String holdingField(BuyerId buyerId, SkuId skuId) {
         return buyerId.value() + ":" + skuId.value();

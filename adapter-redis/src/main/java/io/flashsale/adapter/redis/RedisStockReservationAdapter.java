@@ -56,6 +56,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final LuaScript stock;
     private final String outboxRegistry;
     private final Consumer<ActivityId> returns;
+    private final Consumer<ActivityId> accepted;
     private final boolean redisClock;
 
     /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
@@ -68,20 +69,22 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
      *                       must read the same one
      */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this(connection.sync(), outboxRegistry, activityId -> { }, false);
+        this(connection.sync(), outboxRegistry, activityId -> { }, activityId -> { }, false);
     }
 
     /**
      * @param returns    told of every move that gives units back (release, restore), right after it
+     * @param accepted   told of every accepted reservation, right after its outbox entry was written; must not block
      * @param redisClock true: the sale window is judged by Redis {@code TIME} (one clock for all instances); false:
      *                   by each request's instant, as the reference model does (tests that move the clock)
      */
     RedisStockReservationAdapter(RedisClusterCommands<String, String> redis, String outboxRegistry,
-                                 Consumer<ActivityId> returns, boolean redisClock) {
+                                 Consumer<ActivityId> returns, Consumer<ActivityId> accepted, boolean redisClock) {
         this.redis = redis;
         this.redisClock = redisClock;
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
+        this.accepted = accepted;
         this.warmUp = LuaScript.load(redis, "warm_up");
         this.reserve = LuaScript.load(redis, "reserve");
         this.release = LuaScript.load(redis, "release");
@@ -107,7 +110,11 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     public ReservationOutcome reserve(ReservationRequest request) {
         List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
                 ReserveScriptCall.keys(request), ReserveScriptCall.arguments(request, redisClock));
-        return ReserveScriptCall.outcome(reply, request);
+        ReservationOutcome outcome = ReserveScriptCall.outcome(reply, request);
+        if (outcome instanceof ReservationOutcome.Reserved) {
+            accepted.accept(request.activityId());
+        }
+        return outcome;
     }
 
     @Override

@@ -33,9 +33,9 @@ class RedisWindowClockIT {
     private static final Duration SKEW = Duration.ofHours(2);
 
     private final RedisStockReservationAdapter instanceAhead = new RedisStockReservationAdapter(
-            SharedRedis.connection().sync(), SharedRedis.registry(), activityId -> { }, true);
+            SharedRedis.connection().sync(), SharedRedis.registry(), activityId -> { }, activityId -> { }, true);
     private final RedisStockReservationAdapter instanceBehind = new RedisStockReservationAdapter(
-            SharedRedis.connection().sync(), SharedRedis.registry(), activityId -> { }, true);
+            SharedRedis.connection().sync(), SharedRedis.registry(), activityId -> { }, activityId -> { }, true);
     private final List<ActivityId> sales = new ArrayList<>();
 
     @AfterEach

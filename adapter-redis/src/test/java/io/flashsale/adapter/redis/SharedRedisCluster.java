@@ -16,7 +16,7 @@ final class SharedRedisCluster {
     private static final StatefulRedisClusterConnection<String, String> CONNECTION = CLIENT.connect();
     private static final String REGISTRY = SharedRedis.newRegistry();
     private static final RedisStockReservationAdapter ADAPTER =
-            new RedisStockReservationAdapter(CONNECTION.sync(), REGISTRY, activityId -> { }, false);
+            new RedisStockReservationAdapter(CONNECTION.sync(), REGISTRY, activityId -> { }, activityId -> { }, false);
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -42,6 +43,11 @@ public class RedisConfiguration {
     @Bean
     StockReturnsPort stockReturnsPort(RedisHotStore redis) {
         return redis.stockReturns();
+    }
+
+    @Bean
+    OutboxNewsPort outboxNewsPort(RedisHotStore redis) {
+        return redis.outboxNews();
     }
 
     @Bean
