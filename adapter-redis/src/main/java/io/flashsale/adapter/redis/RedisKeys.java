@@ -68,6 +68,10 @@ import java.util.List;
  *                              registry key of its own, see the adapters' constructors.
  * </pre>
  *
+ * <p>Two pub/sub channels per deployment, named after its registry (channels are cluster-wide, so no hash tag), the
+ * message an activity id: {@link #stockReturnsChannel(String)} (units may be buyable again) and
+ * {@link #outboxNewsChannel(String)} (an outbox has entries no relay has read yet, ADR 0067).
+ *
  * <p>Ids never contain {@code :} or {@code ,} (they are {@code [A-Za-z0-9_-]}, reservation ids add {@code .}),
  * so every field name and the encoded lines read back unambiguously.
  */
