@@ -19,6 +19,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.testsupport.CommandStats;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.XGroupCreateArgs;
@@ -32,7 +33,6 @@ import org.junit.jupiter.api.Timeout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -157,16 +157,8 @@ class RedisOutboxNewsIT {
         LockSupport.parkNanos(window.toNanos());
         Map<String, Long> after = commandCalls();
 
-        var delta = new TreeMap<String, Long>();
-        after.forEach((command, calls) -> {
-            long more = calls - before.getOrDefault(command, 0L);
-            if (more > 0) {
-                delta.put(command, more);
-            }
-        });
-        // The test's own INFO commandstats.
-        delta.computeIfPresent("info", (command, calls) -> calls - 1 == 0 ? null : calls - 1);
-        double perSecond = delta.values().stream().mapToLong(Long::longValue).sum() / (double) window.toSeconds();
+        Map<String, Long> delta = CommandStats.between(before, after);
+        double perSecond = CommandStats.perSecond(delta, window);
         System.out.printf("idle, 1,000 sales: %.1f commands/s over %d s: %s%n", perSecond, window.toSeconds(), delta);
         assertThat(perSecond).isLessThanOrEqualTo(50);
     }
@@ -254,16 +246,7 @@ class RedisOutboxNewsIT {
     }
 
     private Map<String, Long> commandCalls() {
-        var calls = new TreeMap<String, Long>();
-        for (String line : redis.info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-                String count = Arrays.stream(line.substring(line.indexOf(':') + 1).split(","))
-                        .filter(field -> field.startsWith("calls=")).findFirst().orElseThrow();
-                calls.put(command, Long.parseLong(count.substring("calls=".length())));
-            }
-        }
-        return calls;
+        return CommandStats.calls(redis.info("commandstats"));
     }
 
     /** What the broker would get: the moment each reservation was handed on. */

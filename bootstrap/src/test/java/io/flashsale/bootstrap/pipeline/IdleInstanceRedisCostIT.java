@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.testsupport.CommandStats;
 import io.flashsale.testsupport.RedisServerProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.XGroupCreateArgs;
@@ -16,10 +17,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
@@ -71,16 +70,8 @@ class IdleInstanceRedisCostIT {
             pauseWithHealthChecks(WINDOW);
             Map<String, Long> after = commandCalls(connection);
 
-            var delta = new TreeMap<String, Long>();
-            after.forEach((command, calls) -> {
-                long more = calls - before.getOrDefault(command, 0L);
-                if (more > 0) {
-                    delta.put(command, more);
-                }
-            });
-            // The test's own INFO commandstats.
-            delta.computeIfPresent("info", (command, calls) -> calls - 1 == 0 ? null : calls - 1);
-            double perSecond = delta.values().stream().mapToLong(Long::longValue).sum() / (double) WINDOW.toSeconds();
+            Map<String, Long> delta = CommandStats.between(before, after);
+            double perSecond = CommandStats.perSecond(delta, WINDOW);
             System.out.printf("idle instance, %d sales: %.1f Redis commands/s over %d s: %s%n", SALES, perSecond,
                     WINDOW.toSeconds(), delta);
             assertThat(perSecond).isLessThanOrEqualTo(50);
@@ -115,15 +106,6 @@ class IdleInstanceRedisCostIT {
     }
 
     private static Map<String, Long> commandCalls(StatefulRedisConnection<String, String> connection) {
-        var calls = new TreeMap<String, Long>();
-        for (String line : connection.sync().info("commandstats").split("\r?\n")) {
-            if (line.startsWith("cmdstat_")) {
-                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-                String count = Arrays.stream(line.substring(line.indexOf(':') + 1).split(","))
-                        .filter(field -> field.startsWith("calls=")).findFirst().orElseThrow();
-                calls.put(command, Long.parseLong(count.substring("calls=".length())));
-            }
-        }
-        return calls;
+        return CommandStats.calls(connection.sync().info("commandstats"));
     }
 }
