@@ -51,6 +51,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
     private final ReservationOutboxPort outbox;
     private final Sweep sweep;
     private final long retryAfterNanos;
+    private final long nanosPerProbe;
     private final LongSupplier nanoTime;
 
     private final Set<ActivityId> withNews = ConcurrentHashMap.newKeySet();
@@ -76,6 +77,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
         this.outbox = outbox;
         this.sweep = sweep;
         this.retryAfterNanos = relay.staleAfter().toNanos();
+        this.nanosPerProbe = NANOS_PER_SECOND / sweep.salesPerSecond();
         this.nanoTime = nanoTime;
     }
 
@@ -157,8 +159,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
         if (everything || (sweepLeft.isEmpty() && (!sweepStarted || now - sweepStartedAt >= sweep.every().toNanos()))) {
             startSweep(now, everything);
         }
-        long allowed = everything ? Long.MAX_VALUE : (now - sweepStartedAt) / NANOS_PER_SECOND * sweep.salesPerSecond()
-                + (now - sweepStartedAt) % NANOS_PER_SECOND * sweep.salesPerSecond() / NANOS_PER_SECOND;
+        long allowed = everything ? Long.MAX_VALUE : (now - sweepStartedAt) / nanosPerProbe;
         try {
             while (!sweepLeft.isEmpty() && (everything || sweepProbed < allowed)) {
                 ActivityId activityId = sweepLeft.peekFirst();
