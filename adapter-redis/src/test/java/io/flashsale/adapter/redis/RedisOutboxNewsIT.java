@@ -58,8 +58,13 @@ class RedisOutboxNewsIT {
     private static final Duration STALE_AFTER = Duration.ofSeconds(10);
     /** No paced sweep within a test: only news (or a sweep the test asks for) can find an entry. */
     private static final NewsDrivenRelay.Sweep NO_SWEEP_HERE = new NewsDrivenRelay.Sweep(Duration.ofHours(1), 1);
-    /** The target is 50 ms; a box shared by parallel builds gets a generous margin. */
-    private static final Duration GENEROUS = Duration.ofMillis(250);
+    /** The target: the median must meet it. */
+    private static final Duration TARGET = Duration.ofMillis(50);
+    /**
+     * Each one: a single sample on a box shared by many builds (load 5-16 on 2 cores) can wait for a CPU for reasons
+     * that have nothing to do with the relay.
+     */
+    private static final Duration GENEROUS = Duration.ofSeconds(1);
 
     private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
     private final String registry = SharedRedis.newRegistry();
@@ -86,7 +91,7 @@ class RedisOutboxNewsIT {
         List<Long> latencies = acceptAndMeasure(instance.stockReservations(), 3, 60);
 
         report("same instance", latencies);
-        assertThat(latencies).allSatisfy(nanos -> assertThat(nanos).isLessThan(GENEROUS.toNanos()));
+        assertWithinTarget(latencies);
     }
 
     @Test
@@ -97,7 +102,7 @@ class RedisOutboxNewsIT {
         List<Long> latencies = acceptAndMeasure(buyersOnly.stockReservations(), 3, 60);
 
         report("other instance", latencies);
-        assertThat(latencies).allSatisfy(nanos -> assertThat(nanos).isLessThan(GENEROUS.toNanos()));
+        assertWithinTarget(latencies);
     }
 
     @Test
@@ -206,6 +211,12 @@ class RedisOutboxNewsIT {
             assertThat(System.nanoTime() - deadline).as("not within " + atMost).isNegative();
             LockSupport.parkNanos(Duration.ofMillis(1).toNanos());
         }
+    }
+
+    private static void assertWithinTarget(List<Long> latencies) {
+        assertThat(latencies.stream().sorted().toList().get(latencies.size() / 2)).as("median, ns")
+                .isLessThanOrEqualTo(TARGET.toNanos());
+        assertThat(latencies).allSatisfy(nanos -> assertThat(nanos).isLessThan(GENEROUS.toNanos()));
     }
 
     private static void report(String path, List<Long> latencies) {

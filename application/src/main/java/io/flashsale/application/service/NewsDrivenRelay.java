@@ -9,6 +9,7 @@ import io.flashsale.domain.activity.ActivityId;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -19,9 +20,10 @@ import java.util.function.LongSupplier;
 
 /**
  * The relay's passes, costing Redis in proportion to new work rather than to the number of sales (ADR 0067). A pass
- * reads the outboxes with news ({@link OutboxNewsListener}), keeps reading each one while it yields entries, retries one
- * whose entries the broker did not take once they may be claimed, and probes a few registered outboxes of a slow paced
- * sweep: the safety net for a lost notice, a dead relay's pending entries and entries no notice announced. When notices
+ * reads the outboxes with news ({@link OutboxNewsListener}), keeps reading each one while it yields entries, and probes
+ * a few registered outboxes of a slow paced sweep: the safety net for a lost notice, a dead relay's pending entries and
+ * entries no notice announced. An outbox whose entries the broker did not take, or whose entries the sweep found
+ * pending with another relay, is read again once they may be claimed ({@code staleAfter} later). When notices
  * may have been missed, the next pass sweeps every outbox at once.
  *
  * <p>{@link #news} and {@link #missedSome} may be called from any thread; passes run on one thread at a time.
@@ -110,7 +112,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
         int relayed = 0;
         EventPublishException failure = null;
         try {
-            probeSweep(now, due);
+            Set<ActivityId> probedWaiting = probeSweep(now, due);
             for (Iterator<ActivityId> next = due.iterator(); next.hasNext(); ) {
                 ActivityId activityId = next.next();
                 try {
@@ -118,6 +120,9 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
                     if (entries > 0) {
                         relayed += entries;
                         yielding.add(activityId);
+                    } else if (probedWaiting.contains(activityId)) {
+                        // Entries pending with another relay, not stale yet: claimable by then, if it died.
+                        retryAt.putIfAbsent(activityId, now + retryAfterNanos);
                     }
                 } catch (EventPublishException notAcknowledged) {
                     // Its entries stay pending with this relay: claimable, by this relay or another, once stale.
@@ -153,8 +158,9 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
         }
     }
 
-    /** Probes the outboxes the sweep's pace allows by now; those with entries waiting join {@code due}. */
-    private void probeSweep(long now, Set<ActivityId> due) {
+    /** Probes the outboxes the sweep's pace allows by now; those with entries waiting join {@code due} and are returned. */
+    private Set<ActivityId> probeSweep(long now, Set<ActivityId> due) {
+        var waiting = new HashSet<ActivityId>();
         boolean everything = sweepEverything.getAndSet(false);
         if (everything || (sweepLeft.isEmpty() && (!sweepStarted || now - sweepStartedAt >= sweep.every().toNanos()))) {
             startSweep(now, everything);
@@ -165,6 +171,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
                 ActivityId activityId = sweepLeft.peekFirst();
                 if (!due.contains(activityId) && outbox.hasEntriesWaiting(activityId)) {
                     due.add(activityId);
+                    waiting.add(activityId);
                 }
                 sweepLeft.removeFirst();
                 sweepProbed++;
@@ -173,6 +180,7 @@ public final class NewsDrivenRelay implements RelayReservationsUseCase, OutboxNe
             sweepEverything.compareAndSet(false, everything);
             throw unavailable;
         }
+        return waiting;
     }
 
     private void startSweep(long now, boolean everything) {

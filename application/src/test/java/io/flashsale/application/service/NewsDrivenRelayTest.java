@@ -157,6 +157,24 @@ class NewsDrivenRelayTest {
     }
 
     @Test
+    void givenEntriesPendingWithADeadRelay_whenASweepFindsThem_thenTheyAreClaimedOnceStaleNotAtTheNextSweep() {
+        NewsDrivenRelay relay = relaySweeping(new NewsDrivenRelay.Sweep(Duration.ofHours(1), 20));
+        outbox.register(SALE);
+        relay.relayPending();
+        outbox.append(SALE, 2);
+        outbox.readNew(SALE, "dead-relay", 2);
+        advance(Duration.ofSeconds(1));
+
+        relay.missedSome();
+        relay.relayPending();
+        assertThat(broker.published).as("pending with the dead relay for 1 s: not stale").isEmpty();
+        advance(STALE_AFTER);
+        relay.relayPending();
+
+        assertThat(broker.published).hasSize(2);
+    }
+
+    @Test
     void givenRedisFailsMidPass_thenTheNewsIsKeptForTheNextPass() {
         outbox.register(SALE);
         relay.relayPending();
