@@ -15,7 +15,7 @@ import java.time.Duration;
  * @param interval       the pause after a pass that found nothing to relay
  * @param failureBackoff the pause after a pass that failed (broker or Redis unreachable)
  * @param sweepEvery     a sweep of every registered outbox, the safety net under the outbox news, starts at most this often
- * @param sweepRate      outboxes a sweep probes per second at most (one script call each)
+ * @param sweepRate      outboxes a sweep probes per second at most (one XINFO GROUPS each)
  */
 @ConfigurationProperties("flashsale.relay")
 public record RelayProperties(@DefaultValue("true") boolean enabled,

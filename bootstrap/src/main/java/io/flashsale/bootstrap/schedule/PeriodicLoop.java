@@ -32,8 +32,6 @@ public final class PeriodicLoop implements SmartLifecycle {
 
     private volatile boolean running;
     private volatile Thread thread;
-    /** What the last pass said; read and written by the loop's thread only. */
-    private boolean moreWork;
 
     /** @param autoStartup false: the loop runs only when started by hand (configured off) */
     public PeriodicLoop(String name, Pass pass, Duration interval, boolean autoStartup) {
@@ -116,12 +114,12 @@ public final class PeriodicLoop implements SmartLifecycle {
 
     private void run() {
         while (running) {
-            boolean succeeded = runPass();
+            Next next = runPass();
             // An interrupt would make every park return at once: the loop would spin instead of waiting.
             Thread.interrupted();
-            if (!succeeded) {
+            if (next == Next.AFTER_FAILURE) {
                 pauseFully(failureBackoff);
-            } else if (!moreWork && running) {
+            } else if (next == Next.AFTER_INTERVAL && running) {
                 // Ended early by wake() or stop().
                 LockSupport.parkNanos(this, interval.toNanos());
             }
@@ -139,17 +137,18 @@ public final class PeriodicLoop implements SmartLifecycle {
         }
     }
 
-    /** One pass; false when it failed. Sets {@link #moreWork}. */
-    private boolean runPass() {
+    private enum Next { AT_ONCE, AFTER_INTERVAL, AFTER_FAILURE }
+
+    /** One pass; says when the next one comes. */
+    private Next runPass() {
         try {
-            moreWork = pass.run();
-            return true;
+            return pass.run() ? Next.AT_ONCE : Next.AFTER_INTERVAL;
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable failure) {
             LOG.warn("{} pass failed, next try in {}: {}", name, failureBackoff, failure.toString());
             LOG.debug("{} pass failure", name, failure);
-            return false;
+            return Next.AFTER_FAILURE;
         }
     }
 }
