@@ -20,10 +20,13 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.testsupport.CommandStats;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.XGroupCreateArgs;
 import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;
@@ -37,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -72,11 +76,19 @@ class RedisOutboxNewsIT {
     private final List<Driver> drivers = new ArrayList<>();
     private final List<ActivityId> sales = new ArrayList<>();
     private final Map<String, Long> handedOnAt = new ConcurrentHashMap<>();
+    private RedisServerProcess ownServer;
+    private RedisClient ownClient;
+    private StatefulRedisConnection<String, String> ownConnection;
 
     @AfterEach
     void forget() {
         drivers.forEach(Driver::close);
         stores.forEach(RedisHotStore::close);
+        if (ownServer != null) {
+            ownConnection.close();
+            ownClient.shutdown();
+            ownServer.close();
+        }
         for (ActivityId sale : sales) {
             redis.del(RedisKeys.archiveKeys(sale).toArray(String[]::new));
         }
@@ -126,29 +138,29 @@ class RedisOutboxNewsIT {
 
     @Test
     void givenTheSubscriptionReconnects_thenTheRelaySweepsEveryOutboxAtOnce() {
-        RedisHotStore instance = instance();
+        RedisHotStore instance = instanceOn(ownServer().port());
         ActivityId sale = warmedSale(instance.stockReservations());
         relayOn(instance, NO_SWEEP_HERE);
         awaitStartSweepDone();
-        Reservation unannounced = reserve(new RedisStockReservationAdapter(SharedRedis.connection(), registry), sale,
+        Reservation unannounced = reserve(new RedisStockReservationAdapter(ownConnection, registry), sale,
                 "while-disconnected");
         LockSupport.parkNanos(Duration.ofMillis(300).toNanos());
         assertThat(handedOnAt).as("no notice, no sweep yet").doesNotContainKey(unannounced.id().value());
 
-        // Every subscription of this Redis is dropped; Lettuce reconnects and subscribes again.
-        redis.clientKill(KillArgs.Builder.typePubsub());
+        // The test's own server drops every subscription; Lettuce reconnects and subscribes again.
+        ownConnection.sync().clientKill(KillArgs.Builder.typePubsub());
 
         awaitUntil(Duration.ofSeconds(10), () -> handedOnAt.containsKey(unannounced.id().value()));
     }
 
     /**
      * 1,000 registered sales, each with its outbox and group as after a relayed sale, and nothing happening: one
-     * instance (its relay, the sold-out memory's subscription) sends at most 50 commands a second. Every command
-     * counts, whoever sent it: the Redis belongs to this test run.
+     * instance (its relay, the sold-out memory's subscription) sends at most 50 commands a second, counted on a
+     * redis-server of the test's own.
      */
     @Test
     void givenAThousandIdleSales_whenNothingHappens_thenOneInstanceSendsAtMostFiftyCommandsASecond() {
-        RedisHotStore instance = instance();
+        RedisHotStore instance = instanceOn(ownServer().port());
         List<String> ids = IntStream.range(0, 1000).mapToObj(i -> "idle-" + i + "-" + UUID.randomUUID()
                 .toString().substring(0, 8)).toList();
         warmCheaply(ids);
@@ -171,11 +183,24 @@ class RedisOutboxNewsIT {
     // ---- the instances and their relays ----
 
     private RedisHotStore instance() {
-        var settings = new RedisHotStore.Settings(TestServices.redis().host(), TestServices.redis().port(), null, 0,
-                Duration.ofSeconds(10));
+        return instanceOn(TestServices.redis().port());
+    }
+
+    private RedisHotStore instanceOn(int port) {
+        var settings = new RedisHotStore.Settings(TestServices.redis().host(), port, null, 0, Duration.ofSeconds(10));
         RedisHotStore store = RedisHotStore.connect(settings, registry, false);
         stores.add(store);
         return store;
+    }
+
+    /** A redis-server of this test's own: its commands and its clients are this test's alone. */
+    private RedisServerProcess ownServer() {
+        if (ownServer == null) {
+            ownServer = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE).start();
+            ownClient = RedisClient.create(ownServer.uri());
+            ownConnection = ownClient.connect();
+        }
+        return ownServer;
     }
 
     private void relayOn(RedisHotStore instance, NewsDrivenRelay.Sweep sweep) {
@@ -243,21 +268,20 @@ class RedisOutboxNewsIT {
         return ((ReservationOutcome.Reserved) outcome).reservation();
     }
 
-    /** Registered, with an empty outbox and its group, as a sale whose reservations were all relayed. */
+    /**
+     * Registered, with an empty outbox and its group, as a sale whose reservations were all relayed; on the test's own
+     * server, which takes them along when it stops.
+     */
     private void warmCheaply(List<String> ids) {
-        RedisAsyncCommands<String, String> async = SharedRedis.connection().async();
-        redis.sadd(registry, ids.toArray(String[]::new));
-        var created = ids.stream().map(id -> {
-            var sale = new ActivityId(id);
-            sales.add(sale);
-            return async.xgroupCreate(XReadArgs.StreamOffset.from(RedisKeys.outbox(sale), "$"), RedisKeys.OUTBOX_GROUP,
-                    XGroupCreateArgs.Builder.mkstream()).toCompletableFuture();
-        }).toList();
-        created.forEach(java.util.concurrent.CompletableFuture::join);
+        RedisAsyncCommands<String, String> async = ownConnection.async();
+        ownConnection.sync().sadd(registry, ids.toArray(String[]::new));
+        ids.stream().map(id -> async.xgroupCreate(XReadArgs.StreamOffset.from(RedisKeys.outbox(new ActivityId(id)), "$"),
+                        RedisKeys.OUTBOX_GROUP, XGroupCreateArgs.Builder.mkstream()).toCompletableFuture())
+                .toList().forEach(CompletableFuture::join);
     }
 
     private Map<String, Long> commandCalls() {
-        return CommandStats.calls(redis.info("commandstats"));
+        return CommandStats.calls(ownConnection.sync().info("commandstats"));
     }
 
     /** What the broker would get: the moment each reservation was handed on. */
