@@ -83,10 +83,6 @@ public final class RedisOutboxNews implements OutboxNewsPort, AutoCloseable {
         }
     }
 
-    String channel() {
-        return channel;
-    }
-
     /** Stops publishing; the subscription connection is closed with the hot store's. */
     @Override
     public void close() {
