@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.SaleChangesPort;
@@ -90,13 +91,14 @@ public final class RedisHotStore implements AutoCloseable {
     private final String outboxRegistry;
     private final RedisStockReturns returns;
     private final RedisSaleChanges saleChanges;
+    private final RedisOutboxNews news;
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
-                          ConnectionCommands commands, RedisStockReturns returns,
-                          RedisSaleChanges saleChanges, String outboxRegistry, boolean windowByRedisTime) {
+                          ConnectionCommands commands, RedisStockReturns returns, RedisSaleChanges saleChanges,
+                          RedisOutboxNews news, String outboxRegistry, boolean windowByRedisTime) {
         this.windowByRedisTime = windowByRedisTime;
         this.saleChanges = saleChanges;
         this.client = client;
@@ -105,6 +107,7 @@ public final class RedisHotStore implements AutoCloseable {
         this.redis = commands.sync();
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
+        this.news = news;
     }
 
     /**
@@ -128,6 +131,7 @@ public final class RedisHotStore implements AutoCloseable {
         AbstractRedisClient client = client(settings);
         String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
         String changesChannel = RedisKeys.saleChangesChannel(outboxRegistry);
+        String newsChannel = RedisKeys.outboxNewsChannel(outboxRegistry);
         try {
             LazyConnection.Connected now = open(client);
             RedisClusterCommands<String, String> redis = now.commands();
@@ -135,23 +139,27 @@ public final class RedisHotStore implements AutoCloseable {
                     activityId -> redis.publish(channel, activityId), channel);
             RedisSaleChanges changes = new RedisSaleChanges(publisher(redis, changesChannel), changesChannel);
             changes.listenOn(now.subscription());
+            RedisOutboxNews news = new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel);
+            news.listenOn(now.subscription());
             return new RedisHotStore(client, now::connection,
-                    new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, changes,
-                    outboxRegistry,
-                    windowByRedisTime);
+                    new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, changes, news,
+                    outboxRegistry, windowByRedisTime);
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
             AtomicReference<RedisSaleChanges> changes = new AtomicReference<>();
+            AtomicReference<RedisOutboxNews> news = new AtomicReference<>();
             LazyConnection lazy = LazyConnection.of(() -> open(client), connected -> {
                 returns.get().listenOn(connected.subscription());
                 changes.get().listenOn(connected.subscription());
+                news.get().listenOn(connected.subscription());
             }, RECONNECT_EVERY);
             RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
             returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
             changes.set(new RedisSaleChanges(publisher(redis, changesChannel), changesChannel));
+            news.set(new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
                     new ConnectionCommands(redis, LazyConnection.asyncCommands(lazy), settings.timeout()),
-                    returns.get(), changes.get(), outboxRegistry, windowByRedisTime);
+                    returns.get(), changes.get(), news.get(), outboxRegistry, windowByRedisTime);
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
@@ -222,7 +230,7 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public StockReservationPort stockReservations(int maxBatch) {
         return HotStoreOutages.translating(new RedisStockReservationAdapter(commands, outboxRegistry,
-                returns::announce, windowByRedisTime, maxBatch));
+                returns::announce, news::announce, windowByRedisTime, maxBatch));
     }
 
     /** Sales' filters of accepted request keys, each in one read (ADR 0069). */
@@ -292,6 +300,14 @@ public final class RedisHotStore implements AutoCloseable {
         return returns;
     }
 
+    /**
+     * News of outboxes with entries to relay: this instance's accepted reservations at once, the other instances'
+     * within moments (ADR 0067).
+     */
+    public OutboxNewsPort outboxNews() {
+        return news;
+    }
+
     /** One PING on the shared connection (on a cluster, to a node Lettuce picks): what a health check asks. Throws when Redis does not answer in time. */
     public String ping() {
         return redis.ping();
@@ -314,6 +330,7 @@ public final class RedisHotStore implements AutoCloseable {
 
     @Override
     public void close() {
+        news.close();
         returns.close();
         synchronized (extraConnections) {
             extraConnections.forEach(StatefulConnection::close);

@@ -75,6 +75,11 @@ import java.util.List;
  *                              registry key of its own, see the adapters' constructors.
  * </pre>
  *
+ * <p>Three pub/sub channels per deployment, named after its registry (channels are cluster-wide, so no hash tag), the
+ * message an activity id: {@link #stockReturnsChannel(String)} (units may be buyable again),
+ * {@link #saleChangesChannel(String)} (a sale changed in the database of record, ADR 0066) and
+ * {@link #outboxNewsChannel(String)} (an outbox has entries no relay has read yet, ADR 0067).
+ *
  * <p>Ids never contain {@code :}, {@code ,} or {@code |} (they are {@code [A-Za-z0-9_-]}, reservation ids add
  * {@code .}), so every field name, the encoded lines and a reservation's record read back unambiguously.
  */
@@ -186,6 +191,14 @@ public final class RedisKeys {
      */
     public static String saleChangesChannel(String outboxRegistry) {
         return outboxRegistry + ":sale-changes";
+    }
+
+    /**
+     * The pub/sub channel on which instances of one deployment announce that an activity's outbox has news (entries no
+     * relay has read yet); the message is the activity id. Cluster-wide like every channel, so it needs no hash tag.
+     */
+    public static String outboxNewsChannel(String outboxRegistry) {
+        return outboxRegistry + ":news";
     }
 
     /** Field of {@link #holdings(ActivityId)}. */

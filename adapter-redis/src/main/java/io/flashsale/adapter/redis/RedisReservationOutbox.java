@@ -22,8 +22,10 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -143,6 +145,39 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
             }
             acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
         }
+    }
+
+    /**
+     * One XINFO GROUPS: the group's pending count and lag (Redis 7). A lag Redis cannot tell (entries deleted in
+     * between) or a stream the group was not made on yet answers true: the relay then reads, which settles it.
+     */
+    @Override
+    public boolean hasEntriesWaiting(ActivityId activityId) {
+        List<Object> groups;
+        try {
+            groups = redis.xinfoGroups(RedisKeys.outbox(activityId));
+        } catch (RedisCommandExecutionException error) {
+            if (error.getMessage() != null && error.getMessage().contains("no such key")) {
+                return false;
+            }
+            throw error;
+        }
+        for (Object group : groups) {
+            Map<String, Object> fields = fields((List<?>) group);
+            if (RedisKeys.OUTBOX_GROUP.equals(fields.get("name"))) {
+                return !(fields.get("pending") instanceof Long pending && pending == 0
+                        && fields.get("lag") instanceof Long lag && lag == 0);
+            }
+        }
+        return true;
+    }
+
+    private static Map<String, Object> fields(List<?> pairs) {
+        var fields = new HashMap<String, Object>();
+        for (int i = 0; i + 1 < pairs.size(); i += 2) {
+            fields.put(String.valueOf(pairs.get(i)), pairs.get(i + 1));
+        }
+        return fields;
     }
 
     /** One read-only script call (XINFO GROUPS, XPENDING summary, XRANGE COUNT 1): O(1) in the outbox's length. */

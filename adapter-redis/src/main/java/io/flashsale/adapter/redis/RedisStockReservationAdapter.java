@@ -52,6 +52,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final LuaScript stock;
     private final String outboxRegistry;
     private final Consumer<ActivityId> returns;
+    private final Consumer<ActivityId> accepted;
     private final boolean redisClock;
 
     /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
@@ -64,21 +65,24 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
      *                       must read the same one
      */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this(ConnectionCommands.of(connection), outboxRegistry, activityId -> { }, false, DEFAULT_MAX_BATCH);
+        this(ConnectionCommands.of(connection), outboxRegistry, activityId -> { }, activityId -> { }, false,
+                DEFAULT_MAX_BATCH);
     }
 
     /**
      * @param returns    told of every move that gives units back (release, restore), right after it
+     * @param accepted   told of every accepted reservation, right after its outbox entry was written; must not block
      * @param redisClock true: the sale window is judged by Redis {@code TIME} (one clock for all instances); false:
      *                   by each request's instant, as the reference model does (tests that move the clock)
      * @param maxBatch   reserve attempts of one sale per script call at most; 1: every attempt a call of its own
      */
     RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
-                                 boolean redisClock, int maxBatch) {
+                                 Consumer<ActivityId> accepted, boolean redisClock, int maxBatch) {
         this.redis = commands.sync();
         this.redisClock = redisClock;
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
+        this.accepted = accepted;
         this.warmUp = LuaScript.load(redis, "warm_up");
         LuaScript reserveScript = LuaScript.load(redis, "reserve");
         this.reserve = new ReserveBatcher((keys, args) -> reserveScript.<List<Object>>runAsync(commands.async(),
@@ -105,7 +109,11 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
         List<Object> reply = reserve.decide(ReserveScriptCall.Attempt.of(request, redisClock));
-        return ReserveScriptCall.outcome(reply, request);
+        ReservationOutcome outcome = ReserveScriptCall.outcome(reply, request);
+        if (outcome instanceof ReservationOutcome.Reserved) {
+            accepted.accept(request.activityId());
+        }
+        return outcome;
     }
 
     /** The reserve calls sent so far and the attempts they carried. */

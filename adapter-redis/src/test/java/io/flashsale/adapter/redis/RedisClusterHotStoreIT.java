@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.OutboxNewsListener;
 import io.flashsale.application.port.out.StockReturnListener;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The service's Redis side chosen by configuration: {@link RedisHotStore} with cluster nodes runs against a 3-master
  * cluster. Sales land on different masters (each activity's keys in its own slot), and each master gets the scripts
- * it needs (NOSCRIPT on a node is answered there by EVAL), and another instance hears every return.
+ * it needs (NOSCRIPT on a node is answered there by EVAL), and another instance hears every return and every sale's
+ * outbox news.
  */
 @Timeout(60)
 class RedisClusterHotStoreIT {
@@ -60,6 +62,17 @@ class RedisClusterHotStoreIT {
     void givenSalesOnEveryMaster_whenEachIsWarmedUpReservedAndReleased_thenEveryMasterRunsTheScripts()
             throws InterruptedException {
         var stock = store.stockReservations();
+        Set<String> withNews = ConcurrentHashMap.newKeySet();
+        otherInstance.outboxNews().subscribe(new OutboxNewsListener() {
+            @Override
+            public void news(ActivityId activityId) {
+                withNews.add(activityId.value());
+            }
+
+            @Override
+            public void missedSome() {
+            }
+        });
         Set<String> returned = ConcurrentHashMap.newKeySet();
         otherInstance.stockReturns().subscribe(new StockReturnListener() {
             @Override
@@ -87,10 +100,11 @@ class RedisClusterHotStoreIT {
         assertThat(masters).as("12 sales spread over the masters").hasSizeGreaterThan(1);
         List<String> all = sales.stream().map(ActivityId::value).toList();
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!returned.containsAll(all) && System.nanoTime() < deadline) {
+        while (!(returned.containsAll(all) && withNews.containsAll(all)) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         assertThat(returned).containsAll(all);
+        assertThat(withNews).as("the other instance heard of every sale's reservation").containsAll(all);
     }
 
     @Test

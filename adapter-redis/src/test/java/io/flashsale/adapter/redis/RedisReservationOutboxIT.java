@@ -66,6 +66,25 @@ class RedisReservationOutboxIT {
         assertThat(fixture.pending(sale.id())).isEqualTo(7);
     }
 
+    /** The sweep's probe: every state an outbox passes through, from none to drained. */
+    @Test
+    void entriesWaitingAreToldFromNoOutboxThroughUnreadAndPendingToAcknowledged() {
+        Activity sale = fixture.warmedUpSale("probe", 10);
+        assertThat(outbox.hasEntriesWaiting(sale.id())).as("no outbox yet").isFalse();
+
+        fixture.reserveEach(sale.id(), 2);
+        assertThat(outbox.hasEntriesWaiting(sale.id())).as("unread, no group yet").isTrue();
+        List<OutboxEntry> first = outbox.readNew(sale.id(), "r1", 1);
+        assertThat(outbox.hasEntriesWaiting(sale.id())).as("one pending, one unread").isTrue();
+        List<OutboxEntry> second = outbox.readNew(sale.id(), "r1", 1);
+        outbox.acknowledge(sale.id(), first);
+        assertThat(outbox.hasEntriesWaiting(sale.id())).as("one pending").isTrue();
+
+        outbox.acknowledge(sale.id(), second);
+
+        assertThat(outbox.hasEntriesWaiting(sale.id())).as("every entry acknowledged").isFalse();
+    }
+
     @Test
     void readingNewHonoursMaxAndGoesOnWhereTheGroupLeftOff() {
         Activity sale = fixture.warmedUpSale("max", 10);

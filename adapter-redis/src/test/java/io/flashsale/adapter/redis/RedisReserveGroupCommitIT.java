@@ -265,7 +265,7 @@ class RedisReserveGroupCommitIT {
         try (StatefulRedisConnection<String, String> connection = client.connect();
              ExecutorService threads = Executors.newFixedThreadPool(24)) {
             var own = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
-                    id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+                    id -> { }, id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
             StockReservationPort port = HotStoreOutages.translating(own);
             own.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
             String first = "gate-1-" + UUID.randomUUID();
@@ -321,7 +321,7 @@ class RedisReserveGroupCommitIT {
              ExecutorService threads = Executors.newFixedThreadPool(12)) {
             connection.setTimeout(Duration.ofMillis(300));
             var slow = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
-                    id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+                    id -> { }, id -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
             StockReservationPort slowPort = HotStoreOutages.translating(slow);
             slow.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
             String gate = "gate-" + UUID.randomUUID();

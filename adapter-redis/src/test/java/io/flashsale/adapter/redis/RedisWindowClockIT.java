@@ -33,11 +33,11 @@ class RedisWindowClockIT {
     private static final Duration SKEW = Duration.ofHours(2);
 
     private final RedisStockReservationAdapter instanceAhead = new RedisStockReservationAdapter(
-            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { }, true,
-            RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { },
+            activityId -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
     private final RedisStockReservationAdapter instanceBehind = new RedisStockReservationAdapter(
-            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { }, true,
-            RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { },
+            activityId -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
     private final List<ActivityId> sales = new ArrayList<>();
 
     @AfterEach

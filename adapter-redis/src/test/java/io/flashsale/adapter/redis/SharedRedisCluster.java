@@ -16,8 +16,8 @@ final class SharedRedisCluster {
     private static final StatefulRedisClusterConnection<String, String> CONNECTION = CLIENT.connect();
     private static final String REGISTRY = SharedRedis.newRegistry();
     private static final RedisStockReservationAdapter ADAPTER =
-            new RedisStockReservationAdapter(ConnectionCommands.of(CONNECTION), REGISTRY, activityId -> { }, false,
-                    RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            new RedisStockReservationAdapter(ConnectionCommands.of(CONNECTION), REGISTRY, activityId -> { },
+                    activityId -> { }, false, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

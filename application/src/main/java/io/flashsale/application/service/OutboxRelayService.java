@@ -42,13 +42,19 @@ public class OutboxRelayService implements RelayReservationsUseCase {
         this.batchSize = batchSize;
     }
 
+    /** How long an entry stays pending with a relay before another relay may claim it. */
+    public Duration staleAfter() {
+        return staleAfter;
+    }
+
+    /** One pass over every registered outbox, at a cost in proportion to their number. */
     @Override
     public int relayPending() {
         int relayed = 0;
         EventPublishException failure = null;
         for (ActivityId activityId : outbox.activities()) {
             try {
-                relayed += relay(activityId);
+                relayed += relayBatch(activityId);
             } catch (EventPublishException notAcknowledged) {
                 // One activity's entries stay pending; the others are still relayed in this pass.
                 if (failure == null) {
@@ -67,8 +73,19 @@ public class OutboxRelayService implements RelayReservationsUseCase {
         return relayed;
     }
 
-    /** At most {@code batchSize} entries per activity and pass: stale ones first, then new ones. */
-    private int relay(ActivityId activityId) {
+    /**
+     * One activity's outbox: at most {@code batchSize} entries, stale ones first, then new ones. Returns how many were
+     * relayed; throws {@link EventPublishException} when the broker did not acknowledge them (they stay pending).
+     */
+    public int relay(ActivityId activityId) {
+        int relayed = relayBatch(activityId);
+        if (relayed > 0) {
+            metrics.relayed(relayed);
+        }
+        return relayed;
+    }
+
+    private int relayBatch(ActivityId activityId) {
         List<OutboxEntry> entries = new ArrayList<>(outbox.claimStale(activityId, relayName, staleAfter, batchSize));
         if (entries.size() < batchSize) {
             entries.addAll(outbox.readNew(activityId, relayName, batchSize - entries.size()));

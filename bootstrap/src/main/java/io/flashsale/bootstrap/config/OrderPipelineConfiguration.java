@@ -5,12 +5,14 @@ import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.BatchOrderService;
 import io.flashsale.application.service.BuyerCrowd;
 import io.flashsale.application.service.DeadLetterService;
+import io.flashsale.application.service.NewsDrivenRelay;
 import io.flashsale.application.service.OrdersGiveWay;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
@@ -66,9 +68,20 @@ public class OrderPipelineConfiguration {
         return new OutboxRelayService(outbox, publisher, metrics, relayName, relay.staleAfter(), relay.batchSize());
     }
 
+    /** Reads the outboxes with news, and sweeps the rest slowly (ADR 67); listens only where it relays. */
     @Bean
-    OutboxRelayLoop outboxRelayLoop(OutboxRelayService outboxRelayService, RelayProperties relay) {
-        return new OutboxRelayLoop(outboxRelayService, relayName, relay.interval(), relay.failureBackoff(),
+    NewsDrivenRelay newsDrivenRelay(OutboxRelayService outboxRelayService, ReservationOutboxPort outbox,
+                                    OutboxNewsPort news, RelayProperties relay) {
+        var newsDriven = new NewsDrivenRelay(outboxRelayService, outbox, relay.sweep());
+        if (relay.enabled()) {
+            news.subscribe(newsDriven);
+        }
+        return newsDriven;
+    }
+
+    @Bean
+    OutboxRelayLoop outboxRelayLoop(NewsDrivenRelay newsDrivenRelay, RelayProperties relay) {
+        return new OutboxRelayLoop(newsDrivenRelay, relayName, relay.interval(), relay.failureBackoff(),
                 relay.enabled());
     }
 

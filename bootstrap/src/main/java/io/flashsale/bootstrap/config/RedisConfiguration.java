@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.SaleChangesPort;
@@ -55,6 +56,11 @@ public class RedisConfiguration {
     @Bean
     SaleChangesPort saleChangesPort(RedisHotStore redis) {
         return redis.saleChanges();
+    }
+
+    @Bean
+    OutboxNewsPort outboxNewsPort(RedisHotStore redis) {
+        return redis.outboxNews();
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.service.NewsDrivenRelay;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -13,13 +14,17 @@ import java.time.Duration;
  * @param staleAfter     how long an entry may stay pending with a relay before another relay takes it over
  * @param interval       the pause after a pass that found nothing to relay
  * @param failureBackoff the pause after a pass that failed (broker or Redis unreachable)
+ * @param sweepEvery     a sweep of every registered outbox, the safety net under the outbox news, starts at most this often
+ * @param sweepRate      outboxes a sweep probes per second at most (one XINFO GROUPS each)
  */
 @ConfigurationProperties("flashsale.relay")
 public record RelayProperties(@DefaultValue("true") boolean enabled,
                               @DefaultValue("1000") int batchSize,
                               @DefaultValue("10s") Duration staleAfter,
                               @DefaultValue("20ms") Duration interval,
-                              @DefaultValue("1s") Duration failureBackoff) {
+                              @DefaultValue("1s") Duration failureBackoff,
+                              @DefaultValue("5s") Duration sweepEvery,
+                              @DefaultValue("20") int sweepRate) {
 
     public RelayProperties {
         if (batchSize < 1) {
@@ -28,6 +33,14 @@ public record RelayProperties(@DefaultValue("true") boolean enabled,
         requirePositive("stale-after", staleAfter);
         requirePositive("interval", interval);
         requirePositive("failure-backoff", failureBackoff);
+        requirePositive("sweep-every", sweepEvery);
+        if (sweepRate < 1) {
+            throw new IllegalArgumentException("flashsale.relay.sweep-rate must be positive, was " + sweepRate);
+        }
+    }
+
+    public NewsDrivenRelay.Sweep sweep() {
+        return new NewsDrivenRelay.Sweep(sweepEvery, sweepRate);
     }
 
     private static void requirePositive(String name, Duration value) {

@@ -8,8 +8,9 @@ import java.time.Duration;
 
 /**
  * The outbox relay's background thread: pass after pass, at once again while there is work, after {@code interval}
- * when a pass found nothing, after {@code failureBackoff} when a pass failed (whatever it left pending is claimed
- * again later). On shutdown it makes one last pass for reservations accepted before the web server stopped.
+ * when a pass found nothing, unless the relay says work arrived first, after {@code failureBackoff} when a pass failed
+ * (whatever it left pending is claimed again later). On shutdown it makes one last pass for reservations accepted
+ * before the web server stopped.
  */
 public final class OutboxRelayLoop implements SmartLifecycle {
 
@@ -21,6 +22,7 @@ public final class OutboxRelayLoop implements SmartLifecycle {
         this.relayName = relayName;
         this.loop = new PeriodicLoop("outbox-relay " + relayName, () -> relay.relayPending() > 0, interval,
                 failureBackoff, true, autoStartup);
+        relay.whenWorkArrives(loop::wake);
     }
 
     @Override

@@ -31,7 +31,7 @@ public final class PeriodicLoop implements SmartLifecycle {
     private final boolean autoStartup;
 
     private volatile boolean running;
-    private Thread thread;
+    private volatile Thread thread;
 
     /** @param autoStartup false: the loop runs only when started by hand (configured off) */
     public PeriodicLoop(String name, Pass pass, Duration interval, boolean autoStartup) {
@@ -85,6 +85,14 @@ public final class PeriodicLoop implements SmartLifecycle {
         LOG.info("{} stopped", name);
     }
 
+    /** Ends the pause after a pass, or the next one if a pass is under way; never blocks. */
+    public void wake() {
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+    }
+
     @Override
     public boolean isRunning() {
         return running;
@@ -106,11 +114,14 @@ public final class PeriodicLoop implements SmartLifecycle {
 
     private void run() {
         while (running) {
-            Duration pause = runPass();
+            Next next = runPass();
             // An interrupt would make every park return at once: the loop would spin instead of waiting.
             Thread.interrupted();
-            if (!pause.isZero() && running) {
-                LockSupport.parkNanos(this, pause.toNanos());
+            if (next == Next.AFTER_FAILURE) {
+                pauseFully(failureBackoff);
+            } else if (next == Next.AFTER_INTERVAL && running) {
+                // Ended early by wake() or stop().
+                LockSupport.parkNanos(this, interval.toNanos());
             }
         }
         if (finalPassOnStop) {
@@ -118,16 +129,26 @@ public final class PeriodicLoop implements SmartLifecycle {
         }
     }
 
-    /** One pass; returns how long to wait before the next one. */
-    private Duration runPass() {
+    /** A failure's back-off is not ended by {@link #wake()}: work arriving would otherwise make it no back-off. */
+    private void pauseFully(Duration pause) {
+        long until = System.nanoTime() + pause.toNanos();
+        for (long left = pause.toNanos(); left > 0 && running; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(this, left);
+        }
+    }
+
+    private enum Next { AT_ONCE, AFTER_INTERVAL, AFTER_FAILURE }
+
+    /** One pass; says when the next one comes. */
+    private Next runPass() {
         try {
-            return pass.run() ? Duration.ZERO : interval;
+            return pass.run() ? Next.AT_ONCE : Next.AFTER_INTERVAL;
         } catch (VirtualMachineError fatal) {
             throw fatal;
         } catch (Throwable failure) {
             LOG.warn("{} pass failed, next try in {}: {}", name, failureBackoff, failure.toString());
             LOG.debug("{} pass failure", name, failure);
-            return failureBackoff;
+            return Next.AFTER_FAILURE;
         }
     }
 }

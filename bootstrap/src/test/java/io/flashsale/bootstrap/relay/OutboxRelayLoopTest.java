@@ -41,6 +41,33 @@ class OutboxRelayLoopTest {
     }
 
     @Test
+    void givenALoopWaitingItsInterval_whenWorkArrives_thenItPassesAtOnce() {
+        var relay = ScriptedRelay.relaying();
+        loop = new OutboxRelayLoop(relay, "relay-1", AN_HOUR, AN_HOUR, true);
+        loop.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> relay.passes() == 1);
+
+        relay.workArrives();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> relay.passes() == 2);
+    }
+
+    @Test
+    void givenALoopBackingOffAfterAFailure_whenWorkArrives_thenItStillWaitsTheBackOff() throws InterruptedException {
+        var relay = ScriptedRelay.answering(() -> {
+            throw new EventPublishException("broker down", null);
+        });
+        loop = new OutboxRelayLoop(relay, "relay-1", SHORT, AN_HOUR, true);
+        loop.start();
+        await().atMost(Duration.ofSeconds(5)).until(() -> relay.passes() == 1);
+
+        relay.workArrives();
+        Thread.sleep(200);
+
+        assertThat(relay.passes()).as("no pass within the failure's back-off").isEqualTo(1);
+    }
+
+    @Test
     void givenAWaitingLoop_whenStopped_thenItWakesUpAndMakesOneLastPass() {
         var relay = ScriptedRelay.relaying();
         loop = new OutboxRelayLoop(relay, "relay-1", AN_HOUR, AN_HOUR, true);
@@ -102,6 +129,7 @@ class OutboxRelayLoopTest {
 
         private final ConcurrentLinkedQueue<IntSupplier> script = new ConcurrentLinkedQueue<>();
         private final AtomicInteger passes = new AtomicInteger();
+        private volatile Runnable wake = () -> { };
 
         static ScriptedRelay relaying(int... relayed) {
             var relay = new ScriptedRelay();
@@ -122,6 +150,15 @@ class OutboxRelayLoopTest {
             passes.incrementAndGet();
             IntSupplier next = script.poll();
             return next == null ? 0 : next.getAsInt();
+        }
+
+        @Override
+        public void whenWorkArrives(Runnable wake) {
+            this.wake = wake;
+        }
+
+        void workArrives() {
+            wake.run();
         }
 
         int passes() {

@@ -24,6 +24,12 @@ public interface ReservationOutboxPort {
     /** Marks entries delivered; the outbox may then drop them, and only them. */
     void acknowledge(ActivityId activityId, List<OutboxEntry> entries);
 
+    /**
+     * Whether the activity's outbox holds entries not yet acknowledged (read by no relay, or pending with one), in one
+     * cheap call: the sweep's probe. True also when it cannot tell; false when the activity has no outbox.
+     */
+    boolean hasEntriesWaiting(ActivityId activityId);
+
     /** The activity's entries not yet acknowledged and the age of the oldest, at a cost independent of their number. */
     OutboxBacklog backlog(ActivityId activityId);
     /**
