@@ -33,9 +33,12 @@ import static org.awaitility.Awaitility.await;
  */
 class HoldingsAuditIT extends PipelineTestBase {
 
-    /** Enough reservations that the sale is read in pages, not in one atomic step (2,000 fields and entries). */
-    private static final int BUYERS = 400;
-    /** One pass of the default audit (50 pages of a hundred) covers 400 holdings; three leave room for a rehash. */
+    /**
+     * Enough reservations that the sale is read in pages, not in one atomic step (over 2,000 fields and entries of
+     * records, holdings and stock: a reservation is one record field and, here, one holding).
+     */
+    private static final int BUYERS = 1050;
+    /** One pass of the default audit (50 pages of a hundred) covers every holding here; three leave room for a rehash. */
     private static final int PASSES = 3;
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
@@ -57,8 +60,8 @@ class HoldingsAuditIT extends PipelineTestBase {
                     (long) BUYERS));
             assertThat(commands().hlen(RedisKeys.inFlight(activity))).isZero();
         });
-        assertThat(commands().hlen(RedisKeys.reservations(activity))).as("a sale read in pages")
-                .isGreaterThan(2000L);
+        assertThat(commands().hlen(RedisKeys.reservations(activity)) + commands().hlen(RedisKeys.holdings(activity)))
+                .as("a sale read in pages").isGreaterThan(2000L);
         JsonNode before = singleReport(reconcile(id));
         assertThat(before.path("classification").asString()).as(before.toString()).isEqualTo("NONE");
 
