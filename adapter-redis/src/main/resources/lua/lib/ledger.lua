@@ -314,6 +314,7 @@ end
 
 local function fs_record_write(hash, id, r)
     redis.call('HSET', hash, id, fs_record_encode(r))
+end
 
 -- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
 -- index has held since the filter was made, so that an instance holding a copy can tell a key surely never accepted

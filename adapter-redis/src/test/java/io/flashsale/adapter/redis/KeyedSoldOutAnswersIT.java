@@ -170,7 +170,8 @@ class KeyedSoldOutAnswersIT {
         ActivityId ended = new ActivityId("ke-" + UUID.randomUUID().toString().substring(0, 12));
         var clock = new AtomicReference<>(opened);
         // The adapter that judges the window by the request's instant, so the test moves past the end at once.
-        var stock = new RedisStockReservationAdapter(SharedRedis.connection().sync(), registry, id -> { }, false);
+        var stock = new RedisStockReservationAdapter(ConnectionCommands.of(SharedRedis.connection()), registry,
+                id -> { }, false, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
         ReservationService service = ReservationServices.over(stock, KnownRefusals.remembering(MEMORY, Duration.ofMillis(100),
                 new RedisAcceptedRequests(SharedRedis.connection().sync()), Duration.ZERO), movable(clock));
         try {
