@@ -332,19 +332,26 @@ local function fs_keys_make(filter, bits, hashes, state)
     redis.call('BITFIELD', filter, 'SET', 'u32', 0, bits, 'SET', 'u8', 32, hashes, 'SET', 'u8', 40, state)
 end
 
--- Adds a request key; a sale made before the filter existed has none and keeps none.
-local function fs_keys_add(filter, key)
+-- The filter as a script call uses it: its key, bits m and hash count k, read once per call with one BITFIELD GET
+-- (only fs_keys_make writes them, and no script that adds keys makes the filter).
+local function fs_keys_open(filter)
     local header = redis.call('BITFIELD', filter, 'GET', 'u32', 0, 'GET', 'u8', 32)
-    local bits, hashes = header[1], header[2]
+    return { key = filter, bits = header[1], hashes = header[2] }
+end
+
+-- Adds a request key to a filter opened with fs_keys_open: its k bits with one BITFIELD. A sale made before the
+-- filter existed has none (m = 0) and keeps none.
+local function fs_keys_add(filter, key)
+    local bits = filter.bits
     if bits == 0 then
         return
     end
     local hex = redis.sha1hex(key)
     local h1, h2 = tonumber(string.sub(hex, 1, 8), 16), tonumber(string.sub(hex, 9, 16), 16)
     local set = {}
-    for i = 0, hashes - 1 do
+    for i = 0, filter.hashes - 1 do
         local n = #set
         set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
     end
-    redis.call('BITFIELD', filter, unpack(set))
+    redis.call('BITFIELD', filter.key, unpack(set))
 end

@@ -289,7 +289,7 @@ class RedisReservationOutboxIT {
     }
 
     @Test
-    void theOutboxEntryCarriesTheExactReservedAtNotJustItsMillis() {
+    void theOutboxEntryCarriesTheExactReservedAtPackedAndNothingTheIdOrStreamTells() {
         Activity sale = fixture.warmedUpSale("nanos", 1);
         Reservation reservation = fixture.reserve(sale.id(), "alice");
 
@@ -297,7 +297,7 @@ class RedisReservationOutboxIT {
 
         assertThat(entry.reservation()).isEqualTo(reservation);
         assertThat(redis.xrange(RedisKeys.outbox(sale.id()), Range.create("-", "+")).getFirst().getBody())
-                .containsEntry(RedisKeys.OUTBOX_RESERVED_AT, reservation.reservedAt().toString())
-                .containsEntry(RedisKeys.OUTBOX_AT_MILLIS, Long.toString(reservation.reservedAt().toEpochMilli()));
+                .containsEntry(RedisKeys.OUTBOX_RESERVED_AT, ReservationRecord.pack(reservation.reservedAt()))
+                .doesNotContainKeys(RedisKeys.OUTBOX_TYPE, RedisKeys.OUTBOX_ACTIVITY_ID, RedisKeys.OUTBOX_AT_MILLIS);
     }
 }
