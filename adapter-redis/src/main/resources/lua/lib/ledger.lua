@@ -283,19 +283,19 @@ local function fs_record_decode(value)
              pos = p[6], cancelledAt = p[7], redrivenAt = p[8] }
 end
 
+-- One concatenation, no table: every accepted reservation writes a record.
 local function fs_record_encode(r)
-    local parts = { FS_STATUS_LETTER[r.status], r.buyer, r.requestId, r.lines, r.reservedAt }
-    local optional = { r.pos or '', r.cancelledAt or '', r.redrivenAt or '' }
-    local last = 0
-    for i = 1, #optional do
-        if optional[i] ~= '' then
-            last = i
-        end
+    local text = FS_STATUS_LETTER[r.status] .. '|' .. r.buyer .. '|' .. r.requestId .. '|' .. r.lines .. '|'
+        .. r.reservedAt
+    local pos, cancelledAt, redrivenAt = r.pos or '', r.cancelledAt or '', r.redrivenAt or ''
+    if redrivenAt ~= '' then
+        return text .. '|' .. pos .. '|' .. cancelledAt .. '|' .. redrivenAt
+    elseif cancelledAt ~= '' then
+        return text .. '|' .. pos .. '|' .. cancelledAt
+    elseif pos ~= '' then
+        return text .. '|' .. pos
     end
-    for i = 1, last do
-        parts[#parts + 1] = optional[i]
-    end
-    return table.concat(parts, '|')
+    return text
 end
 
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
