@@ -26,14 +26,14 @@ for i = 4, #ARGV, 6 do
     end
     pages[#pages + 1] = lines
 end
-local n = 0
+local n, filter = 0, fs_keys_open(KEYS[6])
 for i = 4, #ARGV, 6 do
     n = n + 1
     local id, buyer, status = ARGV[i], ARGV[i + 1], ARGV[i + 3]
     fs_record_write(reservations, id, { status = status, buyer = buyer, requestId = ARGV[i + 2], lines = ARGV[i + 5],
         reservedAt = fs_instant_pack(ARGV[i + 4]) })
     redis.call('HSET', requests, buyer .. ':' .. ARGV[i + 2], id)
-    fs_keys_add(KEYS[6], buyer .. ':' .. ARGV[i + 2])
+    fs_keys_add(filter, buyer .. ':' .. ARGV[i + 2])
     if status == 'ORDERED' or status == 'PAID' then
         for _, line in ipairs(pages[n]) do
             redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)

@@ -8,8 +8,7 @@
 -- (the new event records its own when relayed) and notes when it happened.
 --
 -- KEYS: 1 reservations, 2 outbox
--- ARGV: 1 reservationId, 2 activityId, 3 reservedAt epoch millis, 4 the position seen ("*" checks none),
---       5 the window in millis (0: none)
+-- ARGV: 1 reservationId, 2 the position seen ("*" checks none), 3 the window in millis (0: none)
 -- Reply: 1 when appended, 0 otherwise.
 
 local reservations, outbox, id = KEYS[1], KEYS[2], ARGV[1]
@@ -17,18 +16,17 @@ local r = fs_record_read(reservations, id)
 if not r or r.status ~= 'RESERVED' then
     return 0
 end
-if ARGV[4] ~= '*' and (r.pos or '') ~= ARGV[4] then
+if ARGV[2] ~= '*' and (r.pos or '') ~= ARGV[2] then
     return 0
 end
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local window = tonumber(ARGV[5] or '0')
+local window = tonumber(ARGV[3] or '0')
 if r.redrivenAt and window > 0 and now - tonumber(r.redrivenAt) < window then
     return 0
 end
-redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', ARGV[2],
-    'buyerId', r.buyer, 'requestId', r.requestId, 'lines', r.lines, 'at', ARGV[3],
-    'reservedAt', fs_instant_iso(r.reservedAt))
+redis.call('XADD', outbox, '*', 'reservationId', id, 'buyerId', r.buyer, 'requestId', r.requestId, 'lines', r.lines,
+    'reservedAt', r.reservedAt)
 r.redrivenAt, r.pos = string.format('%.0f', now), nil
 fs_record_write(reservations, id, r)
 return 1

@@ -6,16 +6,17 @@
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
 --       9.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
--- ARGV: 1 activityId, then one block per attempt, from its first argument +0 on:
+-- ARGV: 1 activityId (the sale the keys name), then one block per attempt, from its first argument +0 on:
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
---       for every instance), +5 reservedAt (ISO-8601), +6 reservedAt epoch millis, +7 lines as "sku:q,sku:q",
---       +8 the bucket's capacity ('' for no bucket), +9 its interval in microseconds, +10 how long its key outlives a
---       full bucket in milliseconds, +11 the index in KEYS of the bucket's key (read only with a bucket),
---       +12 the number of lines n, then n (skuId, quantity) pairs
+--       for every instance), +5 reservedAt packed as the record keeps it (ADR 0070; the adapter packs it, so the
+--       script does no date arithmetic), +6 lines as "sku:q,sku:q",
+--       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
+--       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
+--       +11 the number of lines n, then n (skuId, quantity) pairs
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
---        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt} | {'NOT_READY'}
+--        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
 --        | {'REFUSED', reason} when a SKU repeats or a quantity is below 1 (the model refuses such an attempt; the
@@ -24,8 +25,7 @@
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
-local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 13
+local ATTEMPT_ARGUMENTS = 12
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -46,6 +46,13 @@ local function skuOf(sku)
         skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]) }
     end
     return skus[sku]
+end
+
+-- The filter of accepted keys, opened by the first accept of the call: its header does not change within one.
+local acceptedKeys
+local function filter()
+    acceptedKeys = acceptedKeys or fs_keys_open(KEYS[8])
+    return acceptedKeys
 end
 
 local function isBefore(sec, nano, otherSec, otherNano)
@@ -79,14 +86,15 @@ local function accept(a, lines)
         fs_bump_version(stock, line.sku)
     end
     fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = a.lines,
-        reservedAt = fs_instant_pack(a.reservedAt) })
+        reservedAt = a.reservedAt })
     redis.call('HSET', requests, a.requestField, id)
-    fs_keys_add(KEYS[8], a.requestField)
+    fs_keys_add(filter(), a.requestField)
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     redis.call('HSET', inflight, id, '1')
-    -- The outbox entry is written in the same step, so an accepted reservation can never miss its event.
-    redis.call('XADD', outbox, '*', 'type', 'reserved', 'reservationId', id, 'activityId', activityId,
-        'buyerId', buyer, 'requestId', requestId, 'lines', a.lines, 'at', a.at, 'reservedAt', a.reservedAt)
+    -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. It holds
+    -- what the reservation id and the stream do not tell (OutboxEntryDecoder reads this shape and the older one).
+    redis.call('XADD', outbox, '*', 'reservationId', id, 'buyerId', buyer, 'requestId', requestId, 'lines', a.lines,
+        'reservedAt', a.reservedAt)
     return { 'RESERVED' }
 end
 -- ---- end of accept ----
@@ -98,7 +106,7 @@ local function reserve(a)
     local earlier = redis.call('HGET', requests, a.requestField)
     if earlier then
         local r = fs_record_read(reservations, earlier)
-        return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, fs_instant_iso(r.reservedAt) }
+        return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, r.reservedAt }
     end
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
@@ -171,20 +179,20 @@ end
 -- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
 local attempts, first = {}, 2
 while first <= #ARGV do
-    local count = ARGV[first + 12]
-    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 12 + 2 * tonumber(count) > #ARGV then
+    local count = ARGV[first + 11]
+    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 11 + 2 * tonumber(count) > #ARGV then
         return fs_refuse('attempt ' .. (#attempts + 1) .. ' does not fit the arguments')
     end
-    local last = first + 12 + 2 * tonumber(count)
+    local last = first + 11 + 2 * tonumber(count)
     local a = {
         id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
-        nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5], at = ARGV[first + 6],
-        lines = ARGV[first + 7], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last
+        nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5],
+        lines = ARGV[first + 6], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last
     }
     a.requestField = a.buyer .. ':' .. a.requestId
-    if ARGV[first + 8] ~= '' then
-        a.bucket = { capacity = tonumber(ARGV[first + 8]), interval = tonumber(ARGV[first + 9]),
-            keep = tonumber(ARGV[first + 10]), key = KEYS[tonumber(ARGV[first + 11]) or 0] }
+    if ARGV[first + 7] ~= '' then
+        a.bucket = { capacity = tonumber(ARGV[first + 7]), interval = tonumber(ARGV[first + 8]),
+            keep = tonumber(ARGV[first + 9]), key = KEYS[tonumber(ARGV[first + 10]) or 0] }
         if not a.bucket.key then
             return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
         end

@@ -206,8 +206,8 @@ local function fs_base36(n)
     return digits
 end
 
--- Days from 1970-01-01 to a date of the proleptic Gregorian calendar, and back (H. Hinnant's days_from_civil and
--- civil_from_days), exact in doubles for every year here.
+-- Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil), exact in doubles
+-- for every year here.
 local function fs_days_from_civil(y, m, d)
     if m <= 2 then
         y = y - 1
@@ -216,17 +216,6 @@ local function fs_days_from_civil(y, m, d)
     local yoe = y - era * 400
     local doy = math.floor((153 * (m > 2 and m - 3 or m + 9) + 2) / 5) + d - 1
     return era * 146097 + yoe * 365 + math.floor(yoe / 4) - math.floor(yoe / 100) + doy - 719468
-end
-
-local function fs_civil_from_days(days)
-    days = days + 719468
-    local era = math.floor(days / 146097)
-    local doe = days - era * 146097
-    local yoe = math.floor((doe - math.floor(doe / 1460) + math.floor(doe / 36524) - math.floor(doe / 146096)) / 365)
-    local doy = doe - (365 * yoe + math.floor(yoe / 4) - math.floor(yoe / 100))
-    local mp = math.floor((5 * doy + 2) / 153)
-    local m = mp < 10 and mp + 3 or mp - 9
-    return yoe + era * 400 + (m <= 2 and 1 or 0), m, doy - math.floor((153 * mp + 2) / 5) + 1
 end
 
 -- An ISO-8601 instant as Java's Instant.toString writes it, packed exactly: base-36 epoch seconds '.' base-36
@@ -242,28 +231,6 @@ local function fs_instant_pack(iso)
     local days = fs_days_from_civil(tonumber(y), tonumber(mo), tonumber(d))
     local seconds = ((days * 24 + tonumber(h)) * 60 + tonumber(mi)) * 60 + tonumber(s)
     return fs_base36(seconds) .. '.' .. fs_base36(tonumber(string.sub(fraction .. '000000000', 1, 9)))
-end
-
--- A packed instant as Instant.toString writes it: the fraction in groups of three digits, none when whole.
-local function fs_instant_iso(packed)
-    local seconds, nanos = string.match(packed, '^(%w+)%.(%w+)$')
-    if not seconds then
-        return packed
-    end
-    seconds, nanos = tonumber(seconds, 36), tonumber(nanos, 36)
-    local days = math.floor(seconds / 86400)
-    local time = seconds - days * 86400
-    local y, m, d = fs_civil_from_days(days)
-    local text = string.format('%04d-%02d-%02dT%02d:%02d:%02d', y, m, d, math.floor(time / 3600),
-        math.floor(time % 3600 / 60), time % 60)
-    if nanos == 0 then
-        return text .. 'Z'
-    elseif nanos % 1000000 == 0 then
-        return text .. string.format('.%03dZ', nanos / 1000000)
-    elseif nanos % 1000 == 0 then
-        return text .. string.format('.%06dZ', nanos / 1000)
-    end
-    return text .. string.format('.%09dZ', nanos)
 end
 
 -- A stored record as { status (the full name), buyer, requestId, lines, reservedAt (packed), pos, cancelledAt
@@ -283,19 +250,19 @@ local function fs_record_decode(value)
              pos = p[6], cancelledAt = p[7], redrivenAt = p[8] }
 end
 
+-- One concatenation, no table: every accepted reservation writes a record.
 local function fs_record_encode(r)
-    local parts = { FS_STATUS_LETTER[r.status], r.buyer, r.requestId, r.lines, r.reservedAt }
-    local optional = { r.pos or '', r.cancelledAt or '', r.redrivenAt or '' }
-    local last = 0
-    for i = 1, #optional do
-        if optional[i] ~= '' then
-            last = i
-        end
+    local text = FS_STATUS_LETTER[r.status] .. '|' .. r.buyer .. '|' .. r.requestId .. '|' .. r.lines .. '|'
+        .. r.reservedAt
+    local pos, cancelledAt, redrivenAt = r.pos or '', r.cancelledAt or '', r.redrivenAt or ''
+    if redrivenAt ~= '' then
+        return text .. '|' .. pos .. '|' .. cancelledAt .. '|' .. redrivenAt
+    elseif cancelledAt ~= '' then
+        return text .. '|' .. pos .. '|' .. cancelledAt
+    elseif pos ~= '' then
+        return text .. '|' .. pos
     end
-    for i = 1, last do
-        parts[#parts + 1] = optional[i]
-    end
-    return table.concat(parts, '|')
+    return text
 end
 
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
@@ -332,19 +299,26 @@ local function fs_keys_make(filter, bits, hashes, state)
     redis.call('BITFIELD', filter, 'SET', 'u32', 0, bits, 'SET', 'u8', 32, hashes, 'SET', 'u8', 40, state)
 end
 
--- Adds a request key; a sale made before the filter existed has none and keeps none.
-local function fs_keys_add(filter, key)
+-- The filter as a script call uses it: its key, bits m and hash count k, read once per call with one BITFIELD GET
+-- (only fs_keys_make writes them, and no script that adds keys makes the filter).
+local function fs_keys_open(filter)
     local header = redis.call('BITFIELD', filter, 'GET', 'u32', 0, 'GET', 'u8', 32)
-    local bits, hashes = header[1], header[2]
+    return { key = filter, bits = header[1], hashes = header[2] }
+end
+
+-- Adds a request key to a filter opened with fs_keys_open: its k bits with one BITFIELD. A sale made before the
+-- filter existed has none (m = 0) and keeps none.
+local function fs_keys_add(filter, key)
+    local bits = filter.bits
     if bits == 0 then
         return
     end
     local hex = redis.sha1hex(key)
     local h1, h2 = tonumber(string.sub(hex, 1, 8), 16), tonumber(string.sub(hex, 9, 16), 16)
     local set = {}
-    for i = 0, hashes - 1 do
+    for i = 0, filter.hashes - 1 do
         local n = #set
         set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
     end
-    redis.call('BITFIELD', filter, unpack(set))
+    redis.call('BITFIELD', filter.key, unpack(set))
 end

@@ -272,14 +272,9 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     private boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
         ActivityId activityId = reservationId.activityId();
-        String stored = redis.hget(RedisKeys.reservations(activityId), reservationId.value());
-        if (stored == null) {
-            return false;
-        }
-        Instant reservedAt = ReservationRecord.decode(stored).reservedAt();
         String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
-        Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), activityId.value(),
-                Long.toString(reservedAt.toEpochMilli()), seenAt, Long.toString(window.toMillis()));
+        Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), seenAt,
+                Long.toString(window.toMillis()));
         return appended == 1L;
     }
 

@@ -52,8 +52,10 @@ import java.util.List;
  *                              before it existed has none. Positions: {@code internal.AcceptedRequestsFilter}
  * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
  *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
- * fs:{a}:outbox        stream  one entry per accepted reservation: type=reserved, reservationId, activityId,
- *                              buyerId, requestId, lines, at (epoch millis), reservedAt (ISO-8601, exact);
+ * fs:{a}:outbox        stream  one entry per accepted reservation: reservationId, buyerId, requestId, lines,
+ *                              reservedAt (packed as {@link ReservationRecord#pack}, exact); entries of older
+ *                              versions also hold type=reserved, activityId, at (epoch millis) and reservedAt as
+ *                              ISO-8601 ({@code internal.OutboxEntryDecoder} reads both, ADR 68);
  *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
  *                              group has acknowledged
  * fs:{a}:recovery      hash    partition -&gt; end offset of the reservations topic when a lost sale's recovery began

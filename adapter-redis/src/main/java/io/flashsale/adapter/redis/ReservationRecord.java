@@ -118,15 +118,19 @@ public record ReservationRecord(ReservationStatus status, BuyerId buyer, Request
         return index < parts.length && !parts[index].isEmpty() ? parts[index] : null;
     }
 
-    /** As {@code fs_instant_pack} in {@code lua/lib/ledger.lua}. */
-    static String pack(Instant instant) {
+    /**
+     * As {@code fs_instant_pack} in {@code lua/lib/ledger.lua}; also how the adapter hands {@code reserve.lua} a
+     * reservation's instant and how the outbox entry carries it.
+     */
+    public static String pack(Instant instant) {
         if (instant.getEpochSecond() < 0 || !instant.isBefore(PACKED_UNTIL)) {
             return instant.toString();
         }
         return Long.toString(instant.getEpochSecond(), RADIX) + "." + Integer.toString(instant.getNano(), RADIX);
     }
 
-    static Instant unpack(String packed) {
+    /** A packed instant, or one kept (or written by an older version) as ISO-8601 text, which ends in {@code Z}. */
+    public static Instant unpack(String packed) {
         if (packed.endsWith("Z")) {
             return Instant.parse(packed);
         }

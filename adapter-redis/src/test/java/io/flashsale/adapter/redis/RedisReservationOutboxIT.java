@@ -1,10 +1,16 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.PagedReads;
+import io.flashsale.adapter.redis.internal.ReservationLines;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -12,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -226,6 +233,27 @@ class RedisReservationOutboxIT {
     }
 
     @Test
+    void givenAnEntryAnOlderVersionWrote_thenItIsRelayedBetweenTheNewOnesAsTheSameReservation() {
+        Activity sale = fixture.warmedUpSale("older", 10);
+        Reservation before = fixture.reserve(sale.id(), "alice");
+        var older = new Reservation(ReservationId.of(sale.id(), "older1"), sale.id(), new BuyerId("dave"),
+                new RequestId("k-old"), List.of(new ReservationLine(OutboxFixture.SKU, 1)), ReservationStatus.RESERVED,
+                Instant.parse("2030-06-01T10:15:30.123456789Z"));
+        // The eight fields reserve.lua wrote before the entry was trimmed to five (ADR 68).
+        redis.xadd(RedisKeys.outbox(sale.id()), Map.of("type", "reserved", "reservationId", older.id().value(),
+                "activityId", sale.id().value(), "buyerId", "dave", "requestId", "k-old",
+                "lines", ReservationLines.encode(older.lines()), "at", Long.toString(older.reservedAt().toEpochMilli()),
+                "reservedAt", older.reservedAt().toString()));
+        Reservation after = fixture.reserve(sale.id(), "bob");
+
+        List<OutboxEntry> read = outbox.readNew(sale.id(), "r1", 100);
+
+        assertThat(reservationsOf(read)).containsExactly(before, older, after);
+        outbox.acknowledge(sale.id(), read);
+        assertThat(fixture.pending(sale.id())).isZero();
+    }
+
+    @Test
     void givenAnActivityWithoutAnOutboxStream_thenReadsAreEmptyAndNoStreamIsMade() {
         Activity warmedUp = fixture.warmedUpSale("empty", 10);
         ActivityId unknown = fixture.sale("unknown", 1).id();
@@ -308,7 +336,7 @@ class RedisReservationOutboxIT {
     }
 
     @Test
-    void theOutboxEntryCarriesTheExactReservedAtNotJustItsMillis() {
+    void theOutboxEntryCarriesTheExactReservedAtPackedAndNothingTheIdOrStreamTells() {
         Activity sale = fixture.warmedUpSale("nanos", 1);
         Reservation reservation = fixture.reserve(sale.id(), "alice");
 
@@ -316,7 +344,7 @@ class RedisReservationOutboxIT {
 
         assertThat(entry.reservation()).isEqualTo(reservation);
         assertThat(redis.xrange(RedisKeys.outbox(sale.id()), Range.create("-", "+")).getFirst().getBody())
-                .containsEntry(RedisKeys.OUTBOX_RESERVED_AT, reservation.reservedAt().toString())
-                .containsEntry(RedisKeys.OUTBOX_AT_MILLIS, Long.toString(reservation.reservedAt().toEpochMilli()));
+                .containsEntry(RedisKeys.OUTBOX_RESERVED_AT, ReservationRecord.pack(reservation.reservedAt()))
+                .doesNotContainKeys(RedisKeys.OUTBOX_TYPE, RedisKeys.OUTBOX_ACTIVITY_ID, RedisKeys.OUTBOX_AT_MILLIS);
     }
 }

@@ -22,6 +22,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -35,7 +37,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * one unit each as fresh buyers on one big sale for {@code seconds}, once per batch bound; Redis's
  * {@code used_cpu_user + used_cpu_sys} before and after, divided by the reservations made. Bound 1 is one call per
  * attempt, as before ADR 0068. Also the EVALSHA calls (INFO commandstats, server-wide), the attempts each carried and
- * the microseconds Redis spent inside the script per reservation. The sale's keys are deleted afterwards.
+ * the microseconds Redis spent inside the script per reservation, and below each row the commands the script called per
+ * reservation with their microseconds (commandstats counts a script's commands too; their time is part of the
+ * script's). The sale's keys are deleted afterwards.
  * <p>
  * Arguments: host port seconds threads bounds (comma-separated, e.g. {@code 1,64,128}).
  */
@@ -66,6 +70,7 @@ public final class ReserveGroupCommitCost {
                         List.of(new ActivityItem(new SkuId("unit"), 1_000_000_000L, null, 1))));
                 double cpuBefore = cpuSeconds(info.sync());
                 long[] scriptsBefore = evalsha(info.sync());
+                Map<String, long[]> commandsBefore = commandStats(info.sync());
                 long started = System.nanoTime();
                 long reserved = reserveFor(stock, sale, seconds, threads);
                 double elapsed = (System.nanoTime() - started) / 1e9;
@@ -75,6 +80,7 @@ public final class ReserveGroupCommitCost {
                 System.out.printf("%-6d %10d %12.0f %10d %12.1f %16.2f %18.2f%n", maxBatch, reserved,
                         reserved / elapsed, calls, reserved / (double) calls, cpuMicros / reserved,
                         (scriptsAfter[1] - scriptsBefore[1]) / (double) reserved);
+                printCommands(commandsBefore, commandStats(info.sync()), reserved);
                 info.sync().del(RedisKeys.activityKeys(sale).toArray(String[]::new));
             }
             info.sync().del(registry);
@@ -108,6 +114,32 @@ public final class ReserveGroupCommitCost {
             }
         }
         return reserved.get();
+    }
+
+    /** Each command's calls and microseconds over the run per reservation, the scripts and INFO itself aside. */
+    private static void printCommands(Map<String, long[]> before, Map<String, long[]> after, long reserved) {
+        var line = new StringBuilder("       per reservation:");
+        after.forEach((command, totals) -> {
+            long[] earlier = before.getOrDefault(command, new long[2]);
+            long calls = totals[0] - earlier[0];
+            if (calls > 0 && !command.equals("evalsha") && !command.equals("eval") && !command.equals("info")) {
+                line.append(String.format(" %s %.2f (%.2f us)", command, calls / (double) reserved,
+                        (totals[1] - earlier[1]) / (double) reserved));
+            }
+        });
+        System.out.println(line);
+    }
+
+    /** Every command's calls and microseconds so far (INFO commandstats), by name. */
+    private static Map<String, long[]> commandStats(RedisCommands<String, String> redis) {
+        Map<String, long[]> stats = new TreeMap<>();
+        for (String line : redis.info("commandstats").lines().toList()) {
+            if (line.startsWith("cmdstat_")) {
+                stats.put(line.substring("cmdstat_".length(), line.indexOf(':')),
+                        new long[]{ScriptCost.field(line, "calls"), ScriptCost.field(line, "usec")});
+            }
+        }
+        return stats;
     }
 
     /** Redis's EVALSHA calls so far and the microseconds it spent in them (INFO commandstats). */

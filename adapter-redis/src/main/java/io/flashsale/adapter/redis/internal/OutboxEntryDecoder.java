@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -21,15 +22,20 @@ import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_RESERVED_AT;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_TYPE;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_TYPE_RESERVED;
 
-/** Reads one outbox stream entry, as {@code reserve.lua} writes it, back into the reservation it announces. */
+/**
+ * Reads one outbox stream entry back into the reservation it announces, in either shape {@code reserve.lua} has
+ * written (ADR 68): {@code reservationId, buyerId, requestId, lines, reservedAt} with the instant packed as the record
+ * keeps it (the activity is the reservation id's, the type is always "reserved"), or the older
+ * {@code type, reservationId, activityId, buyerId, requestId, lines, at, reservedAt} with ISO-8601 text (older still:
+ * no {@code reservedAt}, the epoch millis of {@code at}), which entries written before an upgrade still hold.
+ */
 public final class OutboxEntryDecoder {
 
     private OutboxEntryDecoder() {
     }
 
     /**
-     * The reservation as it was accepted: RESERVED, at its exact {@code reservedAt} (entries written before that
-     * field existed fall back to the epoch millis of {@code at}).
+     * The reservation as it was accepted: RESERVED, at its exact {@code reservedAt}.
      *
      * @throws IllegalArgumentException when the entry is not a "reserved" event of this activity that the domain
      *                                  accepts, whatever the reason
@@ -39,11 +45,13 @@ public final class OutboxEntryDecoder {
             if (body == null) {
                 throw new IllegalArgumentException("the entry has no fields");
             }
-            if (!OUTBOX_TYPE_RESERVED.equals(body.get(OUTBOX_TYPE))) {
-                throw new IllegalArgumentException("unknown type " + body.get(OUTBOX_TYPE));
+            String type = body.getOrDefault(OUTBOX_TYPE, OUTBOX_TYPE_RESERVED);
+            if (!OUTBOX_TYPE_RESERVED.equals(type)) {
+                throw new IllegalArgumentException("unknown type " + type);
             }
-            if (!activityId.value().equals(body.get(OUTBOX_ACTIVITY_ID))) {
-                throw new IllegalArgumentException("belongs to activity " + body.get(OUTBOX_ACTIVITY_ID));
+            String activity = body.getOrDefault(OUTBOX_ACTIVITY_ID, activityId.value());
+            if (!activityId.value().equals(activity)) {
+                throw new IllegalArgumentException("belongs to activity " + activity);
             }
             var reservation = new Reservation(new ReservationId(required(body, OUTBOX_RESERVATION_ID)), activityId,
                     new BuyerId(required(body, OUTBOX_BUYER_ID)), new RequestId(required(body, OUTBOX_REQUEST_ID)),
@@ -58,7 +66,8 @@ public final class OutboxEntryDecoder {
 
     private static Instant reservedAt(Map<String, String> body) {
         String exact = body.get(OUTBOX_RESERVED_AT);
-        return exact != null ? Instant.parse(exact) : Instant.ofEpochMilli(Long.parseLong(required(body, OUTBOX_AT_MILLIS)));
+        return exact != null ? ReservationRecord.unpack(exact)
+                : Instant.ofEpochMilli(Long.parseLong(required(body, OUTBOX_AT_MILLIS)));
     }
 
     private static String required(Map<String, String> body, String field) {

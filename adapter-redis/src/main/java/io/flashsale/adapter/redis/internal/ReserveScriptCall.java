@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.AdmissionLimit;
@@ -31,9 +32,9 @@ public final class ReserveScriptCall {
     /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
     public static final int FIXED_KEYS = 8;
     /** An attempt's ARGV before its first (skuId, quantity) pair. */
-    public static final int ATTEMPT_ARGUMENTS = 13;
+    public static final int ATTEMPT_ARGUMENTS = 12;
     /** Where in an attempt's ARGV block the index of its bucket key goes. */
-    private static final int BUCKET_KEY_INDEX = 11;
+    private static final int BUCKET_KEY_INDEX = 10;
 
     private ReserveScriptCall() {
     }
@@ -56,8 +57,8 @@ public final class ReserveScriptCall {
             args.add(request.requestId().value());
             args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
             args.add(redisClock ? "" : Integer.toString(at.getNano()));
-            args.add(at.toString());
-            args.add(Long.toString(at.toEpochMilli()));
+            // Packed here as the record keeps it, so that the script does no date arithmetic per reservation.
+            args.add(ReservationRecord.pack(at));
             args.add(ReservationLines.encode(request.lines()));
             args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
@@ -166,12 +167,12 @@ public final class ReserveScriptCall {
         };
     }
 
-    /** {@code REPLAYED, id, buyerId, requestId, lines, status, reservedAt}. */
+    /** {@code REPLAYED, id, buyerId, requestId, lines, status, reservedAt} (packed as the record keeps it). */
     private static Reservation replayed(List<Object> reply) {
         var id = new ReservationId(text(reply, 1));
         return new Reservation(id, id.activityId(), new BuyerId(text(reply, 2)), new RequestId(text(reply, 3)),
                 ReservationLines.decode(text(reply, 4)), ReservationStatus.valueOf(text(reply, 5)),
-                Instant.parse(text(reply, 6)));
+                ReservationRecord.unpack(text(reply, 6)));
     }
 
     /** Epoch seconds and nano-of-second at {@code index} and the next entry. */

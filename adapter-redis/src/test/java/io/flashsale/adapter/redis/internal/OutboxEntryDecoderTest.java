@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.OutboxEntry;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -26,15 +27,27 @@ class OutboxEntryDecoderTest {
     private static final ActivityId SALE = new ActivityId("sale-7");
     private static final Instant RESERVED_AT = Instant.parse("2030-06-01T10:15:30.123456789Z");
 
-    /** The fields reserve.lua writes. */
+    private static final Reservation RESERVATION = new Reservation(new ReservationId("sale-7.tok1"), SALE,
+            new BuyerId("alice"), new RequestId("key-1"),
+            List.of(new ReservationLine(new SkuId("b"), 2), new ReservationLine(new SkuId("a"), 1)),
+            ReservationStatus.RESERVED, RESERVED_AT);
+
+    /** The fields reserve.lua writes: the instant packed as the record keeps it. */
     private static Map<String, String> written() {
         var body = new HashMap<String, String>();
-        body.put("type", "reserved");
         body.put("reservationId", "sale-7.tok1");
-        body.put("activityId", "sale-7");
         body.put("buyerId", "alice");
         body.put("requestId", "key-1");
         body.put("lines", "b:2,a:1");
+        body.put("reservedAt", ReservationRecord.pack(RESERVED_AT));
+        return body;
+    }
+
+    /** The fields an older reserve.lua wrote, which entries written before an upgrade still hold. */
+    private static Map<String, String> writtenByTheOlderVersion() {
+        var body = written();
+        body.put("type", "reserved");
+        body.put("activityId", "sale-7");
         body.put("at", Long.toString(RESERVED_AT.toEpochMilli()));
         body.put("reservedAt", RESERVED_AT.toString());
         return body;
@@ -44,16 +57,20 @@ class OutboxEntryDecoderTest {
     void aReservedEntryBecomesTheReservedReservationAtItsExactInstantKeepingTheStreamPosition() {
         OutboxEntry entry = OutboxEntryDecoder.decode(SALE, "1700000000000-3", written());
 
+        assertThat(written().get("reservedAt")).doesNotEndWith("Z");
         assertThat(entry.entryId()).isEqualTo("1700000000000-3");
-        assertThat(entry.reservation()).isEqualTo(new Reservation(new ReservationId("sale-7.tok1"), SALE,
-                new BuyerId("alice"), new RequestId("key-1"),
-                List.of(new ReservationLine(new SkuId("b"), 2), new ReservationLine(new SkuId("a"), 1)),
-                ReservationStatus.RESERVED, RESERVED_AT));
+        assertThat(entry.reservation()).isEqualTo(RESERVATION);
+    }
+
+    @Test
+    void givenAnEntryOfTheOlderShape_thenTheSameReservation() {
+        assertThat(OutboxEntryDecoder.decode(SALE, "1-0", writtenByTheOlderVersion()).reservation())
+                .isEqualTo(RESERVATION);
     }
 
     @Test
     void givenAnEntryWrittenBeforeReservedAtExisted_thenTheEpochMillisOfAtAreUsed() {
-        Map<String, String> body = written();
+        Map<String, String> body = writtenByTheOlderVersion();
         body.remove("reservedAt");
 
         assertThat(OutboxEntryDecoder.decode(SALE, "1-0", body).reservation().reservedAt())
@@ -61,17 +78,18 @@ class OutboxEntryDecoderTest {
     }
 
     @ParameterizedTest(name = "without {0}")
-    @ValueSource(strings = {"type", "reservationId", "activityId", "buyerId", "requestId", "lines", "reservedAt"})
+    @ValueSource(strings = {"reservationId", "buyerId", "requestId", "lines", "reservedAt"})
     void givenAMissingField_thenMalformed(String field) {
-        Map<String, String> body = written();
-        body.remove(field);
-        if (field.equals("reservedAt")) {
-            body.remove("at");
-        }
+        for (Map<String, String> body : List.of(written(), writtenByTheOlderVersion())) {
+            body.remove(field);
+            if (field.equals("reservedAt")) {
+                body.remove("at");
+            }
 
-        assertThatThrownBy(() -> OutboxEntryDecoder.decode(SALE, "1-0", body))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("1-0").hasMessageContaining("sale-7");
+            assertThatThrownBy(() -> OutboxEntryDecoder.decode(SALE, "1-0", body)).as(body.toString())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("1-0").hasMessageContaining("sale-7");
+        }
     }
 
     @Test
@@ -85,6 +103,8 @@ class OutboxEntryDecoderTest {
         assertMalformed("lines", "a:1,a:2");
         assertMalformed("buyerId", "");
         assertMalformed("reservedAt", "yesterday");
+        assertMalformed("reservedAt", "tcl3xy");
+        assertMalformed("reservedAt", "2030-06-01T10:15:30");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.AdmissionLimit;
@@ -33,7 +34,7 @@ class ReserveScriptCallTest {
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
                 "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                "2030-05-01T10:00:00.123456789Z", Long.toString(AT.toEpochMilli()), "a:2,b:1", "", "", "", "", "2",
+                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "2",
                 "a", "2", "b", "1");
     }
 
@@ -66,12 +67,12 @@ class ReserveScriptCallTest {
         int thirdAt = secondAt + second.arguments().length;
         assertThat(args).hasSize(thirdAt + third.arguments().length);
         assertThat(args[1]).isEqualTo("sale.t1");
-        assertThat(args[1 + 11]).isEqualTo("9");
+        assertThat(args[1 + 10]).isEqualTo("9");
         assertThat(args[secondAt]).isEqualTo("sale.t2");
-        assertThat(args[secondAt + 11]).as("no bucket, no key").isEmpty();
+        assertThat(args[secondAt + 10]).as("no bucket, no key").isEmpty();
         assertThat(args[thirdAt]).isEqualTo("sale.t3");
-        assertThat(args[thirdAt + 11]).isEqualTo("10");
-        assertThat(first.arguments()[11]).as("an attempt's own block is not changed by a batch").isEmpty();
+        assertThat(args[thirdAt + 10]).isEqualTo("10");
+        assertThat(first.arguments()[10]).as("an attempt's own block is not changed by a batch").isEmpty();
     }
 
     @Test
