@@ -46,7 +46,7 @@ class HoldingsAuditIT extends PipelineTestBase {
     @Test
     @Timeout(600)
     void givenOneBuyerAUnitOverAndAnotherAUnitUnder_whenReconciledAFewTimes_thenTheAuditFindsBothAndTheRepairEvensThem() {
-        String id = openSale(1000);
+        String id = openSale(2000);
         ActivityId activity = new ActivityId(id);
         // Straight into the hot store, not over HTTP: 400 requests timed out on the loaded 2-core box.
         for (int i = 0; i < BUYERS; i++) {
