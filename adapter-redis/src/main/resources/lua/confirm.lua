@@ -1,5 +1,6 @@
 -- RESERVED -> ORDERED: MySQL has the order, so reserved units become sold. The buyer keeps
--- holding them. Any other status (or no reservation) changes nothing, so confirming twice is harmless.
+-- holding them, and the record leaves (fs_settle, ADR 71): MySQL holds the order now. Any other status (or no
+-- record) changes nothing, so confirming twice is harmless.
 --
 -- KEYS: 1 stock, 2 reservations, 3 in-flight index
 -- ARGV: 1 reservationId
@@ -20,7 +21,6 @@ for _, line in ipairs(lines) do
     redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
     fs_bump_version(stock, line.sku)
 end
-r.status = 'ORDERED'
-fs_record_write(reservations, id, r)
+fs_settle(reservations, id)
 redis.call('HDEL', KEYS[3], id)
 return 1

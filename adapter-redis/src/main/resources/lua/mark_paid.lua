@@ -1,5 +1,6 @@
--- ORDERED -> PAID, mirroring MySQL. Nothing moves: the units stay sold and held. Any other status (or no
--- reservation) changes nothing, so marking twice is harmless.
+-- ORDERED -> PAID, mirroring MySQL. Nothing moves: the units stay sold and held. An ordered reservation has no record
+-- (ADR 71), so this finds one only in a sale loaded before that, and the record leaves as settle does. Any other status
+-- (or no record) changes nothing, so marking twice is harmless.
 --
 -- KEYS: 1 reservations
 -- ARGV: 1 reservationId
@@ -10,6 +11,5 @@ local r = fs_record_read(reservations, id)
 if not r or r.status ~= 'ORDERED' then
     return 0
 end
-r.status = 'PAID'
-fs_record_write(reservations, id, r)
+fs_settle(reservations, id)
 return 1

@@ -17,6 +17,7 @@
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
+--        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
 --        | {'REFUSED', reason} when a SKU repeats or a quantity is below 1 (the model refuses such an attempt; the
@@ -87,7 +88,7 @@ local function accept(a, lines)
     end
     fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = a.lines,
         reservedAt = a.reservedAt })
-    redis.call('HSET', requests, a.requestField, id)
+    redis.call('HSET', requests, a.requestField, fs_request_value(activityId, id, requestId))
     fs_keys_add(filter(), a.requestField)
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     redis.call('HSET', inflight, id, '1')
@@ -103,9 +104,13 @@ end
 local function reserve(a)
     -- 1. The buyer sent this requestId before: answer with the reservation as it stands now. A replay comes before
     -- the rate limit and takes no token (ADR 0068): a buyer retrying after a lost answer gets its reservation back.
-    local earlier = redis.call('HGET', requests, a.requestField)
-    if earlier then
+    local entry = redis.call('HGET', requests, a.requestField)
+    if entry then
+        local earlier = fs_request_id(activityId, a.requestId, entry)
         local r = fs_record_read(reservations, earlier)
+        if not r then
+            return { 'SETTLED', earlier }
+        end
         return { 'REPLAYED', earlier, r.buyer, r.requestId, r.lines, r.status, r.reservedAt }
     end
 

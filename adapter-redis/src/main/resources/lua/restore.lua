@@ -1,24 +1,28 @@
 -- ORDERED -> CANCELLED | EXPIRED: MySQL closed the order and gave its units back there, so here sold units
--- become available again and the buyer's allowance returns. Any other status (or no reservation) changes
+-- become available again and the buyer's allowance returns. An ordered reservation has no record (ADR 71): the caller
+-- gives the order's buyer, request and lines, and its request entry naming the id tells it from one the hot store never
+-- held. The restore leaves the status letter as a tombstone; any other status (RESERVED, a tombstone, or none) changes
 -- nothing, so a second restore, from any caller, can never give the units back twice.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations (4, the in-flight index, unused: an ORDERED one is not in it)
--- ARGV: 1 reservationId, 2 final status: CANCELLED or EXPIRED (checked by the caller)
--- Reply: 1 when restored now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
+-- KEYS: 1 stock, 2 holdings, 3 reservations, 4 requests
+-- ARGV: 1 reservationId, 2 final status: CANCELLED or EXPIRED (checked by the caller), 3 buyerId, 4 requestId,
+--       5 lines "sku:q,sku:q"
+-- Reply: the status the reservation had before this call ('' when the hot store never held it); 'ORDERED' means
+--        restored now. Error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id, finalStatus = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]
 if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
     return fs_refuse('cannot restore to ' .. tostring(finalStatus))
 end
-local r = fs_record_read(reservations, id)
-if not r or r.status ~= 'ORDERED' then
-    return 0
+local status, r = fs_restore_find(reservations, KEYS[4], id, ARGV[3], ARGV[4])
+if status ~= 'ORDERED' then
+    return status
 end
-local lines, why = fs_decode_lines(r.lines)
-why = why or fs_give_back(stock, holdings, r.buyer, lines, 'sold')
+local buyer = r and r.buyer or ARGV[3]
+local lines, why = fs_decode_lines(r and r.lines or ARGV[5])
+why = why or fs_give_back(stock, holdings, buyer, lines, 'sold')
 if why then
     return fs_refuse(why)
 end
-r.status = finalStatus
-fs_record_write(reservations, id, r)
-return 1
+fs_restored(reservations, id, finalStatus)
+return status

@@ -1,15 +1,17 @@
 -- Tells the hot store what MySQL decided for a batch of one activity's reservations, in one atomic step.
--- Confirmed: RESERVED -> ORDERED, reserved units become sold (as confirm.lua). Failed: RESERVED -> FAILED and the
--- units go back at once, to available and to the buyer's allowance (as release.lua gives them back); MySQL refused the
--- order and holds none of its units, so this is the one place they come back, and the status check makes it happen
--- once. A reservation in any other status (or missing) is left alone, so the whole batch may be settled again.
+-- Confirmed: RESERVED -> ORDERED, reserved units become sold and the record leaves (as confirm.lua, ADR 71).
+-- Failed: RESERVED -> FAILED and the units go back at once, to available and to the buyer's allowance (as release.lua
+-- gives them back); MySQL refused the order and holds none of its units, so this is the one place they come back, and
+-- the status check makes it happen once. A reservation in any other status (or missing) is left alone, so the whole
+-- batch may be settled again.
 -- Every move of the batch is checked first (lib/ledger.lua's rules, summed over the batch): when a counter would go
 -- below zero the whole call is refused and nothing is written. Each moved SKU's version is bumped.
 --
 -- KEYS: 1 stock, 2 holdings, 3 reservations, 4 in-flight index (a settled reservation leaves it)
 -- ARGV: 1 number of confirmed ids n, then n confirmed ids, then the failed ids
 -- Reply: per id, in ARGV order, the status it had before this call ('' when there is no such reservation);
---        'RESERVED' means this call moved it. An FS_REFUSED error when the model refuses a move.
+--        'RESERVED' means this call moved it (a confirmed one then has no record: ADR 71). An FS_REFUSED error when
+--        the model refuses a move.
 
 local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
 local confirmed = tonumber(ARGV[1])
@@ -49,8 +51,12 @@ for _, move in ipairs(moves) do
         end
         fs_bump_version(stock, line.sku)
     end
-    move.record.status = move.confirming and 'ORDERED' or 'FAILED'
-    fs_record_write(reservations, move.id, move.record)
+    if move.confirming then
+        fs_settle(reservations, move.id)
+    else
+        move.record.status = 'FAILED'
+        fs_record_write(reservations, move.id, move.record)
+    end
     redis.call('HDEL', KEYS[4], move.id)
 end
 return reply

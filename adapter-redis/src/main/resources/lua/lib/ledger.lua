@@ -185,7 +185,8 @@ local function fs_now_micros()
 end
 
 -- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by '|', which no id, line,
--- position or instant ever holds:
+-- position or instant ever holds (a reservation MySQL ordered has none, and one restored after it was ordered only its
+-- status letter: ADR 71, see fs_settle and fs_restore_find):
 --   status letter | buyer | requestId | lines "sku:q,sku:q" | reservedAt | pos | cancelledAt | redrivenAt
 -- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
 -- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
@@ -275,8 +276,14 @@ local function fs_record_status_known(status)
     return FS_STATUS_LETTER[status] ~= nil
 end
 
+-- The record of a reservation, nil for none and for what a restore leaves of an order (its status letter alone, ADR
+-- 71): no script that reads a record moves or rewrites a restored order, only a restore finds it (fs_restore_find).
 local function fs_record_read(hash, id)
-    return fs_record_decode(redis.call('HGET', hash, id))
+    local value = redis.call('HGET', hash, id)
+    if value and not string.find(value, '|', 1, true) then
+        return nil
+    end
+    return fs_record_decode(value)
 end
 
 local function fs_record_write(hash, id, r)
@@ -321,4 +328,54 @@ local function fs_keys_add(filter, key)
         set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
     end
     redis.call('BITFIELD', filter.key, unpack(set))
+end
+
+-- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and
+-- the sale do not say already (ADR 71): the id's token (what follows '<sale>.'), or '' when the token is the request id
+-- itself (an attempt sent without a key). An id not of that form (none the service makes) is kept whole behind a '.';
+-- a value holding '.' elsewhere is a whole id, as written before.
+local function fs_request_value(activityId, id, requestId)
+    local prefix = activityId .. '.'
+    local token = string.sub(id, #prefix + 1)
+    if string.sub(id, 1, #prefix) ~= prefix or token == '' or string.find(token, '.', 1, true) then
+        return '.' .. id
+    end
+    return token == requestId and '' or token
+end
+
+local function fs_request_id(activityId, requestId, value)
+    if string.sub(value, 1, 1) == '.' then
+        return string.sub(value, 2)
+    elseif string.find(value, '.', 1, true) then
+        return value
+    end
+    return activityId .. '.' .. (value == '' and requestId or value)
+end
+
+-- A reservation MySQL ordered leaves its record (ADR 71): the database of record holds it from now on. Its request
+-- index entry stays, so a keyed retry is still recognised (reserve.lua answers SETTLED) and a restore still finds it.
+local function fs_settle(hash, id)
+    redis.call('HDEL', hash, id)
+end
+
+-- What a restore of a closed order finds: the status the hot store holds for it and its record. 'ORDERED' with no
+-- record for one MySQL ordered (its request entry still names it: fs_settle), '' for one the hot store never held.
+-- A restored one is its status letter alone (fs_restored), a tombstone the next restore finds.
+local function fs_restore_find(reservations, requests, id, buyer, requestId)
+    local value = redis.call('HGET', reservations, id)
+    if value then
+        local r = fs_record_decode(value)
+        return r.status, r.buyer and r or nil
+    end
+    -- The id's own sale: the adapter names this sale's keys from it.
+    local activityId = string.match(id, '^(.*)%.[^.]*$')
+    local entry = redis.call('HGET', requests, buyer .. ':' .. requestId)
+    if entry and activityId and fs_request_id(activityId, requestId, entry) == id then
+        return 'ORDERED', nil
+    end
+    return '', nil
+end
+
+local function fs_restored(hash, id, status)
+    redis.call('HSET', hash, id, FS_STATUS_LETTER[status])
 end

@@ -42,12 +42,33 @@ public final class HotStore implements AutoCloseable {
         this.connection = client.connect();
     }
 
-    /** Reservation id to status (RESERVED, ORDERED, FAILED, ...) of every reservation the sale accepted. */
+    /**
+     * Reservation id to status (RESERVED, ORDERED, FAILED, ...) of every reservation the sale accepted. One Redis
+     * settled as an order keeps no record (ADR 71): its request entry still names it, and it reads ORDERED.
+     */
     public Map<String, String> reservationStatuses(String activityId) {
-        Map<String, String> records = connection.sync().hgetall(RedisKeys.reservations(new ActivityId(activityId)));
+        ActivityId activity = new ActivityId(activityId);
         Map<String, String> statuses = new HashMap<>();
-        records.forEach((id, stored) -> statuses.put(id, ReservationRecord.statusOf(stored).name()));
+        requests(activity).keySet().forEach(id -> statuses.put(id, ReservationStatus.ORDERED.name()));
+        connection.sync().hgetall(RedisKeys.reservations(activity))
+                .forEach((id, stored) -> statuses.put(id, ReservationRecord.statusOf(stored).name()));
         return statuses;
+    }
+
+    /**
+     * The record of a reservation Redis settled as an order, which keeps none (ADR 71), as {@code reserve.lua} wrote
+     * it: the buyer and request from its request entry, the lines and the moment it was reserved as the service
+     * answers them.
+     */
+    public ReservationRecord settledRecord(String activityId, String reservationId, Map<String, Long> lines,
+                                           Instant reservedAt) {
+        String request = Optional.ofNullable(requests(new ActivityId(activityId)).get(reservationId))
+                .orElseThrow(() -> new IllegalStateException("no request entry names " + reservationId));
+        int colon = request.indexOf(':');
+        List<ReservationLine> recordLines = new ArrayList<>();
+        lines.forEach((sku, units) -> recordLines.add(new ReservationLine(new SkuId(sku), Math.toIntExact(units))));
+        return new ReservationRecord(ReservationStatus.ORDERED, new BuyerId(request.substring(0, colon)),
+                new RequestId(request.substring(colon + 1)), recordLines, reservedAt, null, null, null);
     }
 
     /** A SKU's counters as Redis holds them, read directly: also while the service is down. */
@@ -136,20 +157,31 @@ public final class HotStore implements AutoCloseable {
         return connection.sync().xtrim(RedisKeys.outbox(new ActivityId(activityId)), 0);
     }
 
+    /** Reservation id to the request entry ({@code <buyer>:<requestId>}) that names it. */
+    private Map<String, String> requests(ActivityId activity) {
+        Map<String, String> requests = new HashMap<>();
+        connection.sync().hgetall(RedisKeys.requests(activity)).forEach((field, value) -> requests.put(
+                RedisKeys.requestedReservation(activity, new RequestId(field.substring(field.indexOf(':') + 1)), value)
+                        .value(), field));
+        return requests;
+    }
+
     /**
      * Undoes the hot store's half of an order in one transaction, as if the confirmation never arrived: the
-     * reservation reads RESERVED again and its units move from sold back to reserved.
+     * reservation's record is back, RESERVED, and its units move from sold back to reserved.
      */
-    public void unconfirm(String activityId, String reservationId, String skuId, long units) {
+    public void unconfirm(String activityId, String reservationId, ReservationRecord settled) {
         ActivityId activity = new ActivityId(activityId);
-        SkuId sku = new SkuId(skuId);
         var commands = connection.sync();
         commands.watch(RedisKeys.reservations(activity));
-        String reserved = record(activity, reservationId).withStatus(ReservationStatus.RESERVED).encode();
         commands.multi();
-        commands.hset(RedisKeys.reservations(activity), reservationId, reserved);
-        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
-        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "reserved"), units);
+        commands.hset(RedisKeys.reservations(activity), reservationId,
+                settled.withStatus(ReservationStatus.RESERVED).encode());
+        for (ReservationLine line : settled.lines()) {
+            commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(line.skuId(), "sold"), -line.quantity());
+            commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(line.skuId(), "reserved"),
+                    line.quantity());
+        }
         // RESERVED again, so in flight again, as reserve.lua listed it.
         commands.hset(RedisKeys.inFlight(activity), reservationId, "1");
         if (commands.exec().wasDiscarded()) {
@@ -161,11 +193,11 @@ public final class HotStore implements AutoCloseable {
      * A partial loss: the sale's meta and ledger are gone, while its other keys survive, one reservation's record as an
      * older copy from before its order was confirmed (RESERVED again).
      */
-    public void loseLedgerKeepingAStaleRecord(String activityId, String reservationId) {
+    public void loseLedgerKeepingAStaleRecord(String activityId, String reservationId, ReservationRecord settled) {
         ActivityId activity = new ActivityId(activityId);
         var commands = connection.sync();
         commands.hset(RedisKeys.reservations(activity), reservationId,
-                record(activity, reservationId).withStatus(ReservationStatus.RESERVED).encode());
+                settled.withStatus(ReservationStatus.RESERVED).encode());
         commands.del(RedisKeys.meta(activity), RedisKeys.stock(activity));
     }
 
@@ -179,34 +211,40 @@ public final class HotStore implements AutoCloseable {
      * CANCELLED with the moment of the cancel, and its units are back in available and
      * the buyer's allowance) while MySQL committed the order, and the confirm that would have noticed never ran.
      */
-    public void cancelWonWhileOrdered(String activityId, String reservationId, String buyerId, String skuId,
-                                      long units, Instant cancelledAt) {
+    public void cancelWonWhileOrdered(String activityId, String reservationId, ReservationRecord settled,
+                                      Instant cancelledAt) {
         ActivityId activity = new ActivityId(activityId);
-        SkuId sku = new SkuId(skuId);
         var commands = connection.sync();
         commands.watch(RedisKeys.reservations(activity));
-        String cancelled = record(activity, reservationId).withStatus(ReservationStatus.CANCELLED)
-                .withCancelledAt(cancelledAt).encode();
+        String cancelled = settled.withStatus(ReservationStatus.CANCELLED).withCancelledAt(cancelledAt).encode();
         commands.multi();
         commands.hset(RedisKeys.reservations(activity), reservationId, cancelled);
-        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
-        commands.hincrby(RedisKeys.stock(activity), RedisKeys.segmentField(sku, 1), units);
-        commands.hincrby(RedisKeys.holdings(activity), buyerId + ":" + skuId, -units);
-        commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "held"), -units);
+        for (ReservationLine line : settled.lines()) {
+            SkuId sku = line.skuId();
+            long units = line.quantity();
+            commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "sold"), -units);
+            commands.hincrby(RedisKeys.stock(activity), RedisKeys.segmentField(sku, 1), units);
+            commands.hincrby(RedisKeys.holdings(activity), RedisKeys.holdingField(settled.buyer(), sku), -units);
+            commands.hincrby(RedisKeys.stock(activity), RedisKeys.stockField(sku, "held"), -units);
+        }
         // As release.lua leaves a buyer's cancel: in flight until the books have recorded it.
         commands.hset(RedisKeys.inFlight(activity), reservationId, "1");
         if (commands.exec().wasDiscarded()) {
             throw new IllegalStateException("could not cancel " + reservationId + " in the hot store");
         }
         // As release.lua does: a holding that reaches zero is removed.
-        if ("0".equals(commands.hget(RedisKeys.holdings(activity), buyerId + ":" + skuId))) {
-            commands.hdel(RedisKeys.holdings(activity), buyerId + ":" + skuId);
+        for (ReservationLine line : settled.lines()) {
+            String holding = RedisKeys.holdingField(settled.buyer(), line.skuId());
+            if ("0".equals(commands.hget(RedisKeys.holdings(activity), holding))) {
+                commands.hdel(RedisKeys.holdings(activity), holding);
+            }
         }
     }
 
     /**
      * Writes the records of {@code count} reservations of one unit each that were ordered and paid long ago, as a big
-     * sale leaves them behind: nothing counts them any more (their units are in the books), but they fill the hash.
+     * sale loaded before ADR 71 leaves them behind: nothing counts them any more (their units are in the books), but
+     * they fill the hash.
      */
     public void addPaidReservations(String activityId, String skuId, int count) {
         String reservations = RedisKeys.reservations(new ActivityId(activityId));

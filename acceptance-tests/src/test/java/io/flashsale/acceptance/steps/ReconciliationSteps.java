@@ -6,6 +6,7 @@ import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.inspect.HotStore;
+import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -14,6 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -77,9 +79,7 @@ public class ReconciliationSteps {
         String reservationId = world.reservationOf(buyer);
         assertThat(hotStore.reservationStatuses(saleId)).as("the fast store's statuses")
                 .containsEntry(reservationId, "ORDERED");
-        for (JsonNode line : world.lastAnswerOf(buyer).json().path("items")) {
-            hotStore.unconfirm(saleId, reservationId, line.path("skuId").asString(""), line.path("quantity").asLong());
-        }
+        hotStore.unconfirm(saleId, reservationId, settledRecordOf(buyer));
         assertThat(hotStore.reservationStatuses(saleId)).as("the fast store's statuses after the damage")
                 .containsEntry(reservationId, "RESERVED");
     }
@@ -89,7 +89,7 @@ public class ReconciliationSteps {
         String saleId = world.sale().id();
         String reservationId = world.reservationOf(buyer);
         assertThat(hotStore.reservationStatuses(saleId)).containsEntry(reservationId, "ORDERED");
-        hotStore.loseLedgerKeepingAStaleRecord(saleId, reservationId);
+        hotStore.loseLedgerKeepingAStaleRecord(saleId, reservationId, settledRecordOf(buyer));
         assertThat(hotStore.reservationStatuses(saleId)).as("the surviving, older copy")
                 .containsEntry(reservationId, "RESERVED");
     }
@@ -106,10 +106,7 @@ public class ReconciliationSteps {
         // The cancel landed in the moment the order committed.
         Instant cancelledAt = Instant.parse(world.api().send(world.api().reservation(world.buyerId(buyer),
                 reservationId)).json().path("statusTimes").path("orderedAt").asString());
-        for (JsonNode line : world.lastAnswerOf(buyer).json().path("items")) {
-            hotStore.cancelWonWhileOrdered(saleId, reservationId, world.buyerId(buyer), line.path("skuId").asString(""),
-                    line.path("quantity").asLong(), cancelledAt);
-        }
+        hotStore.cancelWonWhileOrdered(saleId, reservationId, settledRecordOf(buyer), cancelledAt);
         assertThat(hotStore.reservationStatuses(saleId)).containsEntry(reservationId, "CANCELLED");
     }
 
@@ -285,5 +282,17 @@ public class ReconciliationSteps {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reconciling again", e);
         }
+    }
+
+    /** What the fast store wrote of the buyer's reservation; it keeps no record once it is an order (ADR 71). */
+    private ReservationRecord settledRecordOf(String buyer) {
+        String reservationId = world.reservationOf(buyer);
+        Map<String, Long> lines = new LinkedHashMap<>();
+        for (JsonNode line : world.lastAnswerOf(buyer).json().path("items")) {
+            lines.put(line.path("skuId").asString(""), line.path("quantity").asLong());
+        }
+        Instant reservedAt = Instant.parse(world.api().send(world.api().reservation(world.buyerId(buyer),
+                reservationId)).json().path("statusTimes").path("reservedAt").asString());
+        return hotStore.settledRecord(world.sale().id(), reservationId, lines, reservedAt);
     }
 }

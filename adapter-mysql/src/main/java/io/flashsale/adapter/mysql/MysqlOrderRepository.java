@@ -18,6 +18,8 @@ import org.springframework.transaction.support.TransactionOperations;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -54,7 +56,7 @@ public class MysqlOrderRepository implements OrderRepository {
             throw new IllegalArgumentException("max must be positive");
         }
         return batchExpiry.expireDue(now, max).stream()
-                .map(order -> new PendingRestore(order.id(), ReservationStatus.EXPIRED)).toList();
+                .map(order -> PendingRestore.of(order, ReservationStatus.EXPIRED)).toList();
     }
 
     @Override
@@ -175,10 +177,12 @@ public class MysqlOrderRepository implements OrderRepository {
 
     @Override
     public List<PendingRestore> dueHotStoreRestores(Instant now, int max) {
-        return dao.selectDueRestores(mapper.storedPrecision(now), max).stream()
-                .map(row -> new PendingRestore(new ReservationId(row.reservationId()),
-                        ReservationStatus.valueOf(row.status())))
-                .toList();
+        // The hot store keeps no record of an ordered reservation (ADR 71): its restore brings the order's lines.
+        List<String> ids = dao.selectDueRestores(mapper.storedPrecision(now), max).stream()
+                .map(PendingRestoreRow::reservationId).toList();
+        Map<ReservationId, Order> due = OrderReads.ordersOf(dao, mapper, ids);
+        return ids.stream().map(id -> due.get(new ReservationId(id))).filter(Objects::nonNull)
+                .map(PendingRestore::of).toList();
     }
 
     @Override

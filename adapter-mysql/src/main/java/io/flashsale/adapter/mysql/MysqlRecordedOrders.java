@@ -6,6 +6,7 @@ import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,6 +44,15 @@ public class MysqlRecordedOrders implements RecordedOrdersPort {
         // '.' then '/' are neighbours in every collation's byte order: the activity's ids lie strictly between them.
         String from = after.map(ReservationId::value).orElse(activityId.value() + ".");
         List<String> ids = dao.selectOrderIdsAfter(activityId.value(), from, activityId.value() + "/", max);
+        return inIdOrder(ids, OrderReads.ordersOf(dao, mapper, ids));
+    }
+
+    @Override
+    public List<Order> orders(Collection<ReservationId> reservationIds) {
+        if (reservationIds.isEmpty()) {
+            return List.of();
+        }
+        List<String> ids = reservationIds.stream().map(ReservationId::value).toList();
         return inIdOrder(ids, OrderReads.ordersOf(dao, mapper, ids));
     }
 

@@ -4,6 +4,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.reference.InMemoryStockReservations;
@@ -11,7 +12,6 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
-import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -26,7 +26,6 @@ import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,8 +58,8 @@ final class DamageableHotStore implements StockReservationPort, HotStoreReconcil
     }
 
     @Override
-    public List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids) {
-        return store.reservations(activityId, skuId, ids);
+    public Map<ReservationId, ReservationStatus> restoreStatuses(ActivityId activityId, List<PendingRestore> owed) {
+        return store.restoreStatuses(activityId, owed);
     }
 
     @Override
@@ -89,8 +88,8 @@ final class DamageableHotStore implements StockReservationPort, HotStoreReconcil
     }
 
     @Override
-    public boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
-        return store.restore(reservationId, finalStatus);
+    public Optional<ReservationStatus> restore(PendingRestore restore) {
+        return store.restore(restore);
     }
 
     @Override
@@ -175,8 +174,7 @@ final class DamageableHotStore implements StockReservationPort, HotStoreReconcil
     }
 
     @Override
-    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
-                                                         Map<ReservationId, ReservationStatus> finalStatus) {
-        return store.restore(activityId, finalStatus);
+    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId, List<PendingRestore> restores) {
+        return store.restore(activityId, restores);
     }
 }

@@ -451,20 +451,20 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         orders.hotStoreRestored(done.id());
 
         assertThat(orders.dueHotStoreRestores(placedAt.plusSeconds(1), 10))
-                .containsExactly(new PendingRestore(cancelled.id(), ReservationStatus.CANCELLED));
+                .containsExactly(PendingRestore.of(cancelled, ReservationStatus.CANCELLED));
         assertThat(orders.dueHotStoreRestores(placedAt.plusSeconds(10), 10)).containsExactly(
-                new PendingRestore(cancelled.id(), ReservationStatus.CANCELLED),
-                new PendingRestore(expired.id(), ReservationStatus.EXPIRED));
+                PendingRestore.of(cancelled, ReservationStatus.CANCELLED),
+                PendingRestore.of(expired, ReservationStatus.EXPIRED));
         assertThat(orders.dueHotStoreRestores(placedAt.plusSeconds(10), 1)).hasSize(1);
 
         orders.postponeHotStoreRestore(cancelled.id(), placedAt.plusSeconds(20));
         orders.postponeHotStoreRestore(done.id(), placedAt.plusSeconds(20));
 
         assertThat(orders.dueHotStoreRestores(placedAt.plusSeconds(10), 10))
-                .containsExactly(new PendingRestore(expired.id(), ReservationStatus.EXPIRED));
+                .containsExactly(PendingRestore.of(expired, ReservationStatus.EXPIRED));
         assertThat(orders.dueHotStoreRestores(placedAt.plusSeconds(20), 10)).containsExactly(
-                new PendingRestore(expired.id(), ReservationStatus.EXPIRED),
-                new PendingRestore(cancelled.id(), ReservationStatus.CANCELLED));
+                PendingRestore.of(expired, ReservationStatus.EXPIRED),
+                PendingRestore.of(cancelled, ReservationStatus.CANCELLED));
         assertThat(books().restoreDueAt(done.id())).as("a finished restore stays finished").isNull();
     }
 

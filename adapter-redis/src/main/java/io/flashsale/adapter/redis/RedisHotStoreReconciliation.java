@@ -8,6 +8,7 @@ import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -20,7 +21,6 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
-import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -235,10 +235,33 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         }
     }
 
+    /**
+     * As {@code restore.lua} finds each order (fs_restore_find): its record's status (a restored order's letter
+     * included), else ORDERED when the request's entry names it. Read in pages, not atomically: the reconciler guards
+     * what it read by the SKU's version, which every restore changes.
+     */
     @Override
-    public List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids) {
-        List<String> wanted = ids.stream().map(ReservationId::value).toList();
-        return SnapshotReply.seenFrom(skuId, pages.records(RedisKeys.reservations(activityId), wanted));
+    public Map<ReservationId, ReservationStatus> restoreStatuses(ActivityId activityId, List<PendingRestore> owed) {
+        Map<ReservationId, ReservationStatus> held = new HashMap<>();
+        for (int from = 0; from < owed.size(); from += PagedReads.PAGE) {
+            List<PendingRestore> page = owed.subList(from, Math.min(owed.size(), from + PagedReads.PAGE));
+            List<KeyValue<String, String>> records = redis.hmget(RedisKeys.reservations(activityId),
+                    page.stream().map(restore -> restore.reservationId().value()).toArray(String[]::new));
+            List<KeyValue<String, String>> requests = redis.hmget(RedisKeys.requests(activityId), page.stream()
+                    .map(restore -> RedisKeys.requestField(restore.buyerId(), restore.requestId()))
+                    .toArray(String[]::new));
+            for (int i = 0; i < page.size(); i++) {
+                PendingRestore restore = page.get(i);
+                ReservationId id = restore.reservationId();
+                if (records.get(i).hasValue()) {
+                    held.put(id, ReservationRecord.statusOf(records.get(i).getValue()));
+                } else if (requests.get(i).hasValue() && id.equals(RedisKeys.requestedReservation(activityId,
+                        restore.requestId(), requests.get(i).getValue()))) {
+                    held.put(id, ReservationStatus.ORDERED);
+                }
+            }
+        }
+        return held;
     }
 
     @Override
@@ -287,8 +310,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             String[] fields = page.stream().map(ReservationId::value).toArray(String[]::new);
             List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
             for (int i = 0; i < page.size(); i++) {
-                EventPosition position = values.get(i).hasValue()
-                        ? ReservationRecord.decode(values.get(i).getValue()).position() : null;
+                EventPosition position = ReservationRecord.read(values.get(i).getValueOrElse(null))
+                        .map(ReservationRecord::position).orElse(null);
                 if (position != null) {
                     positions.put(page.get(i), position);
                 }
@@ -383,7 +406,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
                 RedisKeys.acceptedRequests(activityId)};
         List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
-                last.value()));
+                last.value(), activityId.value()));
         for (Order order : orders) {
             args.add(order.id().value());
             args.add(order.buyerId().value());

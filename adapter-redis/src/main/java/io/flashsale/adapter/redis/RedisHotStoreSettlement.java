@@ -3,10 +3,10 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.domain.stock.ActivityLedger;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -57,10 +57,10 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         }
         List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
         for (int i = 0; i < reservationIds.size(); i++) {
-            if (values.get(i).hasValue()) {
-                ReservationRecord record = ReservationRecord.decode(values.get(i).getValue());
-                held.put(reservationIds.get(i), new HeldStatus(record.status(), record.cancelledAt()));
-            }
+            // A restored order's letter is no record: the pipeline finds its order in the database.
+            int at = i;
+            ReservationRecord.read(values.get(i).getValueOrElse(null)).ifPresent(record ->
+                    held.put(reservationIds.get(at), new HeldStatus(record.status(), record.cancelledAt())));
         }
         return held;
     }
@@ -71,6 +71,8 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         List<ReservationId> all = new ArrayList<>(confirmed);
         all.addAll(failed);
         all.forEach(id -> requireOf(activityId, id)); // the whole batch before any chunk reaches Redis
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < all.size(); from += CHUNK) {
             List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
@@ -80,42 +82,35 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             for (int i = 0; i < chunk.size(); i++) {
                 args[i + 1] = chunk.get(i).value();
             }
-            before.putAll(statusesBefore(settleBatch, activityId, chunk, args));
+            before.putAll(statusesBefore(settleBatch, keys, chunk, args));
         }
         return before;
     }
 
     @Override
-    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
-                                                         Map<ReservationId, ReservationStatus> finalStatus) {
-        if (finalStatus.isEmpty()) {
+    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId, List<PendingRestore> restores) {
+        if (restores.isEmpty()) {
             return new HashMap<>();
         }
-        List<ReservationId> all = new ArrayList<>(finalStatus.keySet());
-        // Checked here, not in the script (it writes the status it is given), and for the whole batch before any chunk.
-        finalStatus.forEach((id, status) -> {
-            requireOf(activityId, id);
-            ActivityLedger.requireRestoringStatus(status);
-        });
+        // The whole batch before any chunk reaches Redis (PendingRestore checked each final status).
+        restores.forEach(restore -> requireOf(activityId, restore.reservationId()));
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
-        for (int from = 0; from < all.size(); from += CHUNK) {
-            List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
-            String[] args = new String[chunk.size() * 2];
-            for (int i = 0; i < chunk.size(); i++) {
-                args[2 * i] = chunk.get(i).value();
-                args[2 * i + 1] = finalStatus.get(chunk.get(i)).name();
-            }
-            before.putAll(statusesBefore(restoreBatch, activityId, chunk, args));
+        for (int from = 0; from < restores.size(); from += CHUNK) {
+            List<PendingRestore> chunk = restores.subList(from, Math.min(restores.size(), from + CHUNK));
+            List<String> args = new ArrayList<>();
+            chunk.forEach(restore -> args.addAll(RestoreArguments.of(restore)));
+            before.putAll(statusesBefore(restoreBatch, keys,
+                    chunk.stream().map(PendingRestore::reservationId).toList(), args.toArray(String[]::new)));
         }
         returns.accept(activityId);
         return before;
     }
 
     /** Runs a batch script whose reply is the status each reservation had before it, in the order of {@code ids}. */
-    private Map<ReservationId, ReservationStatus> statusesBefore(LuaScript script, ActivityId activityId,
+    private Map<ReservationId, ReservationStatus> statusesBefore(LuaScript script, String[] keys,
                                                                  List<ReservationId> ids, String[] args) {
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
         List<Object> reply = script.run(redis, ScriptOutputType.MULTI, keys, args);
         if (reply.size() != ids.size()) {
             throw new IllegalStateException(script.name() + " answered " + reply.size() + " statuses for "

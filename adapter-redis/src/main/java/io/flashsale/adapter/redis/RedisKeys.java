@@ -4,6 +4,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -41,8 +42,16 @@ import java.util.List;
  *                              status letter | buyer | requestId | lines "sku:quantity,sku:quantity" in request
  *                              order | reservedAt | broker position | cancelledAt (the buyer's, while RESERVED) |
  *                              redrivenAt, instants exact to the nanosecond, absent trailing parts left out
- *                              ({@link ReservationRecord} reads it)
- * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  reservation id of the accepted attempt (refusals leave none)
+ *                              ({@link ReservationRecord} reads it). Only while the database of record has no order
+ *                              of it (ADR 71): confirm.lua and settle_batch.lua delete an ordered one's record (the
+ *                              request entry stays), a restore of a closed order leaves its status letter alone
+ *                              (C or E, a tombstone a second restore finds), a rebuild writes no record of an
+ *                              ORDERED or PAID order and the letter of a CANCELLED or EXPIRED one
+ * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  the reservation the accepted attempt made
+ *                              (refusals leave none), kept after the record goes: a keyed retry is answered from
+ *                              the order and a restore tells an order from a reservation never held. The value is
+ *                              the id's token, "" when the token is the request id (no key sent), a whole id when
+ *                              written before ADR 71 ({@link #requestValue}, {@link #requestedReservation})
  * fs:{a}:keys          string  the filter of accepted request keys (ADR 0069): a Bloom filter of every
  *                              &lt;buyer&gt;:&lt;requestId&gt; the requests index held since it was made, so always a
  *                              superset of that index while usable. An 8-byte header (u32 bits m at bit 0, u8 hash
@@ -211,6 +220,31 @@ public final class RedisKeys {
     /** Field of {@link #requests(ActivityId)}. */
     public static String requestField(BuyerId buyerId, RequestId requestId) {
         return buyerId.value() + ":" + requestId.value();
+    }
+
+    /**
+     * Value of {@link #requests(ActivityId)} for the reservation a request made (ADR 71): only what the field and the
+     * sale do not say already, its token, or nothing when the token is the request id (an attempt without a key).
+     * As {@code fs_request_value} in {@code lua/lib/ledger.lua}.
+     */
+    public static String requestValue(ReservationId reservationId, RequestId requestId) {
+        String token = reservationId.value().substring(reservationId.value().lastIndexOf('.') + 1);
+        return token.equals(requestId.value()) ? "" : token;
+    }
+
+    /**
+     * The reservation a value of {@link #requests(ActivityId)} names: a value starting with '.' holds a whole id not of
+     * the sale's form (which only the scripts' robustness tests send), one holding '.' elsewhere a whole id as written
+     * before ADR 71. As {@code fs_request_id}.
+     */
+    public static ReservationId requestedReservation(ActivityId activityId, RequestId requestId, String value) {
+        if (value.startsWith(".")) {
+            return new ReservationId(value.substring(1));
+        }
+        if (value.indexOf('.') >= 0) {
+            return new ReservationId(value);
+        }
+        return ReservationId.of(activityId, value.isEmpty() ? requestId.value() : value);
     }
 
     /** Field of {@link #stock(ActivityId)}, e.g. {@code <sku>:reserved}. */

@@ -5,6 +5,7 @@ import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -144,12 +145,15 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     }
 
     @Override
-    public boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
-        // Checked here, not in the script: the script writes the status it is given.
-        ActivityLedger.requireRestoringStatus(finalStatus);
-        Long restored = restore.run(redis, ScriptOutputType.INTEGER, stockMovingKeys(reservationId),
-                reservationId.value(), finalStatus.name());
-        return returned(reservationId, restored == 1L);
+    public Optional<ReservationStatus> restore(PendingRestore order) {
+        ReservationId reservationId = order.reservationId();
+        ActivityId activityId = reservationId.activityId();
+        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+        String before = restore.run(redis, ScriptOutputType.VALUE, keys,
+                RestoreArguments.of(order).toArray(String[]::new));
+        returned(reservationId, "ORDERED".equals(before));
+        return before.isEmpty() ? Optional.empty() : Optional.of(ReservationStatus.valueOf(before));
     }
 
     @Override
@@ -196,8 +200,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     }
 
     private Optional<ReservationRecord> record(ReservationId id) {
-        return Optional.ofNullable(redis.hget(RedisKeys.reservations(id.activityId()), id.value()))
-                .map(ReservationRecord::decode);
+        return ReservationRecord.read(redis.hget(RedisKeys.reservations(id.activityId()), id.value()));
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A reservation's record as the hot store keeps it: the one field {@code <id>} of {@link RedisKeys#reservations} (ADR
@@ -26,6 +27,9 @@ import java.util.Objects;
  * 1970 to 9999 is kept as ISO-8601, which ends in {@code Z} as a packed one never does), the broker position
  * {@code <partition>:<offset>}, redrivenAt the epoch millis of the last re-drive. The last three are empty when absent,
  * and trailing empty parts are left out.
+ * <p>A reservation MySQL ordered has no record (ADR 71), and one whose order was restored after it was ordered keeps
+ * only its final status letter: a tombstone the restore scripts find, which every read here takes for no record
+ * ({@link #read}).
  *
  * @param position    where the broker stored the reservation's event, null until a relay recorded it
  * @param cancelledAt when the buyer cancelled it while RESERVED, null otherwise
@@ -77,6 +81,24 @@ public record ReservationRecord(ReservationStatus status, BuyerId buyer, Request
             parts.removeLast();
         }
         return String.join(String.valueOf(SEPARATOR), parts);
+    }
+
+    /**
+     * The record stored as {@code value}; empty for none ({@code null}) and for what a restore leaves of an order, its
+     * status letter alone.
+     *
+     * @throws IllegalStateException when the value is neither a record nor a restored order's letter
+     */
+    public static Optional<ReservationRecord> read(String value) {
+        if (value == null || isRestoredOrder(value)) {
+            return Optional.empty();
+        }
+        return Optional.of(decode(value));
+    }
+
+    /** Whether the stored value is what a restore leaves of an order: its final status letter alone (ADR 71). */
+    public static boolean isRestoredOrder(String value) {
+        return value.length() == 1 && statusOf(value).restoresOrderedUnits();
     }
 
     /** @throws IllegalStateException when the value is not a record */

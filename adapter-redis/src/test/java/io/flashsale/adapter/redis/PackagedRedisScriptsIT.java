@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.OutboxBacklog;
 import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -117,15 +118,18 @@ class PackagedRedisScriptsIT {
         assertThat(archive.reservedCount(activityId)).isZero();
 
         // Five pay, three cancel (one singly), two lapse in one batch.
-        made.subList(0, 5).forEach(paid -> assertThat(stock.markPaid(paid.id())).isTrue());
-        assertThat(stock.restore(made.get(5).id(), ReservationStatus.CANCELLED)).isTrue();
-        Map<ReservationId, ReservationStatus> before = settlement.restore(activityId, Map.of(
-                made.get(6).id(), ReservationStatus.CANCELLED, made.get(7).id(), ReservationStatus.CANCELLED,
-                made.get(8).id(), ReservationStatus.EXPIRED));
+        // An ordered reservation keeps no record (ADR 71): paying marks nothing, a restore brings the order's lines.
+        made.subList(0, 5).forEach(paid -> assertThat(stock.markPaid(paid.id())).isFalse());
+        assertThat(stock.restore(PendingRestore.of(made.get(5), ReservationStatus.CANCELLED)))
+                .contains(ReservationStatus.ORDERED);
+        Map<ReservationId, ReservationStatus> before = settlement.restore(activityId, List.of(
+                PendingRestore.of(made.get(6), ReservationStatus.CANCELLED),
+                PendingRestore.of(made.get(7), ReservationStatus.CANCELLED),
+                PendingRestore.of(made.get(8), ReservationStatus.EXPIRED)));
         assertThat(before.values()).containsOnly(ReservationStatus.ORDERED);
         assertThat(stock.stock(activityId).orElseThrow()).as("5 paid; 3 cancelled and 1 lapsed back; the refused one held until reconciliation")
                 .containsExactly(new SkuStock(SKU, new StockLedger(10, 1, 5)));
-        assertThat(stock.findReservation(made.get(8).id()).orElseThrow().status()).isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(stock.findReservation(made.get(8).id())).as("a restored order keeps only its letter").isEmpty();
 
         // A new buyer takes one of them; released before it is ordered, it comes back too.
         Reservation late = reserve(stock, "late").orElseThrow();

@@ -139,9 +139,10 @@ class RedisActivityArchiveIT {
         fixture.reserve(canary.id(), "still-reserved");
         Map<String, String> canaryBefore = dump(canary.id());
         assertThat(existing(sale.id())).as("every key, the stream emptied by trimming but still there; the in-flight"
-                        + " index emptied by the confirms, so Redis dropped it")
+                        + " index and the records emptied by the confirms (ADR 71), so Redis dropped them")
                 .containsExactlyInAnyOrderElementsOf(RedisKeys.activityKeys(sale.id()).stream()
-                        .filter(key -> !key.equals(RedisKeys.inFlight(sale.id()))).toList());
+                        .filter(key -> !key.equals(RedisKeys.inFlight(sale.id()))
+                                && !key.equals(RedisKeys.reservations(sale.id()))).toList());
 
         boolean deleted = archive.delete(sale.id());
 

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -60,8 +61,9 @@ class RedisHotStoreSettlementIT {
 
         assertThat(first).containsEntry(placed.id(), ReservationStatus.RESERVED)
                 .containsEntry(refused.id(), ReservationStatus.RESERVED);
-        assertThat(second).containsEntry(placed.id(), ReservationStatus.ORDERED)
+        assertThat(second).as("a confirmed reservation leaves its record (ADR 71)").doesNotContainKey(placed.id())
                 .containsEntry(refused.id(), ReservationStatus.FAILED);
+        assertThat(adapter.findReservation(placed.id())).isEmpty();
         assertThat(adapter.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(new SkuId("a"), new StockLedger(10, 0, 2)),
                 new SkuStock(new SkuId("b"), StockLedger.of(10)));
@@ -87,7 +89,7 @@ class RedisHotStoreSettlementIT {
 
         assertThat(first).hasSize(confirmedCount + failedCount).containsOnlyKeys(concat(confirmed, failed))
                 .allSatisfy((id, before) -> assertThat(before).isEqualTo(ReservationStatus.RESERVED));
-        assertThat(confirmed).allSatisfy(id -> assertThat(second.get(id)).isEqualTo(ReservationStatus.ORDERED));
+        assertThat(confirmed).allSatisfy(id -> assertThat(second).doesNotContainKey(id));
         assertThat(failed).allSatisfy(id -> assertThat(second.get(id)).isEqualTo(ReservationStatus.FAILED));
         assertThat(adapter.stock(activityId).orElseThrow().getFirst().ledger())
                 .isEqualTo(new StockLedger(confirmedCount + failedCount, 0, confirmedCount));
@@ -120,8 +122,9 @@ class RedisHotStoreSettlementIT {
         Reservation cancelled = reserve("bob", line("a", 1));
         Reservation stillReserved = reserve("carol", line("a", 1));
         settlement.settle(activityId, List.of(expired.id(), cancelled.id()), List.of());
-        Map<ReservationId, ReservationStatus> restores = Map.of(expired.id(), ReservationStatus.EXPIRED,
-                cancelled.id(), ReservationStatus.CANCELLED, stillReserved.id(), ReservationStatus.EXPIRED);
+        List<PendingRestore> restores = List.of(PendingRestore.of(expired, ReservationStatus.EXPIRED),
+                PendingRestore.of(cancelled, ReservationStatus.CANCELLED),
+                PendingRestore.of(stillReserved, ReservationStatus.EXPIRED));
 
         Map<ReservationId, ReservationStatus> first = settlement.restore(activityId, restores);
         Map<ReservationId, ReservationStatus> second = settlement.restore(activityId, restores);
@@ -135,13 +138,13 @@ class RedisHotStoreSettlementIT {
     }
 
     @Test
-    void givenAnotherActivitysReservationOrAStatusThatGivesNothingBack_thenRefusedBeforeRedisIsCalled() {
+    void givenAnotherActivitysReservation_thenRefusedBeforeRedisIsCalled() {
         ReservationId foreign = ReservationId.of(new ActivityId("other"), "tok");
 
         assertThatThrownBy(() -> settlement.settle(activityId, List.of(foreign), List.of()))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> settlement.restore(activityId,
-                Map.of(ReservationId.of(activityId, "tok"), ReservationStatus.PAID)))
+        assertThatThrownBy(() -> settlement.restore(activityId, List.of(new PendingRestore(foreign,
+                new BuyerId("alice"), new RequestId("r"), List.of(line("a", 1)), ReservationStatus.CANCELLED))))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -4,6 +4,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.ReservationId;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -38,5 +39,18 @@ class RedisKeysTest {
         assertThat(RedisKeys.requestField(new BuyerId("alice"), new RequestId("r_1"))).isEqualTo("alice:r_1");
         assertThat(RedisKeys.stockField(new SkuId("sku-1"), "reserved")).isEqualTo("sku-1:reserved");
         assertThat(RedisKeys.segmentField(new SkuId("sku-1"), 3)).isEqualTo("sku-1:avail:3");
+    }
+
+    @Test
+    void aRequestEntryHoldsOnlyTheTokenOrNothingWhenTheTokenIsTheRequestAndReadsBackTheWholeIdExactly() {
+        ReservationId keyed = ReservationId.of(ACTIVITY, "01JTOKEN");
+        ReservationId unkeyed = ReservationId.of(ACTIVITY, "7f3a");
+
+        assertThat(RedisKeys.requestValue(keyed, new RequestId("k-1"))).isEqualTo("01JTOKEN");
+        assertThat(RedisKeys.requestValue(unkeyed, new RequestId("7f3a"))).isEmpty();
+        assertThat(RedisKeys.requestedReservation(ACTIVITY, new RequestId("k-1"), "01JTOKEN")).isEqualTo(keyed);
+        assertThat(RedisKeys.requestedReservation(ACTIVITY, new RequestId("7f3a"), "")).isEqualTo(unkeyed);
+        assertThat(RedisKeys.requestedReservation(ACTIVITY, new RequestId("k-1"), keyed.value()))
+                .as("a whole id, as written before ADR 71").isEqualTo(keyed);
     }
 }

@@ -20,7 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisModelBasedIT {
 
     private static final String SEED_PROPERTY = "flashsale.seed";
-    private static final long[] FIXED_SEEDS = {1L, 42L, 20261129L, -7L, 0x5eedL, 987_654_321L};
+    /** The last one restored an order before the relay recorded its position, which once broke its tombstone. */
+    private static final long[] FIXED_SEEDS = {1L, 42L, 20261129L, -7L, 0x5eedL, 987_654_321L,
+            -653_119_202_767_000_675L};
     private static final int STEPS = 300;
     private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
 
@@ -49,10 +51,11 @@ class RedisModelBasedIT {
         if (System.getProperty(SEED_PROPERTY) != null) {
             return;
         }
-        assertThat(SEEN).contains("Reserved", "Replayed", "SoldOut", "InsufficientStock", "LimitExceeded",
+        assertThat(SEEN).contains("Reserved", "Replayed", "Settled", "SoldOut", "InsufficientStock", "LimitExceeded",
                 "NotStarted", "Ended", "NotReady", "UnknownSku",
                 "release=true", "release=false", "releaseAt=true", "releaseAt=false", "confirm=true", "confirm=false",
-                "restore=true", "restore=false", "markPaid=true", "markPaid=false", "fail=true", "fail=false",
+                "restore=Optional[ORDERED]", "restore=Optional[RESERVED]", "restore=Optional.empty", "markPaid=false",
+                "fail=true", "fail=false",
                 "adjust=Applied", "adjust=AlreadyApplied", "adjust=Refused", "adjust=UnknownSku", "repair=REPAIRED",
                 "repair=RETRY/stale", "rebuild", "rebuild/partial", "acknowledge", "archive=waits", "archive=refused",
                 "archive=deleted");

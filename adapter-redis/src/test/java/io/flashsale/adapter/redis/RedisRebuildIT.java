@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
@@ -76,10 +77,22 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
                 new SkuStock(A, new StockLedger(30, 0, 5)), new SkuStock(B, new StockLedger(4, 0, 1)));
         assertThat(stock.holdings(activityId, ANN)).isEqualTo(Map.of(A, 3L, B, 1L));
         assertThat(stock.holdings(activityId, BOB)).isEqualTo(Map.of(A, 2L));
-        assertThat(stock.findReservation(bobsExpired.id())).contains(bobsExpired.toReservation());
+        // What the hot store keeps of a settled reservation (ADR 71): no record of an ordered or paid one, the final
+        // status letter of a closed one, the record of a failed one; every request's entry.
+        assertThat(stock.findReservation(annsOrder.id())).isEmpty();
+        assertThat(stock.findReservation(bobsPaid.id())).isEmpty();
+        assertThat(stock.findReservation(bobsExpired.id())).isEmpty();
+        assertThat(redis.hget(RedisKeys.reservations(activityId), bobsExpired.id().value())).isEqualTo("E");
+        assertThat(stock.findReservation(annsFailed.id())).contains(annsFailed.toReservation());
         assertThat(attempt(BOB, bobsExpired.requestId().value(), line(A, 1)))
-                .as("a retry of an order's request is answered with the order as MySQL holds it")
-                .isEqualTo(new ReservationOutcome.Replayed(bobsExpired.toReservation()));
+                .as("a retry of an order's request: the application answers it with the order MySQL holds")
+                .isEqualTo(new ReservationOutcome.Settled(bobsExpired.id()));
+        assertThat(attempt(ANN, annsOrder.requestId().value(), line(A, 1)))
+                .isEqualTo(new ReservationOutcome.Settled(annsOrder.id()));
+        assertThat(stock.restore(PendingRestore.of(bobsExpired))).as("closed before the rebuild: nothing given twice")
+                .contains(ReservationStatus.EXPIRED);
+        assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
+                new SkuStock(A, new StockLedger(30, 0, 5)), new SkuStock(B, new StockLedger(4, 0, 1)));
         assertThat(hotStore.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
         assertThat(attempt(ANN, "more", line(A, 3))).isEqualTo(new ReservationOutcome.LimitExceeded(A, 5, 3));
         assertThat(attempt(ANN, "fresh", line(A, 2))).isInstanceOf(ReservationOutcome.Reserved.class);
@@ -113,12 +126,14 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(A, new StockLedger(30, 0, 2)), new SkuStock(B, new StockLedger(4, 0, 0)));
         assertThat(attempt(BOB, expiredSinceInMySql.requestId().value(), line(A, 1)))
-                .isEqualTo(new ReservationOutcome.Replayed(asOrder(expiredSinceInMySql, ReservationStatus.EXPIRED)
-                        .toReservation()));
+                .isEqualTo(new ReservationOutcome.Settled(expiredSinceInMySql.id()));
         assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEmpty();
         assertThat(redis.xlen(RedisKeys.outbox(activityId))).as("no surviving entry can be relayed again").isZero();
         assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(2);
-        assertThat(stock.restore(ordered.id(), ReservationStatus.EXPIRED)).isTrue();
+        // Closed in MySQL after the rebuild: the restore finds no record, the request entry, and gives back once.
+        PendingRestore closedAfter = PendingRestore.of(ordered, ReservationStatus.EXPIRED);
+        assertThat(stock.restore(closedAfter)).contains(ReservationStatus.ORDERED);
+        assertThat(stock.restore(closedAfter)).contains(ReservationStatus.EXPIRED);
         assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(StockLedger.of(30));
     }
 

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -40,11 +41,11 @@ class RedisReservationRecordIT {
     /** Reservations measured; {@code -Dflashsale.record.reservations=100000} for the ADR's measurement. */
     private static final int RESERVATIONS = Integer.getInteger("flashsale.record.reservations", 2_000);
     /**
-     * Measured 178.5 bytes per settled reservation at 100,000 and 176.3 at 2,000 (Redis 7.0, jemalloc, ADR 70; 747.9
-     * with six fields). The bound leaves room for another allocator's rounding or longer ids, and fails long before a
-     * second field per reservation would.
+     * A settled reservation leaves no record (ADR 71): what the sale keeps of it is its request index entry (what keeps
+     * a keyed retry exact) and its buyer's holding. Measured in ADR 71; the bound is the project's budget for a settled
+     * reservation, holdings aside.
      */
-    private static final double BYTES_PER_RESERVATION_BOUND = 250;
+    private static final double BYTES_PER_RESERVATION_BOUND = 128;
 
     private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
 
@@ -64,15 +65,42 @@ class RedisReservationRecordIT {
 
             List<OutboxEntry> relayed = fixture.outbox.readNew(sale.id(), "relay", 10);
             fixture.outbox.acknowledge(sale.id(), relayed, List.of(new EventPosition(2, 41)));
-            fixture.stock.confirm(request.id());
-            fixture.stock.markPaid(request.id());
-            expected = new ReservationRecord(ReservationStatus.PAID, expected.buyer(), expected.requestId(),
+            expected = new ReservationRecord(ReservationStatus.RESERVED, expected.buyer(), expected.requestId(),
                     expected.lines(), expected.reservedAt(), new EventPosition(2, 41), null, null);
 
             assertThat(fixture.redis.hgetall(records)).isEqualTo(Map.of(request.id().value(), expected.encode()));
             assertThat(fixture.stock.findReservation(request.id())).contains(expected.toReservation(request.id()));
             assertThat(fixture.stock.reserve(request)).as("a replay answers the record")
                     .isEqualTo(new ReservationOutcome.Replayed(expected.toReservation(request.id())));
+
+            fixture.stock.confirm(request.id());
+            assertThat(fixture.redis.hgetall(records)).as("an ordered reservation leaves its record (ADR 71)")
+                    .isEmpty();
+            assertThat(fixture.stock.reserve(request)).as("a replay: the application answers it with the order")
+                    .isEqualTo(new ReservationOutcome.Settled(request.id()));
+        }
+    }
+
+    /** The relay may record the position after the order was placed, confirmed and even restored (ADR 71). */
+    @Test
+    @Timeout(60)
+    void givenAnOrderRestoredBeforeTheRelayRecordedItsPosition_thenItsTombstoneStaysAsTheRestoreLeftIt() {
+        try (var fixture = new OutboxFixture()) {
+            Activity sale = fixture.warmedUpSale("rec2", 1);
+            String records = RedisKeys.reservations(sale.id());
+            var request = new ReservationRequest(ReservationId.of(sale.id(), "tok2"), new BuyerId("ann"),
+                    new RequestId("k2"), List.of(new ReservationLine(OutboxFixture.SKU, 1)), Instant.now());
+            fixture.stock.reserve(request);
+            List<OutboxEntry> relayed = fixture.outbox.readNew(sale.id(), "relay", 10);
+            fixture.stock.confirm(request.id());
+            PendingRestore restore = PendingRestore.of(request.toReservation(), ReservationStatus.CANCELLED);
+            assertThat(fixture.stock.restore(restore)).contains(ReservationStatus.ORDERED);
+
+            fixture.outbox.acknowledge(sale.id(), relayed, List.of(new EventPosition(1, 7)));
+
+            assertThat(fixture.redis.hgetall(records)).isEqualTo(Map.of(request.id().value(), "C"));
+            assertThat(fixture.stock.restore(restore)).as("still found restored").contains(ReservationStatus.CANCELLED);
+            assertThat(fixture.stock.reserve(request)).isEqualTo(new ReservationOutcome.Settled(request.id()));
         }
     }
 
@@ -118,21 +146,31 @@ class RedisReservationRecordIT {
             relayAndConfirm(fixture, sale.id(), ids);
             System.out.printf("confirmed: %s%n", scriptTime(fixture));
 
-            long bytes = memoryUsage(fixture, RedisKeys.reservations(sale.id()));
-            double perReservation = (double) bytes / RESERVATIONS;
-            System.out.printf("records hash of %d settled reservations: %d bytes, %.1f per reservation%n",
-                    RESERVATIONS, bytes, perReservation);
+            long all = 0;
+            for (String key : RedisKeys.activityKeys(sale.id())) {
+                long bytes = memoryUsage(fixture, key);
+                all += bytes;
+                System.out.printf("%s of %d settled reservations: %d bytes, %.1f per reservation%n", key,
+                        RESERVATIONS, bytes, (double) bytes / RESERVATIONS);
+            }
+            System.out.printf("every key of the sale: %d bytes, %.1f per settled reservation%n", all,
+                    (double) all / RESERVATIONS);
             assertThat(fixture.redis.hlen(RedisKeys.inFlight(sale.id()))).as("all settled").isZero();
-            assertThat(fixture.redis.hlen(RedisKeys.reservations(sale.id()))).as("one field each")
+            assertThat(fixture.redis.hlen(RedisKeys.reservations(sale.id()))).as("no record left").isZero();
+            assertThat(fixture.redis.hlen(RedisKeys.requests(sale.id()))).as("every request still recognised")
                     .isEqualTo(RESERVATIONS);
-            assertThat(perReservation).isLessThan(BYTES_PER_RESERVATION_BOUND);
+            double kept = (double) (memoryUsage(fixture, RedisKeys.reservations(sale.id()))
+                    + memoryUsage(fixture, RedisKeys.requests(sale.id()))) / RESERVATIONS;
+            assertThat(kept).as("records and request index per settled reservation")
+                    .isLessThan(BYTES_PER_RESERVATION_BOUND);
         }
     }
 
-    /** MEMORY USAGE with SAMPLES 0: every field counted, not an estimate from a few. */
+    /** MEMORY USAGE with SAMPLES 0: every field counted, not an estimate from a few; 0 for a key that is gone. */
     private static long memoryUsage(OutboxFixture fixture, String key) {
-        return fixture.redis.dispatch(CommandType.MEMORY, new IntegerOutput<>(StringCodec.UTF8),
+        Long bytes = fixture.redis.dispatch(CommandType.MEMORY, new IntegerOutput<>(StringCodec.UTF8),
                 new CommandArgs<>(StringCodec.UTF8).add("USAGE").addKey(key).add("SAMPLES").add(0));
+        return bytes == null ? 0 : bytes;
     }
 
     /** Redis's own time in scripts since the last CONFIG RESETSTAT: what the ADR compares, not asserted. */

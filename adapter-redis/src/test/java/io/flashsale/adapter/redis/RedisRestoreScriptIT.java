@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -101,7 +103,8 @@ class RedisRestoreScriptIT {
         Reservation reservation = ordered("alice", line("seg", 3), line("solo", 1));
         Map<String, String> before = redis.hgetall(RedisKeys.stock(activityId));
 
-        assertThat(adapter.restore(reservation.id(), ReservationStatus.EXPIRED)).isTrue();
+        assertThat(adapter.restore(PendingRestore.of(reservation, ReservationStatus.EXPIRED)))
+                .contains(ReservationStatus.ORDERED);
 
         Map<String, String> after = redis.hgetall(RedisKeys.stock(activityId));
         assertThat(after.get("seg:sold")).isEqualTo("0");
@@ -110,10 +113,10 @@ class RedisRestoreScriptIT {
         assertThat(after.get("solo:sold")).isEqualTo("0");
         assertThat(redis.hexists(RedisKeys.holdings(activityId), "alice:seg")).isFalse();
         assertThat(redis.hexists(RedisKeys.holdings(activityId), "alice:solo")).isFalse();
-        ReservationRecord stored = ReservationRecord.decode(redis.hget(RedisKeys.reservations(activityId),
-                reservation.id().value()));
-        assertThat(stored.status()).isEqualTo(ReservationStatus.EXPIRED);
-        assertThat(stored.cancelledAt()).isNull();
+        assertThat(redis.hget(RedisKeys.reservations(activityId), reservation.id().value()))
+                .as("what is left of a restored order: its final status letter (ADR 71)").isEqualTo("E");
+        assertThat(adapter.findReservation(reservation.id())).isEmpty();
+        assertThat(adapter.cancelledAt(reservation.id())).isEmpty();
         assertThat(adapter.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(new SkuId("seg"), StockLedger.of(8)), new SkuStock(new SkuId("solo"), StockLedger.of(2)));
     }
@@ -122,7 +125,8 @@ class RedisRestoreScriptIT {
     void givenAReservationRedisDoesNotHold_whenRestoredOrMarkedPaid_thenFalseAndNoKeyIsCreated() {
         ReservationId archived = ReservationId.of(activityId, "gone");
 
-        assertThat(adapter.restore(archived, ReservationStatus.CANCELLED)).isFalse();
+        assertThat(adapter.restore(new PendingRestore(archived, new BuyerId("alice"), new RequestId("k"),
+                List.of(line("solo", 1)), ReservationStatus.CANCELLED))).isEmpty();
         assertThat(adapter.markPaid(archived)).isFalse();
         assertThat(adapter.release(archived, NOW)).isFalse();
 
@@ -162,7 +166,8 @@ class RedisRestoreScriptIT {
                 ReservationStatus finalStatus = instance % 2 == 0 ? ReservationStatus.CANCELLED : ReservationStatus.EXPIRED;
                 answers.add(pool.submit(() -> {
                     start.await();
-                    return own.restore(contested.id(), finalStatus);
+                    return own.restore(PendingRestore.of(contested, finalStatus))
+                            .equals(Optional.of(ReservationStatus.ORDERED));
                 }));
             }
             start.countDown();

@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -167,10 +168,11 @@ class RedisScriptRefusalIT {
         assertThat(adapter.confirm(reservation.id())).isTrue();
         redis.hset(RedisKeys.stock(activity), RedisKeys.stockField(A, "sold"), "2");
 
-        assertThatThrownBy(() -> adapter.restore(reservation.id(), ReservationStatus.EXPIRED))
+        assertThatThrownBy(() -> adapter.restore(PendingRestore.of(reservation, ReservationStatus.EXPIRED)))
                 .isInstanceOf(IllegalStockMoveException.class).hasMessageContaining("restore.lua refused");
 
-        assertThat(adapter.findReservation(reservation.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
+        assertThat(redis.hexists(RedisKeys.reservations(activity), reservation.id().value()))
+                .as("no tombstone: the order is still to restore").isFalse();
         assertThat(adapter.holdings(activity, ANN)).isEqualTo(Map.of(A, 3L));
     }
 }

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -106,7 +107,8 @@ class RedisStockReturnsIT {
         ReservationId id = reserve(stock, "bob");
         assertThat(stock.confirm(id)).isTrue();
 
-        assertThat(stock.restore(id, ReservationStatus.EXPIRED)).isTrue();
+        assertThat(stock.restore(new PendingRestore(id, new BuyerId("bob"), new RequestId("k-bob"),
+                List.of(new ReservationLine(SKU, 1)), ReservationStatus.EXPIRED))).contains(ReservationStatus.ORDERED);
 
         assertThat(heardByOther.awaitNotice(activityId.value(), 1_000)).isPositive();
     }

@@ -91,4 +91,14 @@ class ReservationRecordTest {
         assertThatThrownBy(() -> ReservationRecord.decode(value)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("not a reservation record");
     }
+
+    @Test
+    void whatARestoreLeavesOfAnOrderReadsAsNoRecordAndASingleOtherLetterIsNoRecordAtAll() {
+        assertThat(ReservationRecord.read(null)).isEmpty();
+        assertThat(ReservationRecord.read("C")).isEmpty();
+        assertThat(ReservationRecord.read("E")).isEmpty();
+        assertThat(ReservationRecord.isRestoredOrder("E")).isTrue();
+        assertThat(ReservationRecord.isRestoredOrder("C|ann|k|a:1|vu5cit.7")).isFalse();
+        assertThatThrownBy(() -> ReservationRecord.read("R")).isInstanceOf(IllegalStateException.class);
+    }
 }

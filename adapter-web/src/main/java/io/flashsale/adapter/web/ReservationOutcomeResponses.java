@@ -18,6 +18,9 @@ final class ReservationOutcomeResponses {
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> accepted(reserved.reservation());
             case ReservationOutcome.Replayed replayed -> accepted(replayed.reservation());
+            // The application answers it with the order (ReservationService), so it never reaches an answer here.
+            case ReservationOutcome.Settled settled -> throw new IllegalStateException(
+                    "a settled replay of " + settled.reservationId() + " was not resolved to its order");
             case ReservationOutcome.SoldOut soldOut -> Problems.response(
                     withSku(Problems.of(ProblemCode.SOLD_OUT, "the SKU is sold out"), soldOut.skuId().value()));
             case ReservationOutcome.InsufficientStock insufficient -> {

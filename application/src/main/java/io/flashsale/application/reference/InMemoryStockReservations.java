@@ -4,6 +4,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -11,7 +12,6 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
-import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -27,13 +27,11 @@ import io.flashsale.domain.stock.SkuStock;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The reference model of the stock port: the domain's {@link ActivityLedger} behind one lock.
@@ -55,10 +53,10 @@ public class InMemoryStockReservations
     public synchronized ReservationOutcome reserve(ReservationRequest request) {
         ActivityLedger ledger = ledgers.get(request.activityId());
         // A replay first, taking no token (ADR 0068), as reserve.lua does.
-        Optional<Reservation> earlier = Optional.ofNullable(ledger)
-                .flatMap(sale -> sale.reservationFor(request.buyerId(), request.requestId()));
-        if (earlier.isPresent()) {
-            return new ReservationOutcome.Replayed(earlier.get());
+        Optional<ReservationOutcome> replay = Optional.ofNullable(ledger)
+                .flatMap(sale -> sale.replay(request.buyerId(), request.requestId()));
+        if (replay.isPresent()) {
+            return replay.get();
         }
         Optional<ReservationOutcome> limited = buckets.take(request);
         if (limited.isPresent()) {
@@ -86,14 +84,10 @@ public class InMemoryStockReservations
     }
 
     @Override
-    public synchronized boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
-        ActivityLedger ledger = ledgers.get(reservationId.activityId());
-        if (ledger == null) {
-            // A wrong status is refused even where there is nothing to restore.
-            ActivityLedger.requireRestoringStatus(finalStatus);
-            return false;
-        }
-        return ledger.restore(reservationId, finalStatus);
+    public synchronized Optional<ReservationStatus> restore(PendingRestore restore) {
+        ActivityLedger ledger = ledgers.get(restore.reservationId().activityId());
+        return ledger == null ? Optional.empty() : ledger.restore(restore.reservationId(), restore.buyerId(),
+                restore.requestId(), restore.lines(), restore.finalStatus());
     }
 
     @Override
@@ -135,13 +129,25 @@ public class InMemoryStockReservations
         return before;
     }
 
+    /** One after the other, as restore_batch.lua decides them (a batch never holds an id twice). */
     @Override
-    public synchronized Map<ReservationId, ReservationStatus> restore(
-            ActivityId activityId, Map<ReservationId, ReservationStatus> finalStatus) {
-        finalStatus.values().forEach(ActivityLedger::requireRestoringStatus);
-        Map<ReservationId, ReservationStatus> before = statusesBefore(List.copyOf(finalStatus.keySet()), List.of());
-        finalStatus.forEach(this::restore);
+    public synchronized Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
+                                                                     List<PendingRestore> restores) {
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        restores.forEach(restore -> restore(restore).ifPresent(status -> before.put(restore.reservationId(), status)));
         return before;
+    }
+
+    @Override
+    public synchronized Map<ReservationId, ReservationStatus> restoreStatuses(ActivityId activityId,
+                                                                             List<PendingRestore> owed) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        Map<ReservationId, ReservationStatus> held = new HashMap<>();
+        if (ledger != null) {
+            owed.forEach(restore -> ledger.restoreStatus(restore.reservationId(), restore.buyerId(),
+                    restore.requestId()).ifPresent(status -> held.put(restore.reservationId(), status)));
+        }
+        return held;
     }
 
     private Map<ReservationId, ReservationStatus> statusesBefore(List<ReservationId> first,
@@ -181,17 +187,6 @@ public class InMemoryStockReservations
             skus.put(item.skuId(), ledger.snapshot(item.skuId()));
         }
         return Optional.of(new HotStoreSnapshot(activityId, skus));
-    }
-
-    @Override
-    public synchronized List<HotReservation> reservations(ActivityId activityId, SkuId skuId,
-                                                          Collection<ReservationId> ids) {
-        ActivityLedger ledger = ledgers.get(activityId);
-        if (ledger == null) {
-            return List.of();
-        }
-        Set<ReservationId> wanted = Set.copyOf(ids);
-        return ledger.snapshot(skuId).reservations().stream().filter(held -> wanted.contains(held.id())).toList();
     }
 
     @Override

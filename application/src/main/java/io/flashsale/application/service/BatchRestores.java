@@ -32,16 +32,16 @@ final class BatchRestores {
 
     /** @return how many restores are finished (not postponed) */
     int complete(List<PendingRestore> pending) {
-        Map<ActivityId, Map<ReservationId, ReservationStatus>> byActivity = new LinkedHashMap<>();
+        Map<ActivityId, List<PendingRestore>> byActivity = new LinkedHashMap<>();
         for (PendingRestore restore : pending) {
-            byActivity.computeIfAbsent(restore.reservationId().activityId(), a -> new LinkedHashMap<>())
-                    .put(restore.reservationId(), restore.finalStatus());
+            byActivity.computeIfAbsent(restore.reservationId().activityId(), a -> new ArrayList<>()).add(restore);
         }
         List<ReservationId> done = new ArrayList<>();
         List<ReservationId> postponed = new ArrayList<>();
-        byActivity.forEach((activity, finalStatus) -> {
-            Map<ReservationId, ReservationStatus> before = hotStore.restore(activity, finalStatus);
-            for (ReservationId id : finalStatus.keySet()) {
+        byActivity.forEach((activity, restores) -> {
+            Map<ReservationId, ReservationStatus> before = hotStore.restore(activity, restores);
+            for (PendingRestore restore : restores) {
+                ReservationId id = restore.reservationId();
                 if (before.get(id) == ReservationStatus.RESERVED) {
                     postponed.add(id);
                 } else {

@@ -3,6 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.CancelReservationUseCase;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
@@ -109,7 +110,7 @@ public class CancellationService implements CancelReservationUseCase {
                 if (!orders.closeWithRestore(order.id(), ReservationStatus.CANCELLED, now)) {
                     yield Optional.empty();
                 }
-                restores.tryComplete(order.id(), ReservationStatus.CANCELLED);
+                restores.tryComplete(PendingRestore.of(order, ReservationStatus.CANCELLED));
                 yield Optional.of(new CancellationResult.Cancelled(
                         order.closed(ReservationStatus.CANCELLED, now).toReservation()));
             }

@@ -1,8 +1,8 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 
@@ -30,27 +30,23 @@ final class HotStoreRestores {
     }
 
     /** Gives the units back in the hot store; true when nothing is left to give back there, false when postponed. */
-    boolean complete(ReservationId reservationId, ReservationStatus finalStatus) {
-        if (stock.restore(reservationId, finalStatus)) {
-            orders.hotStoreRestored(reservationId);
-            return true;
-        }
-        ReservationStatus hotStatus = stock.findReservation(reservationId).map(Reservation::status).orElse(null);
-        if (hotStatus == ReservationStatus.RESERVED || hotStatus == ReservationStatus.ORDERED) {
+    boolean complete(PendingRestore restore) {
+        ReservationId reservationId = restore.reservationId();
+        if (stock.restore(restore).filter(ReservationStatus.RESERVED::equals).isPresent()) {
             // Still RESERVED: the order pipeline confirms it soon, and only an ORDERED reservation can be restored.
-            // ORDERED: confirmed between the two calls.
             orders.postponeHotStoreRestore(reservationId, clock.instant().plus(RETRY_AFTER));
             return false;
         }
-        // Given back already (restored before, or released by the buyer while RESERVED), or unknown to the hot store.
+        // Restored now, given back already (restored before, or released by the buyer while RESERVED), or unknown to
+        // the hot store.
         orders.hotStoreRestored(reservationId);
         return true;
     }
 
     /** {@link #complete}, leaving the restore due if the hot store fails: the database's decision stands regardless. */
-    void tryComplete(ReservationId reservationId, ReservationStatus finalStatus) {
+    void tryComplete(PendingRestore restore) {
         try {
-            complete(reservationId, finalStatus);
+            complete(restore);
         } catch (RuntimeException hotStoreFailed) {
             // Still due in the database: the sweep repeats it and reports the failure if it persists.
         }

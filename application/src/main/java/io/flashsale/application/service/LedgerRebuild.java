@@ -4,6 +4,7 @@ import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.RecordedOrdersPort;
@@ -13,14 +14,12 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
-import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -97,11 +96,11 @@ final class LedgerRebuild {
 
     /** Orders closed since the rebuild began: restored in the hot store unless their record shows it already. */
     private void catchUp(Activity activity, Instant since) {
-        Map<ReservationId, ReservationStatus> closed = new LinkedHashMap<>();
+        List<PendingRestore> closed = new ArrayList<>();
         for (Order order : orders.closedSince(activity.id(), since)) {
-            closed.put(order.id(), order.status());
+            closed.add(PendingRestore.of(order));
             if (closed.size() == page) {
-                settlement.restore(activity.id(), Map.copyOf(closed));
+                settlement.restore(activity.id(), List.copyOf(closed));
                 closed.clear();
             }
         }

@@ -3,6 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.PlaceOrderUseCase;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
@@ -90,7 +91,7 @@ public class OrderService implements PlaceOrderUseCase {
                 if (order.wasOrdered()) {
                     // Closed before the hot store heard of the order: confirm it there so its units can come back.
                     stock.confirm(id);
-                    restores.complete(id, order.status());
+                    restores.complete(PendingRestore.of(order));
                 }
             }
             case RESERVED -> throw new IllegalStateException("order " + id + " is RESERVED, which no order can be");

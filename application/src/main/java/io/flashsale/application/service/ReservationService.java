@@ -110,9 +110,22 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         admission.afterStore(command, outcome);
         if (outcome instanceof ReservationOutcome.NotReady) {
             outcome = notInHotStore(activityId, now);
+        } else if (outcome instanceof ReservationOutcome.Settled settled) {
+            outcome = settledReplay(settled);
         }
         known.learn(activityId, ticket, outcome, now);
         return outcome;
+    }
+
+    /**
+     * A keyed retry of a request whose reservation is an order now (the hot store keeps no record of it: ADR 71): the
+     * buyer gets that reservation back as the database of record holds it. Rare (a retry after a lost answer), so the
+     * database is asked; the order exists, since the hot store is told of an order only after it committed.
+     */
+    private ReservationOutcome settledReplay(ReservationOutcome.Settled settled) {
+        Order order = orders.find(settled.reservationId()).orElseThrow(() -> new IllegalStateException(
+                "the hot store settled " + settled.reservationId() + " but the database holds no such order"));
+        return new ReservationOutcome.Replayed(order.toReservation());
     }
 
     /** The hot store does not hold the sale: it does not exist, is not loaded yet, or is over (and archived). */

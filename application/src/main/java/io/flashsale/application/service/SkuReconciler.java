@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
@@ -17,6 +18,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerFigures;
@@ -29,6 +31,7 @@ import io.flashsale.domain.reconciliation.ReservationSettlement;
 import io.flashsale.domain.reconciliation.SkuReckoning;
 import io.flashsale.domain.reconciliation.StockReconciliation;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Clock;
@@ -285,8 +288,9 @@ final class SkuReconciler {
     }
 
     /**
-     * The snapshot may leave out ORDERED reservations (a sold-out sale has one per unit); only those that owe a restore
-     * count, so they are read by id. Read after the snapshot, they are guarded by its version as the rest is.
+     * An ORDERED reservation keeps no record in the hot store (ADR 71); only those that owe a restore count, so the
+     * hot store is asked, with their orders, which still hold their units. Read after the snapshot, they are guarded by
+     * its version as the rest is.
      */
     private HotSkuSnapshot withOwedRestores(ActivityId activityId, HotSkuSnapshot hot, RecordedSku figures) {
         Set<ReservationId> seen = new HashSet<>();
@@ -295,8 +299,20 @@ final class SkuReconciler {
         if (missing.isEmpty()) {
             return hot;
         }
-        return hot.withReservations(hotStore.reservations(activityId, hot.skuId(), missing).stream()
-                .filter(held -> held.status() == ReservationStatus.ORDERED).toList());
+        List<Order> owing = orders.orders(missing).stream()
+                .filter(order -> order.status().restoresOrderedUnits()).toList();
+        Map<ReservationId, ReservationStatus> held = hotStore.restoreStatuses(activityId,
+                owing.stream().map(PendingRestore::of).toList());
+        List<HotReservation> ordered = new ArrayList<>();
+        for (Order order : owing) {
+            long units = order.lines().stream().filter(line -> line.skuId().equals(hot.skuId()))
+                    .mapToLong(ReservationLine::quantity).sum();
+            if (units > 0 && held.get(order.id()) == ReservationStatus.ORDERED) {
+                ordered.add(new HotReservation(order.id(), order.buyerId(), ReservationStatus.ORDERED, units,
+                        order.reservedAt(), null, false));
+            }
+        }
+        return hot.withReservations(ordered);
     }
 
     /**

@@ -1,12 +1,14 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -70,7 +72,9 @@ class InMemoryHotStoreReconciliationTest {
         assertThat(store.beginRebuild(SALE.id(), since)).isEqualTo(new RebuildStart.Loaded());
         assertThat(store.stock(SALE.id()).orElseThrow()).containsExactly(new SkuStock(A, new StockLedger(3, 0, 1)));
         assertThat(store.holdings(SALE.id(), new BuyerId("ann"))).isEqualTo(Map.of(A, 1L));
-        assertThat(store.findReservation(ordered.id())).contains(ordered.toReservation());
+        assertThat(store.findReservation(ordered.id())).as("an order keeps no record (ADR 71)").isEmpty();
+        assertThat(store.restoreStatuses(SALE.id(), List.of(PendingRestore.of(ordered, ReservationStatus.CANCELLED))))
+                .isEqualTo(Map.of(ordered.id(), ReservationStatus.ORDERED));
     }
 
     @Test
@@ -83,6 +87,7 @@ class InMemoryHotStoreReconciliationTest {
         assertThat(store.redrive(reserved.id())).isTrue();
         assertThat(store.redrive(confirmed.id())).isFalse();
         assertThat(store.snapshot(SALE.id()).orElseThrow().skus()).containsOnlyKeys(A);
-        assertThat(store.snapshot(SALE.id()).orElseThrow().sku(A).orElseThrow().reservations()).hasSize(2);
+        assertThat(store.snapshot(SALE.id()).orElseThrow().sku(A).orElseThrow().reservations())
+                .as("the confirmed one left its record").extracting(HotReservation::id).containsExactly(reserved.id());
     }
 }

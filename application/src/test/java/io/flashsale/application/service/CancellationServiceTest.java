@@ -24,8 +24,10 @@ import static io.flashsale.application.service.LifecycleFixtures.NOW;
 import static io.flashsale.application.service.LifecycleFixtures.held;
 import static io.flashsale.application.service.LifecycleFixtures.order;
 import static io.flashsale.application.service.LifecycleFixtures.ordered;
+import static io.flashsale.application.service.RestoreFixtures.restoring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -61,13 +63,14 @@ class CancellationServiceTest {
     void givenAnOrderedOrder_whenCancelled_thenTheDatabaseClosesAndRestoresFirstThenTheHotStoreRestores() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
 
         InOrder order = inOrder(orders, stock);
         order.verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
-        order.verify(stock).restore(ID, ReservationStatus.CANCELLED);
+        order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
         order.verify(orders).hotStoreRestored(ID);
         verify(stock, never()).release(any(), any());
     }
@@ -76,7 +79,8 @@ class CancellationServiceTest {
     void givenTheHotStoreHasNotConfirmedTheOrderYet_whenCancelled_thenCancelledAndTheHotStoreRestoreIsPostponed() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.RESERVED));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
@@ -89,7 +93,8 @@ class CancellationServiceTest {
     void givenTheHotStoreIsDown_whenAnOrderIsCancelled_thenTheDatabasesDecisionStandsAndTheRestoreStaysDue() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenThrow(new IllegalStateException("redis unavailable"));
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
@@ -103,7 +108,7 @@ class CancellationServiceTest {
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(ReservationStatus.EXPIRED));
 
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
         verify(orders, never()).hotStoreRestored(any());
     }
 
@@ -115,7 +120,7 @@ class CancellationServiceTest {
                 .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
 
         verify(orders, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.Map;
 
 import static io.flashsale.application.service.LifecycleFixtures.NOW;
 import static io.flashsale.application.service.LifecycleFixtures.SALE;
+import static io.flashsale.application.service.RestoreFixtures.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
@@ -49,9 +50,10 @@ class ExpiryServiceTest {
     @Test
     void givenDueOrdersOfTwoSales_thenOneDatabaseBatchOneHotStoreScriptPerSaleAndOneStatementMarksThemDone() {
         when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND), expired(ELSEWHERE)));
-        when(hotStore.restore(SALE, Map.of(FIRST, ReservationStatus.EXPIRED, SECOND, ReservationStatus.EXPIRED)))
+        when(hotStore.restore(SALE,
+                List.of(pending(FIRST, ReservationStatus.EXPIRED), pending(SECOND, ReservationStatus.EXPIRED))))
                 .thenReturn(Map.of(FIRST, ReservationStatus.ORDERED, SECOND, ReservationStatus.ORDERED));
-        when(hotStore.restore(OTHER_SALE, Map.of(ELSEWHERE, ReservationStatus.EXPIRED)))
+        when(hotStore.restore(OTHER_SALE, List.of(pending(ELSEWHERE, ReservationStatus.EXPIRED))))
                 .thenReturn(Map.of(ELSEWHERE, ReservationStatus.ORDERED));
 
         assertThat(service.expireDue(10)).isEqualTo(3);
@@ -96,6 +98,6 @@ class ExpiryServiceTest {
     }
 
     private static PendingRestore expired(ReservationId id) {
-        return new PendingRestore(id, ReservationStatus.EXPIRED);
+        return pending(id, ReservationStatus.EXPIRED);
     }
 }

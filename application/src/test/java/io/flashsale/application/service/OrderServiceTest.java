@@ -27,9 +27,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Optional;
 
+import static io.flashsale.application.service.RestoreFixtures.restoring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -195,7 +197,7 @@ class OrderServiceTest {
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(already);
 
         verify(stock, never()).confirm(any());
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
         verify(orders, never()).cancelReleased(any(), any());
     }
 
@@ -215,7 +217,7 @@ class OrderServiceTest {
         order.verify(stock).confirm(ID);
         order.verify(orders).cancelReleased(ID, CANCELLED_AT);
         verify(orders, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
     }
 
     @Test
@@ -265,13 +267,14 @@ class OrderServiceTest {
                 .closed(ReservationStatus.CANCELLED, NOW.minusSeconds(1)));
         databaseAnswers(already);
         when(stock.confirm(ID)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         service.placeOrder(RESERVATION);
 
         InOrder order = inOrder(stock, orders);
         order.verify(stock).confirm(ID);
-        order.verify(stock).restore(ID, ReservationStatus.CANCELLED);
+        order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
         order.verify(orders).hotStoreRestored(ID);
     }
 
@@ -284,7 +287,7 @@ class OrderServiceTest {
 
         service.placeOrder(RESERVATION);
 
-        verify(stock).restore(ID, ReservationStatus.EXPIRED);
+        verify(stock).restore(argThat(restoring(ID, ReservationStatus.EXPIRED)));
         verify(orders).hotStoreRestored(ID);
         verify(orders, never()).postponeHotStoreRestore(any(), any());
     }

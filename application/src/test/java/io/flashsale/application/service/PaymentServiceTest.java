@@ -57,7 +57,7 @@ class PaymentServiceTest {
         InOrder order = inOrder(orders, stock);
         order.verify(orders).markPaid(ID, NOW);
         order.verify(stock).markPaid(ID);
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
         verify(orders, never()).closeWithRestore(any(), any(), any());
     }
 

@@ -18,6 +18,7 @@ import java.util.Map;
 
 import static io.flashsale.application.service.LifecycleFixtures.NOW;
 import static io.flashsale.application.service.LifecycleFixtures.SALE;
+import static io.flashsale.application.service.RestoreFixtures.pending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
@@ -48,8 +49,9 @@ class PendingRestoreServiceTest {
 
     @Test
     void givenDueRestores_thenOneScriptRestoresEachWithItsOwnStatusAndOneStatementMarksThemDone() {
-        due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED), new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
-        when(hotStore.restore(SALE, Map.of(CANCELLED, ReservationStatus.CANCELLED, EXPIRED, ReservationStatus.EXPIRED)))
+        due(pending(CANCELLED, ReservationStatus.CANCELLED), pending(EXPIRED, ReservationStatus.EXPIRED));
+        when(hotStore.restore(SALE,
+                List.of(pending(CANCELLED, ReservationStatus.CANCELLED), pending(EXPIRED, ReservationStatus.EXPIRED))))
                 .thenReturn(Map.of(CANCELLED, ReservationStatus.ORDERED, EXPIRED, ReservationStatus.ORDERED));
 
         assertThat(service.completePendingRestores(50)).isEqualTo(2);
@@ -59,7 +61,7 @@ class PendingRestoreServiceTest {
 
     @Test
     void givenTheHotStoreGaveTheUnitsBackAlreadyOrLostTheReservation_thenTheRestoresAreMarkedDone() {
-        due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED), new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
+        due(pending(CANCELLED, ReservationStatus.CANCELLED), pending(EXPIRED, ReservationStatus.EXPIRED));
         when(hotStore.restore(any(), any())).thenReturn(Map.of(CANCELLED, ReservationStatus.CANCELLED));
 
         assertThat(service.completePendingRestores(50)).isEqualTo(2);
@@ -69,7 +71,7 @@ class PendingRestoreServiceTest {
 
     @Test
     void givenTheHotStoreHasNotConfirmedTheOrderYet_thenTheRestoreIsPostponedAndNotCounted() {
-        due(new PendingRestore(EXPIRED, ReservationStatus.EXPIRED));
+        due(pending(EXPIRED, ReservationStatus.EXPIRED));
         when(hotStore.restore(any(), any())).thenReturn(Map.of(EXPIRED, ReservationStatus.RESERVED));
 
         assertThat(service.completePendingRestores(50)).isZero();
@@ -80,7 +82,7 @@ class PendingRestoreServiceTest {
 
     @Test
     void givenTheHotStoreFails_thenTheSweepFailsLoudlyAndTheRestoreStaysDue() {
-        due(new PendingRestore(CANCELLED, ReservationStatus.CANCELLED));
+        due(pending(CANCELLED, ReservationStatus.CANCELLED));
         var redisDown = new IllegalStateException("redis unavailable");
         when(hotStore.restore(any(), any())).thenThrow(redisDown);
 
@@ -93,7 +95,7 @@ class PendingRestoreServiceTest {
     void aPendingRestoreIsOnlyEverCancelledOrExpired() {
         for (ReservationStatus wrong : List.of(ReservationStatus.PAID, ReservationStatus.ORDERED, ReservationStatus.FAILED,
                 ReservationStatus.RESERVED)) {
-            assertThatThrownBy(() -> new PendingRestore(CANCELLED, wrong)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> pending(CANCELLED, wrong)).isInstanceOf(IllegalArgumentException.class);
         }
     }
 }

@@ -16,6 +16,7 @@ import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -23,6 +24,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HoldingMismatch;
 import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
@@ -34,7 +36,10 @@ import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reconciliation.RecordedSku;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -528,7 +533,7 @@ class ReconciliationServiceTest {
     }
 
     @Test
-    void givenAnOrderedReservationThatOwesARestore_thenItIsReadByIdAndCountedAsOnItsWay() {
+    void givenAnOrderedReservationThatOwesARestore_thenTheHotStoreIsAskedWithItsOrderAndItCountsAsOnItsWay() {
         openSale();
         // Sold 2 in Redis for Ann's order, which MySQL has closed and given back already: the restore is on its way.
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 2, 8), Map.of(ANN, 2L), List.of(),
@@ -536,8 +541,13 @@ class ReconciliationServiceTest {
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(Optional.of(new RecordedSku(SKU, 10, 0,
                 Map.of(), Map.of(), Set.of(R1), List.of())));
-        when(hotStore.reservations(SALE, SKU, List.of(R1)))
-                .thenReturn(List.of(held(R1, ANN, ReservationStatus.ORDERED, 2)));
+        // No record of an ordered reservation in the hot store (ADR 71): it is asked with the order's lines.
+        Order closed = Order.placed(new Reservation(R1, SALE, ANN, new RequestId("r1"),
+                List.of(new ReservationLine(SKU, 2)), ReservationStatus.RESERVED, STALE), STALE)
+                .closed(ReservationStatus.CANCELLED, FRESH);
+        when(recordedOrders.orders(List.of(R1))).thenReturn(List.of(closed));
+        when(hotStore.restoreStatuses(SALE, List.of(PendingRestore.of(closed))))
+                .thenReturn(Map.of(R1, ReservationStatus.ORDERED));
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 

@@ -123,6 +123,19 @@ class ReservationServiceTest {
     }
 
     @Test
+    void givenAKeyedRetryOfARequestTheHotStoreSettled_thenTheBuyerGetsTheReservationAsTheDatabasesOrderHoldsIt() {
+        when(ids.next()).thenReturn("01JRETRY");
+        Reservation first = reservation(ReservationStatus.RESERVED);
+        Order paid = Order.placed(first, NOW.plusSeconds(1)).closed(ReservationStatus.PAID, NOW.plusSeconds(2));
+        storeAnswers(new ReservationOutcome.Settled(first.id()));
+        when(orders.find(first.id())).thenReturn(Optional.of(paid));
+
+        assertThat(service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("k"), LINES)))
+                .isEqualTo(new ReservationOutcome.Replayed(paid.toReservation()));
+        verifyNoInteractions(activities);
+    }
+
+    @Test
     void givenStoreDecides_thenItsOutcomeIsReturnedAsItIsAndTheDatabaseIsNotAsked() {
         when(ids.next()).thenReturn("01JTOKEN");
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("01JTOKEN"),

@@ -30,8 +30,10 @@ import static io.flashsale.application.service.LifecycleFixtures.RESERVED_AT;
 import static io.flashsale.application.service.LifecycleFixtures.SALE;
 import static io.flashsale.application.service.LifecycleFixtures.order;
 import static io.flashsale.application.service.LifecycleFixtures.ordered;
+import static io.flashsale.application.service.RestoreFixtures.restoring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -160,14 +162,15 @@ class SameRequestAliasTest {
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         CancellationResult result = cancellations.cancel(ALICE, SECOND);
 
         assertThat(result).isInstanceOf(CancellationResult.Cancelled.class);
         assertThat(((CancellationResult.Cancelled) result).reservation().id()).isEqualTo(ID);
         verify(stock, never()).release(any(), any());
-        verify(stock, never()).restore(SECOND, ReservationStatus.CANCELLED);
+        verify(stock, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
     }
 
     @Test
@@ -188,7 +191,8 @@ class SameRequestAliasTest {
         when(stock.release(SECOND, NOW)).thenReturn(true);
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         CancellationResult result = cancellations.cancel(ALICE, SECOND);
 
@@ -197,8 +201,8 @@ class SameRequestAliasTest {
                 .isEqualTo(SECOND);
         verify(stock).release(SECOND, NOW);
         verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
-        verify(stock).restore(ID, ReservationStatus.CANCELLED);
-        verify(stock, never()).restore(SECOND, ReservationStatus.CANCELLED);
+        verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
+        verify(stock, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
     }
 
     @Test
@@ -211,7 +215,7 @@ class SameRequestAliasTest {
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
         verify(orders, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any(), any());
+        verify(stock, never()).restore(any());
     }
 
     /** The first cancellation released the second id, then failed on the database's read: its retry finishes it. */
@@ -221,7 +225,8 @@ class SameRequestAliasTest {
         when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.CANCELLED)));
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
         when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(ID, ReservationStatus.CANCELLED)).thenReturn(true);
+        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+                .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.AlreadyCancelled.class);
         verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);

@@ -84,6 +84,7 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
             case ReservationOutcome.InsufficientStock insufficient -> Take.SOLD_OUT;
             case ReservationOutcome.LimitExceeded limitExceeded -> Take.LIMIT;
             case ReservationOutcome.Replayed replayed -> Take.ERROR;
+            case ReservationOutcome.Settled settled -> Take.ERROR;
             case ReservationOutcome.NotStarted notStarted -> Take.ERROR;
             case ReservationOutcome.Ended ended -> Take.ERROR;
             case ReservationOutcome.NotReady notReady -> Take.ERROR;

@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.outage;
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
@@ -215,8 +216,8 @@ public final class FailoverStockReservations implements StockReservationPort {
     }
 
     @Override
-    public boolean restore(ReservationId reservationId, ReservationStatus finalStatus) {
-        return redis.restore(reservationId, finalStatus);
+    public Optional<ReservationStatus> restore(PendingRestore restore) {
+        return redis.restore(restore);
     }
 
     @Override

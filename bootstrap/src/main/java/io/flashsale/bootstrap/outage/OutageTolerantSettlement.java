@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.outage;
 
 import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -43,8 +44,7 @@ public final class OutageTolerantSettlement implements HotStoreSettlementPort {
     }
 
     @Override
-    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId,
-                                                         Map<ReservationId, ReservationStatus> finalStatus) {
-        return redis.restore(activityId, finalStatus);
+    public Map<ReservationId, ReservationStatus> restore(ActivityId activityId, List<PendingRestore> restores) {
+        return redis.restore(activityId, restores);
     }
 }

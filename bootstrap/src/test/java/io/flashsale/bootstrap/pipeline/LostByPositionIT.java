@@ -2,7 +2,6 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.testing.TestRedis;
@@ -160,8 +159,7 @@ class LostByPositionIT extends PipelineTestBase {
         ActivityId activity = new ActivityId(activityId);
         await().atMost(WITHIN).untilAsserted(() -> {
             for (String reservation : reservations) {
-                assertThat(record(commands(), activity, reservation)).as(reservation).isNotNull()
-                        .extracting(ReservationRecord::position).isNotNull();
+                assertRelayed(commands(), activity, reservation);
             }
             assertThat(outboxEntries(activityId)).isEmpty();
         });

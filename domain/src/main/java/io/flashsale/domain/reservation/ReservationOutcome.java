@@ -10,7 +10,7 @@ public sealed interface ReservationOutcome {
 
     /** Whether the buyer holds a reservation after this attempt. */
     default boolean accepted() {
-        return this instanceof Reserved || this instanceof Replayed;
+        return this instanceof Reserved || this instanceof Replayed || this instanceof Settled;
     }
 
     record Reserved(Reservation reservation) implements ReservationOutcome {
@@ -18,6 +18,14 @@ public sealed interface ReservationOutcome {
 
     /** The buyer sent this requestId before: here is the original reservation, nothing deducted again. */
     record Replayed(Reservation reservation) implements ReservationOutcome {
+    }
+
+    /**
+     * The buyer sent this requestId before and the database of record holds its order now: the hot store keeps no
+     * record of a settled reservation (ADR 71), so the application answers with the order as a {@link Replayed}.
+     * Nothing was deducted again.
+     */
+    record Settled(ReservationId reservationId) implements ReservationOutcome {
     }
 
     record SoldOut(SkuId skuId) implements ReservationOutcome {

@@ -41,7 +41,10 @@ public final class ActivityLedger {
     private final Activity activity;
     private final Map<SkuId, StockLedger> ledgers = new LinkedHashMap<>();
     private final Map<BuyerId, Map<SkuId, Long>> holdings = new HashMap<>();
+    /** The records: RESERVED ones, and those that never became an order (ADR 71: an ordered one leaves its record). */
     private final Map<ReservationId, Reservation> reservations = new HashMap<>();
+    /** What is left of an order restored here: its final status alone, so a second restore finds it done. */
+    private final Map<ReservationId, ReservationStatus> restored = new HashMap<>();
     private final Map<BuyerRequest, ReservationId> requests = new HashMap<>();
     private final Map<ReservationId, Instant> cancelledAt = new HashMap<>();
     private final Map<SkuId, Set<Long>> appliedAdjustments = new HashMap<>();
@@ -83,8 +86,10 @@ public final class ActivityLedger {
 
     /**
      * The ledger of an activity the store lost, rebuilt from the database of record's orders (ADR 31): each order
-     * becomes its reservation record and request index entry, in the order's status; the units of ORDERED and PAID
-     * ones are sold and held by their buyers. Each SKU's total and applied adjustments come from {@code totals}
+     * becomes its request index entry (an ORDERED or PAID one's wins over another order of the same request) and what
+     * the store keeps of a settled reservation (ADR 71): nothing for an ORDERED or PAID one, the final status for a
+     * CANCELLED or EXPIRED one, the record for a FAILED one. The units of ORDERED and PAID ones are sold and held by
+     * their buyers. Each SKU's total and applied adjustments come from {@code totals}
      * (their sold units and holdings are not used); nothing is reserved.
      *
      * @throws IllegalStockMoveException when the orders hold more units of a SKU than its total
@@ -94,13 +99,21 @@ public final class ActivityLedger {
         Map<SkuId, Long> sold = new HashMap<>();
         for (Order order : orders) {
             Reservation record = order.toReservation();
-            ledger.reservations.put(record.id(), record);
-            ledger.requests.put(new BuyerRequest(record.buyerId(), record.requestId()), record.id());
+            BuyerRequest request = new BuyerRequest(record.buyerId(), record.requestId());
+            switch (order.status()) {
+                case FAILED -> ledger.reservations.put(record.id(), record);
+                case CANCELLED, EXPIRED -> ledger.restored.put(record.id(), order.status());
+                case RESERVED, ORDERED, PAID -> {
+                }
+            }
             if (order.status() == ReservationStatus.ORDERED || order.status() == ReservationStatus.PAID) {
+                ledger.requests.put(request, record.id());
                 for (ReservationLine line : order.lines()) {
                     sold.merge(line.skuId(), (long) line.quantity(), Long::sum);
                     ledger.holdingsOf(record.buyerId()).merge(line.skuId(), (long) line.quantity(), Long::sum);
                 }
+            } else {
+                ledger.requests.putIfAbsent(request, record.id());
             }
         }
         for (SkuRebuild sku : totals) {
@@ -123,9 +136,9 @@ public final class ActivityLedger {
      * deducted or none, and nothing changes on a refusal.
      */
     public ReservationOutcome reserve(ReservationRequest request) {
-        Optional<Reservation> earlier = reservationFor(request.buyerId(), request.requestId());
-        if (earlier.isPresent()) {
-            return new ReservationOutcome.Replayed(earlier.get());
+        Optional<ReservationOutcome> replay = replay(request.buyerId(), request.requestId());
+        if (replay.isPresent()) {
+            return replay.get();
         }
         switch (activity.phaseAt(request.at())) {
             case NOT_STARTED -> {
@@ -195,7 +208,7 @@ public final class ActivityLedger {
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
-        moveEveryLine(reservation, StockLedger::release, true);
+        moveEveryLine(reservation.buyerId(), reservation.lines(), StockLedger::release, true);
         reservations.put(id, reservation.transitionTo(to));
         return true;
     }
@@ -219,20 +232,38 @@ public final class ActivityLedger {
 
     /**
      * ORDERED -> CANCELLED or EXPIRED: the database of record closed the order and gave its units back there, so
-     * here too sold units become available again and the buyer's allowance returns. False, and nothing moves, for
-     * a reservation that is not ORDERED: a second restore can never give the units back twice.
+     * here too sold units become available again and the buyer's allowance returns. An ordered reservation has no
+     * record here (ADR 71), so the caller gives the order; its request entry naming it tells it from one this store
+     * never held. Only the final status is kept, and nothing moves for a reservation that is not ORDERED: a second
+     * restore can never give the units back twice.
      *
+     * @param buyer     the order's buyer, as the database of record holds it
+     * @param requestId the order's request
+     * @param lines     the order's lines
+     * @return the status the reservation had here before (ORDERED: restored now); empty when this store never held it
      * @throws IllegalArgumentException when {@code finalStatus} is not one that gives units back
      */
-    public boolean restore(ReservationId id, ReservationStatus finalStatus) {
+    public Optional<ReservationStatus> restore(ReservationId id, BuyerId buyer, RequestId requestId,
+                                               List<ReservationLine> lines, ReservationStatus finalStatus) {
         requireRestoringStatus(finalStatus);
-        Reservation reservation = reservations.get(id);
-        if (reservation == null || reservation.status() != ReservationStatus.ORDERED) {
-            return false;
+        Optional<ReservationStatus> before = restoreStatus(id, buyer, requestId);
+        if (before.equals(Optional.of(ReservationStatus.ORDERED))) {
+            moveEveryLine(buyer, lines, StockLedger::restore, true);
+            restored.put(id, finalStatus);
         }
-        moveEveryLine(reservation, StockLedger::restore, true);
-        reservations.put(id, reservation.transitionTo(finalStatus));
-        return true;
+        return before;
+    }
+
+    /** What {@link #restore} would find of the order: the status before it, empty when never held here. */
+    public Optional<ReservationStatus> restoreStatus(ReservationId id, BuyerId buyer, RequestId requestId) {
+        if (reservations.containsKey(id)) {
+            return Optional.of(reservations.get(id).status());
+        }
+        if (restored.containsKey(id)) {
+            return Optional.of(restored.get(id));
+        }
+        return id.equals(requests.get(new BuyerRequest(buyer, requestId)))
+                ? Optional.of(ReservationStatus.ORDERED) : Optional.empty();
     }
 
     /** @throws IllegalArgumentException unless {@code finalStatus} is one an order gives its units back in */
@@ -243,24 +274,32 @@ public final class ActivityLedger {
         }
     }
 
-    /** ORDERED -> PAID, mirroring the database of record; nothing moves, the units stay sold and held. */
+    /**
+     * ORDERED -> PAID, mirroring the database of record; nothing moves, the units stay sold and held. An ordered
+     * reservation keeps no record here (ADR 71), so this finds nothing to mark; a record still ORDERED would leave, as
+     * {@code mark_paid.lua} lets one of a sale loaded before leave.
+     */
     public boolean markPaid(ReservationId id) {
         Reservation reservation = reservations.get(id);
         if (reservation == null || reservation.status() != ReservationStatus.ORDERED) {
             return false;
         }
-        reservations.put(id, reservation.transitionTo(ReservationStatus.PAID));
+        reservations.remove(id);
         return true;
     }
 
-    /** RESERVED -> ORDERED: MySQL has the order, so reserved units become sold. */
+    /**
+     * RESERVED -> ORDERED: MySQL has the order, so reserved units become sold, and the record leaves (ADR 71): the
+     * database of record holds the order now. The request entry stays, so a keyed retry is answered
+     * {@link ReservationOutcome.Settled}.
+     */
     public boolean confirm(ReservationId id) {
         Reservation reservation = reservations.get(id);
         if (reservation == null || reservation.status() != ReservationStatus.RESERVED) {
             return false;
         }
-        moveEveryLine(reservation, StockLedger::confirm, false);
-        reservations.put(id, reservation.transitionTo(ReservationStatus.ORDERED));
+        moveEveryLine(reservation.buyerId(), reservation.lines(), StockLedger::confirm, false);
+        reservations.remove(id);
         return true;
     }
 
@@ -305,8 +344,8 @@ public final class ActivityLedger {
 
     /**
      * One SKU as reconciliation reads it: the ledger, every buyer's holdings of it, and its reservations that are
-     * RESERVED, ORDERED, FAILED, or CANCELLED by the buyer while RESERVED. This store keeps no outbox, so no
-     * reservation is reported waiting in one.
+     * RESERVED, FAILED, or CANCELLED by the buyer while RESERVED (an ORDERED one keeps no record: ADR 71). This store
+     * keeps no outbox, so no reservation is reported waiting in one.
      */
     public HotSkuSnapshot snapshot(SkuId skuId) {
         StockLedger ledger = ledgers.get(skuId);
@@ -348,31 +387,35 @@ public final class ActivityLedger {
      * Moves every line of the reservation, or none: every ledger move and every holding it gives back is checked before
      * anything is written, as the scripts do, so a refused move ({@link IllegalStockMoveException}) changes nothing.
      */
-    private void moveEveryLine(Reservation reservation, BiFunction<StockLedger, Long, StockLedger> move,
-                               boolean givesHoldingsBack) {
+    private void moveEveryLine(BuyerId buyer, List<ReservationLine> lines,
+                               BiFunction<StockLedger, Long, StockLedger> move, boolean givesHoldingsBack) {
         Map<SkuId, StockLedger> after = new HashMap<>();
-        for (ReservationLine line : reservation.lines()) {
+        for (ReservationLine line : lines) {
             StockLedger ledger = ledgers.get(line.skuId());
             if (ledger != null) {
                 after.put(line.skuId(), move.apply(ledger, (long) line.quantity()));
             }
-            long held = held(reservation.buyerId(), line.skuId());
+            long held = held(buyer, line.skuId());
             if (givesHoldingsBack && held < line.quantity()) {
                 throw new IllegalStockMoveException("cannot give back " + line.quantity() + " of " + line.skuId()
-                        + ", " + reservation.buyerId() + " holds " + held);
+                        + ", " + buyer + " holds " + held);
             }
         }
         ledgers.putAll(after);
         if (givesHoldingsBack) {
-            for (ReservationLine line : reservation.lines()) {
-                holdingsOf(reservation.buyerId()).merge(line.skuId(), (long) -line.quantity(), Long::sum);
+            for (ReservationLine line : lines) {
+                holdingsOf(buyer).merge(line.skuId(), (long) -line.quantity(), Long::sum);
             }
         }
-        moved(reservation);
+        moved(lines);
     }
 
     private void moved(Reservation reservation) {
-        reservation.lines().forEach(line -> versions.merge(line.skuId(), 1L, Long::sum));
+        moved(reservation.lines());
+    }
+
+    private void moved(List<ReservationLine> lines) {
+        lines.forEach(line -> versions.merge(line.skuId(), 1L, Long::sum));
     }
 
     /**
@@ -420,9 +463,18 @@ public final class ActivityLedger {
         return Optional.ofNullable(reservations.get(id));
     }
 
-    /** The reservation an earlier attempt of this buyer with this request id made, if one did. */
-    public Optional<Reservation> reservationFor(BuyerId buyer, RequestId requestId) {
-        return Optional.ofNullable(requests.get(new BuyerRequest(buyer, requestId))).map(reservations::get);
+    /**
+     * The answer to an attempt of this buyer with a request id an earlier attempt used: its reservation as recorded
+     * here, or {@link ReservationOutcome.Settled} when it left its record (ADR 71); empty for a new request.
+     */
+    public Optional<ReservationOutcome> replay(BuyerId buyer, RequestId requestId) {
+        ReservationId earlier = requests.get(new BuyerRequest(buyer, requestId));
+        if (earlier == null) {
+            return Optional.empty();
+        }
+        Reservation held = reservations.get(earlier);
+        return Optional.of(held != null ? new ReservationOutcome.Replayed(held)
+                : new ReservationOutcome.Settled(earlier));
     }
 
     public Activity activity() {

@@ -97,7 +97,6 @@ class ActivityLedgerReconciliationTest {
         assertThat(snapshot.appliedAdjustments()).containsExactly(9L);
         assertThat(snapshot.reservations()).containsExactlyInAnyOrder(
                 new HotReservation(reserved.id(), new BuyerId("ann"), ReservationStatus.RESERVED, 1, OPEN, null, false),
-                new HotReservation(ordered.id(), new BuyerId("bob"), ReservationStatus.ORDERED, 2, OPEN, null, false),
                 new HotReservation(cancelled.id(), new BuyerId("dee"), ReservationStatus.CANCELLED, 1, OPEN, cancelledAt,
                         false),
                 new HotReservation(failed.id(), new BuyerId("eve"), ReservationStatus.FAILED, 1, OPEN, null, false));

@@ -69,19 +69,22 @@ public final class PagedReads {
 
     /**
      * Ids of the reservations whose status passes {@code wanted}, by HSCAN over the records (one field each, its
-     * status read from the first letter).
+     * status read from the first letter; a restored order's letter is no record).
      */
     public Set<String> reservationIds(String reservations, Predicate<ReservationStatus> wanted) {
         Set<String> ids = new HashSet<>();
         scan(reservations, ScanArgs.Builder.limit(PAGE), (id, record) -> {
-            if (wanted.test(ReservationRecord.statusOf(record))) {
+            if (!ReservationRecord.isRestoredOrder(record) && wanted.test(ReservationRecord.statusOf(record))) {
                 ids.add(id);
             }
         });
         return ids;
     }
 
-    /** The records of the given reservations as they are now, by HMGET in pages; absent ones are left out. */
+    /**
+     * The records of the given reservations as they are now, by HMGET in pages; absent ones, and restored orders'
+     * letters (ADR 71), are left out.
+     */
     public List<SnapshotReply.Record> records(String reservations, Iterable<String> ids) {
         List<SnapshotReply.Record> records = new ArrayList<>();
         List<String> page = new ArrayList<>();
@@ -103,7 +106,7 @@ public final class PagedReads {
         long started = System.nanoTime();
         List<KeyValue<String, String>> values = redis.hmget(reservations, ids.toArray(String[]::new));
         for (int i = 0; i < ids.size(); i++) {
-            if (values.get(i).hasValue()) {
+            if (values.get(i).hasValue() && !ReservationRecord.isRestoredOrder(values.get(i).getValue())) {
                 into.add(SnapshotReply.Record.of(ids.get(i), values.get(i).getValue()));
             }
         }

@@ -154,6 +154,7 @@ public final class ReserveScriptCall {
                     Duration.ofNanos(number(reply, 1) * 1000));
             case "RESERVED" -> new ReservationOutcome.Reserved(request.toReservation());
             case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
+            case "SETTLED" -> new ReservationOutcome.Settled(new ReservationId(text(reply, 1)));
             case "NOT_READY" -> new ReservationOutcome.NotReady();
             case "NOT_STARTED" -> new ReservationOutcome.NotStarted(instant(reply, 1));
             case "ENDED" -> new ReservationOutcome.Ended(instant(reply, 1));

@@ -150,17 +150,6 @@ public final class SnapshotReply {
         return heldUnits;
     }
 
-    /** The records as seen from one SKU, for reservations read by id. */
-    public static List<HotReservation> seenFrom(SkuId skuId, List<Record> records) {
-        List<HotReservation> seen = new ArrayList<>();
-        for (Record record : records) {
-            Held held = Held.of(record, false);
-            held.lines.stream().filter(line -> line.skuId().equals(skuId)).findFirst()
-                    .ifPresent(line -> seen.add(held.asSeenFrom(line)));
-        }
-        return seen;
-    }
-
     /** One reservation record and whether its event waits in the outbox. */
     private record Held(ReservationId id, BuyerId buyer, ReservationStatus status, List<ReservationLine> lines,
                         Instant reservedAt, Instant cancelledAt, boolean inOutbox) {

@@ -4,7 +4,6 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
-import io.flashsale.domain.reconciliation.HotReservation;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -13,7 +12,6 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,16 +27,18 @@ public interface HotStoreReconciliationPort {
      * Every SKU of the activity with its ledger, holdings and the reservations that matter to reconciliation, and which
      * of them still wait in the outbox. A store may read it in bounded pages, never in one step that costs in
      * proportion to buyers or reservations; a SKU that moved meanwhile carries {@link HotSkuSnapshot#MOVING} as its
-     * version. A store may leave out ORDERED reservations (see {@link #reservations}). Empty when the hot store does not
+     * version. ORDERED reservations keep no record (ADR 71): those that owe a restore are asked for with
+     * {@link #restoreStatuses}. Empty when the hot store does not
      * hold the activity (never warmed up, archived, or lost).
      */
     Optional<HotStoreSnapshot> snapshot(ActivityId activityId);
 
     /**
-     * The given reservations as the hot store holds them now, each as seen from the SKU (those it does not hold, or
-     * that have no line of the SKU, left out): how reconciliation reads the few ORDERED ones that owe a restore.
+     * What a restore of each of these closed orders would find in the hot store now: ORDERED while its units are still
+     * sold there, its final status once restored, RESERVED while the store has not been told of the order; absent when
+     * the store never held it. How reconciliation reads the few orders that owe the hot store a restore.
      */
-    List<HotReservation> reservations(ActivityId activityId, SkuId skuId, Collection<ReservationId> ids);
+    Map<ReservationId, ReservationStatus> restoreStatuses(ActivityId activityId, List<PendingRestore> owed);
 
     /**
      * The look with every buyer's holding of its SKU, read in bounded pages after it, for a look that left them out

@@ -20,8 +20,9 @@ public interface HotStoreSettlementPort {
 
     /**
      * In one atomic step: every {@code confirmed} reservation still RESERVED becomes ORDERED (its reserved units
-     * sold), every {@code failed} one still RESERVED becomes FAILED and its units go back at once (available and the
-     * buyer's allowance). Any other reservation is left as it is, so settling a batch again changes nothing.
+     * sold, its record gone: ADR 71), every {@code failed} one still RESERVED becomes FAILED and its units go back at
+     * once (available and the buyer's allowance). Any other reservation is left as it is, so settling a batch again
+     * changes nothing.
      *
      * @return the status each reservation had before the call (absent when the hot store does not hold it);
      * RESERVED means this call moved it
@@ -30,11 +31,12 @@ public interface HotStoreSettlementPort {
                                                  List<ReservationId> failed);
 
     /**
-     * In one atomic step: every reservation still ORDERED takes its final status (CANCELLED or EXPIRED) and its sold
-     * units become available again, back in the buyer's allowance too. Any other reservation is left as it is, so a
+     * In one atomic step: every order still ORDERED in the hot store takes its final status (CANCELLED or EXPIRED) and
+     * its sold units become available again, back in the buyer's allowance too (as
+     * {@link StockReservationPort#restore(PendingRestore)} does for one). Any other reservation is left as it is, so a
      * restore never gives units back twice.
      *
      * @return the status each reservation had before the call (absent when not held); ORDERED means restored now
      */
-    Map<ReservationId, ReservationStatus> restore(ActivityId activityId, Map<ReservationId, ReservationStatus> finalStatus);
+    Map<ReservationId, ReservationStatus> restore(ActivityId activityId, List<PendingRestore> restores);
 }

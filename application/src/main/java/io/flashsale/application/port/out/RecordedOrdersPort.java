@@ -5,6 +5,7 @@ import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -28,6 +29,9 @@ public interface RecordedOrdersPort {
      * @return true when this call cancelled it; false when the order is not ORDERED (any more)
      */
     boolean cancelReleased(ReservationId reservationId, Instant cancelledAt);
+
+    /** The orders of these ids the database holds, with their lines, in no particular order. */
+    List<Order> orders(Collection<ReservationId> reservationIds);
 
     /** The activity's orders that became an order and were closed (CANCELLED, EXPIRED) at or after {@code since}. */
     List<Order> closedSince(ActivityId activityId, Instant since);

@@ -39,17 +39,27 @@ public interface StockReservationPort {
 
     /**
      * ORDERED -> CANCELLED | EXPIRED after the database of record closed the order and gave its units back there:
-     * sold units become available again (in any segment) and the buyer's allowance returns. False, and nothing
-     * moves, when the reservation is not ORDERED, so the units can never come back twice.
+     * the order's sold units become available again (in any segment) and the buyer's allowance returns. The store
+     * keeps no record of an ordered reservation (ADR 71), so the restore brings the order's buyer, request and lines;
+     * only its final status stays, and nothing moves when the reservation is not ORDERED there, so the units can never
+     * come back twice.
      *
-     * @throws IllegalArgumentException when {@code finalStatus} is neither CANCELLED nor EXPIRED
+     * @return the status the store held the reservation in before the call (ORDERED: restored now; RESERVED: the store
+     * has not been told of the order yet); empty when the store never held it
      */
-    boolean restore(ReservationId reservationId, ReservationStatus finalStatus);
+    Optional<ReservationStatus> restore(PendingRestore restore);
 
-    /** ORDERED -> PAID, mirroring the database of record; nothing moves. False when the reservation is not ORDERED. */
+    /**
+     * ORDERED -> PAID, mirroring the database of record; nothing moves. An ordered reservation keeps no record
+     * (ADR 71), so there is nothing to mark: false, except for a record a store kept from before.
+     */
     boolean markPaid(ReservationId reservationId);
 
-    /** RESERVED -> ORDERED, reserved units become sold; false when the reservation is not RESERVED. */
+    /**
+     * RESERVED -> ORDERED, reserved units become sold and the record leaves (ADR 71): the database of record holds the
+     * order. The request's entry stays, so a keyed retry is answered {@link ReservationOutcome.Settled}. False when the
+     * reservation is not RESERVED.
+     */
     boolean confirm(ReservationId reservationId);
 
     /**
@@ -58,6 +68,7 @@ public interface StockReservationPort {
      */
     boolean fail(ReservationId reservationId);
 
+    /** The reservation's record: empty once it was ordered (ADR 71), and for one the store never held. */
     Optional<Reservation> findReservation(ReservationId reservationId);
 
     /** The ledgers in item order; empty when the activity is not warmed up. */
