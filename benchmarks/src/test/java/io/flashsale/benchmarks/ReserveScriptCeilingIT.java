@@ -46,14 +46,18 @@ class ReserveScriptCeilingIT {
         assertThat(Ceilings.redisReserveScript(Servers.redis(), 2_000)).isPositive();
     }
 
-    /** The command as redis-benchmark would send it with {@code value} drawn for every placeholder. */
+    /**
+     * The command as redis-benchmark would send it with {@code value} drawn for every placeholder: the code of its one
+     * attempt's reply (the script answers a batch, one reply per attempt, ADR 68).
+     */
     private static String call(StatefulRedisConnection<String, String> connection, List<String> command,
                                String value) {
         List<String> filled = command.stream().map(part -> part.replace("__rand_int__", value)).toList();
         int keyCount = Integer.parseInt(filled.get(2));
         String[] keys = filled.subList(3, 3 + keyCount).toArray(String[]::new);
         String[] arguments = filled.subList(3 + keyCount, filled.size()).toArray(String[]::new);
-        List<Object> reply = connection.sync().evalsha(filled.get(1), ScriptOutputType.MULTI, keys, arguments);
-        return String.valueOf(reply.getFirst());
+        List<Object> replies = connection.sync().evalsha(filled.get(1), ScriptOutputType.MULTI, keys, arguments);
+        assertThat(replies).hasSize(1);
+        return String.valueOf(((List<?>) replies.getFirst()).getFirst());
     }
 }
