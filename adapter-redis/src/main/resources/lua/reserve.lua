@@ -26,6 +26,7 @@
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
+local activityId = ARGV[1]
 local ATTEMPT_ARGUMENTS = 12
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
