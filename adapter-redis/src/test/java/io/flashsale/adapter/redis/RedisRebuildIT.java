@@ -161,7 +161,8 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         assertThat(read.mayHold(ANN, ordered.requestId())).isTrue();
         var known = KnownRefusals.remembering(Duration.ofMinutes(5), Duration.ofMillis(100), acceptedKeys,
                 Duration.ZERO);
-        ReservationService service = ReservationServices.over(stock, known, Clock.systemUTC());
+        ReservationService service = ReservationServices.over(stock, known, Clock.systemUTC(),
+                List.of(onlyInMySql, asOrder(ordered, ReservationStatus.ORDERED)));
         assertThat(service.reserve(keyed(BOB, "last-unit"))).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(service.reserve(keyed(BOB, "sold-out"))).isEqualTo(new ReservationOutcome.SoldOut(B));
         assertThat(service.reserve(keyed(new BuyerId("cid"), onlyInMySql.requestId().value())))
