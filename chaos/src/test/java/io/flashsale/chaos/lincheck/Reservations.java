@@ -40,6 +40,7 @@ final class Reservations {
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> "RESERVED " + token(reserved.reservation().id());
             case ReservationOutcome.Replayed replayed -> "REPLAYED " + token(replayed.reservation().id());
+            case ReservationOutcome.Settled settled -> "SETTLED " + token(settled.reservationId());
             default -> outcome.toString();
         };
     }
