@@ -131,6 +131,58 @@ class KeyedSoldOutAnswersIT {
         assertThat(attempt(other, "buyer-0", "request-0")).isEqualTo(new ReservationOutcome.Replayed(accepted.get(0)));
     }
 
+    /**
+     * The service's defaults (a refusal kept 1 s, a sale's keys read at most once a second) and a crowd that is already
+     * racing when the sale sells out: the answers on their way when the refusal is learnt teach it again, and must not
+     * leave keyed attempts to Redis until the next read.
+     */
+    @Test
+    void givenACrowdRacingAsTheSaleSellsOut_whenEveryAttemptCarriesANewKey_thenAtMostTwoScriptCallsInAHundredAnswers()
+            throws Exception {
+        RedisHotStore store = RedisHotStore.connect(new RedisHotStore.Settings(TestServices.redis().host(),
+                TestServices.redis().port(), null, 0, Duration.ofSeconds(10)), registry);
+        stores.add(store);
+        KnownRefusals known = KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100),
+                store.acceptedRequests(), Duration.ofSeconds(1));
+        store.stockReturns().subscribe(known);
+        ReservationService service = ReservationServices.over(store.stockReservations(), known, Clock.systemUTC());
+        int threads = 16;
+        int each = 250;
+        ExecutorService crowd = Executors.newFixedThreadPool(threads);
+        Map<String, ReservationOutcome> outcomes = new ConcurrentHashMap<>();
+        long before = scriptCalls();
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                running.add(crowd.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        String buyer = "racer-" + thread + "-" + i;
+                        outcomes.put(buyer, service.reserve(keyed(activityId, buyer, "key-" + buyer)));
+                    }
+                }));
+            }
+            for (Future<?> future : running) {
+                future.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            crowd.shutdownNow();
+        }
+        long spent = scriptCalls() - before;
+
+        assertThat(outcomes.values().stream().filter(ReservationOutcome.Reserved.class::isInstance)).hasSize(UNITS);
+        assertThat(outcomes.values().stream().filter(outcome -> !(outcome instanceof ReservationOutcome.Reserved)))
+                .containsOnly(new ReservationOutcome.SoldOut(SKU));
+        assertThat(spent).as("script calls for %d keyed attempts", threads * each)
+                .isLessThanOrEqualTo(threads * each / 50);
+        outcomes.forEach((buyer, outcome) -> {
+            if (outcome instanceof ReservationOutcome.Reserved(var reservation)) {
+                assertThat(service.reserve(keyed(activityId, buyer, "key-" + buyer)))
+                        .isEqualTo(new ReservationOutcome.Replayed(reservation));
+            }
+        });
+    }
+
     @Test
     void givenBothInstancesKnowTheSaleSoldOut_whenUnitsReturn_thenKeyedAttemptsReachRedisAgainAndTheNewKeyIsReplayed()
             throws InterruptedException {

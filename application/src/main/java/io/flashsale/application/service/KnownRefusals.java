@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What this instance knows to be final for now, learnt from the hot store's own answers: a SKU sold out, a sale
@@ -32,8 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * at most one read per sale in flight and one per {@code rereadGap}), on the thread that learnt it, and the read
  * vouches for the refusals learnt before it. A key the read may hold asks the store, which replays it. The read is
  * forgotten with the refusals at every return of units, and not kept when a return was heard while it was on its
- * way: a key accepted after the return would be missing from it. A key is taken to name one attempt (its resends carry
- * the same lines). Thread-safe.
+ * way: a key accepted after the return would be missing from it. A refusal that holds is not replaced by the same
+ * refusal learnt again, so late answers (a batch's, all at once) never leave keyed attempts to the store until the next
+ * read. A key is taken to name one attempt (its resends carry the same lines). Thread-safe.
  */
 public final class KnownRefusals implements StockReturnListener {
 
@@ -64,12 +66,12 @@ public final class KnownRefusals implements StockReturnListener {
     /** One activity's refusals: of the whole sale (ended, not started), and per SKU (sold out). */
     private static final class Known {
         final Map<SkuId, Remembered> skus = new ConcurrentHashMap<>();
-        volatile Remembered sale;
+        final AtomicReference<Remembered> sale = new AtomicReference<>();
         volatile AcceptedRead accepted;
 
         /** The refusal that holds for these lines at {@code now}: the sale's, else the first line's; null if none. */
         Remembered holding(List<ReservationLine> lines, Instant now) {
-            Remembered whole = sale;
+            Remembered whole = sale.get();
             if (whole != null && whole.holdsAt(now)) {
                 return whole;
             }
@@ -178,14 +180,14 @@ public final class KnownRefusals implements StockReturnListener {
         switch (outcome) {
             case ReservationOutcome.SoldOut soldOut -> {
                 Known known = known(activityId);
-                var remembered = new Remembered(outcome, now.plus(memory), learnings.incrementAndGet());
-                known.skus.put(soldOut.skuId(), remembered);
+                Remembered kept = known.skus.compute(soldOut.skuId(), (sku, current) -> current != null
+                        && current.holdsAt(now) ? current : remembered(outcome, now.plus(memory)));
                 // Checked again after the write: a return heard meanwhile may have missed it.
                 if (returnsHeard.get() != ticket) {
-                    known.skus.remove(soldOut.skuId(), remembered);
+                    known.skus.remove(soldOut.skuId(), kept);
                     return;
                 }
-                readAccepted(activityId, known, remembered, now);
+                readAccepted(activityId, known, kept, now);
             }
             case ReservationOutcome.Ended ended -> rememberSale(activityId, ticket, outcome, now.plus(memory), now);
             case ReservationOutcome.NotStarted notStarted -> {
@@ -201,15 +203,23 @@ public final class KnownRefusals implements StockReturnListener {
     private void rememberSale(ActivityId activityId, long ticket, ReservationOutcome outcome, Instant until,
                               Instant now) {
         Known known = known(activityId);
-        var remembered = new Remembered(outcome, until, learnings.incrementAndGet());
-        known.sale = remembered;
+        Remembered kept = known.sale.updateAndGet(current -> current != null && current.holdsAt(now)
+                && current.outcome().getClass() == outcome.getClass() ? current : remembered(outcome, until));
         if (returnsHeard.get() != ticket) {
-            known.sale = null;
+            known.sale.compareAndSet(kept, null);
             return;
         }
-        if (remembered.finalForNewKeys()) {
-            readAccepted(activityId, known, remembered, now);
+        if (kept.finalForNewKeys()) {
+            readAccepted(activityId, known, kept, now);
         }
+    }
+
+    /**
+     * A refusal learnt now. The same refusal learnt again while it holds (answers that were on their way, often a
+     * whole batch's at once) keeps the first, with its place and expiry: the read vouching for it keeps vouching.
+     */
+    private Remembered remembered(ReservationOutcome outcome, Instant until) {
+        return new Remembered(outcome, until, learnings.incrementAndGet());
     }
 
     /**

@@ -124,6 +124,39 @@ class KnownRefusalsAcceptedKeysTest {
     }
 
     @Test
+    void givenAVouchedRefusal_whenAnswersThatWereOnTheirWayTeachItAgain_thenNewKeysAreStillAnsweredHere() {
+        known.learn(SALE, known.ticket(), SOLD_OUT, NOW);
+        known.learn(SALE, known.ticket(), SOLD_OUT, NOW.plusMillis(5));
+        known.learn(SALE, known.ticket(), SOLD_OUT, NOW.plusMillis(9));
+
+        assertThat(keyed(NEW_KEY, PHONE)).as("the read vouching for the first refusal still vouches").contains(SOLD_OUT);
+        verify(port, times(1)).read(SALE);
+    }
+
+    @Test
+    void givenAnEndedSaleLearntAgain_whenANewKeyAttempts_thenTheFirstReadStillVouches() {
+        var ended = new ReservationOutcome.Ended(NOW.minusSeconds(5));
+        known.learn(SALE, known.ticket(), ended, NOW);
+        known.learn(SALE, known.ticket(), ended, NOW.plusMillis(5));
+
+        assertThat(keyed(NEW_KEY, CASE)).contains(ended);
+        verify(port, times(1)).read(SALE);
+    }
+
+    @Test
+    void givenAShortMemory_whenTheRefusalExpiresAndIsLearntAgain_thenItIsReadAfreshAndAnsweredHereAgain() {
+        known = KnownRefusals.remembering(Duration.ofMillis(500), Duration.ofMillis(100), port, Duration.ofMillis(500));
+        known.learn(SALE, known.ticket(), SOLD_OUT, NOW);
+        Instant later = NOW.plusMillis(600);
+
+        assertThat(known.answer(SALE, ANN, NEW_KEY, lines(PHONE), later)).as("expired: the store decides").isEmpty();
+        known.learn(SALE, known.ticket(), SOLD_OUT, later);
+
+        assertThat(known.answer(SALE, ANN, NEW_KEY, lines(PHONE), later)).contains(SOLD_OUT);
+        verify(port, times(2)).read(SALE);
+    }
+
+    @Test
     void givenARead_whenUnitsReturn_thenKeyedAttemptsGoToTheStoreAndTheNextSoldOutIsReadAfresh() {
         known.learn(SALE, known.ticket(), SOLD_OUT, NOW);
 
