@@ -41,6 +41,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     private final IdGenerator ids;
     private final Duration loadGrace;
     private final SaleChangesPort changes;
+    private final RecentStockFigures figures;
 
     /** Reads the repository itself and tells nobody of a creation. */
     public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids,
@@ -54,12 +55,19 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
      */
     public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
                            IdGenerator ids, Duration loadGrace, SaleChangesPort changes) {
+        this(activities, records, stock, ids, loadGrace, changes, RecentStockFigures.none(stock));
+    }
+
+    /** @param figures the hot store's live figures as the buyers' reads see them (at most one read per sale per moment) */
+    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
         this.activities = activities;
         this.records = records;
         this.stock = stock;
         this.ids = ids;
         this.loadGrace = LoadInFlight.requireGrace(loadGrace);
         this.changes = changes;
+        this.figures = figures;
     }
 
     @Override
@@ -71,11 +79,14 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         return activity;
     }
 
-    /** An archived sale shows its ledgers on record; any other, the hot store's (none before its warm-up). */
+    /**
+     * An archived sale shows its ledgers on record; any other, the hot store's (none before its warm-up), as recent as
+     * {@link RecentStockFigures} keeps them.
+     */
     @Override
     public Optional<ActivityView> find(ActivityId activityId) {
         return records.find(activityId).map(record -> new ActivityView(record.activity(),
-                record.ledgersOnRecord().isPresent() ? record.ledgersOnRecord() : stock.stock(activityId)));
+                record.ledgersOnRecord().isPresent() ? record.ledgersOnRecord() : figures.of(activityId)));
     }
 
     @Override
@@ -90,7 +101,9 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
             throw new SaleHasReservationsException(activityId);
         }
         activities.recordLoad(activityId);
-        return stock.warmUp(activity);
+        List<SkuStock> loaded = stock.warmUp(activity);
+        figures.forget(activityId);
+        return loaded;
     }
 
     @Override

@@ -15,15 +15,19 @@ import java.time.Duration;
  * @param unknownTtl how long an id the database does not know is remembered (a creation is heard at once); zero asks
  *                   the database every time
  * @param maxSize    ids remembered at most
+ * @param figuresFreshFor how long one read of a sale's live figures in the hot store serves the buyers' reads of it
+ *                   on this instance (the page polls every second); zero reads the hot store for every request
  */
 @ConfigurationProperties("flashsale.activity-cache")
 public record ActivityCacheProperties(@DefaultValue("10s") Duration ttl,
                                       @DefaultValue("2s") Duration unknownTtl,
-                                      @DefaultValue("10000") long maxSize) {
+                                      @DefaultValue("10000") long maxSize,
+                                      @DefaultValue("250ms") Duration figuresFreshFor) {
 
     public ActivityCacheProperties {
         requireZeroOrPositive(ttl, "ttl");
         requireZeroOrPositive(unknownTtl, "unknown-ttl");
+        requireZeroOrPositive(figuresFreshFor, "figures-fresh-for");
         if (maxSize < 1) {
             throw new IllegalArgumentException("flashsale.activity-cache.max-size must be positive, was " + maxSize);
         }

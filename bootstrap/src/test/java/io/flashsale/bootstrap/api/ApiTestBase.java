@@ -8,6 +8,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @Import(ApiTestBase.FailingController.class)
+// A buyer's read shows the hot store's figures of that moment, so tests see at once what a request did;
+// SaleFiguresIT runs with the figures remembered, as the service does by default.
+@TestPropertySource(properties = "flashsale.activity-cache.figures-fresh-for=0")
 abstract class ApiTestBase {
 
     static final String ADMIN_TOKEN = "bootstrap-it-admin-token";

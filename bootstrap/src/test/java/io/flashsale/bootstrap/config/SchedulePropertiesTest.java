@@ -70,13 +70,17 @@ class SchedulePropertiesTest {
 
     @Test
     void givenActivityCacheSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ActivityCacheProperties(Duration.ofSeconds(-1), ONE_SECOND, 10))
+        assertThatThrownBy(() -> new ActivityCacheProperties(Duration.ofSeconds(-1), ONE_SECOND, 10, ONE_SECOND))
                 .hasMessageContaining("flashsale.activity-cache.ttl");
-        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, Duration.ofSeconds(-1), 10))
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, Duration.ofSeconds(-1), 10, ONE_SECOND))
                 .hasMessageContaining("flashsale.activity-cache.unknown-ttl");
-        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, ONE_SECOND, 0))
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, ONE_SECOND, 0, ONE_SECOND))
                 .hasMessageContaining("flashsale.activity-cache.max-size");
+        assertThatThrownBy(() -> new ActivityCacheProperties(ONE_SECOND, ONE_SECOND, 1, Duration.ofMillis(-1)))
+                .hasMessageContaining("flashsale.activity-cache.figures-fresh-for");
 
-        assertThat(new ActivityCacheProperties(Duration.ZERO, Duration.ZERO, 1).ttl()).as("zero: no memory").isZero();
+        var none = new ActivityCacheProperties(Duration.ZERO, Duration.ZERO, 1, Duration.ZERO);
+        assertThat(none.ttl()).as("zero: no memory").isZero();
+        assertThat(none.figuresFreshFor()).as("zero: every read asks the hot store").isZero();
     }
 }
