@@ -30,7 +30,7 @@ public class PaymentNotificationController {
     }
 
     @PostMapping(PATH)
-    public ResponseEntity<?> notify(HttpServletRequest http, @Valid @RequestBody PaymentNotificationRequest request) {
+    public ResponseEntity<?> confirmPayment(HttpServletRequest http, @Valid @RequestBody PaymentNotificationRequest request) {
         if (http.getAttribute(PaymentNotificationFilter.VERIFIED) == null) {
             // Reached without the filter's check (a path spelt in a way it did not recognise): never pay unsigned.
             return Problems.response(Problems.of(ProblemCode.SIGNATURE_INVALID, "the notification was not verified"));
