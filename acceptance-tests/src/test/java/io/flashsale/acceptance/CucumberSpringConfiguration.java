@@ -55,6 +55,8 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // The buyer confirms its own payment in these scenarios (the provider's notifications: PaymentNotificationIT).
+        registry.add("flashsale.payment.buyer-confirms", () -> "true");
         // Scenarios of one eager buyer (twenty identical requests at once) speak of the store, not of the per-buyer
         // rate limit; rate-limit.feature runs instances with the limit it names.
         registry.add("flashsale.rate-limit.buyer.burst", () -> "100");
