@@ -29,7 +29,7 @@ Feature: Unpaid orders lapse and give their units back
     And Alice has an order for 1 ticket
     And Alice's order has lapsed unpaid
     When Alice pays for her order
-    Then Alice is refused because her order has lapsed and can no longer be paid
+    Then Alice's payment is refused because her order has lapsed, and kept for a refund
     And the shop's books record Alice's order as expired
     And within 5 seconds 3 tickets are available again
     And the shop's books show 0 tickets sold out of 3

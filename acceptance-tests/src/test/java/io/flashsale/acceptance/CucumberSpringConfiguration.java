@@ -25,6 +25,8 @@ import java.util.concurrent.ThreadLocalRandom;
 public class CucumberSpringConfiguration {
 
     public static final String ADMIN_TOKEN = "acceptance-admin-token";
+    /** What the payment provider signs its notifications with. */
+    public static final String NOTIFICATION_SECRET = "acceptance-notification-secret";
     /** One per test JVM: overlapping runs on one server never share it. */
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_acceptance");
 
@@ -55,6 +57,8 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // Payments come from the payment provider only (flashsale.payment.buyer-confirms stays off, as by default).
+        registry.add("flashsale.payment.notification-secret", () -> NOTIFICATION_SECRET);
         // Scenarios of one eager buyer (twenty identical requests at once) speak of the store, not of the per-buyer
         // rate limit; rate-limit.feature runs instances with the limit it names.
         registry.add("flashsale.rate-limit.buyer.burst", () -> "100");

@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -71,8 +72,12 @@ class SalePagesIT {
         String run = "browser-" + UUID.randomUUID().toString().substring(0, 8);
         String database = TestServices.mariadb().freshDatabase("flashsale_it_browser");
         port = ServiceProcess.freePort();
+        Map<String, String> settings = new LinkedHashMap<>(ServiceSettings.onTestServices(run, database, port,
+                ADMIN_TOKEN));
+        // The page's Pay button, as in the demo profile: the buyer confirms the payment.
+        settings.put("flashsale.payment.buyer-confirms", "true");
         service = ServiceProcess.start(ServiceProcess.runnableJar(), List.of("-Xmx512m", "-XX:TieredStopAtLevel=1"),
-                ServiceSettings.onTestServices(run, database, port, ADMIN_TOKEN),
+                settings,
                 Path.of("target", "browser", run + ".log")).awaitReady(Duration.ofMinutes(3));
         api = new FlashsaleApi(port, ADMIN_TOKEN);
     }

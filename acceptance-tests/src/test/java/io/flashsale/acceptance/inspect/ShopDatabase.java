@@ -144,6 +144,12 @@ public final class ShopDatabase {
                 rows -> new Placement(rows.getLong("reserved_micros"), rows.getLong("placed_micros")));
     }
 
+    /** The references of a reservation's payments that paid nothing and are owed back (payment_conflicts). */
+    public List<String> paymentsOwedBack(String reservationId) {
+        return query("SELECT payment_reference FROM payment_conflicts WHERE reservation_id = ?", List.of(reservationId),
+                rows -> rows.getString(1));
+    }
+
     /** Changes the books behind the hot store's back: the way a test makes the two disagree. */
     public void setStock(String activityId, String skuId, long units) {
         try (Connection connection = connect();

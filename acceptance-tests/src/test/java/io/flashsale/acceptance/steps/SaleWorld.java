@@ -5,6 +5,7 @@ import io.flashsale.acceptance.CucumberSpringConfiguration;
 import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
+import io.flashsale.acceptance.api.PaymentProvider;
 import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.time.ScenarioClock;
 import org.springframework.beans.factory.annotation.Value;
@@ -31,16 +32,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class SaleWorld {
 
     private final FlashsaleApi api;
+    private final PaymentProvider paymentProvider;
     private final ScenarioClock clock;
     private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final List<ApiAnswer> answers = new ArrayList<>();
     private final Map<String, ApiAnswer> lastAnswerOfBuyer = new LinkedHashMap<>();
     private final Map<String, String> reservationOfBuyer = new LinkedHashMap<>();
+    private final Map<String, String> paymentOfBuyer = new LinkedHashMap<>();
+    private int payments;
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
 
     public SaleWorld(@Value("${local.server.port}") int port, ScenarioClock clock) {
         this.api = new FlashsaleApi(port, CucumberSpringConfiguration.ADMIN_TOKEN);
+        this.paymentProvider = new PaymentProvider(CucumberSpringConfiguration.NOTIFICATION_SECRET, clock);
         this.clock = clock;
     }
 
@@ -51,6 +56,24 @@ public class SaleWorld {
 
     public FlashsaleApi api() {
         return api;
+    }
+
+    public PaymentProvider paymentProvider() {
+        return paymentProvider;
+    }
+
+    /** A new payment the provider took from the buyer: its reference, unique across scenarios and runs. */
+    public String newPaymentOf(String buyer) {
+        String reference = unique("pay") + "-" + ++payments;
+        paymentOfBuyer.put(buyer, reference);
+        return reference;
+    }
+
+    /** The buyer's last payment. */
+    public String paymentOf(String buyer) {
+        String reference = paymentOfBuyer.get(buyer);
+        assertThat(reference).as("%s has paid", buyer).isNotNull();
+        return reference;
     }
 
     /** A name that no other scenario or run uses, e.g. for a sale id. */

@@ -78,6 +78,11 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao) {
+        return new MysqlProviderPayments(paymentDao);
+    }
+
+    @Bean
     MysqlReservationAliases mysqlReservationAliases(OrderDao orderDao) {
         return new MysqlReservationAliases(orderDao);
     }

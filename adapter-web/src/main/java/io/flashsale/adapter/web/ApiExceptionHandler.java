@@ -11,6 +11,7 @@ import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.adapter.web.security.MissingUserException;
+import io.flashsale.adapter.web.security.BuyerPaymentDisabledException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
 import org.slf4j.Logger;
@@ -148,6 +149,11 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.status(ProblemCode.UNAUTHORIZED.status())
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .body(Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
+    }
+
+    @ExceptionHandler(BuyerPaymentDisabledException.class)
+    ResponseEntity<ProblemDetail> buyerPaymentDisabled(BuyerPaymentDisabledException e) {
+        return Problems.response(Problems.of(ProblemCode.BUYER_PAYMENT_DISABLED, e.getMessage()));
     }
 
     @ExceptionHandler(MissingUserException.class)

@@ -7,6 +7,10 @@ public enum ProblemCode {
     VALIDATION(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     MISSING_USER(HttpStatus.UNAUTHORIZED),
+    /** A payment notification whose {@code Flashsale-Signature} is missing, malformed, stale or does not match. */
+    SIGNATURE_INVALID(HttpStatus.UNAUTHORIZED),
+    /** A buyer's own payment confirmation: only the payment provider confirms payments here. */
+    BUYER_PAYMENT_DISABLED(HttpStatus.FORBIDDEN),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
@@ -23,6 +27,16 @@ public enum ProblemCode {
     ENDED(HttpStatus.CONFLICT),
     /** The reservation cannot be paid in its status ({@code reservationStatus}); RESERVED: try again shortly. */
     NOT_PAYABLE(HttpStatus.CONFLICT),
+    /**
+     * A second payment of an order paid under another payment reference (or a reference that paid another order):
+     * recorded, nothing changed; the provider refunds it.
+     */
+    PAYMENT_CONFLICT(HttpStatus.CONFLICT),
+    /**
+     * A payment of an order that can no longer be paid ({@code reservationStatus}: EXPIRED, also past its deadline;
+     * CANCELLED; FAILED): recorded, nothing changed; the provider refunds it.
+     */
+    PAYMENT_REFUSED(HttpStatus.CONFLICT),
     /** The reservation cannot be cancelled in its status ({@code reservationStatus}). */
     NOT_CANCELLABLE(HttpStatus.CONFLICT),
     /** An archive of a sale that has not ended ({@code endsAt}). */
@@ -52,6 +66,8 @@ public enum ProblemCode {
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
+    /** No payment notification secret is configured: notifications are refused until one is (the provider retries). */
+    PAYMENT_NOTIFICATIONS_DISABLED(HttpStatus.SERVICE_UNAVAILABLE),
     /**
      * A store did not answer in time (the database of record, or Redis outside the reservation path), or the broker did
      * not take an event: a condition that passes;

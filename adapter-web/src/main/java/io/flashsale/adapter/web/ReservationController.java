@@ -8,6 +8,7 @@ import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
 import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
@@ -66,7 +67,11 @@ public class ReservationController {
                 .orElseThrow(PathIds::reservationNotFound);
     }
 
-    /** ORDERED -> PAID; repeating it is harmless. 200 with the reservation as GET shows it. */
+    /**
+     * ORDERED -> PAID on the buyer's word; repeating it is harmless. 200 with the reservation as GET shows it. Off
+     * unless buyers may confirm their own payments ({@link BuyerConfirmedPayment}).
+     */
+    @BuyerConfirmedPayment
     @PostMapping("/api/v1/reservations/{reservationId}/payment")
     public ResponseEntity<?> pay(BuyerId buyer, @PathVariable String reservationId) {
         ReservationId id = PathIds.reservation(reservationId);

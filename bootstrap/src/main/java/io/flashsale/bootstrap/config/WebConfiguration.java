@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
@@ -39,20 +40,23 @@ import java.util.List;
 /** Wires the HTTP adapter: its controllers and advice by scanning adapter-web, its filters and valve here. */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan(basePackageClasses = ApiExceptionHandler.class)
-@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class})
+@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class, PaymentProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
     private final AdminToken adminToken;
     private final RateLimitProperties rateLimits;
+    private final PaymentProperties payment;
 
-    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits) {
+    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits, PaymentProperties payment) {
         this.adminToken = adminToken;
         this.rateLimits = rateLimits;
+        this.payment = payment;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(new AdminAuthorizationInterceptor(adminToken));
+        registry.addInterceptor(new BuyerPaymentInterceptor(payment.buyerConfirms()));
         registry.addInterceptor(new AcceptableAnswerInterceptor()).addPathPatterns("/api/**");
     }
 

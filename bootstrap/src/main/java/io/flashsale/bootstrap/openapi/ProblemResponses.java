@@ -1,6 +1,8 @@
 package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
+import io.flashsale.adapter.web.security.NotificationSignature;
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Operation;
@@ -52,6 +54,9 @@ final class ProblemResponses implements OperationCustomizer {
                     ProblemCode.RESERVATIONS_PENDING),
             "POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE),
             "POST /api/v1/reservations/{reservationId}/cancellation", EnumSet.of(ProblemCode.NOT_CANCELLABLE),
+            "POST /api/v1/payments/notifications", EnumSet.of(ProblemCode.SIGNATURE_INVALID,
+                    ProblemCode.PAYMENT_NOTIFICATIONS_DISABLED, ProblemCode.PAYMENT_CONFLICT, ProblemCode.PAYMENT_REFUSED,
+                    ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND),
             "POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
                     ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM));
     /** Operations whose success is not 200 (the status the controller's ResponseEntity sets, which springdoc cannot see). */
@@ -60,6 +65,8 @@ final class ProblemResponses implements OperationCustomizer {
             "POST /api/v1/activities/{activityId}/reservations", 202,
             "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
             "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
+    /** The payment provider's notifications, signed instead of carrying a buyer or an admin token. */
+    private static final String SIGNED = "POST /api/v1/payments/notifications";
     /** Reads answered with a strong ETag and 304 to an If-None-Match that names it (ADR 66). */
     private static final Set<String> CONDITIONAL_READS = Set.of("GET /api/v1/activities/{activityId}");
     private static final Map<String, ProblemCode> NOT_FOUND_BY_PATH_ID = Map.of(
@@ -79,6 +86,15 @@ final class ProblemResponses implements OperationCustomizer {
         if (isAdminOnly(handler)) {
             codes.add(ProblemCode.UNAUTHORIZED);
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.ADMIN_SCHEME));
+        }
+        if (handler.hasMethodAnnotation(BuyerConfirmedPayment.class)) {
+            codes.add(ProblemCode.BUYER_PAYMENT_DISABLED);
+        }
+        if (SIGNED.equals(route(handler))) {
+            operation.addParametersItem(new HeaderParameter().name(NotificationSignature.HEADER).required(true)
+                    .description("t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<raw body>\"> keyed with the "
+                            + "notification secret; at most 5 minutes (flashsale.payment.signature-tolerance) from now")
+                    .schema(new Schema<String>().types(Set.of("string"))));
         }
         List<MethodParameter> parameters = Arrays.asList(handler.getMethodParameters());
         if (parameters.stream().anyMatch(parameter -> parameter.getParameterType() == BuyerId.class)) {

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.api;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -9,8 +10,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Payment and cancellation of reservations that are not orders yet: the outbox relay is off in this context, so every
- * reservation stays RESERVED and Redis alone decides.
+ * reservation stays RESERVED and Redis alone decides. The buyer confirms its own payments here (off by default: see
+ * BuyerPaymentSwitchIT).
  */
+@TestPropertySource(properties = "flashsale.payment.buyer-confirms=true")
 class ReservationLifecycleApiIT extends ApiTestBase {
 
     @Test

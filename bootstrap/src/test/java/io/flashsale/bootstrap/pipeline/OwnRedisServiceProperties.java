@@ -32,5 +32,6 @@ final class OwnRedisServiceProperties {
         registry.add("flashsale.outage.probe-interval", () -> "200ms");
         registry.add("flashsale.outage.sliding-window", () -> "4");
         registry.add("flashsale.outage.minimum-calls", () -> "2");
+        registry.add("flashsale.payment.buyer-confirms", () -> "true");
     }
 }

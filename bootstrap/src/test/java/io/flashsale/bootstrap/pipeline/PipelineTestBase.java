@@ -64,6 +64,8 @@ import static org.awaitility.Awaitility.await;
 abstract class PipelineTestBase {
 
     static final String ADMIN_TOKEN = "pipeline-it-admin-token";
+    /** What the payment provider signs its notifications with here. */
+    static final String NOTIFICATION_SECRET = "pipeline-it-notification-secret";
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
     static final String TOPIC = "flashsale-it-pipeline-" + RUN;
     static final String GROUP = "flashsale-it-pipeline-" + RUN;
@@ -129,6 +131,9 @@ abstract class PipelineTestBase {
         // Reconciled by the tests; a lost move counts as lost after 2 s, so drift tests need not wait a minute.
         registry.add("flashsale.reconciliation.schedule-enabled", () -> "false");
         registry.add("flashsale.reconciliation.grace", RECONCILIATION_GRACE::toString);
+        registry.add("flashsale.payment.notification-secret", () -> NOTIFICATION_SECRET);
+        // The lifecycle tests pay as the buyer; PaymentNotificationIT pays as the provider.
+        registry.add("flashsale.payment.buyer-confirms", () -> "true");
     }
 
     static synchronized TcpProxy databaseProxy() {

@@ -28,7 +28,7 @@ final class RequestGenerator {
             "text/html", "application/xml", "text/plain;q=0.1", "application/json;q=0", "image/*");
     private static final List<String> EXTRA_HEADERS = List.of("X-Forwarded-For", "Accept-Charset", "Content-Encoding",
             "Transfer-Encoding", "X-Operator", "Cookie", "Origin", "X-User-Id", "Idempotency-Key", "Authorization",
-            "Accept-Language", "Range", "If-Match");
+            "Accept-Language", "Range", "If-Match", "Flashsale-Signature");
     private static final List<String> RESERVATION_SUFFIXES = List.of("/cancellation", "/cancellation", "/payment",
             "/payment", "", "", "/x", "/cancellation/", "/payment?x=1");
     private static final List<String> OPERATOR_SUFFIXES = List.of("/stock", "/reconciliation", "/reconciliation",
@@ -270,7 +270,8 @@ final class RequestGenerator {
                     + data.pickValue(List.of("", "/reservations", "/stock", "/warm-up", "/x"));
             case 1 -> "/api/v1/activities/" + saleId + "/" + segment(data);
             case 2 -> data.pickValue(List.of("/", "/api", "/api/v1", "/actuator/health", "/actuator/prometheus",
-                    "/error", "/v3/api-docs", "/api/v1/activities/", "/api/v1/reservations/"));
+                    "/error", "/v3/api-docs", "/api/v1/activities/", "/api/v1/reservations/",
+                    "/api/v1/payments/notifications", "/api/v1/payments/notifications/", "/api/v1/payments"));
             case 3 -> "/actuator/" + segment(data);
             case 4 -> "/api/v1/activities/" + saleId + "/reservations/" + segment(data);
             default -> "/" + segment(data);

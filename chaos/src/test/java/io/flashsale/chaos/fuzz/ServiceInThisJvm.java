@@ -52,6 +52,9 @@ final class ServiceInThisJvm implements AutoCloseable {
         properties.put("flashsale.kafka.consumer.group-id", "flashsale-" + run);
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", adminToken);
+        // The fuzzer pays as the buyer; its unsigned notifications must all be refused.
+        properties.put("flashsale.payment.buyer-confirms", true);
+        properties.put("flashsale.payment.notification-secret", "fuzz-notification-secret");
         properties.put("logging.level.root", "WARN");
         // As command-line arguments: they outrank application.yaml (default properties would not).
         String[] arguments = properties.entrySet().stream()

@@ -109,6 +109,8 @@ public final class ChaosSystem implements AutoCloseable {
         properties.put("flashsale.kafka.consumer.group-id", group(run));
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", ADMIN_TOKEN);
+        // The campaign's buyers pay for their own orders.
+        properties.put("flashsale.payment.buyer-confirms", "true");
         // Quick hand-overs after a kill: the dead member's partitions and pending relay entries move on in seconds.
         properties.put("spring.kafka.consumer.properties[session.timeout.ms]", "6000");
         properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", "1000");
