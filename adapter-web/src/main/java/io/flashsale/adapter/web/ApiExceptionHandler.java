@@ -10,7 +10,7 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
-import io.flashsale.adapter.web.security.MissingUserException;
+import io.flashsale.adapter.web.security.BuyerAuthenticationException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
 import org.slf4j.Logger;
@@ -150,9 +150,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 .body(Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
     }
 
-    @ExceptionHandler(MissingUserException.class)
-    ResponseEntity<ProblemDetail> missingUser(MissingUserException e) {
-        return Problems.response(Problems.of(ProblemCode.MISSING_USER, e.getMessage()));
+    @ExceptionHandler(BuyerAuthenticationException.class)
+    ResponseEntity<ProblemDetail> notABuyer(BuyerAuthenticationException e) {
+        var answer = Problems.status(e.code().status());
+        if (e.aboutBearerToken()) {
+            answer.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+        }
+        return answer.body(Problems.of(e.code(), e.getMessage()));
     }
 
     @ExceptionHandler(PayloadTooLargeException.class)

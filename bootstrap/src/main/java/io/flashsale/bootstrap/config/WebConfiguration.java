@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.BuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
@@ -44,10 +45,12 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     private final AdminToken adminToken;
     private final RateLimitProperties rateLimits;
+    private final BuyerAuthenticator buyers;
 
-    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits) {
+    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits, BuyerAuthenticator buyers) {
         this.adminToken = adminToken;
         this.rateLimits = rateLimits;
+        this.buyers = buyers;
     }
 
     @Override
@@ -58,7 +61,7 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new BuyerArgumentResolver());
+        resolvers.add(new BuyerArgumentResolver(buyers));
         resolvers.add(clientAddresses());
     }
 
@@ -121,7 +124,7 @@ public class WebConfiguration implements WebMvcConfigurer {
             @Value("${flashsale.harness.ceiling-endpoint:false}")
             boolean ceiling) {
         var filter = new LeanReservationFilter(reserveStock, json,
-                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses());
+                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses(), buyers);
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         return registration;
