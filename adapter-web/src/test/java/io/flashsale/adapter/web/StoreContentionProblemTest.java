@@ -36,7 +36,8 @@ class StoreContentionProblemTest {
                 throw contention();
             }))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-            .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()), new ClientAddressResolver(false, null))
+            .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
+                    new ClientAddressResolver(false, null))
             .build();
 
     @Test

@@ -47,7 +47,8 @@ class StoreUnavailableProblemTest {
         };
         return MockMvcBuilders.standaloneSetup(new ReservationController(reserve, view, pay, cancel))
                 .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-                .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()), new ClientAddressResolver(false, null))
+                .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
+                    new ClientAddressResolver(false, null))
                 .build();
     }
 
