@@ -1,7 +1,9 @@
 package io.flashsale.adapter.web.security;
 
+import io.flashsale.adapter.web.logging.LogContextFilter;
 import io.flashsale.domain.reservation.BuyerId;
 import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.MDC;
 
 /**
  * Says who the buyer of a request is: from a verified bearer token ({@link JwtBuyerAuthenticator}) or from the header
@@ -15,7 +17,8 @@ public interface BuyerAuthenticator {
 
     /**
      * The same answer, worked out once per request: when the lean filter hands an attempt on to the controller, the
-     * controller's resolver reads the filter's answer instead of verifying the token again.
+     * controller's resolver reads the filter's answer instead of verifying the token again. The buyer proven goes
+     * into the log context ({@link LogContextFilter#BUYER_ID}).
      */
     static BuyerAuthenticator oncePerRequest(BuyerAuthenticator authenticator) {
         String attribute = BuyerAuthenticator.class.getName() + ".answer";
@@ -23,7 +26,9 @@ public interface BuyerAuthenticator {
             Object known = request.getAttribute(attribute);
             if (known == null) {
                 try {
-                    known = authenticator.authenticate(request);
+                    BuyerId buyer = authenticator.authenticate(request);
+                    MDC.put(LogContextFilter.BUYER_ID, buyer.value());
+                    known = buyer;
                 } catch (BuyerAuthenticationException refused) {
                     known = refused;
                 }
