@@ -2,6 +2,7 @@ package io.flashsale.adapter.web.security;
 
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.adapter.web.security.VerifiedTokens.Verified;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
 import jakarta.servlet.http.HttpServletRequest;
@@ -9,6 +10,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtException;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -60,6 +62,9 @@ public final class JwtBuyerAuthenticator implements BuyerAuthenticator {
             jwt = decoder.decode(token);
         } catch (BadJwtException e) {
             throw invalid("the bearer token is not a JWT signed by the buyers' issuer with an accepted algorithm");
+        } catch (JwtException e) {
+            // Not the token's fault: the issuer's key set could not be read. A 503 to try again, not a 401.
+            throw new StoreUnavailableException("the buyers' issuer keys could not be read", e);
         }
         Instant expiresAt = jwt.getExpiresAt();
         if (expiresAt == null) {

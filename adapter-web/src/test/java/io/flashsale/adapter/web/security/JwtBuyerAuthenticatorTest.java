@@ -1,6 +1,7 @@
 package io.flashsale.adapter.web.security;
 
 import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.testsupport.MovableClock;
 import io.flashsale.testsupport.TestBuyerTokens;
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
+import org.springframework.security.oauth2.jwt.JwtException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -117,6 +119,16 @@ class JwtBuyerAuthenticatorTest {
         var authenticator = authenticator(BuyerTokenDecoders.fromPublicKeyPem(ec.publicKeyPem(), ACCEPTED), "sub");
 
         assertThat(authenticator.authenticate(request("Bearer " + ec.forBuyer("dave")))).isEqualTo(new BuyerId("dave"));
+    }
+
+    @Test
+    void givenAnIssuerWhoseKeysCannotBeRead_whenAuthenticated_thenUnavailableNotUnauthorized() {
+        var unreachable = authenticator(token -> {
+            throw new JwtException("Couldn't retrieve remote JWK set");
+        }, "sub");
+
+        assertThatThrownBy(() -> unreachable.authenticate(request("Bearer " + ISSUER.forBuyer("alice"))))
+                .isInstanceOf(StoreUnavailableException.class);
     }
 
     @Test
