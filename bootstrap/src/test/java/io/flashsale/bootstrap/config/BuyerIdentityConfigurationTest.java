@@ -5,7 +5,9 @@ import io.flashsale.adapter.web.security.BuyerAuthenticator;
 import io.flashsale.adapter.web.security.demo.DemoTokenIssuer;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.testsupport.TestBuyerTokens;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.MDC;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.mock.web.MockHttpServletRequest;
 
@@ -19,6 +21,12 @@ class BuyerIdentityConfigurationTest {
 
     private final ApplicationContextRunner context = new ApplicationContextRunner()
             .withUserConfiguration(BuyerIdentityConfiguration.class);
+
+    /** A buyer proven outside a request stays in this thread's log context: the request's filter clears it there. */
+    @AfterEach
+    void clearLogContext() {
+        MDC.clear();
+    }
 
     @Test
     void givenNothingConfigured_whenStarted_thenBuyersComeFromTheTrustedHeader() {
