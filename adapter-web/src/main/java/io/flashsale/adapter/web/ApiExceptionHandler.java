@@ -10,7 +10,7 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
-import io.flashsale.adapter.web.security.MissingUserException;
+import io.flashsale.adapter.web.security.BuyerAuthenticationException;
 import io.flashsale.adapter.web.security.BuyerPaymentDisabledException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
@@ -156,9 +156,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.response(Problems.of(ProblemCode.BUYER_PAYMENT_DISABLED, e.getMessage()));
     }
 
-    @ExceptionHandler(MissingUserException.class)
-    ResponseEntity<ProblemDetail> missingUser(MissingUserException e) {
-        return Problems.response(Problems.of(ProblemCode.MISSING_USER, e.getMessage()));
+    @ExceptionHandler(BuyerAuthenticationException.class)
+    ResponseEntity<ProblemDetail> notABuyer(BuyerAuthenticationException e) {
+        var answer = Problems.status(e.code().status());
+        if (e.aboutBearerToken()) {
+            answer.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+        }
+        return answer.body(Problems.of(e.code(), e.getMessage()));
     }
 
     @ExceptionHandler(PayloadTooLargeException.class)

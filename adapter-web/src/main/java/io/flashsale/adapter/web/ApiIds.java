@@ -3,10 +3,10 @@ package io.flashsale.adapter.web;
 import io.flashsale.domain.shared.Identifier;
 
 /** The domain's id shape as annotation constants, so Bean Validation can list every bad id at once. */
-final class ApiIds {
+public final class ApiIds {
 
-    static final String PATTERN = "[A-Za-z0-9_-]{1," + Identifier.MAX_LENGTH + "}";
-    static final String MESSAGE = "must be 1-" + Identifier.MAX_LENGTH + " characters of [A-Za-z0-9_-]";
+    public static final String PATTERN = "[A-Za-z0-9_-]{1," + Identifier.MAX_LENGTH + "}";
+    public static final String MESSAGE = "must be 1-" + Identifier.MAX_LENGTH + " characters of [A-Za-z0-9_-]";
 
     private ApiIds() {
     }

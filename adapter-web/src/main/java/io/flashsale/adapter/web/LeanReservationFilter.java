@@ -4,7 +4,8 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
-import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.BuyerAuthenticationException;
+import io.flashsale.adapter.web.security.BuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -41,19 +42,22 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
     private final HandlerExceptionResolver exceptions;
     private final boolean ceiling;
     private final ClientAddressResolver clients;
+    private final BuyerAuthenticator buyers;
 
     /**
      * @param ceiling also answer the load harness's {@link CeilingController} path the same lean way (read, check,
      *                then the fixed 202 instead of the use case), so the harness measures this stack's ceiling
      */
     public LeanReservationFilter(ReserveStockUseCase reserveStock, JsonMapper json, ResponseEntityWriter writer,
-                                 HandlerExceptionResolver exceptions, boolean ceiling, ClientAddressResolver clients) {
+                                 HandlerExceptionResolver exceptions, boolean ceiling, ClientAddressResolver clients,
+                                 BuyerAuthenticator buyers) {
         this.reserveStock = reserveStock;
         this.reader = json.readerFor(ReserveRequest.class);
         this.writer = writer;
         this.exceptions = exceptions;
         this.ceiling = ceiling;
         this.clients = clients;
+        this.buyers = buyers;
     }
 
     @Override
@@ -127,14 +131,16 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
         return Identifier.isValid(id) ? id : null;
     }
 
-    /** The buyer as {@link BuyerArgumentResolver} takes it, or null (the controller then refuses). */
-    private static BuyerId plainBuyer(HttpServletRequest request) {
-        Enumeration<String> values = request.getHeaders(BuyerArgumentResolver.HEADER);
-        if (values == null || !values.hasMoreElements()) {
+    /**
+     * The buyer as the controller's resolver takes it, or null: the controller then refuses with the same answer (a
+     * once-per-request authenticator gives it the refusal found here, without verifying a token twice).
+     */
+    private BuyerId plainBuyer(HttpServletRequest request) {
+        try {
+            return buyers.authenticate(request);
+        } catch (BuyerAuthenticationException notABuyer) {
             return null;
         }
-        String value = values.nextElement();
-        return values.hasMoreElements() || !Identifier.isValid(value) ? null : new BuyerId(value);
     }
 
     private static boolean plainJson(HttpServletRequest request) {

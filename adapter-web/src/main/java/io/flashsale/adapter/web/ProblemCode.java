@@ -11,6 +11,14 @@ public enum ProblemCode {
     SIGNATURE_INVALID(HttpStatus.UNAUTHORIZED),
     /** A buyer's own payment confirmation: only the payment provider confirms payments here. */
     BUYER_PAYMENT_DISABLED(HttpStatus.FORBIDDEN),
+    /** A buyer call without an {@code Authorization: Bearer} token (buyer tokens, ADR 76). */
+    TOKEN_MISSING(HttpStatus.UNAUTHORIZED),
+    /** A buyer token that is not accepted: its form, algorithm, signature, {@code nbf} or buyer claim. */
+    TOKEN_INVALID(HttpStatus.UNAUTHORIZED),
+    /** A buyer token past its {@code exp} (and the allowed clock skew): get a new one. */
+    TOKEN_EXPIRED(HttpStatus.UNAUTHORIZED),
+    /** A buyer call without the gateway's shared secret, where buyers are taken from a trusted gateway's header. */
+    GATEWAY_SECRET_INVALID(HttpStatus.UNAUTHORIZED),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),

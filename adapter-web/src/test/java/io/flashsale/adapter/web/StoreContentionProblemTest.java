@@ -1,6 +1,7 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.application.port.out.StoreContentionException;
 import org.junit.jupiter.api.Test;
@@ -35,7 +36,8 @@ class StoreContentionProblemTest {
                 throw contention();
             }))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-            .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, null))
+            .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
+                    new ClientAddressResolver(false, null))
             .build();
 
     @Test

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
+import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.application.port.in.CancelReservationUseCase;
 import io.flashsale.application.port.in.GetReservationUseCase;
@@ -46,7 +47,8 @@ class StoreUnavailableProblemTest {
         };
         return MockMvcBuilders.standaloneSetup(new ReservationController(reserve, view, pay, cancel))
                 .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-                .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, null))
+                .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
+                    new ClientAddressResolver(false, null))
                 .build();
     }
 

@@ -11,8 +11,9 @@ import org.springframework.core.Ordered;
 public class LogContextConfiguration {
 
     @Bean
-    FilterRegistrationBean<LogContextFilter> logContextFilter() {
-        FilterRegistrationBean<LogContextFilter> registration = new FilterRegistrationBean<>(new LogContextFilter());
+    FilterRegistrationBean<LogContextFilter> logContextFilter(BuyerIdentityProperties buyers) {
+        FilterRegistrationBean<LogContextFilter> registration = new FilterRegistrationBean<>(
+                new LogContextFilter(buyers.buyerAuth() == BuyerIdentityProperties.BuyerAuth.TRUSTED_HEADER));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
     }

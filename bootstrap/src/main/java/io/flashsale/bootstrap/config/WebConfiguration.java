@@ -4,6 +4,7 @@ import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
+import io.flashsale.adapter.web.security.BuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
@@ -46,11 +47,14 @@ public class WebConfiguration implements WebMvcConfigurer {
     private final AdminToken adminToken;
     private final RateLimitProperties rateLimits;
     private final PaymentProperties payment;
+    private final BuyerAuthenticator buyers;
 
-    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits, PaymentProperties payment) {
+    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits, PaymentProperties payment,
+                            BuyerAuthenticator buyers) {
         this.adminToken = adminToken;
         this.rateLimits = rateLimits;
         this.payment = payment;
+        this.buyers = buyers;
     }
 
     @Override
@@ -62,7 +66,7 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-        resolvers.add(new BuyerArgumentResolver());
+        resolvers.add(new BuyerArgumentResolver(buyers));
         resolvers.add(clientAddresses());
     }
 
@@ -125,7 +129,7 @@ public class WebConfiguration implements WebMvcConfigurer {
             @Value("${flashsale.harness.ceiling-endpoint:false}")
             boolean ceiling) {
         var filter = new LeanReservationFilter(reserveStock, json,
-                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses());
+                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses(), buyers);
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         return registration;

@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.embedded;
 import io.flashsale.bootstrap.embedded.ServerSource.Configured;
 import io.flashsale.bootstrap.embedded.ServerSource.Embedded;
 import io.flashsale.bootstrap.embedded.ServerSource.Local;
+import io.flashsale.adapter.web.security.demo.DemoTokenIssuer;
 import io.flashsale.embedded.EmbeddedMariaDb;
 import io.flashsale.embedded.EmbeddedRedis;
 import io.flashsale.embedded.ServerAddress;
@@ -16,6 +17,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +29,8 @@ import java.util.function.Predicate;
 /**
  * Makes the run command work on a machine with only a JDK. For Redis and the database in turn: a configured address
  * is used (and must answer), else the probed default address if it answers, else an embedded server is started
- * in-process (demo mode), and a loud banner says so.
+ * in-process (demo mode), and a loud banner says so. Demo mode also gets a buyer token issuer of its own
+ * ({@link DemoTokenIssuer}), never present otherwise.
  *
  * <p>Like {@code EmbeddedKafkaLauncher}, a bean factory post-processor: the environment is complete (a test's dynamic
  * properties included) and no bean exists yet, so the addresses it adds are the ones the clients are built with;
@@ -40,6 +44,9 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
     static final String REDIS_CLUSTER_NODES = "spring.data.redis.cluster.nodes";
     static final String DATASOURCE_URL = "spring.datasource.url";
     static final String DATABASE = "flashsale";
+    /** Demo mode's buyer tokens (POST /demo/tokens): a key pair of this run only, tokens of a quarter of an hour. */
+    static final String DEMO_TOKEN_ISSUER = "demoTokenIssuer";
+    static final Duration DEMO_TOKEN_LIFETIME = Duration.ofMinutes(15);
 
     private static final Logger LOG = LoggerFactory.getLogger(DemoModeLauncher.class);
 
@@ -70,6 +77,8 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
         }
         if (!started.isEmpty()) {
             announceDemoMode(started);
+            beanFactory.registerSingleton(DEMO_TOKEN_ISSUER,
+                    DemoTokenIssuer.generate(Clock.systemUTC(), DEMO_TOKEN_LIFETIME));
         }
     }
 

@@ -31,6 +31,7 @@ public class OpenApiConfiguration {
 
     static final String PROBLEM_SCHEMA = "Problem";
     static final String ADMIN_SCHEME = "admin";
+    static final String BUYER_SCHEME = "buyer";
 
     static {
         // Resolved from the X-User-Id header by BuyerArgumentResolver, not a query object: ProblemResponses adds the header.
@@ -44,13 +45,17 @@ public class OpenApiConfiguration {
         return new OpenAPI()
                 .info(new Info().title("Flashsale API").version("v1").description("""
                         Sells a fixed stock to a crowd without overselling. Buyers are identified by the X-User-Id \
-                        header that the gateway in front of the service sets; admin calls need a bearer token. Every \
-                        error is application/problem+json (RFC 9457) with a stable `code`."""))
+                        header that the gateway in front of the service sets (buyer-auth=trusted-header, the default) \
+                        or by a signed bearer JWT whose subject is the buyer (buyer-auth=jwt); admin calls need the \
+                        admin bearer token. Every error is application/problem+json (RFC 9457) with a stable `code`."""))
                 // Relative: the description is the same whichever host and port serve it.
                 .servers(List.of(new Server().url("/")))
                 .components(new Components()
                         .addSecuritySchemes(ADMIN_SCHEME, new SecurityScheme().type(SecurityScheme.Type.HTTP)
                                 .scheme("bearer").description("FLASHSALE_ADMIN_TOKEN, or the token logged at start"))
+                        .addSecuritySchemes(BUYER_SCHEME, new SecurityScheme().type(SecurityScheme.Type.HTTP)
+                                .scheme("bearer").bearerFormat("JWT").description("buyer-auth=jwt: a token of the "
+                                        + "buyers' issuer (RS256 or ES256), its sub the buyer; never the admin token"))
                         .addSchemas(PROBLEM_SCHEMA, problemSchema()));
     }
 

@@ -98,10 +98,14 @@ final class ProblemResponses implements OperationCustomizer {
         }
         List<MethodParameter> parameters = Arrays.asList(handler.getMethodParameters());
         if (parameters.stream().anyMatch(parameter -> parameter.getParameterType() == BuyerId.class)) {
-            codes.add(ProblemCode.MISSING_USER);
-            operation.addParametersItem(new HeaderParameter().name("X-User-Id").required(true)
-                    .description("the buyer, set by the gateway: 1-64 characters of [A-Za-z0-9_-]")
+            // Either way of naming the buyer (ADR 76), as flashsale.security.buyer-auth says.
+            codes.addAll(EnumSet.of(ProblemCode.MISSING_USER, ProblemCode.GATEWAY_SECRET_INVALID,
+                    ProblemCode.TOKEN_MISSING, ProblemCode.TOKEN_INVALID, ProblemCode.TOKEN_EXPIRED));
+            operation.addParametersItem(new HeaderParameter().name("X-User-Id").required(false)
+                    .description("buyer-auth=trusted-header (the default): the buyer, set by the gateway; "
+                            + "1-64 characters of [A-Za-z0-9_-]")
                     .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9_-]{1,64}$")));
+            operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.BUYER_SCHEME));
         }
         if (parameters.stream().anyMatch(parameter -> parameter.hasParameterAnnotation(RequestBody.class))) {
             codes.addAll(EnumSet.of(ProblemCode.VALIDATION, ProblemCode.PAYLOAD_TOO_LARGE,

@@ -54,7 +54,9 @@ class OpenApiSpecIT extends ApiTestBase {
         assertThat(spec.path("openapi").asString()).startsWith("3.1");
         JsonNode reserve = spec.path("paths").path("/api/v1/activities/{activityId}/reservations").path("post");
         assertThat(codes(reserve, "409")).contains("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_STARTED", "ENDED");
-        assertThat(codes(reserve, "401")).containsExactly("MISSING_USER");
+        assertThat(codes(reserve, "401")).containsExactly("MISSING_USER", "TOKEN_MISSING", "TOKEN_INVALID",
+                "TOKEN_EXPIRED", "GATEWAY_SECRET_INVALID");
+        assertThat(reserve.path("security").get(0).has("buyer")).isTrue();
         assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY");
         assertThat(reserve.path("responses").path("409").path("content").has("application/problem+json")).isTrue();
         assertThat(reserve.path("responses").has("202")).isTrue();

@@ -2,13 +2,20 @@ package io.flashsale.bootstrap.embedded;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import io.flashsale.adapter.web.security.BuyerTokenDecoders;
+import io.flashsale.adapter.web.security.demo.DemoTokenIssuer;
+import io.flashsale.domain.reservation.BuyerId;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.mock.env.MockEnvironment;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,11 +85,14 @@ class DemoModeLauncherTest {
         int port = listening.getLocalPort();
         var environment = probesAt(port).withProperty("flashsale.embedded.enabled", "false");
         var launcher = new DemoModeLauncher(environment);
+        var beans = new DefaultListableBeanFactory();
 
-        launcher.postProcessBeanFactory(new DefaultListableBeanFactory());
+        launcher.postProcessBeanFactory(beans);
 
         assertThat(launcher.redis()).isNull();
         assertThat(launcher.mariadb()).isNull();
+        assertThat(beans.getBeanProvider(DemoTokenIssuer.class).getIfAvailable()).as("no demo mode, no demo issuer")
+                .isNull();
         assertThat(environment.getProperty("spring.data.redis.host")).isEqualTo("127.0.0.1");
         assertThat(environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(port);
         assertThat(environment.getProperty("spring.datasource.url"))
@@ -133,6 +143,27 @@ class DemoModeLauncherTest {
 
         assertThat(environment.getProperty("spring.datasource.url")).isEqualTo(url);
         assertThat(launcher.mariadb()).isNull();
+    }
+
+    @Test
+    void givenNothingConfiguredForRedisAndNothingAnswering_whenTheContextStarts_thenDemoModeHasItsBuyerTokenIssuer(
+            @TempDir Path data) {
+        var environment = probesAt(silentPort)
+                .withProperty("spring.datasource.url", "jdbc:mysql://127.0.0.1:" + listening.getLocalPort() + "/flashsale")
+                .withProperty("flashsale.embedded.redis.data-dir", data.resolve("redis").toString());
+        var launcher = new DemoModeLauncher(environment);
+        var beans = new DefaultListableBeanFactory();
+        try {
+            launcher.postProcessBeanFactory(beans);
+
+            assertThat(launcher.redis()).as("demo mode").isNotNull();
+            DemoTokenIssuer issuer = beans.getBean(DemoTokenIssuer.class);
+            String token = issuer.issue(new BuyerId("alice")).token();
+            assertThat(BuyerTokenDecoders.fromPublicKey(issuer.publicKey(), Set.of(SignatureAlgorithm.ES256))
+                    .decode(token).getSubject()).isEqualTo("alice");
+        } finally {
+            launcher.destroy();
+        }
     }
 
     private static MockEnvironment probesAt(int port) {

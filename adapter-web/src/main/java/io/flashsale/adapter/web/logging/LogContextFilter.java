@@ -15,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * Puts {@code requestId}, {@code buyerId}, {@code activityId} and {@code reservationId} into the MDC for every line
  * logged while a request is handled, and echoes the request id in {@code X-Request-Id}. A caller's own
  * {@code X-Request-Id} is kept when it is a plain token; values come from headers and the path only when they have
- * the shape of an id, so a log line cannot be forged through them.
+ * the shape of an id, so a log line cannot be forged through them. The buyer is taken from {@code X-User-Id} only
+ * where a trusted gateway sets that header; with buyer tokens it is put when the token is verified
+ * ({@code BuyerAuthenticator.oncePerRequest}), so a header a caller made up never names a buyer in the log.
  */
 public final class LogContextFilter extends OncePerRequestFilter {
 
@@ -29,6 +31,13 @@ public final class LogContextFilter extends OncePerRequestFilter {
     private static final String ACTIVITY_PREFIX = "/api/v1/activities/";
     private static final String RESERVATION_PREFIX = "/api/v1/reservations/";
 
+    private final boolean buyerFromHeader;
+
+    /** @param buyerFromHeader the buyer is the {@code X-User-Id} header (a trusted gateway sets it) */
+    public LogContextFilter(boolean buyerFromHeader) {
+        this.buyerFromHeader = buyerFromHeader;
+    }
+
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
@@ -36,7 +45,7 @@ public final class LogContextFilter extends OncePerRequestFilter {
         String requestId = isToken(given) ? given : newRequestId();
         response.setHeader(REQUEST_ID_HEADER, requestId);
         MDC.put(REQUEST_ID, requestId);
-        String buyer = request.getHeader(BUYER_HEADER);
+        String buyer = buyerFromHeader ? request.getHeader(BUYER_HEADER) : null;
         if (isToken(buyer)) {
             MDC.put(BUYER_ID, buyer);
         }

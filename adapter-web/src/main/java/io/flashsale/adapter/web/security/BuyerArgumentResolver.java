@@ -1,7 +1,7 @@
 package io.flashsale.adapter.web.security;
 
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.shared.Identifier;
+import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.core.MethodParameter;
 import org.springframework.web.bind.support.WebDataBinderFactory;
 import org.springframework.web.context.request.NativeWebRequest;
@@ -9,12 +9,19 @@ import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 
 /**
- * Gives handlers a {@link BuyerId} from the {@code X-User-Id} header that the gateway sets.
- * Handlers declare the BuyerId first so that a missing buyer is refused before the body is read.
+ * Gives handlers the {@link BuyerId} the {@link BuyerAuthenticator} establishes. Handlers declare the BuyerId first so
+ * that a caller who is not a buyer is refused before the body is read.
  */
 public final class BuyerArgumentResolver implements HandlerMethodArgumentResolver {
 
-    public static final String HEADER = "X-User-Id";
+    /** The header a trusted gateway names the buyer in ({@link TrustedHeaderBuyerAuthenticator}). */
+    public static final String HEADER = TrustedHeaderBuyerAuthenticator.HEADER;
+
+    private final BuyerAuthenticator buyers;
+
+    public BuyerArgumentResolver(BuyerAuthenticator buyers) {
+        this.buyers = buyers;
+    }
 
     @Override
     public boolean supportsParameter(MethodParameter parameter) {
@@ -24,10 +31,6 @@ public final class BuyerArgumentResolver implements HandlerMethodArgumentResolve
     @Override
     public BuyerId resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
                                    NativeWebRequest request, WebDataBinderFactory binderFactory) {
-        String[] values = request.getHeaderValues(HEADER);
-        if (values == null || values.length != 1 || !Identifier.isValid(values[0])) {
-            throw new MissingUserException();
-        }
-        return new BuyerId(values[0]);
+        return buyers.authenticate(request.getNativeRequest(HttpServletRequest.class));
     }
 }

@@ -1,5 +1,8 @@
 package io.flashsale.adapter.web.logging;
 
+import io.flashsale.adapter.web.security.BuyerAuthenticator;
+import io.flashsale.domain.reservation.BuyerId;
+import jakarta.servlet.http.HttpServletRequest;
 import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -18,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class LogContextFilterTest {
 
-    private final LogContextFilter filter = new LogContextFilter();
+    private final LogContextFilter filter = new LogContextFilter(true);
 
     @Test
     void givenAReservationOfABuyer_whenHandled_thenTheLinesLoggedMeanwhileCarryAllFourIds() throws Exception {
@@ -32,6 +35,24 @@ class LogContextFilterTest {
         assertThat(seen).containsEntry("requestId", "req-42").containsEntry("buyerId", "alice")
                 .containsEntry("reservationId", "double-11.0abc123").containsEntry("activityId", "double-11");
         assertThat(response.getHeader("X-Request-Id")).isEqualTo("req-42");
+        assertThat(MDC.getCopyOfContextMap()).as("nothing is left for the thread's next request").isNullOrEmpty();
+    }
+
+    @Test
+    void givenBuyerTokens_whenAnXUserIdHeaderIsSent_thenItNamesNoBuyer_butTheVerifiedBuyerIsLogged() throws Exception {
+        var request = new MockHttpServletRequest("POST", "/api/v1/activities/double-11/reservations");
+        request.addHeader("X-User-Id", "mallory");
+        request.addHeader("Authorization", "Bearer verified-token");
+        BuyerAuthenticator verified = BuyerAuthenticator.oncePerRequest(req -> new BuyerId("alice"));
+        Map<String, String> seen = new HashMap<>();
+
+        new LogContextFilter(false).doFilter(request, new MockHttpServletResponse(), (req, res) -> {
+            seen.put("before", String.valueOf(MDC.get("buyerId")));
+            verified.authenticate((HttpServletRequest) req);
+            seen.put("after", MDC.get("buyerId"));
+        });
+
+        assertThat(seen).containsEntry("before", "null").containsEntry("after", "alice");
         assertThat(MDC.getCopyOfContextMap()).as("nothing is left for the thread's next request").isNullOrEmpty();
     }
 

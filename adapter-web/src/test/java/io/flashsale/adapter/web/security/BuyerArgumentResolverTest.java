@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class BuyerArgumentResolverTest {
 
-    private final BuyerArgumentResolver resolver = new BuyerArgumentResolver();
+    private final BuyerArgumentResolver resolver = new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret());
 
     static class Handlers {
 
