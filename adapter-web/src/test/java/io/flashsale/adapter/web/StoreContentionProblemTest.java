@@ -35,7 +35,7 @@ class StoreContentionProblemTest {
                 throw contention();
             }))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-            .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, null))
+            .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, false))
             .build();
 
     @Test

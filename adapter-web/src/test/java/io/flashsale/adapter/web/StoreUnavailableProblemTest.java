@@ -46,7 +46,7 @@ class StoreUnavailableProblemTest {
         };
         return MockMvcBuilders.standaloneSetup(new ReservationController(reserve, view, pay, cancel))
                 .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
-                .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, null))
+                .setCustomArgumentResolvers(new BuyerArgumentResolver(), new ClientAddressResolver(false, false))
                 .build();
     }
 

@@ -4,6 +4,7 @@ import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
+import io.flashsale.adapter.web.security.TrustedProxies;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
@@ -84,6 +85,17 @@ public class WebConfiguration implements WebMvcConfigurer {
                 || path.startsWith("/api/v1/activities/") && path.endsWith("/reservations"));
     }
 
+    /**
+     * Forwarded headers are believed from the configured proxies only: Boot's native strategy installs Tomcat's
+     * RemoteIpValve, which trusts private ranges by default; this narrows it to the configured blocks (none by
+     * default). Ordered after Boot's own customizer, which installs the valve.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> trustedProxiesOnly(HttpLimitsProperties http) {
+        TrustedProxies proxies = TrustedProxies.of(HttpLimitsProperties.TRUSTED_PROXIES, http.trustedProxies());
+        return new TrustedProxiesCustomizer(proxies);
+    }
+
     @Bean
     CompleteProblemWriter completeProblemWriter(JsonMapper json) {
         return new CompleteProblemWriter(json);
@@ -105,7 +117,7 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     /** The client address the per-client limit counts, taken alike by the controller and the lean filter. */
     private ClientAddressResolver clientAddresses() {
-        return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().trustedHeader());
+        return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().exemptLoopback());
     }
 
     /**

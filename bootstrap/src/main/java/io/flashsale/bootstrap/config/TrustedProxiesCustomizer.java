@@ -1,0 +1,34 @@
+package io.flashsale.bootstrap.config;
+
+import io.flashsale.adapter.web.security.TrustedProxies;
+import org.apache.catalina.valves.RemoteIpValve;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.core.Ordered;
+
+/** Narrows the RemoteIpValve of {@code server.forward-headers-strategy=native} to the configured trusted proxies. */
+final class TrustedProxiesCustomizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+
+    private final TrustedProxies proxies;
+
+    TrustedProxiesCustomizer(TrustedProxies proxies) {
+        this.proxies = proxies;
+    }
+
+    @Override
+    public void customize(TomcatServletWebServerFactory factory) {
+        var valves = factory.getEngineValves().stream()
+                .filter(RemoteIpValve.class::isInstance).map(RemoteIpValve.class::cast).toList();
+        if (valves.isEmpty() && !proxies.isEmpty()) {
+            throw new IllegalStateException(proxies.property()
+                    + " is set but forwarded headers are off: set server.forward-headers-strategy=native");
+        }
+        valves.forEach(proxies::applyTo);
+    }
+
+    /** After Boot's TomcatWebServerFactoryCustomizer (order 0), which adds the valve. */
+    @Override
+    public int getOrder() {
+        return 1;
+    }
+}
