@@ -31,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class SaleWorld {
 
     private final FlashsaleApi api;
+    private final FlashsaleApi operators;
     private final ScenarioClock clock;
     private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final List<ApiAnswer> answers = new ArrayList<>();
@@ -39,8 +40,10 @@ public class SaleWorld {
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
 
-    public SaleWorld(@Value("${local.server.port}") int port, ScenarioClock clock) {
+    public SaleWorld(@Value("${local.server.port}") int port, @Value("${local.management.port}") int managementPort,
+                     ScenarioClock clock) {
         this.api = new FlashsaleApi(port, CucumberSpringConfiguration.ADMIN_TOKEN);
+        this.operators = new FlashsaleApi(managementPort, CucumberSpringConfiguration.ADMIN_TOKEN);
         this.clock = clock;
     }
 
@@ -51,6 +54,11 @@ public class SaleWorld {
 
     public FlashsaleApi api() {
         return api;
+    }
+
+    /** The operators' surface: the actuator on its own port, behind the admin token. */
+    public FlashsaleApi operators() {
+        return operators;
     }
 
     /** A name that no other scenario or run uses, e.g. for a sale id. */

@@ -71,6 +71,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
         int port = ServiceProcess.freePort();
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", Integer.toString(port));
+        int managementPort = ServiceProcess.freePort();
+        properties.put("management.server.port", Integer.toString(managementPort));
         properties.put("spring.datasource.url", "jdbc:mysql://" + mysql.host() + ":" + mysql.port() + "/" + database
                 + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true");
         properties.put("spring.datasource.username", mysql.user());
@@ -88,7 +90,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
         this.base = URI.create("http://127.0.0.1:" + port);
         this.service = ServiceProcess.start(jar, jvmOptions, properties, workDirectory.resolve("service.log"));
         try {
-            service.awaitHealthy(http, base.resolve("/actuator/health"), Duration.ofMinutes(2));
+            service.awaitHealthy(http, URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"),
+                    Duration.ofMinutes(2));
         } catch (RuntimeException e) {
             close();
             throw e;

@@ -10,6 +10,9 @@ import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.ContentTags;
+import io.flashsale.adapter.web.PipelineFigures;
+import io.flashsale.bootstrap.metrics.MeterPipelineFigures;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.flashsale.adapter.web.LeanReservationFilter;
 import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.application.port.in.ReserveStockUseCase;
@@ -94,6 +97,12 @@ public class WebConfiguration implements WebMvcConfigurer {
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> trustedProxiesOnly(HttpLimitsProperties http) {
         TrustedProxies proxies = TrustedProxies.of(HttpLimitsProperties.TRUSTED_PROXIES, http.trustedProxies());
         return new TrustedProxiesCustomizer(proxies);
+    }
+
+    /** The operators' page reads these through the admin API, never through the actuator (ADR 73). */
+    @Bean
+    PipelineFigures pipelineFigures(MeterRegistry meters) {
+        return new MeterPipelineFigures(meters);
     }
 
     @Bean

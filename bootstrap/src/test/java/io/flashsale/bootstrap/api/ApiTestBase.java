@@ -4,6 +4,7 @@ import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -56,6 +57,10 @@ abstract class ApiTestBase {
 
     @LocalServerPort
     int port;
+
+    /** The actuator's own port (ADR 73): a random one in tests, as the buyers' port. */
+    @LocalManagementPort
+    int managementPort;
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
@@ -125,7 +130,20 @@ abstract class ApiTestBase {
                 .method(method, HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A GET on the management port, with the admin token. */
+    Reply operator(String path) {
+        return send(managementRequest(path, "Authorization", "Bearer " + ADMIN_TOKEN).GET());
+    }
+
+    HttpRequest.Builder managementRequest(String path, String... headers) {
+        return request(managementPort, path, headers);
+    }
+
     HttpRequest.Builder request(String path, String... headers) {
+        return request(port, path, headers);
+    }
+
+    static HttpRequest.Builder request(int port, String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(30));
         for (int i = 0; i < headers.length; i += 2) {

@@ -27,6 +27,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupState;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -78,6 +79,9 @@ abstract class PipelineTestBase {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
     @Autowired
     MysqlSalesFigures figures;
     @Autowired
@@ -140,6 +144,11 @@ abstract class PipelineTestBase {
     }
 
     // ---- the sale in test words ----
+
+    /** The actuator's port, with the admin token. */
+    ServiceClient operator() {
+        return new ServiceClient(managementPort, ADMIN_TOKEN);
+    }
 
     ServiceClient api() {
         return new ServiceClient(port, ADMIN_TOKEN);

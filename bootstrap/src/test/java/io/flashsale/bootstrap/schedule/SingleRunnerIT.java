@@ -99,6 +99,7 @@ class SingleRunnerIT {
         List<String> arguments = new ArrayList<>(List.of(
                 "--test.instance=" + instance,
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redis.host(),
                 "--spring.data.redis.port=" + redis.port(),

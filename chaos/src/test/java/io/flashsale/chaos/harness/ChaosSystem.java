@@ -55,6 +55,10 @@ public final class ChaosSystem implements AutoCloseable {
             return Integer.parseInt(settings.get("server.port"));
         }
 
+        int managementPort() {
+            return Integer.parseInt(settings.get("management.server.port"));
+        }
+
         /** Every process this instance ever started: closing the system kills each that is still alive. */
         final List<ServiceProcess> lives = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -97,6 +101,7 @@ public final class ChaosSystem implements AutoCloseable {
     private Map<String, String> settings(String run, String proxiedUrl, MariaDbEndpoint mariadb) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", Integer.toString(ServiceProcess.freePort()));
+        properties.put("management.server.port", Integer.toString(ServiceProcess.freePort()));
         properties.put("spring.datasource.url", proxiedUrl);
         properties.put("spring.datasource.username", mariadb.username());
         properties.put("spring.datasource.password", mariadb.password());
@@ -145,6 +150,11 @@ public final class ChaosSystem implements AutoCloseable {
 
     public int port(int instance) {
         return instances.get(instance).port();
+    }
+
+    /** The instance's actuator port: readiness open, the rest behind the admin token. */
+    public int managementPort(int instance) {
+        return instances.get(instance).managementPort();
     }
 
     /** Direct JDBC to the run's database, never through the proxy: the checker reads the truth. */

@@ -2,14 +2,11 @@ package io.flashsale.adapter.web.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /** Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token. */
 public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
-
-    private static final String BEARER = "Bearer ";
 
     private final AdminToken token;
 
@@ -20,16 +17,9 @@ public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)
-                && !token.matches(bearerToken(request.getHeader(HttpHeaders.AUTHORIZATION)))) {
+                && !token.matches(BearerTokens.of(request))) {
             throw new UnauthorizedException();
         }
         return true;
-    }
-
-    private static String bearerToken(String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return null;
-        }
-        return authorization.substring(BEARER.length()).strip();
     }
 }
