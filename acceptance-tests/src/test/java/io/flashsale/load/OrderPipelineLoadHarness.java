@@ -44,7 +44,7 @@ import static io.flashsale.load.PipelineFigures.millis;
 public final class OrderPipelineLoadHarness {
 
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_load_harness");
-    static final String ADMIN_TOKEN = "load-harness-admin-token";
+    static final String ADMIN_TOKEN = "load-harness-admin-token-0123456789abcdef";
     private static final String SKU = "load-item";
     private static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx1g");
     private static final Path OUTPUT = Path.of(System.getProperty("user.dir"), "target", "load-harness");

@@ -56,7 +56,7 @@ class SalePagesIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final String ADMIN_TOKEN = "browser-test-admin-token";
+    private static final String ADMIN_TOKEN = "browser-test-admin-token-0123456789abcdef";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private static ServiceProcess service;

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 public class InstanceSteps {
 
     private static final List<String> JOBS = List.of("reconciliation", "warm-up", "archive", "restore-sweep");
-    private static final String ADMIN_TOKEN = "instances-admin-token";
+    private static final String ADMIN_TOKEN = "instances-admin-token-0123456789abcdef";
 
     private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
     private Map<String, Double> runsBefore;

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 public class RedisOutageSteps {
 
-    private static final String ADMIN_TOKEN = "outage-admin-token";
+    private static final String ADMIN_TOKEN = "outage-admin-token-0123456789abcdef";
     private static final String SKU = "umbrella";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 

@@ -10,6 +10,7 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.adapter.web.security.AdminAttemptsBlockedException;
 import io.flashsale.adapter.web.security.MissingUserException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
 import io.flashsale.domain.shared.InvalidValueException;
@@ -148,6 +149,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         return Problems.status(ProblemCode.UNAUTHORIZED.status())
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .body(Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
+    }
+
+    @ExceptionHandler(AdminAttemptsBlockedException.class)
+    ResponseEntity<ProblemDetail> adminAttemptsBlocked(AdminAttemptsBlockedException e) {
+        return Problems.status(ProblemCode.RATE_LIMITED.status())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(e.problem());
     }
 
     @ExceptionHandler(MissingUserException.class)

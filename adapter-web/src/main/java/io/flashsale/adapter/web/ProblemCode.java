@@ -7,6 +7,8 @@ public enum ProblemCode {
     VALIDATION(HttpStatus.BAD_REQUEST),
     UNAUTHORIZED(HttpStatus.UNAUTHORIZED),
     MISSING_USER(HttpStatus.UNAUTHORIZED),
+    /** A browser's state-changing buyer call sent from another site (Origin or Sec-Fetch-Site). */
+    CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),

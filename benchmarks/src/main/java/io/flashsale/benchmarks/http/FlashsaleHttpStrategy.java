@@ -47,7 +47,7 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
     private final RedisServer redis;
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
     private final String database = "flashsale_bench_svc_" + run;
-    private final String adminToken = "bench-" + run + "-" + Long.toString(ThreadLocalRandom.current().nextLong(), 36);
+    private final String adminToken = "bench-" + run + "-" + java.util.UUID.randomUUID();
     private final Path workDirectory;
     private final HttpClient http;
     private final URI base;

@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.CompleteProblemWriter;
-import io.flashsale.adapter.web.security.AdminToken;
+import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.ManagementAccessFilter;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -19,9 +19,9 @@ public class ManagementAccessConfiguration {
 
     @Bean
     FilterRegistrationBean<ManagementAccessFilter> managementAccessFilter(
-            AdminToken token, CompleteProblemWriter problems,
+            AdminGate gate, CompleteProblemWriter problems,
             @Value("${management.endpoints.web.base-path:/actuator}") String basePath) {
-        var registration = new FilterRegistrationBean<>(new ManagementAccessFilter(token, problems, basePath));
+        var registration = new FilterRegistrationBean<>(new ManagementAccessFilter(gate, problems, basePath));
         registration.addUrlPatterns(basePath, basePath + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;

@@ -1,9 +1,10 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
-import io.flashsale.adapter.web.security.AdminToken;
+import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
+import io.flashsale.adapter.web.security.CrossSiteRequestFilter;
 import io.flashsale.adapter.web.security.TrustedProxies;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
@@ -46,17 +47,17 @@ import java.util.List;
 @EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
-    private final AdminToken adminToken;
+    private final AdminGate adminGate;
     private final RateLimitProperties rateLimits;
 
-    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits) {
-        this.adminToken = adminToken;
+    public WebConfiguration(AdminGate adminGate, RateLimitProperties rateLimits) {
+        this.adminGate = adminGate;
         this.rateLimits = rateLimits;
     }
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new AdminAuthorizationInterceptor(adminToken));
+        registry.addInterceptor(new AdminAuthorizationInterceptor(adminGate));
         registry.addInterceptor(new AcceptableAnswerInterceptor()).addPathPatterns("/api/**");
     }
 
@@ -121,6 +122,14 @@ public class WebConfiguration implements WebMvcConfigurer {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(limits.maxRequestBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Before the lean reservation path, which answers plain attempts without the dispatcher. */
+    @Bean
+    FilterRegistrationBean<CrossSiteRequestFilter> crossSiteRequestFilter(CompleteProblemWriter problems) {
+        var registration = new FilterRegistrationBean<>(new CrossSiteRequestFilter(problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
     }
 

@@ -34,14 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole service on a random port against the real Redis and MariaDB, driven over HTTP. Every test
  * makes its own activities under fresh ids, so runs never see each other's data on the shared servers.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Every test here comes from 127.0.0.1 and many send wrong tokens on purpose: AdminTokenIT tests the allowance (its
+// @DynamicPropertySource outranks this).
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "flashsale.admin.failures-allowed=100000")
 @Import(ApiTestBase.FailingController.class)
 // A buyer's read shows the hot store's figures of that moment, so tests see at once what a request did;
 // SaleFiguresIT runs with the figures remembered, as the service does by default.
 @TestPropertySource(properties = "flashsale.activity-cache.figures-fresh-for=0")
 abstract class ApiTestBase {
 
-    static final String ADMIN_TOKEN = "bootstrap-it-admin-token";
+    static final String ADMIN_TOKEN = "bootstrap-it-admin-token-0123456789abcdef";
     /** One per test JVM: overlapping runs on one server never share it. */
     static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_bootstrap");
     static final String PROBLEM_JSON = "application/problem+json";

@@ -53,7 +53,7 @@ class IdleInstanceRedisCostIT {
     static void services(DynamicPropertyRegistry registry) {
         redisServer = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE);
         redisServer.start();
-        OwnRedisServiceProperties.register(registry, redisServer.port(), "idle-it-admin-token", "idle-" + RUN);
+        OwnRedisServiceProperties.register(registry, redisServer.port(), "idle-it-admin-token-0123456789abcdef", "idle-" + RUN);
     }
 
     @AfterAll
@@ -96,7 +96,7 @@ class IdleInstanceRedisCostIT {
 
     /** A health check a second, as a load balancer probes an instance. */
     private void pauseWithHealthChecks(Duration pause) {
-        var client = new ServiceClient(managementPort, "idle-it-admin-token");
+        var client = new ServiceClient(managementPort, "idle-it-admin-token-0123456789abcdef");
         long until = System.nanoTime() + pause.toNanos();
         while (System.nanoTime() < until) {
             assertThat(client.asAdmin("GET", "/actuator/health", null).status()).isEqualTo(200);

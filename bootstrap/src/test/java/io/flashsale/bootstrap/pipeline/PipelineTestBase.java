@@ -64,7 +64,7 @@ import static org.awaitility.Awaitility.await;
 @Import(CrashHooksConfiguration.class)
 abstract class PipelineTestBase {
 
-    static final String ADMIN_TOKEN = "pipeline-it-admin-token";
+    static final String ADMIN_TOKEN = "pipeline-it-admin-token-0123456789abcdef";
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
     static final String TOPIC = "flashsale-it-pipeline-" + RUN;
     static final String GROUP = "flashsale-it-pipeline-" + RUN;

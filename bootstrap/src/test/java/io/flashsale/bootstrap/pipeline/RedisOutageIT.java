@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(240)
 class RedisOutageIT {
 
-    private static final String ADMIN_TOKEN = "outage-it-admin-token";
+    private static final String ADMIN_TOKEN = "outage-it-admin-token-0123456789abcdef";
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
     private static final Duration WITHIN = Duration.ofSeconds(60);
     private static final RedisServerProcess REDIS = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE);

@@ -107,7 +107,7 @@ class SingleRunnerIT {
                 "--flashsale.kafka.topic=flashsale-it-single-runner-" + RUN,
                 "--flashsale.kafka.consumer.group-id=flashsale-it-single-runner-" + RUN,
                 "--flashsale.redis.outbox-registry=fs:outbox:it-single-runner-" + RUN,
-                "--flashsale.admin.token=single-runner-it-admin-token",
+                "--flashsale.admin.token=single-runner-it-admin-token-0123456789abcdef",
                 "--flashsale.relay.enabled=false",
                 "--flashsale.lifecycle.expiry-enabled=false",
                 "--flashsale.lifecycle.restore-sweep-interval=" + interval,

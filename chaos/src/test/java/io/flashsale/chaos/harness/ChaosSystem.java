@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ChaosSystem implements AutoCloseable {
 
-    public static final String ADMIN_TOKEN = "chaos-admin-token";
+    public static final String ADMIN_TOKEN = "chaos-admin-token-0123456789abcdef";
     // Two instances starting at once took over three minutes at a load average of 45 on this 2-core machine.
     private static final Duration START_PATIENCE = Duration.ofMinutes(6);
     private static final List<String> SERVICE_JVM = List.of("-Xms128m", "-Xmx384m", "-XX:TieredStopAtLevel=1",

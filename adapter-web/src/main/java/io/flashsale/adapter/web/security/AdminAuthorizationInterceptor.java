@@ -8,17 +8,21 @@ import org.springframework.web.servlet.HandlerInterceptor;
 /** Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token. */
 public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
 
-    private final AdminToken token;
+    private final AdminGate gate;
 
-    public AdminAuthorizationInterceptor(AdminToken token) {
-        this.token = token;
+    public AdminAuthorizationInterceptor(AdminGate gate) {
+        this.gate = gate;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)
-                && !token.matches(BearerTokens.of(request))) {
-            throw new UnauthorizedException();
+        if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)) {
+            switch (gate.check(request, "api")) {
+                case AdminGate.Admitted admitted -> {
+                }
+                case AdminGate.Refused refused -> throw new UnauthorizedException();
+                case AdminGate.Blocked blocked -> throw new AdminAttemptsBlockedException(blocked.retryAfter());
+            }
         }
         return true;
     }

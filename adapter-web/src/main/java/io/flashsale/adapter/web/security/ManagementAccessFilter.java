@@ -25,13 +25,13 @@ public final class ManagementAccessFilter extends OncePerRequestFilter {
     public static final String ROLE = "ADMIN";
     private static final Principal ADMIN = () -> "admin";
 
-    private final AdminToken token;
+    private final AdminGate gate;
     private final CompleteProblemWriter problems;
     private final Set<String> openPaths;
 
     /** @param basePath the actuator's base path, e.g. {@code /actuator} */
-    public ManagementAccessFilter(AdminToken token, CompleteProblemWriter problems, String basePath) {
-        this.token = token;
+    public ManagementAccessFilter(AdminGate gate, CompleteProblemWriter problems, String basePath) {
+        this.gate = gate;
         this.problems = problems;
         this.openPaths = Set.of(basePath + "/health/liveness", basePath + "/health/readiness");
     }
@@ -39,13 +39,22 @@ public final class ManagementAccessFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        if (token.matches(BearerTokens.of(request))) {
-            chain.doFilter(new Operator(request), response);
-        } else if (openPaths.contains(request.getRequestURI())) {
+        if (openPaths.contains(request.getRequestURI()) && BearerTokens.of(request) == null) {
             chain.doFilter(request, response);
-        } else {
-            response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-            problems.write(request, response, Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
+            return;
+        }
+        switch (gate.check(request, "management")) {
+            case AdminGate.Admitted admitted -> chain.doFilter(new Operator(request), response);
+            case AdminGate.Refused refused -> {
+                response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+                problems.write(request, response,
+                        Problems.of(ProblemCode.UNAUTHORIZED, "a valid admin bearer token is required"));
+            }
+            case AdminGate.Blocked blocked -> {
+                var refusal = new AdminAttemptsBlockedException(blocked.retryAfter());
+                response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(refusal.retryAfterSeconds()));
+                problems.write(request, response, refusal.problem());
+            }
         }
     }
 
