@@ -3,7 +3,10 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.ManagementAccessFilter;
+import io.flashsale.adapter.web.security.TrustedProxies;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
@@ -25,5 +28,16 @@ public class ManagementAccessConfiguration {
         registration.addUrlPatterns(basePath, basePath + "/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    /**
+     * The management server gets Boot's Tomcat customizer of its own, and with it a RemoteIpValve that trusts every
+     * private range: narrowed here as on the buyers' port, so a forwarded header cannot rotate the address that
+     * failed admin attempts are counted by.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> managementTrustedProxiesOnly(HttpLimitsProperties http) {
+        return new TrustedProxiesCustomizer(
+                TrustedProxies.of(HttpLimitsProperties.TRUSTED_PROXIES, http.trustedProxies()), false);
     }
 }

@@ -10,16 +10,19 @@ import org.springframework.core.Ordered;
 final class TrustedProxiesCustomizer implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
 
     private final TrustedProxies proxies;
+    private final boolean valveRequired;
 
-    TrustedProxiesCustomizer(TrustedProxies proxies) {
+    /** @param valveRequired configured proxies without forwarded headers on stop the start-up (the buyers' server) */
+    TrustedProxiesCustomizer(TrustedProxies proxies, boolean valveRequired) {
         this.proxies = proxies;
+        this.valveRequired = valveRequired;
     }
 
     @Override
     public void customize(TomcatServletWebServerFactory factory) {
         var valves = factory.getEngineValves().stream()
                 .filter(RemoteIpValve.class::isInstance).map(RemoteIpValve.class::cast).toList();
-        if (valves.isEmpty() && !proxies.isEmpty()) {
+        if (valveRequired && valves.isEmpty() && !proxies.isEmpty()) {
             throw new IllegalStateException(proxies.property()
                     + " is set but forwarded headers are off: set server.forward-headers-strategy=native");
         }

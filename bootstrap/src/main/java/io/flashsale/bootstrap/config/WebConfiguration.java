@@ -97,7 +97,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Bean
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> trustedProxiesOnly(HttpLimitsProperties http) {
         TrustedProxies proxies = TrustedProxies.of(HttpLimitsProperties.TRUSTED_PROXIES, http.trustedProxies());
-        return new TrustedProxiesCustomizer(proxies);
+        return new TrustedProxiesCustomizer(proxies, true);
     }
 
     /** The operators' page reads these through the admin API, never through the actuator (ADR 73). */
