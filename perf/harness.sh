@@ -48,7 +48,7 @@ THREADS=${THREADS:-2}
 WARMUP=${WARMUP:-20s}
 JAVA=${JAVA:-$( (ls -d /usr/lib/jvm/*25*/bin/java /usr/lib/jvm/*21*/bin/java 2>/dev/null || true) | head -1)}
 JAVA=${JAVA:-java}
-TOKEN=harness-token
+TOKEN=harness-token-0123456789abcdef0123456789
 WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
 JARS=("$@")
 [ ${#JARS[@]} -gt 0 ] || JARS=(bootstrap/target/flashsale.jar)
@@ -207,19 +207,21 @@ growth() { # GROWTH=N: reserve in 10 s slices until the hot sale holds N reserva
 }
 
 start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on the run's Redis, database and broker;
-  local port=$1 prefix=$2; shift 2     # its pid in STARTED_PID once it answers on /actuator/health
+  local port=$1 prefix=$2; shift 2     # its pid in STARTED_PID once its readiness probe answers 200
+  local management; management=$(free_port)  # the actuator's own port (jars before it answer on $port)
   # shellcheck disable=SC2086 # the prefix (nice) and the JVM options are words
-  SERVER_PORT=$port SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
+  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$management SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
     --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN "$@" > "$WORK/service-$port.log" 2>&1 &
   STARTED_PID=$!
   for _ in $(seq 1 $((2 * ${START_TIMEOUT:-300}))); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$management/actuator/health/readiness")" = 200 ] && return 0
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/actuator/health")" = 200 ] && return 0
     kill -0 "$STARTED_PID" 2>/dev/null || { log "$JAR did not start:"; tail -20 "$WORK/service-$port.log" >&2; exit 1; }
     sleep 0.5
   done
-  log "$JAR did not answer on /actuator/health within ${START_TIMEOUT:-300} s (machine load: $(uptime))"
+  log "$JAR was not ready within ${START_TIMEOUT:-300} s (machine load: $(uptime))"
   tail -20 "$WORK/service-$port.log" >&2; exit 1
 }
 

@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
 @Import({SaleWorld.class, InspectionConfiguration.class})
 public class CucumberSpringConfiguration {
 
-    public static final String ADMIN_TOKEN = "acceptance-admin-token";
+    public static final String ADMIN_TOKEN = "acceptance-admin-token-0123456789abcdef";
     /** What the payment provider signs its notifications with. */
     public static final String NOTIFICATION_SECRET = "acceptance-notification-secret";
     /** One per test JVM: overlapping runs on one server never share it. */

@@ -71,7 +71,7 @@ final class BacklogScenario {
         try (ServiceProcess drainer = launch.apply(Map.of(), "service.log")) {
             long readyMicros = nowMicros();
             Map<String, Long> serverBefore = books.serverCounters();
-            Drain drain = awaitDrain(drainer.port(), saleId, accepted, startedNanos);
+            Drain drain = awaitDrain(drainer.managementPort(), saleId, accepted, startedNanos);
             Map<String, Long> serverAfter = books.serverCounters();
             List<Long> placed = books.placedAt(saleId);
             long first = placed.stream().mapToLong(Long::longValue).min().orElse(readyMicros);
@@ -92,7 +92,7 @@ final class BacklogScenario {
                     + deltas(serverBefore, serverAfter) + format(" = %.2f log fsyncs and %.2f row lock waits per 1000"
                     + " orders", 1000.0 * delta(serverBefore, serverAfter, "Innodb_os_log_fsyncs") / Math.max(1, accepted),
                     1000.0 * delta(serverBefore, serverAfter, "Innodb_row_lock_waits") / Math.max(1, accepted)));
-            ServiceScrape afterDrain = ServiceScrape.read(drainer.port());
+            ServiceScrape afterDrain = ServiceScrape.read(drainer.managementPort(), OrderPipelineLoadHarness.ADMIN_TOKEN);
             lines.addAll(HarnessReport.pipelineCounters(afterDrain));
 
             System.out.println("[load] waiting for every order to expire");
@@ -119,7 +119,7 @@ final class BacklogScenario {
     private record Drain(double relayedSeconds, List<Long> perSecond) {
     }
 
-    private Drain awaitDrain(int port, String saleId, long accepted, long startedNanos) {
+    private Drain awaitDrain(int managementPort, String saleId, long accepted, long startedNanos) {
         long deadline = System.nanoTime() + Duration.ofSeconds(settings.drainSeconds()).toNanos();
         double relayedSeconds = Double.NaN;
         long readyNanos = System.nanoTime();
@@ -131,7 +131,7 @@ final class BacklogScenario {
             OrderPipelineLoadHarness.sleep(POLL);
             placed = ordersPlaced(saleId);
             if (Double.isNaN(relayedSeconds)
-                    && ServiceScrape.read(port).sum("flashsale_relay_relayed_total") >= accepted) {
+                    && ServiceScrape.read(managementPort, OrderPipelineLoadHarness.ADMIN_TOKEN).sum("flashsale_relay_relayed_total") >= accepted) {
                 relayedSeconds = (System.nanoTime() - readyNanos) / 1e9;
             }
             if (System.nanoTime() >= nextSecond) {

@@ -44,7 +44,7 @@ import static io.flashsale.load.PipelineFigures.millis;
 public final class OrderPipelineLoadHarness {
 
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_load_harness");
-    private static final String ADMIN_TOKEN = "load-harness-admin-token";
+    static final String ADMIN_TOKEN = "load-harness-admin-token-0123456789abcdef";
     private static final String SKU = "load-item";
     private static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx1g");
     private static final Path OUTPUT = Path.of(System.getProperty("user.dir"), "target", "load-harness");
@@ -108,7 +108,7 @@ public final class OrderPipelineLoadHarness {
                     AppInfoParser.getVersion() + " (one KRaft broker in the harness JVM)");
             List<String> lines = report(settings, load, placed, figures, machine, properties, jvmOptions);
             lines.add(1, warmService);
-            lines.addAll(HarnessReport.pipelineCounters(ServiceScrape.read(port)));
+            lines.addAll(HarnessReport.pipelineCounters(ServiceScrape.read(service.managementPort(), ADMIN_TOKEN)));
             // A clean stop, so a JFR recording (flashsale.load.jfr) is written.
             service.stop(Duration.ofSeconds(60));
             return lines;

@@ -17,8 +17,11 @@ record ServiceScrape(Map<String, Double> series) {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    static ServiceScrape read(int port) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+    /** From the actuator's own port, with the admin token. */
+    static ServiceScrape read(int managementPort, String adminToken) {
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"))
+                .header("Authorization", "Bearer " + adminToken)
                 .timeout(Duration.ofSeconds(10)).GET().build();
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());

@@ -168,12 +168,22 @@ final class ScheduleRunner {
 
     /** An admin call repeated until it gets one of the wanted statuses (it is safe to repeat). */
     private Client.Answer admin(Client client, String method, String path, String body, int... wanted) {
+        return admin(client, system::port, method, path, body, wanted);
+    }
+
+    /** The same on the operators' surface, the actuator's own port. */
+    private Client.Answer operator(Client client, String path, int... wanted) {
+        return admin(client, system::managementPort, "GET", path, null, wanted);
+    }
+
+    private Client.Answer admin(Client client, java.util.function.IntUnaryOperator ports, String method, String path,
+                                String body, int... wanted) {
         long deadline = System.nanoTime() + QUIESCENCE_PATIENCE.toNanos();
         Client.Answer answer;
         int attempt = 0;
         do {
             int instance = attempt++ % system.instanceCount();
-            answer = client.send("admin", instance, system.port(instance), method, path, null, body, null, null, true);
+            answer = client.send("admin", instance, ports.applyAsInt(instance), method, path, null, body, null, null, true);
             for (int status : wanted) {
                 if (answer.status() == status) {
                     return answer;
@@ -377,7 +387,7 @@ final class ScheduleRunner {
      * a Redis that lost a reservation's record still has its event in Kafka (defect 16).
      */
     private boolean pipelineEmpty(Client client) {
-        Client.Answer depth = admin(client, "GET", "/actuator/metrics/flashsale.outbox.depth", null, 200);
+        Client.Answer depth = operator(client, "/actuator/metrics/flashsale.outbox.depth", 200);
         boolean outboxesEmpty = false;
         for (JsonNode measurement : depth.json().path("measurements")) {
             outboxesEmpty = "VALUE".equals(measurement.path("statistic").asString())

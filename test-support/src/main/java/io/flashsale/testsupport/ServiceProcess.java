@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,11 +31,13 @@ public final class ServiceProcess implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final int managementPort;
     private final Path log;
 
-    private ServiceProcess(Process process, int port, Path log) {
+    private ServiceProcess(Process process, int port, int managementPort, Path log) {
         this.process = process;
         this.port = port;
+        this.managementPort = managementPort;
         this.log = log;
     }
 
@@ -66,13 +69,16 @@ public final class ServiceProcess implements AutoCloseable {
      * Starts the jar with these JVM options and Spring properties (passed as {@code --name=value}), and returns at
      * once; {@link #awaitReady} waits for it to serve.
      *
-     * @param properties must include {@code server.port}
+     * @param properties must include {@code server.port}; without {@code management.server.port} the actuator gets a
+     *                   free port of its own
      */
-    public static ServiceProcess start(Path jar, List<String> jvmOptions, Map<String, String> properties, Path log) {
-        String portValue = properties.get("server.port");
+    public static ServiceProcess start(Path jar, List<String> jvmOptions, Map<String, String> given, Path log) {
+        String portValue = given.get("server.port");
         if (portValue == null) {
             throw new IllegalArgumentException("server.port must be given: the test has to know where to knock");
         }
+        Map<String, String> properties = new LinkedHashMap<>(given);
+        properties.computeIfAbsent("management.server.port", name -> Integer.toString(freePort()));
         List<String> command = new ArrayList<>();
         command.add(javaLauncher());
         command.addAll(jvmOptions);
@@ -85,16 +91,18 @@ public final class ServiceProcess implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
                     .start();
-            return new ServiceProcess(process, Integer.parseInt(portValue), log);
+            return new ServiceProcess(process, Integer.parseInt(portValue),
+                    Integer.parseInt(properties.get("management.server.port")), log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + jar, e);
         }
     }
 
-    /** Waits until the service answers its health check with 200; fails at once if the process died instead. */
+    /** Waits until the service answers its readiness probe with 200; fails at once if the process died instead. */
     public ServiceProcess awaitReady(Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
-        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health"))
+        HttpRequest health = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"))
                 .timeout(Duration.ofSeconds(2)).GET().build();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -141,6 +149,11 @@ public final class ServiceProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping the service", e);
         }
+    }
+
+    /** The actuator's port (readiness and liveness open, the rest behind the admin token). */
+    public int managementPort() {
+        return managementPort;
     }
 
     public int port() {

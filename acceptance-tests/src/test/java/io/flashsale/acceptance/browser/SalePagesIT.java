@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
@@ -57,7 +58,7 @@ class SalePagesIT {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-    private static final String ADMIN_TOKEN = "browser-test-admin-token";
+    private static final String ADMIN_TOKEN = "browser-test-admin-token-0123456789abcdef";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private static ServiceProcess service;
@@ -209,6 +210,25 @@ class SalePagesIT {
         JsonNode ledger = ledger(saleId);
         assertThat(ledger.path("sold").asLong() + ledger.path("reserved").asLong()).isEqualTo(5);
         assertThat(ledger.path("available").asLong()).isZero();
+    }
+
+    /** The pages' Content-Security-Policy as the browser enforces it: their own files run, an injected inline script not. */
+    @Test
+    void givenThePagesPolicy_whenAnInlineScriptIsInjected_thenTheBrowserRunsOnlyThePagesOwnFiles() {
+        for (String path : List.of("/ops", "/sales/" + openSale(1, 1))) {
+            page(path);
+            JavascriptExecutor script = (JavascriptExecutor) browser;
+            // The page's own file ran: it filled the page (the sale's name, or the token saved for the session).
+            waiting().until(driver -> path.equals("/ops")
+                    ? script.executeScript("return document.getElementById('token') !== null") == Boolean.TRUE
+                    : !testId("sale-name").getText().startsWith("Loading"));
+
+            script.executeScript("const injected = document.createElement('script');"
+                    + "injected.textContent = 'window.injectedRan = true;';"
+                    + "document.body.appendChild(injected);");
+
+            assertThat(script.executeScript("return window.injectedRan === true;")).as(path).isEqualTo(false);
+        }
     }
 
     @Test

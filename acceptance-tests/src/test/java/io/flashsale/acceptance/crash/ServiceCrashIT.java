@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ServiceCrashIT {
 
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_crash");
-    private static final String ADMIN_TOKEN = "crash-test-admin-token";
+    private static final String ADMIN_TOKEN = "crash-test-admin-token-0123456789abcdef";
     private static final String SKU = "crash-item";
     private static final int STOCK = 300;
     /** Accepted answers (over all lives so far) at which the service is killed. */

@@ -29,6 +29,7 @@ public final class InProcessInstance {
                                                        String... settings) {
         List<String> arguments = new ArrayList<>(List.of(
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redisHost,
                 "--spring.data.redis.port=" + redisPort,

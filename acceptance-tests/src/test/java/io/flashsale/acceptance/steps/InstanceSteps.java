@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
 public class InstanceSteps {
 
     private static final List<String> JOBS = List.of("reconciliation", "warm-up", "archive", "restore-sweep");
-    private static final String ADMIN_TOKEN = "instances-admin-token";
+    private static final String ADMIN_TOKEN = "instances-admin-token-0123456789abcdef";
 
     private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
     private Map<String, Double> runsBefore;
@@ -97,11 +97,11 @@ public class InstanceSteps {
 
     /** What the instance's metrics endpoint says: passes of each job it ran holding the job's lock. */
     private static Map<String, Double> runsOf(ConfigurableApplicationContext instance) {
-        int port = Integer.parseInt(instance.getEnvironment().getRequiredProperty("local.server.port"));
-        FlashsaleApi api = new FlashsaleApi(port, ADMIN_TOKEN);
+        int port = Integer.parseInt(instance.getEnvironment().getRequiredProperty("local.management.port"));
+        FlashsaleApi operators = new FlashsaleApi(port, ADMIN_TOKEN);
         Map<String, Double> runs = new LinkedHashMap<>();
         for (String job : JOBS) {
-            ApiAnswer metric = api.send(ApiCall.get("/actuator/metrics/flashsale.jobs.runs?tag=job:" + job));
+            ApiAnswer metric = operators.send(operators.asAdmin(ApiCall.get("/actuator/metrics/flashsale.jobs.runs?tag=job:" + job)));
             assertThat(metric.status()).as(metric.describe()).isEqualTo(200);
             runs.put(job, metric.json().path("measurements").get(0).path("value").asDouble());
         }

@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public class RateLimitSteps {
 
-    private static final String ADMIN_TOKEN = "rate-limit-admin-token";
+    private static final String ADMIN_TOKEN = "rate-limit-admin-token-0123456789abcdef";
     private static final String SKU = "t-shirt";
 
     private final List<ConfigurableApplicationContext> instances = new ArrayList<>();

@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 public class RedisOutageSteps {
 
-    private static final String ADMIN_TOKEN = "outage-admin-token";
+    private static final String ADMIN_TOKEN = "outage-admin-token-0123456789abcdef";
     private static final String SKU = "umbrella";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
@@ -43,6 +43,7 @@ public class RedisOutageSteps {
     private final String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private ConfigurableApplicationContext instance;
     private FlashsaleApi api;
+    private FlashsaleApi operators;
     private String database;
     private String sale;
     private int buyers;
@@ -65,6 +66,8 @@ public class RedisOutageSteps {
         instance = start();
         int port = Integer.parseInt(instance.getEnvironment().getRequiredProperty("local.server.port"));
         api = new FlashsaleApi(port, ADMIN_TOKEN);
+        operators = new FlashsaleApi(
+                Integer.parseInt(instance.getEnvironment().getRequiredProperty("local.management.port")), ADMIN_TOKEN);
         sale = "outage-" + run;
         Instant now = Instant.now();
         ApiAnswer created = api.send(api.createSale(Map.of("id", sale, "name", "Rainy day",
@@ -132,7 +135,7 @@ public class RedisOutageSteps {
     @Then("within {int} seconds the fast store takes the reservations again")
     public void redisTakesOver(int seconds) {
         await().atMost(Duration.ofSeconds(seconds)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-            ApiAnswer readiness = api.send(ApiCall.get("/actuator/health/readiness"));
+            ApiAnswer readiness = operators.send(operators.asAdmin(ApiCall.get("/actuator/health/readiness")));
             assertThat(readiness.json().path("components").path("hotStore").path("details").path("decidedBy")
                     .asString()).as(readiness.describe()).isEqualTo("redis");
         });

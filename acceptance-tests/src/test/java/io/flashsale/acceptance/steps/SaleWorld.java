@@ -33,6 +33,7 @@ public class SaleWorld {
 
     private final FlashsaleApi api;
     private final PaymentProvider paymentProvider;
+    private final FlashsaleApi operators;
     private final ScenarioClock clock;
     private final String token = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
     private final List<ApiAnswer> answers = new ArrayList<>();
@@ -43,9 +44,11 @@ public class SaleWorld {
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
 
-    public SaleWorld(@Value("${local.server.port}") int port, ScenarioClock clock) {
+    public SaleWorld(@Value("${local.server.port}") int port, @Value("${local.management.port}") int managementPort,
+                     ScenarioClock clock) {
         this.api = new FlashsaleApi(port, CucumberSpringConfiguration.ADMIN_TOKEN);
         this.paymentProvider = new PaymentProvider(CucumberSpringConfiguration.NOTIFICATION_SECRET, clock);
+        this.operators = new FlashsaleApi(managementPort, CucumberSpringConfiguration.ADMIN_TOKEN);
         this.clock = clock;
     }
 
@@ -74,6 +77,11 @@ public class SaleWorld {
         String reference = paymentOfBuyer.get(buyer);
         assertThat(reference).as("%s has paid", buyer).isNotNull();
         return reference;
+    }
+
+    /** The operators' surface: the actuator on its own port, behind the admin token. */
+    public FlashsaleApi operators() {
+        return operators;
     }
 
     /** A name that no other scenario or run uses, e.g. for a sale id. */

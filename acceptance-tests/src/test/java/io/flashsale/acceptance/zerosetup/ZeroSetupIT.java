@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  */
 class ZeroSetupIT {
 
-    private static final String ADMIN_TOKEN = "zero-setup-admin-token";
+    private static final String ADMIN_TOKEN = "zero-setup-admin-token-0123456789abcdef";
     private static final String SKU = "demo-phone";
     private static final int STOCK = 10;
     private static final int BUYERS = 200;

@@ -10,6 +10,7 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.out.EventPublishException;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.adapter.web.security.AdminAttemptsBlockedException;
 import io.flashsale.adapter.web.security.BuyerAuthenticationException;
 import io.flashsale.adapter.web.security.BuyerPaymentDisabledException;
 import io.flashsale.adapter.web.security.UnauthorizedException;
@@ -154,6 +155,13 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(BuyerPaymentDisabledException.class)
     ResponseEntity<ProblemDetail> buyerPaymentDisabled(BuyerPaymentDisabledException e) {
         return Problems.response(Problems.of(ProblemCode.BUYER_PAYMENT_DISABLED, e.getMessage()));
+    }
+
+    @ExceptionHandler(AdminAttemptsBlockedException.class)
+    ResponseEntity<ProblemDetail> adminAttemptsBlocked(AdminAttemptsBlockedException e) {
+        return Problems.status(ProblemCode.RATE_LIMITED.status())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()))
+                .body(e.problem());
     }
 
     @ExceptionHandler(BuyerAuthenticationException.class)

@@ -19,6 +19,8 @@ public enum ProblemCode {
     TOKEN_EXPIRED(HttpStatus.UNAUTHORIZED),
     /** A buyer call without the gateway's shared secret, where buyers are taken from a trusted gateway's header. */
     GATEWAY_SECRET_INVALID(HttpStatus.UNAUTHORIZED),
+    /** A browser's state-changing buyer call sent from another site (Origin or Sec-Fetch-Site). */
+    CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),

@@ -40,7 +40,7 @@ class LeanReservationFilterTest {
                 Instant.parse("2030-01-01T00:00:00Z")));
     }, JSON, new ResponseEntityWriter(List.of(new JacksonJsonHttpMessageConverter(JSON))),
             (request, response, handler, e) -> null, false,
-            new io.flashsale.adapter.web.security.ClientAddressResolver(false, null),
+            new io.flashsale.adapter.web.security.ClientAddressResolver(false, false),
             io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator.withoutSecret());
 
     @Test

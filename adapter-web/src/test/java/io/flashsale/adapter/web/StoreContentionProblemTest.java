@@ -37,7 +37,7 @@ class StoreContentionProblemTest {
             }))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
             .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
-                    new ClientAddressResolver(false, null))
+                    new ClientAddressResolver(false, false))
             .build();
 
     @Test

@@ -48,7 +48,7 @@ class StoreUnavailableProblemTest {
         return MockMvcBuilders.standaloneSetup(new ReservationController(reserve, view, pay, cancel))
                 .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
                 .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
-                    new ClientAddressResolver(false, null))
+                    new ClientAddressResolver(false, false))
                 .build();
     }
 

@@ -47,7 +47,7 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
     private final RedisServer redis;
     private final String run = Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
     private final String database = "flashsale_bench_svc_" + run;
-    private final String adminToken = "bench-" + run + "-" + Long.toString(ThreadLocalRandom.current().nextLong(), 36);
+    private final String adminToken = "bench-" + run + "-" + java.util.UUID.randomUUID();
     private final Path workDirectory;
     private final HttpClient http;
     private final URI base;
@@ -71,6 +71,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
         int port = ServiceProcess.freePort();
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", Integer.toString(port));
+        int managementPort = ServiceProcess.freePort();
+        properties.put("management.server.port", Integer.toString(managementPort));
         properties.put("spring.datasource.url", "jdbc:mysql://" + mysql.host() + ":" + mysql.port() + "/" + database
                 + "?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true");
         properties.put("spring.datasource.username", mysql.user());
@@ -88,7 +90,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
         this.base = URI.create("http://127.0.0.1:" + port);
         this.service = ServiceProcess.start(jar, jvmOptions, properties, workDirectory.resolve("service.log"));
         try {
-            service.awaitHealthy(http, base.resolve("/actuator/health"), Duration.ofMinutes(2));
+            service.awaitHealthy(http, URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness"),
+                    Duration.ofMinutes(2));
         } catch (RuntimeException e) {
             close();
             throw e;

@@ -37,9 +37,14 @@ public record RateLimitProperties(@DefaultValue Limit buyer, @DefaultValue Clien
     public record Limit(Boolean enabled, Long burst, Long perSecond, Map<String, Figures> sales) {
     }
 
-    /** @param trustedHeader the header the gateway puts the client's address in; blank: the remote address */
+    /**
+     * The client is the request's remote address: the connection's, or the one a trusted proxy forwarded
+     * ({@code flashsale.http.trusted-proxies}).
+     *
+     * @param exemptLoopback connections from this machine itself pass without a take (a forwarded loopback never does)
+     */
     public record Client(@DefaultValue("false") boolean enabled, @DefaultValue("100") long burst,
-                         @DefaultValue("50") long perSecond, @DefaultValue("X-Forwarded-For") String trustedHeader) {
+                         @DefaultValue("50") long perSecond, @DefaultValue("false") boolean exemptLoopback) {
     }
 
     public record Figures(long burst, long perSecond) {

@@ -1,16 +1,21 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
-import io.flashsale.adapter.web.security.AdminToken;
+import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
 import io.flashsale.adapter.web.security.BuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
+import io.flashsale.adapter.web.security.CrossSiteRequestFilter;
+import io.flashsale.adapter.web.security.TrustedProxies;
 import io.flashsale.adapter.web.AcceptableAnswerInterceptor;
 import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.ContentTags;
+import io.flashsale.adapter.web.PipelineFigures;
+import io.flashsale.bootstrap.metrics.MeterPipelineFigures;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.flashsale.adapter.web.LeanReservationFilter;
 import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.application.port.in.ReserveStockUseCase;
@@ -44,14 +49,14 @@ import java.util.List;
 @EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class, PaymentProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
-    private final AdminToken adminToken;
+    private final AdminGate adminGate;
     private final RateLimitProperties rateLimits;
     private final PaymentProperties payment;
     private final BuyerAuthenticator buyers;
 
-    public WebConfiguration(AdminToken adminToken, RateLimitProperties rateLimits, PaymentProperties payment,
+    public WebConfiguration(AdminGate adminGate, RateLimitProperties rateLimits, PaymentProperties payment,
                             BuyerAuthenticator buyers) {
-        this.adminToken = adminToken;
+        this.adminGate = adminGate;
         this.rateLimits = rateLimits;
         this.payment = payment;
         this.buyers = buyers;
@@ -59,7 +64,7 @@ public class WebConfiguration implements WebMvcConfigurer {
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
-        registry.addInterceptor(new AdminAuthorizationInterceptor(adminToken));
+        registry.addInterceptor(new AdminAuthorizationInterceptor(adminGate));
         registry.addInterceptor(new BuyerPaymentInterceptor(payment.buyerConfirms()));
         registry.addInterceptor(new AcceptableAnswerInterceptor()).addPathPatterns("/api/**");
     }
@@ -92,6 +97,23 @@ public class WebConfiguration implements WebMvcConfigurer {
                 || path.startsWith("/api/v1/activities/") && path.endsWith("/reservations"));
     }
 
+    /**
+     * Forwarded headers are believed from the configured proxies only: Boot's native strategy installs Tomcat's
+     * RemoteIpValve, which trusts private ranges by default; this narrows it to the configured blocks (none by
+     * default). Ordered after Boot's own customizer, which installs the valve.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> trustedProxiesOnly(HttpLimitsProperties http) {
+        TrustedProxies proxies = TrustedProxies.of(HttpLimitsProperties.TRUSTED_PROXIES, http.trustedProxies());
+        return new TrustedProxiesCustomizer(proxies, true);
+    }
+
+    /** The operators' page reads these through the admin API, never through the actuator (ADR 73). */
+    @Bean
+    PipelineFigures pipelineFigures(MeterRegistry meters) {
+        return new MeterPipelineFigures(meters);
+    }
+
     @Bean
     CompleteProblemWriter completeProblemWriter(JsonMapper json) {
         return new CompleteProblemWriter(json);
@@ -111,9 +133,17 @@ public class WebConfiguration implements WebMvcConfigurer {
         return registration;
     }
 
+    /** Before the lean reservation path, which answers plain attempts without the dispatcher. */
+    @Bean
+    FilterRegistrationBean<CrossSiteRequestFilter> crossSiteRequestFilter(CompleteProblemWriter problems) {
+        var registration = new FilterRegistrationBean<>(new CrossSiteRequestFilter(problems));
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
     /** The client address the per-client limit counts, taken alike by the controller and the lean filter. */
     private ClientAddressResolver clientAddresses() {
-        return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().trustedHeader());
+        return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().exemptLoopback());
     }
 
     /**

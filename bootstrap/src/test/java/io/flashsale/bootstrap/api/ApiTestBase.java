@@ -4,6 +4,7 @@ import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -33,14 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The whole service on a random port against the real Redis and MariaDB, driven over HTTP. Every test
  * makes its own activities under fresh ids, so runs never see each other's data on the shared servers.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// Every test here comes from 127.0.0.1 and many send wrong tokens on purpose: AdminTokenIT tests the allowance (its
+// @DynamicPropertySource outranks this).
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "flashsale.admin.failures-allowed=100000")
 @Import(ApiTestBase.FailingController.class)
 // A buyer's read shows the hot store's figures of that moment, so tests see at once what a request did;
 // SaleFiguresIT runs with the figures remembered, as the service does by default.
 @TestPropertySource(properties = "flashsale.activity-cache.figures-fresh-for=0")
 abstract class ApiTestBase {
 
-    static final String ADMIN_TOKEN = "bootstrap-it-admin-token";
+    static final String ADMIN_TOKEN = "bootstrap-it-admin-token-0123456789abcdef";
     /** One per test JVM: overlapping runs on one server never share it. */
     static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_bootstrap");
     static final String PROBLEM_JSON = "application/problem+json";
@@ -56,6 +60,10 @@ abstract class ApiTestBase {
 
     @LocalServerPort
     int port;
+
+    /** The actuator's own port (ADR 73): a random one in tests, as the buyers' port. */
+    @LocalManagementPort
+    int managementPort;
 
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
@@ -125,7 +133,20 @@ abstract class ApiTestBase {
                 .method(method, HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** A GET on the management port, with the admin token. */
+    Reply operator(String path) {
+        return send(managementRequest(path, "Authorization", "Bearer " + ADMIN_TOKEN).GET());
+    }
+
+    HttpRequest.Builder managementRequest(String path, String... headers) {
+        return request(managementPort, path, headers);
+    }
+
     HttpRequest.Builder request(String path, String... headers) {
+        return request(port, path, headers);
+    }
+
+    static HttpRequest.Builder request(int port, String path, String... headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(Duration.ofSeconds(30));
         for (int i = 0; i < headers.length; i += 2) {

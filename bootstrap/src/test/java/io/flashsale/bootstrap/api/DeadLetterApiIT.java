@@ -125,7 +125,7 @@ class DeadLetterApiIT extends ApiTestBase {
     }
 
     private double deadLetteredCount() {
-        Reply metric = get("/actuator/metrics/flashsale.orders.dead_lettered");
+        Reply metric = operator("/actuator/metrics/flashsale.orders.dead_lettered");
         assertThat(metric.status()).as(metric.body()).isEqualTo(200);
         return metric.json().path("measurements").get(0).path("value").asDouble();
     }

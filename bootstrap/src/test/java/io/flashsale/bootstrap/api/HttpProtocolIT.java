@@ -126,7 +126,7 @@ class HttpProtocolIT extends ApiTestBase {
 
     @Test
     void givenTheService_whenHealthIsAsked_thenUp() {
-        Reply health = get("/actuator/health");
+        Reply health = operator("/actuator/health");
 
         assertThat(health.status()).isEqualTo(200);
         assertThat(health.json().path("status").asString()).isEqualTo("UP");

@@ -31,7 +31,7 @@ class PrometheusScrapeIT extends ApiTestBase {
         assertThat(reserve(id, "buyer-1", lines(null, line("sku-a", 1))).status()).isEqualTo(409);
         assertThat(asAdmin("POST", "/api/v1/activities/" + id + "/reconciliation", null).status()).isEqualTo(200);
 
-        Reply scrape = get("/actuator/prometheus");
+        Reply scrape = operator("/actuator/prometheus");
 
         assertThat(scrape.status()).as(scrape.body()).isEqualTo(200);
         Set<String> scraped = DashboardQueries.scrapedNames(scrape.body());
@@ -45,7 +45,7 @@ class PrometheusScrapeIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 5));
         assertThat(reserve(id, "buyer-1", lines(null, line("sku-a", 1))).status()).isEqualTo(202);
 
-        String scrape = get("/actuator/prometheus").body();
+        String scrape = operator("/actuator/prometheus").body();
 
         assertThat(scrape.lines().filter(line -> line.startsWith("flashsale_reservations_seconds_bucket{")
                 && line.contains("outcome=\"Reserved\"")).count())
@@ -56,7 +56,7 @@ class PrometheusScrapeIT extends ApiTestBase {
 
     @Test
     void whenReadinessIsAsked_thenItIsUpWithTheHotStoreTheDatabaseAndKafka() {
-        Reply readiness = get("/actuator/health/readiness");
+        Reply readiness = operator("/actuator/health/readiness");
 
         assertThat(readiness.status()).as(readiness.body()).isEqualTo(200);
         JsonNode components = readiness.json().path("components");

@@ -122,9 +122,22 @@ class DockerComposeTest {
     private static Map<String, String> serviceEnvironment(String name) throws IOException {
         Map<String, Object> environment = (Map<String, Object>) service(services(), name).get("environment");
         Map<String, String> values = new LinkedHashMap<>();
-        // ${VAR:-default} is compose's interpolation: the service sees the default unless VAR is set.
+        // ${VAR:-default} is compose's interpolation: the service sees the default unless VAR is set;
+        // ${VAR:?message} refuses to start without VAR, so the service sees whatever the operator set.
         environment.forEach((key, value) -> values.put(key, String.valueOf(value)
-                .replaceAll("^\\$\\{[A-Z_]+:-(.*)}$", "$1")));
+                .replaceAll("^\\$\\{[A-Z_]+:-(.*)}$", "$1")
+                .replaceAll("^\\$\\{([A-Z_]+):\\?.*}$", "set-by-the-operator-$1")));
         return values;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theAdminTokenHasNoDefaultAndTheActuatorIsPublishedOnLoopbackOnly() throws IOException {
+        Map<String, Object> service = service(services(), "flashsale");
+        Map<String, Object> environment = (Map<String, Object>) service.get("environment");
+
+        assertThat(String.valueOf(environment.get("FLASHSALE_ADMIN_TOKEN"))).startsWith("${FLASHSALE_ADMIN_TOKEN:?");
+        assertThat((List<Object>) service.get("ports")).contains("8080:8080", "127.0.0.1:8081:8081");
+        assertThat(String.valueOf(environment.get("MANAGEMENT_SERVER_PORT"))).isEqualTo("8081");
     }
 }

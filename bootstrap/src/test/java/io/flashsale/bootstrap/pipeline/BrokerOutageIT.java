@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(240)
 class BrokerOutageIT {
 
-    private static final String ADMIN_TOKEN = "broker-outage-it-admin-token";
+    private static final String ADMIN_TOKEN = "broker-outage-it-admin-token-0123456789abcdef";
     private static final Path DATA = temporaryDirectory();
     private static final EmbeddedKafkaSettings SETTINGS = EmbeddedKafkaSettings.inDirectory(DATA)
             .withPort(FreePorts.next()).withControllerPort(FreePorts.next());

@@ -86,7 +86,7 @@ class DurabilityModesIT {
         }
     }
 
-    private static final String ADMIN_TOKEN = "durability-it-admin-token";
+    private static final String ADMIN_TOKEN = "durability-it-admin-token-0123456789abcdef";
     private static final String RUN = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     private static final Duration WITHIN = Duration.ofSeconds(90);
     private static final Duration LOAD = Duration.ofMillis(1500);

@@ -34,7 +34,7 @@ import static org.awaitility.Awaitility.await;
 @DirtiesContext
 class EmbeddedBrokerIT {
 
-    private static final String ADMIN_TOKEN = "embedded-broker-it-admin-token";
+    private static final String ADMIN_TOKEN = "embedded-broker-it-admin-token-0123456789abcdef";
     private static final Path DATA = temporaryDirectory();
 
     @LocalServerPort

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -45,11 +46,14 @@ class IdleInstanceRedisCostIT {
     @LocalServerPort
     int port;
 
+    @LocalManagementPort
+    int managementPort;
+
     @DynamicPropertySource
     static void services(DynamicPropertyRegistry registry) {
         redisServer = RedisServerProcess.onFreePort(RedisServerProcess.Persistence.NONE);
         redisServer.start();
-        OwnRedisServiceProperties.register(registry, redisServer.port(), "idle-it-admin-token", "idle-" + RUN);
+        OwnRedisServiceProperties.register(registry, redisServer.port(), "idle-it-admin-token-0123456789abcdef", "idle-" + RUN);
     }
 
     @AfterAll
@@ -92,10 +96,10 @@ class IdleInstanceRedisCostIT {
 
     /** A health check a second, as a load balancer probes an instance. */
     private void pauseWithHealthChecks(Duration pause) {
-        var client = new ServiceClient(port, "idle-it-admin-token");
+        var client = new ServiceClient(managementPort, "idle-it-admin-token-0123456789abcdef");
         long until = System.nanoTime() + pause.toNanos();
         while (System.nanoTime() < until) {
-            assertThat(client.send("GET", "/actuator/health", null).status()).isEqualTo(200);
+            assertThat(client.asAdmin("GET", "/actuator/health", null).status()).isEqualTo(200);
             try {
                 Thread.sleep(Math.max(0, Math.min(1000, (until - System.nanoTime()) / 1_000_000)));
             } catch (InterruptedException interrupted) {

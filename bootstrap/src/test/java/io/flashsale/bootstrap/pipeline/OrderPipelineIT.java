@@ -83,8 +83,8 @@ class OrderPipelineIT extends PipelineTestBase {
         Map<String, String> accepted = reserveOneEach(activityId, 1);
         awaitExactlyOneOrderEach(activityId, 1, accepted);
 
-        ServiceClient.Reply orderMetric = send("GET", "/actuator/metrics/flashsale.orders?tag=outcome:placed", null);
-        ServiceClient.Reply relayMetric = send("GET", "/actuator/metrics/flashsale.relay.relayed", null);
+        ServiceClient.Reply orderMetric = operator().asAdmin("GET", "/actuator/metrics/flashsale.orders?tag=outcome:placed", null);
+        ServiceClient.Reply relayMetric = operator().asAdmin("GET", "/actuator/metrics/flashsale.relay.relayed", null);
 
         assertThat(orderMetric.status()).as(orderMetric.body()).isEqualTo(200);
         assertThat(orderMetric.json().path("measurements").get(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);

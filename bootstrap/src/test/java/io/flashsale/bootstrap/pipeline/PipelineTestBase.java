@@ -27,6 +27,7 @@ import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.common.GroupState;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -63,7 +64,7 @@ import static org.awaitility.Awaitility.await;
 @Import(CrashHooksConfiguration.class)
 abstract class PipelineTestBase {
 
-    static final String ADMIN_TOKEN = "pipeline-it-admin-token";
+    static final String ADMIN_TOKEN = "pipeline-it-admin-token-0123456789abcdef";
     /** What the payment provider signs its notifications with here. */
     static final String NOTIFICATION_SECRET = "pipeline-it-notification-secret";
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
@@ -80,6 +81,9 @@ abstract class PipelineTestBase {
 
     @LocalServerPort
     int port;
+
+    @LocalManagementPort
+    int managementPort;
     @Autowired
     MysqlSalesFigures figures;
     @Autowired
@@ -145,6 +149,11 @@ abstract class PipelineTestBase {
     }
 
     // ---- the sale in test words ----
+
+    /** The actuator's port, with the admin token. */
+    ServiceClient operator() {
+        return new ServiceClient(managementPort, ADMIN_TOKEN);
+    }
 
     ServiceClient api() {
         return new ServiceClient(port, ADMIN_TOKEN);

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 @DirtiesContext
 class SaleScheduleIT {
 
-    private static final String ADMIN_TOKEN = "schedule-it-admin-token";
+    private static final String ADMIN_TOKEN = "schedule-it-admin-token-0123456789abcdef";
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_schedule");
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
     private static final Duration LEAD = Duration.ofSeconds(1);

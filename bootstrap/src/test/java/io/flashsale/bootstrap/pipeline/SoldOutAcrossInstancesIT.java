@@ -66,6 +66,7 @@ class SoldOutAcrossInstancesIT extends PipelineTestBase {
                 }
             }
             properties.put("server.port", "0");
+            properties.put("management.server.port", "0");
             // Long enough that only the cancellation's notice, not the memory running out, can make it sell again.
             properties.put("flashsale.known-refusals.memory", "60s");
             // As command-line arguments: they win over application.yaml, as the first instance's test properties do.

@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Import(ActivityQueryCounter.class)
 class UnknownSaleLookupIT {
 
-    private static final String ADMIN_TOKEN = "lookup-it-admin-token";
+    private static final String ADMIN_TOKEN = "lookup-it-admin-token-0123456789abcdef";
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_lookup");
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
     private static final Duration TTL = Duration.ofSeconds(2);

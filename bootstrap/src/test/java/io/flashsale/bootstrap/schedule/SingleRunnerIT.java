@@ -99,6 +99,7 @@ class SingleRunnerIT {
         List<String> arguments = new ArrayList<>(List.of(
                 "--test.instance=" + instance,
                 "--server.port=0",
+                "--management.server.port=0",
                 "--spring.main.banner-mode=off",
                 "--spring.data.redis.host=" + redis.host(),
                 "--spring.data.redis.port=" + redis.port(),
@@ -106,7 +107,7 @@ class SingleRunnerIT {
                 "--flashsale.kafka.topic=flashsale-it-single-runner-" + RUN,
                 "--flashsale.kafka.consumer.group-id=flashsale-it-single-runner-" + RUN,
                 "--flashsale.redis.outbox-registry=fs:outbox:it-single-runner-" + RUN,
-                "--flashsale.admin.token=single-runner-it-admin-token",
+                "--flashsale.admin.token=single-runner-it-admin-token-0123456789abcdef",
                 "--flashsale.relay.enabled=false",
                 "--flashsale.lifecycle.expiry-enabled=false",
                 "--flashsale.lifecycle.restore-sweep-interval=" + interval,

@@ -40,6 +40,7 @@ final class ServiceInThisJvm implements AutoCloseable {
         String jdbcUrl = mariadb.jdbcUrl(mariadb.freshDatabase("flashsale_fuzz"));
         Map<String, Object> properties = new LinkedHashMap<>();
         properties.put("server.port", port);
+        properties.put("management.server.port", 0);
         properties.put("spring.datasource.url", jdbcUrl);
         properties.put("spring.datasource.username", mariadb.username());
         properties.put("spring.datasource.password", mariadb.password());

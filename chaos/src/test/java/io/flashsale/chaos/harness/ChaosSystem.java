@@ -24,7 +24,7 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ChaosSystem implements AutoCloseable {
 
-    public static final String ADMIN_TOKEN = "chaos-admin-token";
+    public static final String ADMIN_TOKEN = "chaos-admin-token-0123456789abcdef";
     // Two instances starting at once took over three minutes at a load average of 45 on this 2-core machine.
     private static final Duration START_PATIENCE = Duration.ofMinutes(6);
     private static final List<String> SERVICE_JVM = List.of("-Xms128m", "-Xmx384m", "-XX:TieredStopAtLevel=1",
@@ -53,6 +53,10 @@ public final class ChaosSystem implements AutoCloseable {
 
         int port() {
             return Integer.parseInt(settings.get("server.port"));
+        }
+
+        int managementPort() {
+            return Integer.parseInt(settings.get("management.server.port"));
         }
 
         /** Every process this instance ever started: closing the system kills each that is still alive. */
@@ -97,6 +101,7 @@ public final class ChaosSystem implements AutoCloseable {
     private Map<String, String> settings(String run, String proxiedUrl, MariaDbEndpoint mariadb) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("server.port", Integer.toString(ServiceProcess.freePort()));
+        properties.put("management.server.port", Integer.toString(ServiceProcess.freePort()));
         properties.put("spring.datasource.url", proxiedUrl);
         properties.put("spring.datasource.username", mariadb.username());
         properties.put("spring.datasource.password", mariadb.password());
@@ -147,6 +152,11 @@ public final class ChaosSystem implements AutoCloseable {
 
     public int port(int instance) {
         return instances.get(instance).port();
+    }
+
+    /** The instance's actuator port: readiness open, the rest behind the admin token. */
+    public int managementPort(int instance) {
+        return instances.get(instance).managementPort();
     }
 
     /** Direct JDBC to the run's database, never through the proxy: the checker reads the truth. */

@@ -2,34 +2,28 @@ package io.flashsale.adapter.web.security;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /** Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token. */
 public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
 
-    private static final String BEARER = "Bearer ";
+    private final AdminGate gate;
 
-    private final AdminToken token;
-
-    public AdminAuthorizationInterceptor(AdminToken token) {
-        this.token = token;
+    public AdminAuthorizationInterceptor(AdminGate gate) {
+        this.gate = gate;
     }
 
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-        if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)
-                && !token.matches(bearerToken(request.getHeader(HttpHeaders.AUTHORIZATION)))) {
-            throw new UnauthorizedException();
+        if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)) {
+            switch (gate.check(request, "api")) {
+                case AdminGate.Admitted admitted -> {
+                }
+                case AdminGate.Refused refused -> throw new UnauthorizedException();
+                case AdminGate.Blocked blocked -> throw new AdminAttemptsBlockedException(blocked.retryAfter());
+            }
         }
         return true;
-    }
-
-    private static String bearerToken(String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return null;
-        }
-        return authorization.substring(BEARER.length()).strip();
     }
 }

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.web.security;
 
 /**
- * The address a request came from, for the per-client rate limit; {@code value} is null when the limit is off, the
- * address is unknown or exempt (loopback: the service's own tools and health checks).
+ * The address a request came from, for the per-client rate limit; {@code value} is null when the limit is off or the
+ * connection is exempt (loopback, when configured).
  */
 public record ClientAddress(String value) {
 

@@ -7,25 +7,29 @@ import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.method.support.ModelAndViewContainer;
 
-import java.util.regex.Pattern;
+import java.net.InetAddress;
 
 /**
  * Gives handlers the {@link ClientAddress} the per-client rate limit counts. Off: always {@link ClientAddress#NONE},
- * nothing read. On: the last entry of the trusted header (the one the gateway in front of the service added; entries
- * before it are what the client claimed), else the connection's remote address. Loopback addresses are exempt, and a
- * value that is no IPv4 or IPv6 address is ignored (the remote address counts instead).
+ * nothing read. On: the request's remote address, which the server's forwarded-headers handling has already taken
+ * from {@code X-Forwarded-For} when, and only when, the connection came from a configured trusted proxy. No header is
+ * read here. An address that does not parse as IPv4 or IPv6 counts under one shared key, so garbage never escapes
+ * the limit. Loopback is exempt only when configured, and only as the connection's own address, never as a forwarded
+ * one.
  */
 public final class ClientAddressResolver implements HandlerMethodArgumentResolver {
 
-    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    /** Set by Tomcat's RemoteIpValve on a request whose forwarded headers it honoured. */
+    static final String FORWARDED_ATTRIBUTE = "org.apache.tomcat.request.forwarded";
+    static final ClientAddress UNPARSED = new ClientAddress("unparsed");
 
     private final boolean enabled;
-    private final String trustedHeader;
+    private final boolean exemptLoopback;
 
-    /** @param trustedHeader e.g. {@code X-Forwarded-For}; blank: the connection's remote address only */
-    public ClientAddressResolver(boolean enabled, String trustedHeader) {
+    /** @param exemptLoopback let connections from this machine itself (its tools, health checks) past the limit */
+    public ClientAddressResolver(boolean enabled, boolean exemptLoopback) {
         this.enabled = enabled;
-        this.trustedHeader = trustedHeader == null || trustedHeader.isBlank() ? null : trustedHeader.trim();
+        this.exemptLoopback = exemptLoopback;
     }
 
     @Override
@@ -44,31 +48,17 @@ public final class ClientAddressResolver implements HandlerMethodArgumentResolve
         if (!enabled || http == null) {
             return ClientAddress.NONE;
         }
-        String header = trustedHeader == null ? null : http.getHeader(trustedHeader);
-        return of(header, http.getRemoteAddr());
+        return of(http.getRemoteAddr(), http.getAttribute(FORWARDED_ATTRIBUTE) != null, exemptLoopback);
     }
 
-    /** The address from the trusted header's last entry, else the remote address; loopback and garbage are none. */
-    static ClientAddress of(String trustedHeaderValue, String remoteAddress) {
-        String fromHeader = lastEntry(trustedHeaderValue);
-        String address = fromHeader != null && ADDRESS.matcher(fromHeader).matches() ? fromHeader : remoteAddress;
-        if (address == null || !ADDRESS.matcher(address).matches() || isLoopback(address)) {
+    static ClientAddress of(String remoteAddress, boolean forwarded, boolean exemptLoopback) {
+        InetAddress address = IpAddresses.parse(remoteAddress);
+        if (address == null) {
+            return UNPARSED;
+        }
+        if (exemptLoopback && !forwarded && address.isLoopbackAddress()) {
             return ClientAddress.NONE;
         }
-        return new ClientAddress(address.toLowerCase(java.util.Locale.ROOT));
-    }
-
-    private static String lastEntry(String value) {
-        if (value == null) {
-            return null;
-        }
-        int comma = value.lastIndexOf(',');
-        String last = value.substring(comma + 1).trim();
-        return last.isEmpty() ? null : last;
-    }
-
-    private static boolean isLoopback(String address) {
-        return address.startsWith("127.") || address.equals("::1") || address.equals("0:0:0:0:0:0:0:1")
-                || address.startsWith("::ffff:127.");
+        return new ClientAddress(IpAddresses.canonical(address));
     }
 }

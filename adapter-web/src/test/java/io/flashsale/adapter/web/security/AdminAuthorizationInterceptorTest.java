@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class AdminAuthorizationInterceptorTest {
 
     private final AdminAuthorizationInterceptor interceptor =
-            new AdminAuthorizationInterceptor(AdminToken.of("the-admin-token"));
+            new AdminAuthorizationInterceptor(new AdminGate(AdminToken.of("the-admin-token"), AdminAttempts.unlimited()));
 
     static class Handlers {
 

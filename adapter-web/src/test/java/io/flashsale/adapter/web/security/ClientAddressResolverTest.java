@@ -7,23 +7,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ClientAddressResolverTest {
 
     @Test
-    void theTrustedHeadersLastEntryIsTheClient() {
-        assertThat(ClientAddressResolver.of("6.6.6.6, 203.0.113.9", "10.0.0.2").value()).isEqualTo("203.0.113.9");
-        assertThat(ClientAddressResolver.of("2001:DB8::1", "10.0.0.2").value()).isEqualTo("2001:db8::1");
+    void theRemoteAddressIsTheClientInCanonicalForm() {
+        assertThat(ClientAddressResolver.of("203.0.113.9", false, false).value()).isEqualTo("203.0.113.9");
+        assertThat(ClientAddressResolver.of("2001:DB8:0:0::1", false, false).value()).isEqualTo("2001:db8:0:0:0:0:0:1");
+        assertThat(ClientAddressResolver.of("::ffff:203.0.113.9", false, false).value()).isEqualTo("203.0.113.9");
     }
 
     @Test
-    void withoutAUsableHeaderTheConnectionsAddressCounts() {
-        assertThat(ClientAddressResolver.of(null, "10.0.0.2").value()).isEqualTo("10.0.0.2");
-        assertThat(ClientAddressResolver.of("", "10.0.0.2").value()).isEqualTo("10.0.0.2");
-        assertThat(ClientAddressResolver.of("evil'); return 1 --", "10.0.0.2").value()).isEqualTo("10.0.0.2");
+    void whatIsNoAddressSharesOneKeyInsteadOfEscapingTheLimit() {
+        for (String garbage : new String[] {"evil'); return 1 --", "deadbeef", "cafe", "1.2.3", "01.2.3.4", "0x7f.1",
+                "256.1.1.1", "::g", "localhost", "", null}) {
+            assertThat(ClientAddressResolver.of(garbage, false, true)).as(garbage).isEqualTo(ClientAddressResolver.UNPARSED);
+        }
     }
 
     @Test
-    void loopbackIsExempt() {
-        assertThat(ClientAddressResolver.of(null, "127.0.0.1")).isEqualTo(ClientAddress.NONE);
-        assertThat(ClientAddressResolver.of(null, "0:0:0:0:0:0:0:1")).isEqualTo(ClientAddress.NONE);
-        assertThat(ClientAddressResolver.of("::1", "10.0.0.2")).isEqualTo(ClientAddress.NONE);
-        assertThat(ClientAddressResolver.of(null, null)).isEqualTo(ClientAddress.NONE);
+    void loopbackIsCountedUnlessExemptAndThenOnlyAsTheConnectionsOwnAddress() {
+        assertThat(ClientAddressResolver.of("127.0.0.1", false, false).value()).isEqualTo("127.0.0.1");
+        assertThat(ClientAddressResolver.of("127.0.0.1", false, true)).isEqualTo(ClientAddress.NONE);
+        assertThat(ClientAddressResolver.of("0:0:0:0:0:0:0:1", false, true)).isEqualTo(ClientAddress.NONE);
+        assertThat(ClientAddressResolver.of("127.0.0.1", true, true).value()).as("forwarded").isEqualTo("127.0.0.1");
     }
 }

@@ -1,0 +1,149 @@
+(() => {
+  const $ = id => document.getElementById(id);
+  const text = value => String(value === null || value === undefined ? '' : value)
+      .replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
+  $('token').value = sessionStorage.getItem('flashsale.token') || '';
+  $('sales').value = sessionStorage.getItem('flashsale.sales') || '';
+  // Typed ids win; otherwise every open sale of the list is watched (at most ten, each costs a request a second).
+  let listedOpen = [];
+  const typed = () => $('sales').value.split(',').map(s => s.trim()).filter(Boolean);
+  const sales = () => typed().length ? typed() : listedOpen.slice(0, 10);
+  const admin = extra => Object.assign({'Authorization': 'Bearer ' + $('token').value}, extra || {});
+  let last = null;
+  let refreshes = 0;
+
+  $('save').addEventListener('click', () => {
+    sessionStorage.setItem('flashsale.token', $('token').value);
+    sessionStorage.setItem('flashsale.sales', $('sales').value);
+    refreshes = 0;
+    refresh();
+  });
+
+  function fillSaleChoices() {
+    const options = sales().map(id => '<option>' + text(id) + '</option>').join('');
+    for (const select of [$('reconcile-sale'), $('adjust-sale')]) {
+      if (select.dataset.options !== options) {
+        const chosen = select.value;
+        select.innerHTML = options;
+        select.dataset.options = options;
+        if (sales().includes(chosen)) { select.value = chosen; }
+      }
+    }
+  }
+
+  async function listSales() {
+    const listed = await json('/api/v1/activities', {headers: admin()}).catch(() => null);
+    const all = listed ? listed.activities : [];
+    listedOpen = all.filter(sale => sale.phase === 'OPEN').map(sale => sale.id);
+    $('sale-list').innerHTML = all.map(sale => '<tr data-testid="sale-' + text(sale.id) + '" data-phase="'
+        + text(sale.phase) + '"><td>' + text(sale.id) + '</td><td>' + text(sale.name) + '</td><td>'
+        + text(sale.phase) + '</td><td>' + text(sale.startsAt) + '</td><td>' + text(sale.endsAt) + '</td><td>'
+        + text(sale.skuIds.join(', ')) + '</td></tr>').join('') || '<tr><td colspan="6">no sale</td></tr>';
+  }
+
+  async function json(path, options) {
+    const answer = await fetch(path, options);
+    if (answer.status === 401) { $('status').textContent = 'The admin token was refused'; throw new Error('401'); }
+    return answer.ok ? answer.json() : null;
+  }
+
+
+  async function refresh() {
+    if (!$('token').value) { return; }
+    $('status').textContent = '';
+    // The list reads the shop's database: every fifth refresh is enough for phases that change by the minute.
+    if (refreshes++ % 5 === 0) { await listSales(); }
+    fillSaleChoices();
+    const rows = [];
+    for (const id of sales()) {
+      const stock = await json('/api/v1/activities/' + encodeURIComponent(id) + '/stock', {headers: admin()})
+          .catch(() => null);
+      if (!stock) { rows.push('<tr><td>' + text(id) + '</td><td colspan="4">not loaded</td></tr>'); continue; }
+      for (const item of stock.items) {
+        rows.push('<tr data-testid="ledger-' + text(id) + '-' + text(item.skuId) + '" data-total="' + item.total
+            + '" data-available="' + item.available + '" data-reserved="' + item.reserved + '" data-sold="'
+            + item.sold + '"><td>' + text(id) + ' / ' + text(item.skuId) + '</td><td>' + item.total + '</td><td>'
+            + item.available + '</td><td>' + item.reserved + '</td><td>' + item.sold + '</td></tr>');
+      }
+    }
+    $('ledgers').innerHTML = rows.join('');
+    const reports = [];
+    for (const id of sales()) {
+      const kept = await json('/api/v1/activities/' + encodeURIComponent(id) + '/reconciliation?max=10',
+          {headers: admin()}).catch(() => null);
+      (kept ? kept.reports : []).forEach(report => reports.push(Object.assign({activityId: id}, report)));
+    }
+    $('reports').innerHTML = reports.map(row).join('') || '<tr><td colspan="5">no drift reported</td></tr>';
+    const dead = await json('/api/v1/admin/dead-letters?limit=20', {headers: admin()}).catch(() => null);
+    const letters = dead ? dead.deadLetters : [];
+    $('dead-letters').innerHTML = letters.map(letter => '<tr><td>' + text(letter.id) + '</td><td>'
+        + text(letter.reservationId) + '</td><td>' + text(letter.error) + '</td><td>'
+        + '<button data-replay="' + text(letter.id) + '">Replay</button></td></tr>').join('')
+        || '<tr><td colspan="4">none</td></tr>';
+    const figures = await json('/api/v1/admin/pipeline-figures', {headers: admin()}).catch(() => null) || {};
+    const figure = value => value === undefined ? null : value;
+    const placed = figure(figures.ordersPlaced);
+    const relayed = figure(figures.eventsRelayed);
+    const lag = figure(figures.consumerLag);
+    const depth = figure(figures.outboxDepth);
+    const age = figure(figures.outboxOldestAgeSeconds);
+    const now = Date.now();
+    if (last && placed !== null) {
+      const seconds = (now - last.at) / 1000;
+      $('ops').textContent = ((placed - last.placed) / seconds).toFixed(1);
+      $('relayed').textContent = relayed === null ? '-' : ((relayed - last.relayed) / seconds).toFixed(1);
+    }
+    $('lag').textContent = lag === null ? 'not measured' : Math.max(0, lag);
+    $('outbox-depth').textContent = depth === null ? 'not measured' : depth;
+    $('outbox-age').textContent = age === null ? '-' : age.toFixed(1);
+    last = {at: now, placed: placed || 0, relayed: relayed || 0};
+  }
+
+  function row(report) {
+    const drift = report.drift || {};
+    const units = report.driftUnits + ' (' + ['total', 'available', 'reserved', 'sold']
+        .map(k => k + ' ' + (drift[k] || 0)).join(', ') + ')';
+    const drifted = report.driftUnits !== 0;
+    return '<tr data-testid="report-' + text(report.activityId) + '-' + text(report.skuId) + '" data-action="'
+        + text(report.action) + '"><td>' + text(report.activityId) + ' / ' + text(report.skuId) + '</td><td>'
+        + text(report.runAt) + '</td><td class="' + (drifted ? 'drift' : '') + '">' + units
+        + '</td><td>' + text(report.classification) + '</td><td>' + text(report.action) + '</td></tr>';
+  }
+
+  $('reconcile').addEventListener('click', async () => {
+    const id = $('reconcile-sale').value;
+    if (!id) { return; }
+    const result = await json('/api/v1/activities/' + encodeURIComponent(id) + '/reconciliation',
+        {method: 'POST', headers: admin()}).catch(() => null);
+    if (result) {
+      const drifted = result.reports.filter(r => r.classification !== 'NONE');
+      result.reports.forEach(r => r.activityId = id);
+      $('status').textContent = 'Reconciled ' + id + ': ' + (drifted.length ? drifted.length + ' SKU(s) with drift, '
+          + drifted.filter(r => r.action !== 'NONE').length + ' repaired' : 'in sync');
+      $('status').dataset.testid = 'reconcile-result';
+    }
+    refresh();
+  });
+
+  $('adjust').addEventListener('click', async () => {
+    const id = $('adjust-sale').value;
+    const answer = await fetch('/api/v1/activities/' + encodeURIComponent(id) + '/stock-adjustments', {
+      method: 'POST', headers: admin({'Content-Type': 'application/json', 'X-Operator': 'ops-page'}),
+      body: JSON.stringify({skuId: $('adjust-sku').value, delta: Number($('adjust-delta').value),
+        reason: $('adjust-reason').value || 'ops page'})
+    });
+    const body = await answer.json().catch(() => ({}));
+    $('adjust-result').textContent = answer.ok ? 'Adjusted' : 'Refused: ' + (body.code || answer.status);
+    refresh();
+  });
+
+  $('dead-letters').addEventListener('click', async event => {
+    const id = event.target.dataset.replay;
+    if (!id) { return; }
+    await fetch('/api/v1/admin/dead-letters/' + encodeURIComponent(id) + '/replay', {method: 'POST', headers: admin()});
+    refresh();
+  });
+
+  if ($('token').value) { $('save').click(); }
+  setInterval(refresh, 1000);
+})();
