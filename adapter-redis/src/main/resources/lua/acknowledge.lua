@@ -17,13 +17,20 @@ if redis.call('EXISTS', outbox) == 0 then
 end
 local n = tonumber(ARGV[2])
 local acknowledged = redis.call('XACK', outbox, group, unpack(ARGV, 3, n + 2))
+-- Every record with one HMGET, every position with one HSET (ADR 0074).
+local ids, positions = {}, {}
 for i = n + 3, #ARGV, 2 do
-    local id = ARGV[i]
-    local r = fs_record_read(reservations, id)
-    if r then
-        r.pos = ARGV[i + 1]
-        fs_record_write(reservations, id, r)
+    ids[#ids + 1], positions[#positions + 1] = ARGV[i], ARGV[i + 1]
+end
+if #ids > 0 then
+    local rewritten = {}
+    for i, value in ipairs(fs_call_read_all('HMGET', reservations, ids)) do
+        local with = fs_record_with_pos(value, positions[i])
+        if with then
+            rewritten[#rewritten + 1], rewritten[#rewritten + 2] = ids[i], with
+        end
     end
+    fs_call_all('HSET', reservations, rewritten, 2)
 end
 
 -- Stream ids are "<millis>-<sequence>"; both parts stay far below 2^53 for ids made by XADD *.

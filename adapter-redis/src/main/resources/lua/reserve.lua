@@ -1,7 +1,9 @@
 -- Decides a batch of reservation attempts of one sale (one attempt or many: ADR 0068), one after the other in the
 -- order given, each exactly as ActivityLedger.reserve does and as a call of its own would: an attempt sees what the
--- attempts before it moved. For each attempt nothing is written unless every line passes. Field names follow
--- RedisKeys; fs_* come from lib/ledger.lua.
+-- attempts before it moved. For each attempt nothing is written unless every line passes. The accepted attempts'
+-- writes are made together after the last attempt, one command per key (ADR 0074); only a buyer's bucket and a
+-- segmented SKU's cursor are written as each attempt is judged. Field names follow RedisKeys; fs_* come from
+-- lib/ledger.lua.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
@@ -57,16 +59,87 @@ local function filter()
     return acceptedKeys
 end
 
+-- ---- what the call moved (ADR 0074) ----
+-- An accepted attempt's writes are gathered here and written once, at the end of the call (writeAll). What a later
+-- attempt of the call reads goes through the same tables first (its request entry, a holding, a SKU's segments), so
+-- each attempt still sees what the attempts before it moved, exactly as a call of its own would have.
+local acceptedHere = {}   -- requestField -> the attempt accepted for it in this call
+local held = {}           -- holding field -> units the buyer holds, read at most once per call
+local counts = {}         -- sku -> units available per segment, read at most once per call
+local moves = fs_counters() -- stock field -> units this call adds (negative: takes)
+local heldMoved = {}      -- the holding fields this call moved, in order
+local accepted = {}       -- the accepted attempts, in order
+
+local function holdingOf(field)
+    if not held[field] then
+        held[field] = tonumber(redis.call('HGET', holdings, field) or '0')
+    end
+    return held[field]
+end
+
+local function countsOf(sku, segments)
+    if not counts[sku] then
+        local fields = {}
+        for s = 1, segments do
+            fields[s] = sku .. ':avail:' .. s
+        end
+        local read = redis.call('HMGET', stock, unpack(fields))
+        for s = 1, segments do
+            read[s] = tonumber(read[s])
+        end
+        counts[sku] = read
+    end
+    return counts[sku]
+end
+
+-- One write per key (and one XADD per reservation) for every attempt the call accepted.
+local function writeAll()
+    if #accepted == 0 then
+        return
+    end
+    local records, entries, inflightIds, bits = {}, {}, {}, {}
+    for _, a in ipairs(accepted) do
+        records[#records + 1], records[#records + 2] = a.id, fs_record_encode({ status = 'RESERVED', buyer = a.buyer,
+            requestId = a.requestId, lines = a.lines, reservedAt = a.reservedAt })
+        entries[#entries + 1], entries[#entries + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
+        inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
+        fs_keys_bits(filter(), a.requestField, bits)
+    end
+    fs_call_all('HSET', reservations, records, 2)
+    fs_call_all('HSET', requests, entries, 2)
+    fs_keys_set(filter(), bits)
+    -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
+    fs_call_all('HSET', inflight, inflightIds, 2)
+    local holdingValues = {}
+    for _, field in ipairs(heldMoved) do
+        holdingValues[#holdingValues + 1], holdingValues[#holdingValues + 2] = field, held[field]
+    end
+    fs_call_all('HSET', holdings, holdingValues, 2)
+    fs_counters_write(moves, stock)
+    -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. It holds
+    -- what the reservation id and the stream do not tell (OutboxEntryDecoder reads this shape and the older one).
+    for _, a in ipairs(accepted) do
+        redis.call('XADD', outbox, '*', 'reservationId', a.id, 'buyerId', a.buyer, 'requestId', a.requestId,
+            'lines', a.lines, 'reservedAt', a.reservedAt)
+    end
+end
+
 local function isBefore(sec, nano, otherSec, otherNano)
     sec, otherSec = tonumber(sec), tonumber(otherSec)
     return sec < otherSec or (sec == otherSec and tonumber(nano) < tonumber(otherNano))
 end
 
--- ---- accept: every line of the attempt passed; the one place that writes a reservation ----
+-- Redis TIME, read at most once per attempt: the bucket and the window judge the attempt at the same instant.
+local function clock(a)
+    a.time = a.time or redis.call('TIME')
+    return a.time
+end
+
+-- ---- accept: every line of the attempt passed; the one place that moves a reservation's units ----
 -- A segmented SKU is taken from a rotating first segment onwards until the quantity is covered, so the whole SKU's
--- stock always counts.
+-- stock always counts. The moves are the call's (see writeAll); every invariant of lib/ledger.lua holds once written:
+-- <sku>:held moves with each holding, and <sku>:version goes up once per line, as a call per attempt did.
 local function accept(a, lines)
-    local id, buyer, requestId = a.id, a.buyer, a.requestId
     for _, line in ipairs(lines) do
         local rest, first = line.quantity, 0
         if line.segments > 1 then
@@ -79,32 +152,32 @@ local function accept(a, lines)
             local s = (first + step) % line.segments + 1
             local take = math.min(rest, line.counts[s])
             if take > 0 then
-                redis.call('HINCRBY', stock, line.sku .. ':avail:' .. s, -take)
+                line.counts[s] = line.counts[s] - take
+                fs_counters_add(moves, line.sku .. ':avail:' .. s, -take)
                 rest = rest - take
             end
         end
-        redis.call('HINCRBY', stock, line.sku .. ':reserved', line.quantity)
-        fs_add_holding(stock, holdings, buyer, line.sku, line.quantity)
-        fs_bump_version(stock, line.sku)
+        fs_counters_add(moves, line.sku .. ':reserved', line.quantity)
+        local field = a.buyer .. ':' .. line.sku
+        held[field] = held[field] + line.quantity
+        heldMoved[#heldMoved + 1] = field
+        fs_counters_add(moves, line.sku .. ':held', line.quantity)
+        fs_counters_add(moves, line.sku .. ':version', 1)
     end
-    fs_record_write(reservations, id, { status = 'RESERVED', buyer = buyer, requestId = requestId, lines = a.lines,
-        reservedAt = a.reservedAt })
-    redis.call('HSET', requests, a.requestField, fs_request_value(activityId, id, requestId))
-    fs_keys_add(filter(), a.requestField)
-    -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
-    redis.call('HSET', inflight, id, '1')
-    -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. It holds
-    -- what the reservation id and the stream do not tell (OutboxEntryDecoder reads this shape and the older one).
-    redis.call('XADD', outbox, '*', 'reservationId', id, 'buyerId', buyer, 'requestId', requestId, 'lines', a.lines,
-        'reservedAt', a.reservedAt)
+    accepted[#accepted + 1] = a
+    acceptedHere[a.requestField] = a
     return { 'RESERVED' }
 end
 -- ---- end of accept ----
 
--- One attempt, judged in the steps of ActivityLedger.reserve; writes only through accept.
+-- One attempt, judged in the steps of ActivityLedger.reserve; moves only through accept.
 local function reserve(a)
     -- 1. The buyer sent this requestId before: answer with the reservation as it stands now. A replay comes before
     -- the rate limit and takes no token (ADR 0068): a buyer retrying after a lost answer gets its reservation back.
+    local here = acceptedHere[a.requestField]
+    if here then
+        return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
+    end
     local entry = redis.call('HGET', requests, a.requestField)
     if entry then
         local earlier = fs_request_id(activityId, a.requestId, entry)
@@ -117,8 +190,9 @@ local function reserve(a)
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
     if a.bucket then
+        local time = clock(a)
         local taken, wait = fs_bucket_take(a.bucket.key, a.bucket.capacity, a.bucket.interval, a.bucket.keep,
-            fs_now_micros())
+            tonumber(time[1]) * 1000000 + tonumber(time[2]))
         if not taken then
             return { 'RATE_LIMITED', wait }
         end
@@ -131,7 +205,7 @@ local function reserve(a)
     end
     local nowSec, nowNano = a.nowSec, a.nowNano
     if nowSec == '' then
-        local time = redis.call('TIME')
+        local time = clock(a)
         nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
     end
     if isBefore(nowSec, nowNano, w[2], w[3]) then
@@ -156,18 +230,13 @@ local function reserve(a)
 
     -- 5. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
     for _, line in ipairs(lines) do
-        local held = tonumber(redis.call('HGET', holdings, a.buyer .. ':' .. line.sku) or '0')
-        if held + line.quantity > line.limit then
-            return { 'LIMIT_EXCEEDED', line.sku, line.limit, held }
+        local has = holdingOf(a.buyer .. ':' .. line.sku)
+        if has + line.quantity > line.limit then
+            return { 'LIMIT_EXCEEDED', line.sku, line.limit, has }
         end
-        local fields = {}
-        for s = 1, line.segments do
-            fields[s] = line.sku .. ':avail:' .. s
-        end
-        line.counts = redis.call('HMGET', stock, unpack(fields))
+        line.counts = countsOf(line.sku, line.segments)
         local available = 0
         for s = 1, line.segments do
-            line.counts[s] = tonumber(line.counts[s])
             available = available + line.counts[s]
         end
         if available == 0 then
@@ -214,4 +283,5 @@ local replies = {}
 for i, a in ipairs(attempts) do
     replies[i] = reserve(a)
 end
+writeAll()
 return replies

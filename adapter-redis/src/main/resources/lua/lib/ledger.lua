@@ -3,7 +3,8 @@
 --   * no counter (<sku>:total, :reserved, :sold, :avail:<i>, a holding) is ever taken below zero: a script checks
 --     every move first and refuses, writing nothing, with fs_refuse;
 --   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
---     <sku>:version once (fs_bump_version); a repair applies only while the version it read is unchanged;
+--     <sku>:version (fs_bump_version; a batch script by one per line it moved, in one HINCRBY); a repair applies
+--     only while the version it read is unchanged;
 --   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it;
 --   * <sku>:held is the sum of every buyer's holding of the SKU, moved with each holding (fs_add_holding,
 --     fs_take_holding), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
@@ -21,6 +22,51 @@ end
 
 local function fs_number(value)
     return tonumber(value or '0')
+end
+
+-- Lua's unpack takes at most about 8,000 values: a write of many fields goes in calls of at most this many arguments.
+local FS_ARGUMENTS_PER_CALL = 4000
+
+-- redis.call(command, key, args...) for a list of any length, in calls of whole groups (group: the arguments that go
+-- together, e.g. 2 for a field and its value), each at most FS_ARGUMENTS_PER_CALL long. Nothing for an empty list.
+local function fs_call_all(command, key, args, group)
+    local step = FS_ARGUMENTS_PER_CALL - FS_ARGUMENTS_PER_CALL % group
+    for first = 1, #args, step do
+        redis.call(command, key, unpack(args, first, math.min(#args, first + step - 1)))
+    end
+end
+
+-- fs_call_all for a command that reads one value per argument (HMGET): the values of every call, in order (false for
+-- a missing field, as redis.call gives it).
+local function fs_call_read_all(command, key, args)
+    local values = {}
+    for first = 1, #args, FS_ARGUMENTS_PER_CALL do
+        local read = redis.call(command, key, unpack(args, first, math.min(#args, first + FS_ARGUMENTS_PER_CALL - 1)))
+        for i = 1, #read do
+            values[first + i - 1] = read[i]
+        end
+    end
+    return values
+end
+
+-- Moves summed per field over a call, each written with one HINCRBY at its end (fs_counters_write), in the order the
+-- fields were first moved.
+local function fs_counters()
+    return { units = {}, order = {} }
+end
+
+local function fs_counters_add(counters, field, units)
+    if not counters.units[field] then
+        counters.units[field] = 0
+        counters.order[#counters.order + 1] = field
+    end
+    counters.units[field] = counters.units[field] + units
+end
+
+local function fs_counters_write(counters, key)
+    for _, field in ipairs(counters.order) do
+        redis.call('HINCRBY', key, field, counters.units[field])
+    end
 end
 
 local function fs_bump_version(stock, sku)
@@ -278,12 +324,44 @@ end
 
 -- The record of a reservation, nil for none and for what a restore leaves of an order (its status letter alone, ADR
 -- 71): no script that reads a record moves or rewrites a restored order, only a restore finds it (fs_restore_find).
-local function fs_record_read(hash, id)
-    local value = redis.call('HGET', hash, id)
+local function fs_record_of(value)
     if value and not string.find(value, '|', 1, true) then
         return nil
     end
     return fs_record_decode(value)
+end
+
+local function fs_record_read(hash, id)
+    return fs_record_of(redis.call('HGET', hash, id))
+end
+
+-- fs_record_read for many ids with one HMGET: the records in the ids' order (nil where fs_record_read gives nil).
+-- A value is read as the text it is (false is what HMGET gives for a missing field).
+local function fs_records_read(hash, ids)
+    local records = {}
+    for i, value in ipairs(fs_call_read_all('HMGET', hash, ids)) do
+        records[i] = fs_record_of(value or nil)
+    end
+    return records
+end
+
+-- A stored record with its broker position set, as fs_record_read, a change of pos and fs_record_write would store
+-- it; nil where fs_record_read gives nil. The relay's acknowledgement sets the position of records that hold none
+-- yet, cancelledAt or redrivenAt either, by appending it to the text (no decode, no encode).
+local function fs_record_with_pos(value, pos)
+    if not value then
+        return nil
+    end
+    local _, bars = string.gsub(value, '|', '|')
+    if bars == 4 and pos ~= '' then
+        return value .. '|' .. pos
+    end
+    local r = fs_record_of(value)
+    if not r then
+        return nil
+    end
+    r.pos = pos
+    return fs_record_encode(r)
 end
 
 local function fs_record_write(hash, id, r)
@@ -313,21 +391,31 @@ local function fs_keys_open(filter)
     return { key = filter, bits = header[1], hashes = header[2] }
 end
 
--- Adds a request key to a filter opened with fs_keys_open: its k bits with one BITFIELD. A sale made before the
+-- Appends the BITFIELD arguments that set a request key's k bits to set (a list), for a filter opened with
+-- fs_keys_open: a call adding many keys sets all their bits with one BITFIELD (fs_keys_set). A sale made before the
 -- filter existed has none (m = 0) and keeps none.
-local function fs_keys_add(filter, key)
+local function fs_keys_bits(filter, key, set)
     local bits = filter.bits
     if bits == 0 then
         return
     end
     local hex = redis.sha1hex(key)
     local h1, h2 = tonumber(string.sub(hex, 1, 8), 16), tonumber(string.sub(hex, 9, 16), 16)
-    local set = {}
     for i = 0, filter.hashes - 1 do
         local n = #set
         set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
     end
-    redis.call('BITFIELD', filter.key, unpack(set))
+end
+
+local function fs_keys_set(filter, set)
+    fs_call_all('BITFIELD', filter.key, set, 4)
+end
+
+-- Adds one request key to a filter opened with fs_keys_open: its k bits with one BITFIELD.
+local function fs_keys_add(filter, key)
+    local set = {}
+    fs_keys_bits(filter, key, set)
+    fs_keys_set(filter, set)
 end
 
 -- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and

@@ -17,6 +17,7 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
+import io.flashsale.testsupport.CommandStats;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -146,6 +147,36 @@ class RedisHotStoreSettlementIT {
         assertThatThrownBy(() -> settlement.restore(activityId, List.of(new PendingRestore(foreign,
                 new BuyerId("alice"), new RequestId("r"), List.of(line("a", 1)), ReservationStatus.CANCELLED))))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void givenThirtyPlacedAndTwoRefused_whenSettled_thenRecordsAreReadOnceAndEachCounterIsWrittenOnce() {
+        warmUp(ActivityItem.of("a", 100));
+        var placed = new ArrayList<ReservationId>();
+        for (int i = 0; i < 30; i++) {
+            placed.add(reserve("buyer-" + i, line("a", 1)).id());
+        }
+        List<ReservationId> refused = List.of(reserve("ann", line("a", 2)).id(), reserve("bob", line("a", 1)).id());
+        var redis = SharedRedis.connection().sync();
+        Map<String, Long> before = CommandStats.calls(redis.info("commandstats"));
+
+        Map<ReservationId, ReservationStatus> statuses = settlement.settle(activityId, placed, refused);
+
+        Map<String, Long> calls = CommandStats.between(before, CommandStats.calls(redis.info("commandstats")));
+        assertThat(statuses).hasSize(32).allSatisfy((id, status) -> assertThat(status).isEqualTo(ReservationStatus.RESERVED));
+        // One HMGET of the records; one HINCRBY per moved counter of the SKU (reserved, sold, available, held, version)
+        // and per refused buyer's holding; one HDEL of the placed records, one HSET of the refused ones, one HDEL of the
+        // in-flight index; the two HGETs check the batch's sums (reserved, then the refused buyers' holdings).
+        assertThat(calls).containsEntry("hmget", 1L).containsEntry("hincrby", 7L).containsEntry("hdel", 4L)
+                .containsEntry("hset", 1L).containsEntry("hget", 3L);
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(100, 0, 30));
+        assertThat(redis.hget(RedisKeys.stock(activityId), "a:held")).isEqualTo("30");
+        assertThat(redis.hget(RedisKeys.holdings(activityId), "ann:a")).isNull();
+        assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isZero();
+        assertThat(redis.hkeys(RedisKeys.reservations(activityId)))
+                .containsExactlyInAnyOrderElementsOf(refused.stream().map(ReservationId::value).toList());
+        assertThat(adapter.findReservation(refused.get(0)).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
     }
 
     private void warmUp(ActivityItem... items) {

@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
+import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
@@ -19,6 +20,7 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.stock.StockLedger;
+import io.flashsale.testsupport.CommandStats;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KillArgs;
@@ -86,6 +88,29 @@ class RedisReserveGroupCommitIT {
         Instant now = Instant.now();
         return new Activity(activityId, "group commit", now.minus(Duration.ofMinutes(1)), now.plus(Duration.ofHours(1)),
                 new PurchaseLimit(LIMIT), Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(items));
+    }
+
+    private record CountedBatch(List<Object> replies, Map<String, Long> calls) {
+    }
+
+    /** One call of reserve.lua for the requests on a fresh sale of SKU b, and the commands Redis ran for it. */
+    private CountedBatch reserveInOneCall(long stockOfB, List<ReservationRequest> requests) {
+        adapter.warmUp(sale(new ActivityItem(B, stockOfB, null, 1)));
+        LuaScript reserve = LuaScript.load(redis, "reserve");
+        List<ReserveScriptCall.Attempt> batch = requests.stream()
+                .map(request -> ReserveScriptCall.Attempt.of(request, true)).toList();
+        Map<String, Long> before = CommandStats.calls(redis.info("commandstats"));
+        List<Object> replies = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(batch),
+                ReserveScriptCall.arguments(batch));
+        return new CountedBatch(replies, CommandStats.between(before, CommandStats.calls(redis.info("commandstats"))));
+    }
+
+    private List<ReservationRequest> oneUnitOfBEach(int buyers) {
+        var requests = new ArrayList<ReservationRequest>();
+        for (int i = 0; i < buyers; i++) {
+            requests.add(request("buyer-" + i, "k" + i, new ReservationLine(B, 1)));
+        }
+        return requests;
     }
 
     private ReservationRequest request(String buyer, String requestId, ReservationLine... lines) {
@@ -231,6 +256,82 @@ class RedisReserveGroupCommitIT {
         assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(2);
         assertThat(redis.hkeys(RedisKeys.inFlight(activityId)))
                 .containsExactlyInAnyOrder(ann.id().value(), cat.id().value());
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenABatchOfFortyAcceptedAttempts_thenEachKeyIsWrittenOnceForTheWholeBatch() {
+        List<ReservationRequest> requests = oneUnitOfBEach(40);
+
+        CountedBatch counted = reserveInOneCall(100, requests);
+
+        List<Object> replies = counted.replies();
+        Map<String, Long> calls = counted.calls();
+        for (int i = 0; i < requests.size(); i++) {
+            assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, i), requests.get(i)))
+                    .isEqualTo(new ReservationOutcome.Reserved(requests.get(i).toReservation()));
+        }
+        // Per attempt: its request entry, its holding, Redis TIME and its event; per batch: one write per hash, one
+        // HINCRBY per moved counter of the SKU (available, reserved, held, version), the filter's header and bits.
+        assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 40L).containsEntry("xadd", 40L)
+                .containsEntry("hset", 4L).containsEntry("hincrby", 4L).containsEntry("bitfield", 2L);
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(100, 40, 0));
+        assertThat(redis.hget(RedisKeys.stock(activityId), "b:version")).isEqualTo("40");
+        assertThat(redis.hget(RedisKeys.stock(activityId), "b:held")).isEqualTo("40");
+        assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(40);
+        assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(40);
+        assertThat(redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")))
+                .extracting(entry -> entry.getBody().get("reservationId"))
+                .containsExactlyElementsOf(requests.stream().map(request -> request.id().value()).toList());
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenABatchTooLargeForOneWritePerKey_thenItsWritesGoInSeveralCallsAndNoneIsLost() {
+        List<ReservationRequest> requests = oneUnitOfBEach(300);
+
+        Map<String, Long> calls = reserveInOneCall(1_000, requests).calls();
+
+        // 300 keys' bits are more arguments than one call takes (lib/ledger.lua's FS_ARGUMENTS_PER_CALL).
+        assertThat(calls.get("bitfield")).isGreaterThan(2L);
+        AcceptedRequests filter = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
+        assertThat(requests).allSatisfy(request ->
+                assertThat(filter.mayHold(request.buyerId(), request.requestId())).isTrue());
+        assertThat(redis.hlen(RedisKeys.reservations(activityId))).isEqualTo(300);
+        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(300);
+        assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(300);
+        assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(300);
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(300);
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(1_000, 300, 0));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenOneBuyerThriceInABatch_thenTheRetryReplaysTheFirstAndTheNextKeySeesItsHolding() {
+        adapter.warmUp(sale(new ActivityItem(A, 10, null, 2)));
+        LuaScript reserve = LuaScript.load(redis, "reserve");
+        ReservationRequest first = request("ann", "k1", new ReservationLine(A, 2));
+        ReservationRequest retry = new ReservationRequest(ReservationId.of(activityId, "retry"), first.buyerId(),
+                first.requestId(), first.lines(), first.at());
+        ReservationRequest more = request("ann", "k2", new ReservationLine(A, 2));
+        List<ReserveScriptCall.Attempt> batch = List.of(ReserveScriptCall.Attempt.of(first, true),
+                ReserveScriptCall.Attempt.of(retry, true), ReserveScriptCall.Attempt.of(more, true));
+
+        List<Object> replies = reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(batch),
+                ReserveScriptCall.arguments(batch));
+
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 0), first))
+                .isEqualTo(new ReservationOutcome.Reserved(first.toReservation()));
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 1), retry))
+                .isEqualTo(new ReservationOutcome.Replayed(first.toReservation()));
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, 2), more))
+                .isInstanceOf(ReservationOutcome.LimitExceeded.class);
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(10, 2, 0));
+        assertThat(redis.hget(RedisKeys.holdings(activityId), "ann:a")).isEqualTo("2");
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(1);
     }
 
     @Test
