@@ -25,6 +25,8 @@ class BuyerTokenApiIT extends ApiTestBase {
     @DynamicPropertySource
     static void buyerTokens(DynamicPropertyRegistry registry) {
         registry.add("flashsale.security.buyer-auth", () -> "jwt");
+        // The buyer's own payment call is on here, so that paying someone else's order is refused for its owner.
+        registry.add("flashsale.payment.buyer-confirms", () -> "true");
         registry.add("spring.security.oauth2.resourceserver.jwt.public-key-location", ISSUER::publicKeyLocation);
     }
 
