@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Builds this adapter's row records through their constructors, made accessible once per record and argument list.
  * MyBatis' own factory looks the constructor up for every row and, the rows being package-private, throws and catches an
  * {@code IllegalAccessException} before it retries with access: thousands of exceptions a second in a drain
- * (docs/order-pipeline.md, session 11). Anything that is not a record built with arguments is left to it.
+ * (docs/order-pipeline.md, 2026-12-03). Anything that is not a record built with arguments is left to it.
  */
 final class RowObjectFactory extends DefaultObjectFactory {
 
