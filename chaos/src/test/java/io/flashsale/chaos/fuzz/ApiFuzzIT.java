@@ -64,7 +64,7 @@ class ApiFuzzIT {
     @Timeout(value = 10, unit = TimeUnit.MINUTES) // the instrumented start took 210 s at a load average of 28
     static void startTheServiceWithOneSale() throws Exception {
         String run = "fuzz-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        service = ServiceInThisJvm.start(run, "fuzz-admin-" + run);
+        service = ServiceInThisJvm.start(run, "fuzz-admin-token-0123456789abcdef-" + run);
         wire = new Wire(service.port());
         saleId = run;
         Instant startsAt = Instant.now().truncatedTo(ChronoUnit.SECONDS).minus(Duration.ofMinutes(1));
