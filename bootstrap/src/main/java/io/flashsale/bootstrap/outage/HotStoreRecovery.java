@@ -78,11 +78,13 @@ public final class HotStoreRecovery implements Pass {
         } catch (RuntimeException stillDown) {
             return false;
         }
-        if (breaker.getState() != CircuitBreaker.State.HALF_OPEN) {
-            breaker.transitionToHalfOpenState();
-        }
+        // Paused before half-open: whoever sees the breaker half-open can count on no attempt entering the database
+        // path from then on (one that entered earlier is waited for below).
         failover.pause();
         try {
+            if (breaker.getState() != CircuitBreaker.State.HALF_OPEN) {
+                breaker.transitionToHalfOpenState();
+            }
             if (!drained()) {
                 LOG.warn("recovery postponed: attempts in the database path did not finish within {}", drainTimeout);
                 breaker.transitionToOpenState();
