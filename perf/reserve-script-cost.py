@@ -12,6 +12,9 @@ commands Redis ran per attempt (those inside the script included).
 
 Standard library only (a few lines of RESP). Not part of CI.
 """
+import hashlib
+import os
+import re
 import socket
 import sys
 import time
@@ -46,6 +49,39 @@ class Redis:
         return None if size < 0 else [self.read() for _ in range(size)]
 
 
+def compose(lua, name):
+    """The script as the adapter's LuaScript sends it: the library's definitions it uses (directly or through one
+    another, in the library's order; LuaLibrary in adapter-redis), then the script. A library without per-script
+    selection (before ADR 83) is put in front whole, as LuaScript then did."""
+    library, script = open(lua + '/lib/ledger.lua').read(), open('%s/%s.lua' % (lua, name)).read()
+    if 'ATTEMPT_ARGUMENTS = 15' not in open(lua + '/reserve.lua').read():
+        return library + '\n' + script
+    definitions, comments, lines, i = {}, [], library.split('\n'), 0
+    while i < len(lines):
+        start = re.match(r'^local (?:function )?((?:fs|FS)_\w+)', lines[i])
+        if not start:
+            comments = comments + [lines[i]] if lines[i].startswith('--') else []
+            i += 1
+            continue
+        text = comments + [lines[i]]
+        comments = []
+        if lines[i].startswith('local function '):
+            while lines[i] != 'end':
+                i += 1
+                text.append(lines[i])
+        definitions[start.group(1)] = '\n'.join(text)
+        i += 1
+    def used(text):  # names in code, not in comments
+        return re.findall(r'\b((?:fs|FS)_\w+)\b', re.sub(r'--[^\n]*', '', text))
+    needed, to_visit = set(), used(script)
+    while to_visit:
+        name_ = to_visit.pop()
+        if name_ in definitions and name_ not in needed:
+            needed.add(name_)
+            to_visit += used(definitions[name_])
+    return ''.join(definitions[n] + '\n' for n in definitions if n in needed) + '\n' + script
+
+
 def figures(redis):
     """(calls per command, evalsha µs, Redis CPU seconds) since the server started."""
     calls, evalsha = {}, 0
@@ -61,19 +97,34 @@ def figures(redis):
     return calls, evalsha, cpu
 
 
+def word(key, bits, hashes):
+    """The key's word offset and mask in a filter of layout 1, as AcceptedRequestsFilter.Word computes them."""
+    digest = hashlib.sha1(key.encode()).digest()
+    h1, h2 = int.from_bytes(digest[0:4], 'big'), int.from_bytes(digest[4:8], 'big')
+    mask = 0
+    for i in range(hashes):
+        mask |= 1 << (31 - ((h2 >> (5 * i)) & 31))
+    return ['#%d' % (h1 % (bits // 32) + 2), str(mask)]
+
+
 def main():
     port, lua = int(sys.argv[1]), sys.argv[2]
     batches = int(sys.argv[3]) if len(sys.argv) > 3 else 300
     size = int(sys.argv[4]) if len(sys.argv) > 4 else 64
-    library = open(lua + '/lib/ledger.lua').read()
     redis = Redis(port)
     redis.call('FLUSHALL')
     key = lambda part: 'fs:{cost}:' + part
     now = int(time.time())
-    # One SKU "unit" of 10^8 units in one segment, limit 1, a filter of 2^21 bits and 7 hashes, open for the hour.
-    redis.call('EVAL', library + open(lua + '/warm_up.lua').read(), 4, key('meta'), key('stock'), key('requests'),
-               key('keys'), now - 60, 0, now + 3600, 0, 1, 'unit', 1 << 21, 7, 'unit', 100000000, 1, 1)
-    sha = redis.call('SCRIPT', 'LOAD', library + open(lua + '/reserve.lua').read())
+    # One SKU "unit" of 10^8 units in one segment, limit 1, a filter of 2^21 bits and 5 hashes, open for the hour.
+    bits, hashes = 1 << 21, 5
+    redis.call('EVAL', compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
+               key('keys'), now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes, 'unit', 100000000, 1, 1)
+    script = open(lua + '/reserve.lua').read()
+    # Since ADR 83 the adapter hashes each request key into the filter (three more arguments per attempt); HASH=lua
+    # leaves it to the script, as for a sale whose filter shape the adapter does not know.
+    filter_arguments = 'ATTEMPT_ARGUMENTS = 15' in script
+    hashed_here = filter_arguments and os.environ.get('HASH', 'adapter') == 'adapter'
+    sha = redis.call('SCRIPT', 'LOAD', compose(lua, 'reserve'))
     fixed = [key(part) for part in ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
     calls_before, evalsha_before, cpu_before = figures(redis)
     for batch in range(batches):
@@ -81,8 +132,12 @@ def main():
         for i in range(size):
             buyer, token = 'buyer-%d-%d' % (batch, i), 't%dx%d' % (batch, i)
             keys.append(key('rl:' + buyer))
-            args += ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, len(keys), 1,
-                     'unit', 1]
+            args += ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, len(keys)]
+            if hashed_here:
+                args += ['%d:%d:1' % (bits, hashes)] + word(buyer + ':' + token, bits, hashes)
+            elif filter_arguments:
+                args += ['', '', '']
+            args += [1, 'unit', 1]
         replies = redis.call('EVALSHA', sha, len(keys), *keys, *args)
         if any(reply[0] != 'RESERVED' for reply in replies):
             sys.exit('not every attempt was reserved: %s' % replies[:3])

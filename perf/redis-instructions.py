@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Redis's own instructions per reservation over its whole life, phase by phase, counted by Valgrind's callgrind.
+
+Starts a redis-server of its own under callgrind (instrumentation off), loads a sale of one SKU with warm_up.lua, then
+runs each phase of a reservation's life as the service sends it and has callgrind dump the instructions (Ir) Redis
+executed in that phase alone:
+
+    reserve      reserve.lua in calls of SIZE attempts, each a fresh buyer with a rate-limit bucket and one unit
+    relay        XREADGROUP of the relays' group, as the relay reads the outbox
+    acknowledge  acknowledge.lua with each entry's broker position
+    settle       settle_batch.lua, every reservation confirmed (MySQL ordered it)
+
+Instructions do not depend on the machine's load, so two versions of the scripts compare exactly, side by side, on a
+busy machine; `perf/redis-cost.sh` measures the same life in µs with the service in front (and the load in them).
+
+    python3 perf/redis-instructions.py LUA_DIR [RESERVATIONS [SIZE]]
+    python3 perf/redis-instructions.py adapter-redis/src/main/resources/lua 3200 16
+    LUA_DIR of another commit: git archive <commit> adapter-redis/src/main/resources/lua | tar -x -C /tmp/old
+
+Needs valgrind and redis-server; standard library only. Not part of CI (a run takes about a minute).
+"""
+import importlib.util
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location('cost', os.path.join(HERE, 'reserve-script-cost.py'))
+cost = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cost)
+
+PORT = int(os.environ.get('PORT', '6495'))
+RELAY_READ = 500
+SETTLE_BATCH = 100
+ACK_BATCH = 100
+WARM_ROUND = 2048
+
+
+def key(part):
+    return 'fs:{cost}:' + part
+
+
+class Callgrind:
+    """A redis-server under callgrind; dump() writes what ran since the last dump (instrumentation on meanwhile)."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix='redis-instructions-')
+        self.out = os.path.join(self.dir, 'cg.out')
+        self.process = subprocess.Popen(
+            ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + self.out, '--instr-atstart=no',
+             'redis-server', '--port', str(PORT), '--save', '', '--appendonly', 'no', '--dir', self.dir,
+             '--bind', '127.0.0.1'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                self.redis = cost.Redis(PORT)
+                self.redis.call('PING')
+                return
+            except OSError:
+                time.sleep(0.1)
+        sys.exit('redis-server under valgrind did not start')
+
+    def control(self, *args):
+        subprocess.run(['callgrind_control', *args, str(self.process.pid)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+
+    def measure(self, phase):
+        """Instructions of phase(), a callable sending its commands."""
+        self.control('-i', 'on')
+        phase()
+        self.control('-i', 'off')
+        before = set(os.listdir(self.dir))
+        self.control('-d')
+        for _ in range(100):
+            new = [name for name in set(os.listdir(self.dir)) - before if name.startswith('cg.out')]
+            if new:
+                return total(os.path.join(self.dir, new[0]))
+            time.sleep(0.1)
+        sys.exit('callgrind wrote no dump')
+
+    def stop(self):
+        try:
+            self.redis.call('SHUTDOWN', 'NOSAVE')
+        except (OSError, RuntimeError, ValueError):
+            pass  # SHUTDOWN closes the connection instead of answering
+        self.process.wait(timeout=60)
+
+
+def total(dump):
+    for _ in range(100):
+        for line in open(dump):
+            if line.startswith('totals:'):
+                return int(line.split()[1])
+        time.sleep(0.2)  # still being written
+    sys.exit('no totals in ' + dump)
+
+
+def main():
+    lua = sys.argv[1]
+    reservations = int(sys.argv[2]) if len(sys.argv) > 2 else 3200
+    size = int(sys.argv[3]) if len(sys.argv) > 3 else 16
+    script = open(lua + '/reserve.lua').read()
+    filter_arguments = 'ATTEMPT_ARGUMENTS = 15' in script
+    # The filter as AcceptedRequestsFilter.Size makes it for a sale of as many units as there are reservations: 16
+    # bits and 5 hashes a key since ADR 83 (word layout), 9.6 bits and 7 hashes before.
+    keys = (reservations + WARM_ROUND) * 1.25
+    bits = max(1024, math.ceil(keys * (16 if filter_arguments else 9.6) / 64) * 64)
+    hashes = 5 if filter_arguments else 7
+    server = Callgrind()
+    redis = server.redis
+    try:
+        now = int(time.time())
+        redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'),
+                   key('requests'), key('keys'), now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes, 'unit',
+                   reservations + WARM_ROUND, 1, 1)
+        redis.call('XGROUP', 'CREATE', key('outbox'), 'relays', '0', 'MKSTREAM')
+        shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))
+                for name in ('reserve', 'acknowledge', 'settle_batch')}
+        fixed = [key(part) for part in
+                 ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
+        life = {'ids': [], 'entries': []}
+
+        def reserve(count, round_):
+            for batch in range(count // size):
+                keys, args = list(fixed), ['cost']
+                for i in range(size):
+                    buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
+                    keys.append(key('rl:' + buyer))
+                    args += ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000,
+                             len(keys)]
+                    if filter_arguments:
+                        args += ['%d:%d:1' % (bits, hashes)] + cost.word(buyer + ':' + token, bits, hashes)
+                    args += [1, 'unit', 1]
+                    life['ids'].append('cost.' + token)
+                replies = redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)
+                if any(reply[0] != 'RESERVED' for reply in replies):
+                    sys.exit('not every attempt was reserved: %s' % replies[:3])
+
+        def relay():
+            while True:
+                read = redis.call('XREADGROUP', 'GROUP', 'relays', 'relay-1', 'COUNT', RELAY_READ, 'STREAMS',
+                                  key('outbox'), '>')
+                if not read:
+                    return
+                for entry_id, fields in read[0][1]:
+                    life['entries'].append((entry_id, dict(zip(fields[::2], fields[1::2]))['reservationId']))
+
+        def acknowledge():
+            entries = life['entries']
+            for first in range(0, len(entries), ACK_BATCH):
+                chunk = entries[first:first + ACK_BATCH]
+                args = ['relays', len(chunk)] + [entry_id for entry_id, _ in chunk]
+                for offset, (_, reservation) in enumerate(chunk):
+                    args += [reservation, '0:%d' % (first + offset)]
+                redis.call('EVALSHA', shas['acknowledge'], 2, key('outbox'), key('reservations'), *args)
+
+        def settle():
+            ids = life['ids']
+            for first in range(0, len(ids), SETTLE_BATCH):
+                chunk = ids[first:first + SETTLE_BATCH]
+                redis.call('EVALSHA', shas['settle_batch'], 4, key('stock'), key('holdings'), key('reservations'),
+                           key('inflight'), len(chunk), *chunk)
+
+        def run_through():
+            relay()
+            acknowledge()
+            settle()
+            if redis.call('HLEN', key('reservations')) != 0:
+                sys.exit('the life did not run through: %d records left' % redis.call('HLEN', key('reservations')))
+            relayed = len(life['entries'])
+            life['ids'], life['entries'] = [], []
+            return relayed
+
+        # A first round, not counted, takes the sale's hashes past Redis's small-hash encoding (listpack, up to
+        # hash-max-listpack-entries), whose lookups scan: a sale spends only its first few hundred reservations there.
+        reserve(WARM_ROUND, 'w')
+        run_through()
+        figures = [('reserve', server.measure(lambda: reserve(reservations, 'm')))]
+        figures += [(name, server.measure(phase)) for name, phase in
+                    (('relay', relay), ('acknowledge', acknowledge), ('settle', settle))]
+        left = redis.call('HLEN', key('reservations'))
+        if len(life['entries']) != reservations or left != 0:
+            sys.exit('the life did not run through: %d relayed, %d records left' % (len(life['entries']), left))
+        memory = sum(redis.call('MEMORY', 'USAGE', key(part), 'SAMPLES', '0') or 0 for part in
+                     ('holdings', 'reservations', 'requests', 'inflight', 'keys', 'outbox'))
+    finally:
+        server.stop()
+    whole = sum(count for _, count in figures)
+    print('%s: %d reservations in reserve calls of %d' % (lua, reservations, size))
+    print('instructions per reservation: ' + ', '.join('%s %.0f' % (name, count / reservations)
+                                                        for name, count in figures)
+          + ', whole life %.0f' % (whole / reservations))
+    print('bytes per settled reservation (holdings, requests, filter, records, in-flight, outbox): %.0f'
+          % (memory / (reservations + WARM_ROUND)))
+
+
+if __name__ == '__main__':
+    main()
