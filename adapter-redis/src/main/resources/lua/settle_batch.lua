@@ -22,15 +22,32 @@ end
 -- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074).
 local records = fs_records_read(reservations, ids)
 local reply, moves, needReserved, needHolding, seen = {}, {}, {}, {}, {}
+-- A sale's reservations mostly carry the same few line texts ("sku:1"), and every line moves the same few counters of
+-- its SKU: each text is decoded, and each counter's field name made, once per call (only read afterwards).
+local linesOf, fieldsOf = {}, {}
+local function fields(sku)
+    local f = fieldsOf[sku]
+    if not f then
+        f = { reserved = sku .. ':reserved', sold = sku .. ':sold', avail = sku .. ':avail:1', held = sku .. ':held',
+              version = sku .. ':version' }
+        fieldsOf[sku] = f
+    end
+    return f
+end
 for i, id in ipairs(ids) do
     local r = records[i]
     reply[i] = r and r.status or ''
     -- An id named twice is moved once; both answer the status it had before this call.
     if r and r.status == 'RESERVED' and not seen[id] then
         seen[id] = true
-        local lines, why = fs_decode_lines(r.lines)
+        local lines = linesOf[r.lines]
         if not lines then
-            return fs_refuse(id .. ': ' .. why)
+            local why
+            lines, why = fs_decode_lines(r.lines)
+            if not lines then
+                return fs_refuse(id .. ': ' .. why)
+            end
+            linesOf[r.lines] = lines
         end
         local confirming = i <= confirmed
         moves[#moves + 1] = { id = id, record = r, lines = lines, confirming = confirming }
@@ -51,14 +68,15 @@ local counters = fs_counters()
 local gone, failedRecords, settledIds = {}, {}, {}
 for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do
-        fs_counters_add(counters, line.sku .. ':reserved', -line.quantity)
+        local f = fields(line.sku)
+        fs_counters_add(counters, f.reserved, -line.quantity)
         if move.confirming then
-            fs_counters_add(counters, line.sku .. ':sold', line.quantity)
+            fs_counters_add(counters, f.sold, line.quantity)
         else
-            fs_counters_add(counters, line.sku .. ':avail:1', line.quantity)
-            fs_counters_add(counters, line.sku .. ':held', -line.quantity)
+            fs_counters_add(counters, f.avail, line.quantity)
+            fs_counters_add(counters, f.held, -line.quantity)
         end
-        fs_counters_add(counters, line.sku .. ':version', 1)
+        fs_counters_add(counters, f.version, 1)
     end
     if move.confirming then
         gone[#gone + 1] = move.id

@@ -18,8 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * One script from {@code resources/lua/}, run by EVALSHA. The shared library {@code lua/lib/ledger.lua} is put in
- * front of every script before the SHA is taken, so each script may call its functions. The server's script cache can
+ * One script from {@code resources/lua/}, run by EVALSHA. The definitions of the shared library
+ * {@code lua/lib/ledger.lua} that the script uses ({@link LuaLibrary}) are put in front of it before the SHA is taken,
+ * so each script may call the library's functions. The server's script cache can
  * be emptied at any time (restart, failover, SCRIPT FLUSH), and in a Redis Cluster each master has its own, so a
  * NOSCRIPT answer runs the script's text once by EVAL: routed by its keys to the same node as the EVALSHA, it also
  * caches the script there. A script that refuses a move ({@code fs_refuse}) makes {@link #run} throw
@@ -37,16 +38,17 @@ public final class LuaScript {
         this.sha = sha;
     }
 
-    private static final String LIBRARY = "/lua/lib/ledger.lua";
+    private static final LuaLibrary LIBRARY = LuaLibrary.parse(readResource("/lua/lib/ledger.lua"));
     private static final String REFUSED = "FS_REFUSED";
 
     /**
-     * Reads {@code /lua/<name>.lua}, puts the shared library in front, and loads it into the server's cache when the
+     * Reads {@code /lua/<name>.lua}, puts the library's definitions it uses in front, and loads it into the server's cache when the
      * server answers. The SHA is the script's own SHA-1, so a service that starts while Redis is down still has every
      * script: the first EVALSHA after Redis is back meets NOSCRIPT and caches it by EVAL.
      */
     public static LuaScript load(RedisClusterCommands<String, String> redis, String name) {
-        String source = readResource(LIBRARY) + "\n" + readResource("/lua/" + name + ".lua");
+        String script = readResource("/lua/" + name + ".lua");
+        String source = LIBRARY.neededBy(script) + "\n" + script;
         String sha = sha1(source);
         try {
             redis.scriptLoad(source);
