@@ -38,10 +38,10 @@ end
 if not fs_outbox_drained(outbox, group) then
     return { 'BUSY', 'the outbox still holds reservations on their way to the order pipeline' }
 end
-local filter = redis.call('BITFIELD', KEYS[8], 'GET', 'u32', 0, 'GET', 'u8', 32)
+local filter = redis.call('BITFIELD', KEYS[8], 'GET', 'u32', 0, 'GET', 'u8', 32, 'GET', 'u8', 48)
 redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox, KEYS[7], KEYS[8])
 if filter[1] > 0 then
-    fs_keys_make(KEYS[8], filter[1], filter[2], 0)
+    fs_keys_make(KEYS[8], filter[1], filter[2], 0, filter[3])
 end
 redis.call('HDEL', meta, 'loadId')
 local id = fs_new_load_id()

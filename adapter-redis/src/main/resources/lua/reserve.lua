@@ -15,7 +15,10 @@
 --       script does no date arithmetic), +6 lines as "sku:q,sku:q",
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
---       +11 the number of lines n, then n (skuId, quantity) pairs
+--       +11 the filter's shape "m:k:layout" the next two were computed for ('' for none), +12 the request key's word
+--       in the filter as BITFIELD's u32 offset '#n', +13 its mask (lib/ledger.lua's layout 1: the adapter does the
+--       hashing, so the script does none when the shape is the filter's),
+--       +14 the number of lines n, then n (skuId, quantity) pairs
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
@@ -29,7 +32,7 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 12
+local ATTEMPT_ARGUMENTS = 15
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -97,17 +100,21 @@ local function writeAll()
     if #accepted == 0 then
         return
     end
-    local records, entries, inflightIds, bits = {}, {}, {}, {}
+    local records, entries, inflightIds = {}, {}, {}
     for _, a in ipairs(accepted) do
         records[#records + 1], records[#records + 2] = a.id, fs_record_encode({ status = 'RESERVED', buyer = a.buyer,
             requestId = a.requestId, lines = a.lines, reservedAt = a.reservedAt })
         entries[#entries + 1], entries[#entries + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        fs_keys_bits(filter(), a.requestField, bits)
+        if a.shape == filter().shape then
+            fs_keys_note_word(acceptedKeys, a.word, tonumber(a.mask))
+        else
+            fs_keys_bits(acceptedKeys, a.requestField)
+        end
     end
     fs_call_all('HSET', reservations, records, 2)
     fs_call_all('HSET', requests, entries, 2)
-    fs_keys_set(filter(), bits)
+    fs_keys_set(filter())
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     fs_call_all('HSET', inflight, inflightIds, 2)
     local holdingValues = {}
@@ -129,10 +136,12 @@ local function isBefore(sec, nano, otherSec, otherNano)
     return sec < otherSec or (sec == otherSec and tonumber(nano) < tonumber(otherNano))
 end
 
--- Redis TIME, read at most once per attempt: the bucket and the window judge the attempt at the same instant.
-local function clock(a)
-    a.time = a.time or redis.call('TIME')
-    return a.time
+-- Redis TIME, read at most once per call: the call is one atomic step, so every attempt of it (its bucket and its
+-- window alike) is judged at the same instant.
+local time
+local function clock()
+    time = time or redis.call('TIME')
+    return time
 end
 
 -- ---- accept: every line of the attempt passed; the one place that moves a reservation's units ----
@@ -190,7 +199,7 @@ local function reserve(a)
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
     if a.bucket then
-        local time = clock(a)
+        local time = clock()
         local taken, wait = fs_bucket_take(a.bucket.key, a.bucket.capacity, a.bucket.interval, a.bucket.keep,
             tonumber(time[1]) * 1000000 + tonumber(time[2]))
         if not taken then
@@ -205,7 +214,7 @@ local function reserve(a)
     end
     local nowSec, nowNano = a.nowSec, a.nowNano
     if nowSec == '' then
-        local time = clock(a)
+        local time = clock()
         nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
     end
     if isBefore(nowSec, nowNano, w[2], w[3]) then
@@ -254,15 +263,16 @@ end
 -- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
 local attempts, first = {}, 2
 while first <= #ARGV do
-    local count = ARGV[first + 11]
-    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 11 + 2 * tonumber(count) > #ARGV then
+    local count = ARGV[first + 14]
+    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 14 + 2 * tonumber(count) > #ARGV then
         return fs_refuse('attempt ' .. (#attempts + 1) .. ' does not fit the arguments')
     end
-    local last = first + 11 + 2 * tonumber(count)
+    local last = first + 14 + 2 * tonumber(count)
     local a = {
         id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
         nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5],
-        lines = ARGV[first + 6], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last
+        lines = ARGV[first + 6], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last,
+        shape = ARGV[first + 11], word = ARGV[first + 12], mask = ARGV[first + 13]
     }
     a.requestField = a.buyer .. ':' .. a.requestId
     if ARGV[first + 7] ~= '' then

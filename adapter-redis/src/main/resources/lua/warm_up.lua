@@ -25,7 +25,7 @@ for i = 9, #ARGV, 4 do
     end
 end
 if redis.call('EXISTS', KEYS[3], KEYS[4]) == 0 then
-    fs_keys_make(KEYS[4], tonumber(ARGV[7]), tonumber(ARGV[8]), 1)
+    fs_keys_make(KEYS[4], tonumber(ARGV[7]), tonumber(ARGV[8]), 1, FS_KEYS_WORD_LAYOUT)
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
     'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')

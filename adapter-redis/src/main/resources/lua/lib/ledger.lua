@@ -220,7 +220,8 @@ local function fs_bucket_take(key, capacity, interval, keep, now)
         return false, math.ceil(late)
     end
     local after = tat + interval
-    redis.call('SET', key, string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + keep)
+    -- Whole numbers as '%d' text: a Lua number handed to redis.call is formatted as a double, which costs more.
+    redis.call('SET', key, string.format('%d', after), 'PX', string.format('%d', math.ceil((after - now) / 1000) + keep))
     return true, math.floor((capacity * interval - (after - now)) / interval + 1e-9)
 end
 
@@ -373,49 +374,101 @@ end
 -- (answered "sold out" from memory) from one that may have been (asked here, which replays it). Every script that
 -- adds to the requests index adds the key here in the same step; only the scripts that drop the index drop it.
 -- A string: an 8-byte header (u32 bits m at bit 0, u8 hash count k at bit 32, u8 state at bit 40: 1 usable, 0 being
--- refilled by a rebuild), then m bits from bit 64 on, allocated whole when made so that one GET reads all of it.
--- Positions of a key: h1, h2 the first two 32-bit words of its SHA-1, (h1 + i * h2) mod m for i = 0 .. k-1 (the
--- adapter's AcceptedRequestsFilter computes the same ones).
+-- refilled by a rebuild; u8 layout at bit 48), then m bits from bit 64 on, allocated whole when made so that one GET
+-- reads all of it. h1, h2 are the first two 32-bit words of the key's SHA-1 (the adapter's AcceptedRequestsFilter
+-- computes the same positions):
+--   layout 1 (ADR 0083): the key's k bits all lie in one 32-bit word, word h1 mod (m / 32), bit (h2 >> 5i) & 31 of it
+--   (bit 0 the word's first) for i = 0 .. k-1; a call adding many keys reads and writes each word once;
+--   layout 0 (filters made before it): bit (h1 + i * h2) mod m for i = 0 .. k-1.
 local FS_KEYS_HEADER_BITS = 64
+local FS_KEYS_HEADER_WORDS = 2
+local FS_KEYS_WORD_LAYOUT = 1
 
-local function fs_keys_make(filter, bits, hashes, state)
+local function fs_keys_make(filter, bits, hashes, state, layout)
     redis.call('UNLINK', filter)
     redis.call('SETBIT', filter, FS_KEYS_HEADER_BITS + bits - 1, 0)
-    redis.call('BITFIELD', filter, 'SET', 'u32', 0, bits, 'SET', 'u8', 32, hashes, 'SET', 'u8', 40, state)
+    redis.call('BITFIELD', filter, 'SET', 'u32', 0, bits, 'SET', 'u8', 32, hashes, 'SET', 'u8', 40, state,
+        'SET', 'u8', 48, layout or 0)
 end
 
--- The filter as a script call uses it: its key, bits m and hash count k, read once per call with one BITFIELD GET
--- (only fs_keys_make writes them, and no script that adds keys makes the filter).
+-- The filter as a script call uses it: its key, bits m, hash count k and layout, read once per call with one
+-- BITFIELD GET (only fs_keys_make writes them, and no script that adds keys makes the filter).
 local function fs_keys_open(filter)
-    local header = redis.call('BITFIELD', filter, 'GET', 'u32', 0, 'GET', 'u8', 32)
-    return { key = filter, bits = header[1], hashes = header[2] }
+    local header = redis.call('BITFIELD', filter, 'GET', 'u32', 0, 'GET', 'u8', 32, 'GET', 'u8', 48)
+    return { key = filter, bits = header[1], hashes = header[2], layout = header[3], pending = {}, words = {},
+             shape = string.format('%d:%d:%d', header[1], header[2], header[3]) }
 end
 
--- Appends the BITFIELD arguments that set a request key's k bits to set (a list), for a filter opened with
--- fs_keys_open: a call adding many keys sets all their bits with one BITFIELD (fs_keys_set). A sale made before the
--- filter existed has none (m = 0) and keeps none.
-local function fs_keys_bits(filter, key, set)
+-- Notes a key's bits in layout 1 as one word and its mask: the word as BITFIELD's u32 offset text '#n' (word n - 2 of
+-- the bits, after the header's two), the mask as a number whose bit 31 is the word's first bit.
+local function fs_keys_note_word(filter, offset, mask)
+    local noted = filter.words[offset]
+    if not noted then
+        filter.pending[#filter.pending + 1] = offset
+        noted = 0
+    end
+    filter.words[offset] = bit.bor(noted, mask)
+end
+
+-- Notes a request key's bits in a filter opened with fs_keys_open; fs_keys_set writes every key noted so far. A sale
+-- made before the filter existed has none (m = 0) and keeps none. reserve.lua takes a key's word and mask from the
+-- adapter instead (computed there, where a core is cheaper than here) whenever the adapter knew the filter's shape.
+local function fs_keys_bits(filter, key)
     local bits = filter.bits
     if bits == 0 then
         return
     end
     local hex = redis.sha1hex(key)
     local h1, h2 = tonumber(string.sub(hex, 1, 8), 16), tonumber(string.sub(hex, 9, 16), 16)
+    if filter.layout == FS_KEYS_WORD_LAYOUT then
+        local mask = 0
+        for i = 0, filter.hashes - 1 do
+            mask = bit.bor(mask, bit.lshift(1, 31 - bit.band(bit.rshift(h2, 5 * i), 31)))
+        end
+        fs_keys_note_word(filter, string.format('#%d', h1 % (bits / 32) + FS_KEYS_HEADER_WORDS), mask)
+        return
+    end
+    local set = filter.pending
     for i = 0, filter.hashes - 1 do
         local n = #set
         set[n + 1], set[n + 2], set[n + 3], set[n + 4] = 'SET', 'u1', FS_KEYS_HEADER_BITS + (h1 + i * h2) % bits, 1
     end
 end
 
-local function fs_keys_set(filter, set)
-    fs_call_all('BITFIELD', filter.key, set, 4)
+-- Writes the bits noted so far: in layout 1 each word read once and written once, in one BITFIELD each.
+local function fs_keys_set(filter)
+    local pending = filter.pending
+    if #pending == 0 then
+        return
+    end
+    filter.pending = {}
+    if filter.layout ~= FS_KEYS_WORD_LAYOUT then
+        fs_call_all('BITFIELD', filter.key, pending, 4)
+        return
+    end
+    local step = math.floor(FS_ARGUMENTS_PER_CALL / 4)
+    for first = 1, #pending, step do
+        local last = math.min(#pending, first + step - 1)
+        local read = {}
+        for i = first, last do
+            read[#read + 1], read[#read + 2], read[#read + 3] = 'GET', 'u32', pending[i]
+        end
+        local old = redis.call('BITFIELD', filter.key, unpack(read))
+        local write = {}
+        for i = first, last do
+            local value = bit.bor(old[i - first + 1], filter.words[pending[i]])
+            write[#write + 1], write[#write + 2], write[#write + 3], write[#write + 4] = 'SET', 'u32', pending[i],
+                string.format('%d', value < 0 and value + 4294967296 or value)
+        end
+        redis.call('BITFIELD', filter.key, unpack(write))
+    end
+    filter.words = {}
 end
 
--- Adds one request key to a filter opened with fs_keys_open: its k bits with one BITFIELD.
+-- Adds one request key to a filter opened with fs_keys_open.
 local function fs_keys_add(filter, key)
-    local set = {}
-    fs_keys_bits(filter, key, set)
-    fs_keys_set(filter, set)
+    fs_keys_bits(filter, key)
+    fs_keys_set(filter)
 end
 
 -- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and

@@ -55,7 +55,8 @@ import java.util.List;
  * fs:{a}:keys          string  the filter of accepted request keys (ADR 0069): a Bloom filter of every
  *                              &lt;buyer&gt;:&lt;requestId&gt; the requests index held since it was made, so always a
  *                              superset of that index while usable. An 8-byte header (u32 bits m at bit 0, u8 hash
- *                              count k at bit 32, u8 state at bit 40: 1 usable, 0 being refilled by a rebuild), then
+ *                              count k at bit 32, u8 state at bit 40: 1 usable, 0 being refilled by a rebuild, u8
+ *                              layout at bit 48: 1 a key's bits in one 32-bit word (ADR 0083), 0 anywhere), then
  *                              m bits; made by warm_up.lua (sized from the sale's units), set by reserve.lua and
  *                              rebuild_page.lua with each index entry, read whole by {@code GET}. A sale loaded
  *                              before it existed has none. Positions: {@code internal.AcceptedRequestsFilter}

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.FilterShapes;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
@@ -23,6 +24,7 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -55,6 +57,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
     private final Consumer<ActivityId> returns;
     private final Consumer<ActivityId> accepted;
     private final boolean redisClock;
+    private final FilterShapes filterShapes;
 
     /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection) {
@@ -81,6 +84,7 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
                                  Consumer<ActivityId> accepted, boolean redisClock, int maxBatch) {
         this.redis = commands.sync();
         this.redisClock = redisClock;
+        this.filterShapes = new FilterShapes(commands.async(), Clock.systemUTC());
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
         this.accepted = accepted;
@@ -109,7 +113,8 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
 
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
-        List<Object> reply = reserve.decide(ReserveScriptCall.Attempt.of(request, redisClock));
+        List<Object> reply = reserve.decide(ReserveScriptCall.Attempt.of(request, redisClock,
+                filterShapes.hashedHere(request.activityId())));
         ReservationOutcome outcome = ReserveScriptCall.outcome(reply, request);
         if (outcome instanceof ReservationOutcome.Reserved) {
             accepted.accept(request.activityId());

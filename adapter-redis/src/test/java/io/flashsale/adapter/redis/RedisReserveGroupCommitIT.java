@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
@@ -271,10 +272,11 @@ class RedisReserveGroupCommitIT {
             assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, i), requests.get(i)))
                     .isEqualTo(new ReservationOutcome.Reserved(requests.get(i).toReservation()));
         }
-        // Per attempt: its request entry, its holding, Redis TIME and its event; per batch: one write per hash, one
-        // HINCRBY per moved counter of the SKU (available, reserved, held, version), the filter's header and bits.
-        assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 40L).containsEntry("xadd", 40L)
-                .containsEntry("hset", 4L).containsEntry("hincrby", 4L).containsEntry("bitfield", 2L);
+        // Per attempt: its request entry, its holding and its event; per batch: Redis TIME, one write per hash, one
+        // HINCRBY per moved counter of the SKU (available, reserved, held, version), the filter's header, then its
+        // words read and written (ADR 83).
+        assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 1L).containsEntry("xadd", 40L)
+                .containsEntry("hset", 4L).containsEntry("hincrby", 4L).containsEntry("bitfield", 3L);
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(new StockLedger(100, 40, 0));
         assertThat(redis.hget(RedisKeys.stock(activityId), "b:version")).isEqualTo("40");
@@ -289,22 +291,27 @@ class RedisReserveGroupCommitIT {
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void givenABatchTooLargeForOneWritePerKey_thenItsWritesGoInSeveralCallsAndNoneIsLost() {
-        List<ReservationRequest> requests = oneUnitOfBEach(300);
+        List<ReservationRequest> requests = oneUnitOfBEach(1_100);
 
-        Map<String, Long> calls = reserveInOneCall(1_000, requests).calls();
+        Map<String, Long> calls = reserveInOneCall(100_000, requests).calls();
 
-        // 300 keys' bits are more arguments than one call takes (lib/ledger.lua's FS_ARGUMENTS_PER_CALL).
-        assertThat(calls.get("bitfield")).isGreaterThan(2L);
+        // 1,100 keys' words are more arguments than one call takes (lib/ledger.lua's FS_ARGUMENTS_PER_CALL, a
+        // thousand words): the header, then the words read in two calls and written in two.
+        AcceptedRequestsFilter.Size size = AcceptedRequestsFilter.Size.forUnits(100_000);
+        assertThat(requests.stream().map(request -> AcceptedRequestsFilter.Word.of(RedisKeys.requestField(
+                request.buyerId(), request.requestId()), size.bits(), size.hashes()).index()).distinct().count())
+                .isGreaterThan(1_000);
+        assertThat(calls.get("bitfield")).isEqualTo(5L);
         AcceptedRequests filter = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
         assertThat(requests).allSatisfy(request ->
                 assertThat(filter.mayHold(request.buyerId(), request.requestId())).isTrue());
-        assertThat(redis.hlen(RedisKeys.reservations(activityId))).isEqualTo(300);
-        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(300);
-        assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(300);
-        assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(300);
-        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(300);
+        assertThat(redis.hlen(RedisKeys.reservations(activityId))).isEqualTo(1_100);
+        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(1_100);
+        assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(1_100);
+        assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(1_100);
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(1_100);
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
-                .containsExactly(new StockLedger(1_000, 300, 0));
+                .containsExactly(new StockLedger(100_000, 1_100, 0));
     }
 
     @Test

@@ -32,7 +32,7 @@ public final class ReserveScriptCall {
     /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
     public static final int FIXED_KEYS = 8;
     /** An attempt's ARGV before its first (skuId, quantity) pair. */
-    public static final int ATTEMPT_ARGUMENTS = 12;
+    public static final int ATTEMPT_ARGUMENTS = 15;
     /** Where in an attempt's ARGV block the index of its bucket key goes. */
     private static final int BUCKET_KEY_INDEX = 10;
 
@@ -50,6 +50,14 @@ public final class ReserveScriptCall {
          *                   same clock whatever its own says; the request's instant still stamps the reservation
          */
         public static Attempt of(ReservationRequest request, boolean redisClock) {
+            return of(request, redisClock, null);
+        }
+
+        /**
+         * @param filter the shape of the sale's filter of accepted keys, for the adapter to hash the request key into
+         *               it (ADR 83); null: the script hashes it
+         */
+        public static Attempt of(ReservationRequest request, boolean redisClock, FilterShapes.Shape filter) {
             Instant at = request.at();
             var args = new ArrayList<String>(ATTEMPT_ARGUMENTS + 2 * request.lines().size());
             args.add(request.id().value());
@@ -63,6 +71,15 @@ public final class ReserveScriptCall {
             args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
             args.add("");
+            if (filter == null) {
+                args.addAll(List.of("", "", ""));
+            } else {
+                AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(
+                        RedisKeys.requestField(request.buyerId(), request.requestId()), filter.bits(), filter.hashes());
+                args.add(filter.text());
+                args.add(word.offset());
+                args.add(word.maskText());
+            }
             args.add(Integer.toString(request.lines().size()));
             for (ReservationLine line : request.lines()) {
                 args.add(line.skuId().value());

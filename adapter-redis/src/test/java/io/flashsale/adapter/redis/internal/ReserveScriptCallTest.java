@@ -34,8 +34,17 @@ class ReserveScriptCallTest {
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
                 "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "2",
+                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "", "2",
                 "a", "2", "b", "1");
+    }
+
+    @Test
+    void anAttemptForAFilterOfKnownShapeCarriesItsKeysWordAndMask() {
+        var shape = new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT);
+        AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of("alice:r-1", 20_032, 5);
+
+        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false, shape).arguments()).containsSubsequence(
+                "20032:5:1", word.offset(), word.maskText(), "2", "a", "2", "b", "1");
     }
 
     @Test

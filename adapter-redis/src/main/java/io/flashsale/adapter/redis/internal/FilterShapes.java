@@ -1,0 +1,82 @@
+package io.flashsale.adapter.redis.internal;
+
+import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.domain.activity.ActivityId;
+import io.lettuce.core.BitFieldArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The shape (bits, hashes, layout) of each sale's filter of accepted request keys, so that the adapter, not Redis,
+ * hashes each accepted key into the filter (ADR 83). The header is read without waiting, at most once per
+ * {@link #FRESH_FOR} per sale: until a read came back the script hashes the keys itself. A shape that changed since (a
+ * sale archived and loaded again with other stock) is caught by the script, which then hashes the key itself: a stale
+ * shape costs Redis time, never a wrong bit.
+ */
+public final class FilterShapes {
+
+    static final Duration FRESH_FOR = Duration.ofSeconds(10);
+
+    /** A filter's header, as the script compares it: "bits:hashes:layout". */
+    public record Shape(long bits, int hashes, int layout) {
+
+        public String text() {
+            return bits + ":" + hashes + ":" + layout;
+        }
+
+        /** Whether the adapter hashes keys for it: only layout 1, whose key takes one word and one mask. */
+        boolean hashedHere() {
+            return layout == AcceptedRequestsFilter.WORD_LAYOUT && bits > 0 && hashes > 0;
+        }
+    }
+
+    /** What the last read found (null: nothing usable) and when it was sent. */
+    private record Read(Shape shape, Instant sentAt) {
+    }
+
+    private final RedisClusterAsyncCommands<String, String> redis;
+    private final Clock clock;
+    private final Map<ActivityId, Read> reads = new ConcurrentHashMap<>();
+
+    public FilterShapes(RedisClusterAsyncCommands<String, String> redis, Clock clock) {
+        this.redis = redis;
+        this.clock = clock;
+    }
+
+    /** The sale's filter shape when the adapter can hash keys for it; null when the script is to do it. */
+    public Shape hashedHere(ActivityId activityId) {
+        Instant now = clock.instant();
+        Read last = reads.get(activityId);
+        if (last == null || !now.isBefore(last.sentAt().plus(FRESH_FOR))) {
+            Read sent = new Read(last == null ? null : last.shape(), now);
+            boolean mine = last == null ? reads.putIfAbsent(activityId, sent) == null
+                    : reads.replace(activityId, last, sent);
+            if (mine) {
+                readHeader(activityId, now);
+            }
+        }
+        Shape shape = last == null ? null : last.shape();
+        return shape != null && shape.hashedHere() ? shape : null;
+    }
+
+    private void readHeader(ActivityId activityId, Instant sentAt) {
+        redis.bitfield(RedisKeys.acceptedRequests(activityId), BitFieldArgs.Builder
+                        .get(BitFieldArgs.unsigned(32), 0).get(BitFieldArgs.unsigned(8), 32)
+                        .get(BitFieldArgs.unsigned(8), 48))
+                .whenComplete((header, failed) -> {
+                    // A failed read leaves the script to hash until the next one; an outage shows in the calls.
+                    Shape shape = failed != null || header == null || header.size() < 3 ? null : shapeOf(header);
+                    reads.put(activityId, new Read(shape, sentAt));
+                });
+    }
+
+    private static Shape shapeOf(List<Long> header) {
+        return new Shape(header.get(0), Math.toIntExact(header.get(1)), Math.toIntExact(header.get(2)));
+    }
+}
