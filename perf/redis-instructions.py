@@ -17,7 +17,9 @@ busy machine; `perf/redis-cost.sh` measures the same life in µs with the servic
     python3 perf/redis-instructions.py adapter-redis/src/main/resources/lua 3200 16
     LUA_DIR of another commit: git archive <commit> adapter-redis/src/main/resources/lua | tar -x -C /tmp/old
 
-Needs valgrind and redis-server; standard library only. Not part of CI (a run takes about a minute).
+Needs valgrind and redis-server (REDIS_SERVER=<path> for another build, e.g. one with symbols, whose dumps then name
+Redis's functions: `callgrind_annotate <dump>`; the dumps stay in the directory printed last). Standard library only.
+Not part of CI (a run takes about a minute).
 """
 import importlib.util
 import math
@@ -51,7 +53,7 @@ class Callgrind:
         self.out = os.path.join(self.dir, 'cg.out')
         self.process = subprocess.Popen(
             ['valgrind', '--tool=callgrind', '--callgrind-out-file=' + self.out, '--instr-atstart=no',
-             'redis-server', '--port', str(PORT), '--save', '', '--appendonly', 'no', '--dir', self.dir,
+             os.environ.get('REDIS_SERVER', 'redis-server'), '--port', str(PORT), '--save', '', '--appendonly', 'no', '--dir', self.dir,
              '--bind', '127.0.0.1'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(200):
             try:
@@ -156,30 +158,26 @@ def main():
                     args += [reservation, '0:%d' % (first + offset)]
                 redis.call('EVALSHA', shas['acknowledge'], 2, key('outbox'), key('reservations'), *args)
 
-        def settle():
-            ids = life['ids']
+        def settle(ids=None):
+            ids = life['ids'] if ids is None else ids
             for first in range(0, len(ids), SETTLE_BATCH):
                 chunk = ids[first:first + SETTLE_BATCH]
                 redis.call('EVALSHA', shas['settle_batch'], 4, key('stock'), key('holdings'), key('reservations'),
                            key('inflight'), len(chunk), *chunk)
 
-        def run_through():
-            relay()
-            acknowledge()
-            settle()
-            if redis.call('HLEN', key('reservations')) != 0:
-                sys.exit('the life did not run through: %d records left' % redis.call('HLEN', key('reservations')))
-            relayed = len(life['entries'])
-            life['ids'], life['entries'] = [], []
-            return relayed
-
         # A first round, not counted, takes the sale's hashes past Redis's small-hash encoding (listpack, up to
-        # hash-max-listpack-entries), whose lookups scan: a sale spends only its first few hundred reservations there.
+        # hash-max-listpack-entries, whose lookups scan) and leaves half of it in flight, as a sale under load has
+        # reservations between their answer and their order: the records and the in-flight index stay large.
         reserve(WARM_ROUND, 'w')
-        run_through()
+        relay()
+        acknowledge()
+        in_flight = life['ids'][WARM_ROUND // 2:]
+        settle(life['ids'][:WARM_ROUND // 2])
+        life['ids'], life['entries'] = [], []
         figures = [('reserve', server.measure(lambda: reserve(reservations, 'm')))]
         figures += [(name, server.measure(phase)) for name, phase in
                     (('relay', relay), ('acknowledge', acknowledge), ('settle', settle))]
+        settle(in_flight)
         left = redis.call('HLEN', key('reservations'))
         if len(life['entries']) != reservations or left != 0:
             sys.exit('the life did not run through: %d relayed, %d records left' % (len(life['entries']), left))
@@ -194,6 +192,7 @@ def main():
           + ', whole life %.0f' % (whole / reservations))
     print('bytes per settled reservation (holdings, requests, filter, records, in-flight, outbox): %.0f'
           % (memory / (reservations + WARM_ROUND)))
+    print('callgrind dumps, one per phase in the order above: ' + server.dir)
 
 
 if __name__ == '__main__':

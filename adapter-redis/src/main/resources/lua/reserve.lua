@@ -33,6 +33,8 @@ local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], 
 local inflight = KEYS[7]
 local activityId = ARGV[1]
 local ATTEMPT_ARGUMENTS = 15
+-- Every accepted attempt's reply: one table for all (Redis only reads a reply).
+local RESERVED = { 'RESERVED' }
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -50,7 +52,14 @@ local function skuOf(sku)
         if not known[1] then
             return nil
         end
-        skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]) }
+        -- The SKU's counter fields named once per call: text made from a number costs a formatted double.
+        local avail = {}
+        for s = 1, tonumber(known[1]) do
+            avail[s] = sku .. ':avail:' .. s
+        end
+        skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]), avail = avail,
+                      reserved = sku .. ':reserved', held = sku .. ':held', version = sku .. ':version',
+                      cursor = sku .. ':cursor' }
     end
     return skus[sku]
 end
@@ -82,11 +91,7 @@ end
 
 local function countsOf(sku, segments)
     if not counts[sku] then
-        local fields = {}
-        for s = 1, segments do
-            fields[s] = sku .. ':avail:' .. s
-        end
-        local read = redis.call('HMGET', stock, unpack(fields))
+        local read = redis.call('HMGET', stock, unpack(skus[sku].avail))
         for s = 1, segments do
             read[s] = tonumber(read[s])
         end
@@ -132,16 +137,31 @@ local function writeAll()
 end
 
 local function isBefore(sec, nano, otherSec, otherNano)
-    sec, otherSec = tonumber(sec), tonumber(otherSec)
-    return sec < otherSec or (sec == otherSec and tonumber(nano) < tonumber(otherNano))
+    return sec < otherSec or (sec == otherSec and nano < otherNano)
 end
 
 -- Redis TIME, read at most once per call: the call is one atomic step, so every attempt of it (its bucket and its
 -- window alike) is judged at the same instant.
 local time
 local function clock()
-    time = time or redis.call('TIME')
+    if not time then
+        local t = redis.call('TIME')
+        time = { sec = tonumber(t[1]), micros = tonumber(t[2]), text = t }
+        time.at = time.sec * 1000000 + time.micros
+    end
     return time
+end
+
+-- The call's texts that stand for numbers (a bucket's figures, a line count, the window) are mostly the same for
+-- every attempt: each is read as a number once per call (tonumber parses a double, twice).
+local numbers = {}
+local function number(text)
+    local n = numbers[text]
+    if n == nil then
+        n = tonumber(text)
+        numbers[text] = n
+    end
+    return n
 end
 
 -- ---- accept: every line of the attempt passed; the one place that moves a reservation's units ----
@@ -152,7 +172,7 @@ local function accept(a, lines)
     for _, line in ipairs(lines) do
         local rest, first = line.quantity, 0
         if line.segments > 1 then
-            first = redis.call('HINCRBY', stock, line.sku .. ':cursor', 1) % line.segments
+            first = redis.call('HINCRBY', stock, line.fields.cursor, 1) % line.segments
         end
         for step = 0, line.segments - 1 do
             if rest == 0 then
@@ -162,20 +182,20 @@ local function accept(a, lines)
             local take = math.min(rest, line.counts[s])
             if take > 0 then
                 line.counts[s] = line.counts[s] - take
-                fs_counters_add(moves, line.sku .. ':avail:' .. s, -take)
+                fs_counters_add(moves, line.fields.avail[s], -take)
                 rest = rest - take
             end
         end
-        fs_counters_add(moves, line.sku .. ':reserved', line.quantity)
+        fs_counters_add(moves, line.fields.reserved, line.quantity)
         local field = a.buyer .. ':' .. line.sku
         held[field] = held[field] + line.quantity
         heldMoved[#heldMoved + 1] = field
-        fs_counters_add(moves, line.sku .. ':held', line.quantity)
-        fs_counters_add(moves, line.sku .. ':version', 1)
+        fs_counters_add(moves, line.fields.held, line.quantity)
+        fs_counters_add(moves, line.fields.version, 1)
     end
     accepted[#accepted + 1] = a
     acceptedHere[a.requestField] = a
-    return { 'RESERVED' }
+    return RESERVED
 end
 -- ---- end of accept ----
 
@@ -199,9 +219,8 @@ local function reserve(a)
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
     if a.bucket then
-        local time = clock()
         local taken, wait = fs_bucket_take(a.bucket.key, a.bucket.capacity, a.bucket.interval, a.bucket.keep,
-            tonumber(time[1]) * 1000000 + tonumber(time[2]))
+            clock().at)
         if not taken then
             return { 'RATE_LIMITED', wait }
         end
@@ -212,15 +231,16 @@ local function reserve(a)
     if w[1] ~= '1' then
         return { 'NOT_READY' }
     end
-    local nowSec, nowNano = a.nowSec, a.nowNano
-    if nowSec == '' then
-        local time = clock()
-        nowSec, nowNano = time[1], tostring(tonumber(time[2]) * 1000)
+    local nowSec, nowNano
+    if a.nowSec == '' then
+        nowSec, nowNano = clock().sec, clock().micros * 1000
+    else
+        nowSec, nowNano = number(a.nowSec), number(a.nowNano)
     end
-    if isBefore(nowSec, nowNano, w[2], w[3]) then
+    if isBefore(nowSec, nowNano, number(w[2]), number(w[3])) then
         return { 'NOT_STARTED', w[2], w[3] }
     end
-    if not isBefore(nowSec, nowNano, w[4], w[5]) then
+    if not isBefore(nowSec, nowNano, number(w[4]), number(w[5])) then
         return { 'ENDED', w[4], w[5] }
     end
 
@@ -234,7 +254,7 @@ local function reserve(a)
         if not sku then
             return { 'UNKNOWN_SKU', line.sku }
         end
-        line.segments, line.limit = sku.segments, sku.limit
+        line.segments, line.limit, line.fields = sku.segments, sku.limit, sku
     end
 
     -- 5. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
@@ -264,10 +284,10 @@ end
 local attempts, first = {}, 2
 while first <= #ARGV do
     local count = ARGV[first + 14]
-    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 14 + 2 * tonumber(count) > #ARGV then
+    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 14 + 2 * number(count) > #ARGV then
         return fs_refuse('attempt ' .. (#attempts + 1) .. ' does not fit the arguments')
     end
-    local last = first + 14 + 2 * tonumber(count)
+    local last = first + 14 + 2 * number(count)
     local a = {
         id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
         nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5],
@@ -276,8 +296,8 @@ while first <= #ARGV do
     }
     a.requestField = a.buyer .. ':' .. a.requestId
     if ARGV[first + 7] ~= '' then
-        a.bucket = { capacity = tonumber(ARGV[first + 7]), interval = tonumber(ARGV[first + 8]),
-            keep = tonumber(ARGV[first + 9]), key = KEYS[tonumber(ARGV[first + 10]) or 0] }
+        a.bucket = { capacity = number(ARGV[first + 7]), interval = number(ARGV[first + 8]),
+            keep = number(ARGV[first + 9]), key = KEYS[number(ARGV[first + 10]) or 0] }
         if not a.bucket.key then
             return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
         end
