@@ -104,7 +104,7 @@ def main():
     reservations = int(sys.argv[2]) if len(sys.argv) > 2 else 3200
     size = int(sys.argv[3]) if len(sys.argv) > 3 else 16
     script = open(lua + '/reserve.lua').read()
-    filter_arguments = 'ATTEMPT_ARGUMENTS = 15' in script
+    filter_arguments = 'ATTEMPT_ARGUMENTS = 12' not in script
     # The filter as AcceptedRequestsFilter.Size makes it for a sale of as many units as there are reservations: 16
     # bits and 5 hashes a key since ADR 83 (word layout), 9.6 bits and 7 hashes before.
     keys = (reservations + WARM_ROUND) * 1.25
@@ -130,11 +130,7 @@ def main():
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
                     keys.append(key('rl:' + buyer))
-                    args += ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000,
-                             len(keys)]
-                    if filter_arguments:
-                        args += ['%d:%d:1' % (bits, hashes)] + cost.word(buyer + ':' + token, bits, hashes)
-                    args += [1, 'unit', 1]
+                    args += cost.attempt(script, token, buyer, len(keys), bits, hashes, True)
                     life['ids'].append('cost.' + token)
                 replies = redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)
                 if any(reply[0] != 'RESERVED' for reply in replies):

@@ -54,7 +54,7 @@ def compose(lua, name):
     another, in the library's order; LuaLibrary in adapter-redis), then the script. A library without per-script
     selection (before ADR 83) is put in front whole, as LuaScript then did."""
     library, script = open(lua + '/lib/ledger.lua').read(), open('%s/%s.lua' % (lua, name)).read()
-    if 'ATTEMPT_ARGUMENTS = 15' not in open(lua + '/reserve.lua').read():
+    if 'ATTEMPT_ARGUMENTS = 12' in open(lua + '/reserve.lua').read():
         return library + '\n' + script
     definitions, comments, lines, i = {}, [], library.split('\n'), 0
     while i < len(lines):
@@ -97,6 +97,16 @@ def figures(redis):
     return calls, evalsha, cpu
 
 
+def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here):
+    """One attempt's arguments as the adapter sends them to this version of reserve.lua: one unit of SKU "unit", its
+    bucket's key at KEYS[bucket_key]; since ADR 83 the filter's shape, word and mask, and the lines as text alone."""
+    args = ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, bucket_key]
+    if 'ATTEMPT_ARGUMENTS = 1' not in script or 'ATTEMPT_ARGUMENTS = 12' in script:
+        return args + [1, 'unit', 1]
+    args += (['%d:%d:1' % (bits, hashes)] + word(buyer + ':' + token, bits, hashes)) if hashed_here else ['', '', '']
+    return args + ([1, 'unit', 1] if 'ATTEMPT_ARGUMENTS = 15' in script else [])
+
+
 def word(key, bits, hashes):
     """The key's word offset and mask in a filter of layout 1, as AcceptedRequestsFilter.Word computes them."""
     digest = hashlib.sha1(key.encode()).digest()
@@ -122,7 +132,7 @@ def main():
     script = open(lua + '/reserve.lua').read()
     # Since ADR 83 the adapter hashes each request key into the filter (three more arguments per attempt); HASH=lua
     # leaves it to the script, as for a sale whose filter shape the adapter does not know.
-    filter_arguments = 'ATTEMPT_ARGUMENTS = 15' in script
+    filter_arguments = 'ATTEMPT_ARGUMENTS = 12' not in script
     hashed_here = filter_arguments and os.environ.get('HASH', 'adapter') == 'adapter'
     sha = redis.call('SCRIPT', 'LOAD', compose(lua, 'reserve'))
     fixed = [key(part) for part in ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
@@ -132,12 +142,7 @@ def main():
         for i in range(size):
             buyer, token = 'buyer-%d-%d' % (batch, i), 't%dx%d' % (batch, i)
             keys.append(key('rl:' + buyer))
-            args += ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, len(keys)]
-            if hashed_here:
-                args += ['%d:%d:1' % (bits, hashes)] + word(buyer + ':' + token, bits, hashes)
-            elif filter_arguments:
-                args += ['', '', '']
-            args += [1, 'unit', 1]
+            args += attempt(script, token, buyer, len(keys), bits, hashes, hashed_here)
         replies = redis.call('EVALSHA', sha, len(keys), *keys, *args)
         if any(reply[0] != 'RESERVED' for reply in replies):
             sys.exit('not every attempt was reserved: %s' % replies[:3])

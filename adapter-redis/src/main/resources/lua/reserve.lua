@@ -12,13 +12,13 @@
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), +5 reservedAt packed as the record keeps it (ADR 0070; the adapter packs it, so the
---       script does no date arithmetic), +6 lines as "sku:q,sku:q",
+--       script does no date arithmetic), +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text
+--       decoded once per call, ADR 0083),
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
 --       +11 the filter's shape "m:k:layout" the next two were computed for ('' for none), +12 the request key's word
 --       in the filter as BITFIELD's u32 offset '#n', +13 its mask (lib/ledger.lua's layout 1: the adapter does the
---       hashing, so the script does none when the shape is the filter's),
---       +14 the number of lines n, then n (skuId, quantity) pairs
+--       hashing, so the script does none when the shape is the filter's)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
@@ -32,7 +32,7 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 15
+local ATTEMPT_ARGUMENTS = 14
 -- Every accepted attempt's reply: one table for all (Redis only reads a reply).
 local RESERVED = { 'RESERVED' }
 
@@ -154,6 +154,19 @@ end
 
 -- The call's texts that stand for numbers (a bucket's figures, a line count, the window) are mostly the same for
 -- every attempt: each is read as a number once per call (tonumber parses a double, twice).
+-- A line text's lines, decoded and checked once per call: a sale's attempts mostly carry the same few texts. Only
+-- figures the same for every attempt of the call (a SKU's, see reserve) are put on a decoded line.
+local decoded = {}
+local function linesOf(text)
+    local known = decoded[text]
+    if not known then
+        local lines, why = fs_decode_lines(text)
+        known = { lines = lines, why = why }
+        decoded[text] = known
+    end
+    return known.lines, known.why
+end
+
 local numbers = {}
 local function number(text)
     local n = numbers[text]
@@ -245,7 +258,7 @@ local function reserve(a)
     end
 
     -- 4. Every SKU must belong to the sale before any line is judged on limit or stock.
-    local lines, why = fs_pairs_to_lines(ARGV, a.firstPair, a.lastPair)
+    local lines, why = linesOf(a.lines)
     if not lines then
         return { 'REFUSED', why }
     end
@@ -281,18 +294,18 @@ local function reserve(a)
 end
 
 -- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
-local attempts, first = {}, 2
-while first <= #ARGV do
-    local count = ARGV[first + 14]
-    if count == nil or not string.match(count, '^[1-9]%d*$') or first + 14 + 2 * number(count) > #ARGV then
-        return fs_refuse('attempt ' .. (#attempts + 1) .. ' does not fit the arguments')
-    end
-    local last = first + 14 + 2 * number(count)
+if #ARGV < 2 then
+    return fs_refuse('no attempt')
+end
+if (#ARGV - 1) % ATTEMPT_ARGUMENTS ~= 0 then
+    return fs_refuse('attempt ' .. math.floor((#ARGV - 1) / ATTEMPT_ARGUMENTS) + 1 .. ' does not fit the arguments')
+end
+local attempts = {}
+for first = 2, #ARGV, ATTEMPT_ARGUMENTS do
     local a = {
         id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
         nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5],
-        lines = ARGV[first + 6], firstPair = first + ATTEMPT_ARGUMENTS, lastPair = last,
-        shape = ARGV[first + 11], word = ARGV[first + 12], mask = ARGV[first + 13]
+        lines = ARGV[first + 6], shape = ARGV[first + 11], word = ARGV[first + 12], mask = ARGV[first + 13]
     }
     a.requestField = a.buyer .. ':' .. a.requestId
     if ARGV[first + 7] ~= '' then
@@ -303,10 +316,6 @@ while first <= #ARGV do
         end
     end
     attempts[#attempts + 1] = a
-    first = last + 1
-end
-if #attempts == 0 then
-    return fs_refuse('no attempt')
 end
 
 local replies = {}

@@ -9,7 +9,6 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
-import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -31,8 +30,8 @@ public final class ReserveScriptCall {
 
     /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
     public static final int FIXED_KEYS = 8;
-    /** An attempt's ARGV before its first (skuId, quantity) pair. */
-    public static final int ATTEMPT_ARGUMENTS = 15;
+    /** An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83). */
+    public static final int ATTEMPT_ARGUMENTS = 14;
     /** Where in an attempt's ARGV block the index of its bucket key goes. */
     private static final int BUCKET_KEY_INDEX = 10;
 
@@ -59,7 +58,7 @@ public final class ReserveScriptCall {
          */
         public static Attempt of(ReservationRequest request, boolean redisClock, FilterShapes.Shape filter) {
             Instant at = request.at();
-            var args = new ArrayList<String>(ATTEMPT_ARGUMENTS + 2 * request.lines().size());
+            var args = new ArrayList<String>(ATTEMPT_ARGUMENTS);
             args.add(request.id().value());
             args.add(request.buyerId().value());
             args.add(request.requestId().value());
@@ -79,11 +78,6 @@ public final class ReserveScriptCall {
                 args.add(filter.text());
                 args.add(word.offset());
                 args.add(word.maskText());
-            }
-            args.add(Integer.toString(request.lines().size()));
-            for (ReservationLine line : request.lines()) {
-                args.add(line.skuId().value());
-                args.add(Integer.toString(line.quantity()));
             }
             String bucketKey = request.buyerBucket() == null ? null
                     : RedisKeys.buyerBucket(request.activityId(), request.buyerId());
