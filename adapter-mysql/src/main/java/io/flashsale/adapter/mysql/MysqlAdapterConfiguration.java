@@ -6,6 +6,9 @@ import org.apache.ibatis.annotations.Mapper;
 import org.mapstruct.factory.Mappers;
 import org.mybatis.spring.annotation.MapperScan;
 import org.mybatis.spring.boot.autoconfigure.ConfigurationCustomizer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -58,8 +61,10 @@ public class MysqlAdapterConfiguration {
 
     @Bean
     MysqlOrderRepository mysqlOrderRepository(OrderDao orderDao, OrderRowMapper orderRowMapper,
-                                              PlatformTransactionManager transactionManager) {
-        return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager));
+                                              PlatformTransactionManager transactionManager,
+                                              ObjectProvider<MeterRegistry> meters) {
+        return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager),
+                new RestoredStock(meters.getIfAvailable(SimpleMeterRegistry::new)));
     }
 
     /** Redis outage (issue 12): reservations decided by the database while the hot store is out. */

@@ -39,8 +39,10 @@ public class MysqlOrderRepository implements OrderRepository {
     private final StockRestoring stockRestoring;
     private final BatchPlacement batchPlacement;
     private final BatchExpiry batchExpiry;
+    private final RestoredStock restoredStock;
 
-    MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions) {
+    MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions,
+                         RestoredStock restoredStock) {
         this.dao = dao;
         this.mapper = mapper;
         this.transactions = transactions;
@@ -48,6 +50,7 @@ public class MysqlOrderRepository implements OrderRepository {
         this.stockRestoring = new StockRestoring(dao);
         this.batchPlacement = new BatchPlacement(dao, mapper, transactions);
         this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement);
+        this.restoredStock = restoredStock;
     }
 
     @Override
@@ -55,8 +58,9 @@ public class MysqlOrderRepository implements OrderRepository {
         if (max < 1) {
             throw new IllegalArgumentException("max must be positive");
         }
-        return batchExpiry.expireDue(now, max).stream()
-                .map(order -> PendingRestore.of(order, ReservationStatus.EXPIRED)).toList();
+        List<Order> expired = batchExpiry.expireDue(now, max);
+        restoredStock.restored(ReservationStatus.EXPIRED, expired);
+        return expired.stream().map(order -> PendingRestore.of(order, ReservationStatus.EXPIRED)).toList();
     }
 
     @Override
@@ -151,28 +155,31 @@ public class MysqlOrderRepository implements OrderRepository {
     @Override
     public boolean closeWithRestore(ReservationId reservationId, ReservationStatus finalStatus, Instant at) {
         ActivityLedger.requireRestoringStatus(finalStatus);
-        return Boolean.TRUE.equals(transactions.execute(status -> close(reservationId, finalStatus, at, at)));
+        return counted(finalStatus, transactions.execute(status -> close(reservationId, finalStatus, at, at)));
     }
 
     @Override
     public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
-        return Boolean.TRUE.equals(transactions.execute(
+        return counted(ReservationStatus.CANCELLED, transactions.execute(
                 status -> close(reservationId, ReservationStatus.CANCELLED, cancelledAt, null)));
     }
 
     @Override
     public Optional<ReservationId> expireNextDue(Instant now) {
-        return Optional.ofNullable(transactions.execute(status -> {
+        Order expired = transactions.execute(status -> {
             String due = dao.selectNextDueForUpdate(mapper.storedPrecision(now));
             if (due == null) {
                 return null;
             }
             ReservationId id = new ReservationId(due);
-            if (!close(id, ReservationStatus.EXPIRED, now, now)) {
+            Order closed = close(id, ReservationStatus.EXPIRED, now, now);
+            if (closed == null) {
                 throw new IllegalStateException("order " + id + " was locked as ORDERED and yet did not expire");
             }
-            return id;
-        }));
+            return closed;
+        });
+        counted(ReservationStatus.EXPIRED, expired);
+        return Optional.ofNullable(expired).map(Order::id);
     }
 
     @Override
@@ -199,14 +206,24 @@ public class MysqlOrderRepository implements OrderRepository {
      * Inside a transaction: ORDERED -> {@code to}, and only if this call made the move, the stock comes back.
      *
      * @param restoreDueAt when the hot store's restore is due; null when the hot store owes none
+     * @return the closed order; null when this call did not close it
      */
-    private boolean close(ReservationId id, ReservationStatus to, Instant at, Instant restoreDueAt) {
+    private Order close(ReservationId id, ReservationStatus to, Instant at, Instant restoreDueAt) {
         Instant stored = mapper.storedPrecision(at);
         if (dao.closeOrdered(id.value(), to.name(), stored, mapper.storedPrecision(restoreDueAt)) == 0) {
-            return false;
+            return null;
         }
         Order order = find(id).orElseThrow(() -> new IllegalStateException("order " + id + " vanished while closed"));
         stockRestoring.giveBack(order, stored);
+        return order;
+    }
+
+    /** Counts a committed close's units; true when there was one. */
+    private boolean counted(ReservationStatus closedAs, Order closed) {
+        if (closed == null) {
+            return false;
+        }
+        restoredStock.restored(closedAs, List.of(closed));
         return true;
     }
 

@@ -16,6 +16,7 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,9 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
 
     @Autowired
     DataSource dataSource;
+
+    @Autowired
+    MeterRegistry meters;
 
     private final Instant era = TestEras.next();
     private final Instant placedAt = era.plusSeconds(1);
@@ -244,6 +248,41 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         assertThat(books().status(reservation.id())).isEqualTo("ORDERED");
         assertThat(books().purchases(sale)).isEqualTo(Map.of("buyer-1 a", 1L));
         assertThat(books().flows(reservation.id())).containsExactly("a SALE 1");
+    }
+
+    @Test
+    void givenOrdersClosedEachWay_thenTheRestoredStockCounterCountsTheirCommittedUnitsOnceByReason() {
+        ActivityId sale = sale(new PurchaseLimit(5), item("a", 20), item("b", 20), item("c", 5));
+        Reservation cancelled = placed(sale, "buyer-1", line("a", 2), line("b", 1));
+        Reservation released = placed(sale, "buyer-2", line("a", 1));
+        Reservation expiredAlone = placed(sale, "buyer-3", line("b", 4));
+        Reservation expiredInBatch = placed(sale, "buyer-4", line("a", 3));
+        Reservation rolledBackFirst = placed(sale, "buyer-5", line("c", 1));
+        double expiredBefore = restored("expired");
+        double cancelledBefore = restored("cancelled");
+        Instant due = placedAt.plus(TIMEOUT).plusSeconds(1);
+
+        books().jdbc().update("UPDATE activity_item SET sold = 0 WHERE activity_id = ? AND sku_id = 'c'", sale.value());
+        assertThatThrownBy(() -> orders.closeWithRestore(rolledBackFirst.id(), ReservationStatus.CANCELLED, placedAt))
+                .isInstanceOf(IllegalStateException.class);
+        books().jdbc().update("UPDATE activity_item SET sold = 1 WHERE activity_id = ? AND sku_id = 'c'", sale.value());
+        assertThat(restored("cancelled")).as("a close rolled back counts nothing").isEqualTo(cancelledBefore);
+        assertThat(orders.closeWithRestore(cancelled.id(), ReservationStatus.CANCELLED, placedAt.plusSeconds(1)))
+                .isTrue();
+        assertThat(orders.closeWithRestore(cancelled.id(), ReservationStatus.CANCELLED, placedAt.plusSeconds(2)))
+                .isFalse();
+        assertThat(orders.cancelReleased(released.id(), placedAt.plusSeconds(1))).isTrue();
+        assertThat(orders.expireNextDue(due)).isPresent();
+        assertThat(orders.expireDue(due, 10)).hasSize(2);
+
+        assertThat(restored("cancelled") - cancelledBefore).as("2 + 1 cancelled, 1 released").isEqualTo(4);
+        assertThat(restored("expired") - expiredBefore).as("4 + 3 + 1, one alone, two in a batch").isEqualTo(8);
+        assertThat(List.of(expiredAlone.id(), expiredInBatch.id(), rolledBackFirst.id()))
+                .allSatisfy(id -> assertThat(books().status(id)).isEqualTo("EXPIRED"));
+    }
+
+    private double restored(String reason) {
+        return meters.get(RestoredStock.RESTORED).tag(RestoredStock.REASON, reason).counter().count();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.port.out.EvictionPolicyPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
@@ -59,6 +60,11 @@ public final class RedisHotStore implements AutoCloseable {
             return !clusterNodes.isEmpty();
         }
 
+        /** The single server's address, {@code host:port}. */
+        String node() {
+            return host + ":" + port;
+        }
+
         RedisURI toUri() {
             return uri(host, port).withDatabase(database).build();
         }
@@ -92,14 +98,17 @@ public final class RedisHotStore implements AutoCloseable {
     private final RedisStockReturns returns;
     private final RedisSaleChanges saleChanges;
     private final RedisOutboxNews news;
+    private final String standaloneNode;
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           ConnectionCommands commands, RedisStockReturns returns, RedisSaleChanges saleChanges,
-                          RedisOutboxNews news, String outboxRegistry, boolean windowByRedisTime) {
+                          RedisOutboxNews news, String outboxRegistry, boolean windowByRedisTime,
+                          String standaloneNode) {
         this.windowByRedisTime = windowByRedisTime;
+        this.standaloneNode = standaloneNode;
         this.saleChanges = saleChanges;
         this.client = client;
         this.connection = connection;
@@ -143,7 +152,7 @@ public final class RedisHotStore implements AutoCloseable {
             news.listenOn(now.subscription());
             return new RedisHotStore(client, now::connection,
                     new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, changes, news,
-                    outboxRegistry, windowByRedisTime);
+                    outboxRegistry, windowByRedisTime, settings.node());
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
             AtomicReference<RedisSaleChanges> changes = new AtomicReference<>();
@@ -159,7 +168,7 @@ public final class RedisHotStore implements AutoCloseable {
             news.set(new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
                     new ConnectionCommands(redis, LazyConnection.asyncCommands(lazy), settings.timeout()),
-                    returns.get(), changes.get(), news.get(), outboxRegistry, windowByRedisTime);
+                    returns.get(), changes.get(), news.get(), outboxRegistry, windowByRedisTime, settings.node());
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
@@ -306,6 +315,11 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public OutboxNewsPort outboxNews() {
         return news;
+    }
+
+    /** Each node's {@code maxmemory-policy}, read on the shared connection (ADR 77). */
+    public EvictionPolicyPort evictionPolicies() {
+        return HotStoreOutages.translating(new RedisEvictionPolicies(connection, standaloneNode));
     }
 
     /** One PING on the shared connection (on a cluster, to a node Lettuce picks): what a health check asks. Throws when Redis does not answer in time. */

@@ -7,7 +7,9 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.DegradedException;
+import io.flashsale.application.port.in.HotStoreMayEvictException;
 import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.port.out.NodeEvictionPolicy;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.adapter.web.security.AdminAttemptsBlockedException;
@@ -98,6 +100,15 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(NotFoundException.class)
     ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
         return Problems.response(Problems.of(e.code(), e.getMessage()));
+    }
+
+    /** A warm-up refused while Redis may evict a sale's keys: the operator's configuration to fix (ADR 77). */
+    @ExceptionHandler(HotStoreMayEvictException.class)
+    ResponseEntity<ProblemDetail> hotStoreMayEvict(HotStoreMayEvictException e) {
+        LOG.error("warm-up refused: {}", e.getMessage());
+        ProblemDetail problem = Problems.of(ProblemCode.HOT_STORE_MAY_EVICT, e.getMessage());
+        problem.setProperty("policies", e.unsafe().stream().map(NodeEvictionPolicy::toString).toList());
+        return Problems.response(problem);
     }
 
     /** The broker did not take an event (a dead-letter replay): nothing changed, the admin may try again. */

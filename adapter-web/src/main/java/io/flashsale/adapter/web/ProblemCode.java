@@ -87,6 +87,11 @@ public enum ProblemCode {
     /** Redis is out and the database path cannot take the attempt now (at its concurrency limit, or rebuilding). */
     DEGRADED(HttpStatus.SERVICE_UNAVAILABLE),
     /**
+     * A warm-up refused because Redis's {@code maxmemory-policy} may evict a sale's keys ({@code policies}): nothing was
+     * loaded. No {@code Retry-After}: an operator sets the policy to {@code noeviction} first (ADR 77).
+     */
+    HOT_STORE_MAY_EVICT(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
      * The change met another one on the same rows in the database of record (a deadlock, a lock wait that timed out)
      * and was rolled back whole; try again after {@code Retry-After}.
      */

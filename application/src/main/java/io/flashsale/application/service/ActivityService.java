@@ -42,6 +42,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     private final Duration loadGrace;
     private final SaleChangesPort changes;
     private final RecentStockFigures figures;
+    private final EvictionPolicyGuard eviction;
 
     /** Reads the repository itself and tells nobody of a creation. */
     public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids,
@@ -61,6 +62,13 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     /** @param figures the hot store's live figures as the buyers' reads see them (at most one read per sale per moment) */
     public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
                            IdGenerator ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
+        this(activities, records, stock, ids, loadGrace, changes, figures, EvictionPolicyGuard.trusting());
+    }
+
+    /** @param eviction refuses a warm-up while the hot store may evict a sale's keys (ADR 77) */
+    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures,
+                           EvictionPolicyGuard eviction) {
         this.activities = activities;
         this.records = records;
         this.stock = stock;
@@ -68,6 +76,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         this.loadGrace = LoadInFlight.requireGrace(loadGrace);
         this.changes = changes;
         this.figures = figures;
+        this.eviction = eviction;
     }
 
     @Override
@@ -96,6 +105,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
         if (activities.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
+        eviction.requireNoEviction();
         if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(activities, activityId)
                 && !LoadInFlight.landsWithin(stock, activityId, loadGrace)) {
             throw new SaleHasReservationsException(activityId);

@@ -18,7 +18,8 @@ import java.util.List;
  * Loads sales into the hot store a lead time before they open, on whichever instance gets there first. Activities
  * already loaded are warmed up again too: that never resets their ledgers and re-registers them with the outbox
  * relays, healing a warm-up that died half-way. A failure with one activity does not stop the others; the pass then
- * throws the first failure, the others suppressed in it.
+ * throws the first failure, the others suppressed in it. While the hot store may evict a sale's keys the pass loads
+ * nothing and throws {@link io.flashsale.application.port.in.HotStoreMayEvictException} (ADR 77).
  */
 public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
@@ -29,6 +30,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     private final Clock clock;
     private final Duration lead;
     private final Duration loadGrace;
+    private final EvictionPolicyGuard eviction;
 
     public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock) {
         this(activities, stock, clock, DEFAULT_LEAD);
@@ -42,6 +44,12 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
     public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead,
                            Duration loadGrace) {
+        this(activities, stock, clock, lead, loadGrace, EvictionPolicyGuard.trusting());
+    }
+
+    /** @param eviction refuses the pass while the hot store may evict a sale's keys (ADR 77) */
+    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead,
+                           Duration loadGrace, EvictionPolicyGuard eviction) {
         if (lead == null || lead.isNegative()) {
             throw new IllegalArgumentException("lead must be zero or positive, was " + lead);
         }
@@ -50,15 +58,20 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
         this.clock = clock;
         this.lead = lead;
         this.loadGrace = LoadInFlight.requireGrace(loadGrace);
+        this.eviction = eviction;
     }
 
     @Override
     public WarmUpPass warmUpDue() {
         Instant now = clock.instant();
+        List<Activity> due = activities.findUnarchivedOverlapping(now, now.plus(lead));
+        if (!due.isEmpty()) {
+            eviction.requireNoEviction();
+        }
         var warmedUp = new ArrayList<ActivityId>();
         var awaitingRebuild = new ArrayList<ActivityId>();
         RuntimeException failure = null;
-        for (Activity activity : activities.findUnarchivedOverlapping(now, now.plus(lead))) {
+        for (Activity activity : due) {
             try {
                 switch (warmUp(activity)) {
                     case LOADED_NOW -> warmedUp.add(activity.id());

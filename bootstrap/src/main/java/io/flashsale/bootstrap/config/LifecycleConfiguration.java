@@ -14,6 +14,8 @@ import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.ArchiveService;
 import io.flashsale.application.service.CancellationService;
+import io.flashsale.application.service.ActivityService;
+import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.ExpiryService;
 import io.flashsale.application.service.PaymentService;
 import io.flashsale.application.service.PendingRestoreService;
@@ -62,8 +64,9 @@ public class LifecycleConfiguration {
 
     @Bean
     WarmUpScheduler warmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock,
-                                    WarmUpProperties warmUp) {
-        return new WarmUpScheduler(activities, stock, clock, warmUp.lead());
+                                    WarmUpProperties warmUp, EvictionPolicyGuard eviction) {
+        return new WarmUpScheduler(activities, stock, clock, warmUp.lead(), ActivityService.DEFAULT_LOAD_GRACE,
+                eviction);
     }
 
     @Bean

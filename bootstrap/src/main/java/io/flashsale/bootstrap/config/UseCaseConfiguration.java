@@ -15,6 +15,7 @@ import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.ActivityService;
+import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.RecentStockFigures;
 import io.flashsale.application.service.BuyerCrowd;
 import io.flashsale.application.service.CountedReservations;
@@ -71,9 +72,9 @@ public class UseCaseConfiguration {
     @Bean
     ActivityService activityService(ActivityRepository activities, RememberedActivities remembered,
                                     StockReservationPort stock, IdGenerator ids, SaleChangesPort changes,
-                                    ActivityCacheProperties cache, Clock clock) {
+                                    ActivityCacheProperties cache, Clock clock, EvictionPolicyGuard eviction) {
         return new ActivityService(activities, remembered, stock, ids, ActivityService.DEFAULT_LOAD_GRACE, changes,
-                RecentStockFigures.remembering(stock, cache.figuresFreshFor(), clock));
+                RecentStockFigures.remembering(stock, cache.figuresFreshFor(), clock), eviction);
     }
 
     @Bean

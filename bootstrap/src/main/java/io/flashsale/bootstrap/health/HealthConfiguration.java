@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.health;
 
 import io.flashsale.adapter.kafka.KafkaBrokerProbe;
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.application.service.EvictionPolicyGuard;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -17,7 +18,8 @@ import java.util.List;
 
 /**
  * Health of the three servers, named {@code redis}, {@code kafka} and (Boot's own) {@code db}; all three are in the
- * readiness group (application.yaml), so a load balancer stops sending buyers to an instance that lost one.
+ * readiness group (application.yaml), so a load balancer stops sending buyers to an instance that lost one. So is
+ * {@code hotStoreEviction}: Redis's eviction policy.
  */
 @Configuration(proxyBeanMethods = false)
 public class HealthConfiguration {
@@ -31,6 +33,12 @@ public class HealthConfiguration {
     @Bean
     HealthIndicator hotStoreHealthIndicator(RedisHotStore redis, ObjectProvider<CircuitBreaker> breaker) {
         return new HotStoreHealthIndicator(redis, breaker.getIfAvailable());
+    }
+
+    /** In the readiness group: DOWN while Redis may evict a sale's keys (ADR 77). */
+    @Bean
+    HealthIndicator hotStoreEvictionHealthIndicator(EvictionPolicyGuard guard) {
+        return new EvictionPolicyHealthIndicator(guard);
     }
 
     @Bean(destroyMethod = "close")

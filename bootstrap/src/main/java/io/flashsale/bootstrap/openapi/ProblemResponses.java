@@ -49,7 +49,7 @@ final class ProblemResponses implements OperationCustomizer {
                     ProblemCode.RATE_LIMITED),
             "GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED),
             "POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
-                    ProblemCode.SALE_HAS_RESERVATIONS),
+                    ProblemCode.SALE_HAS_RESERVATIONS, ProblemCode.HOT_STORE_MAY_EVICT),
             "POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
                     ProblemCode.RESERVATIONS_PENDING),
             "POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE),

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.api;
 
+import io.flashsale.bootstrap.alerts.AlertRuleFile;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What an operator's Prometheus and Grafana see: the scrape has the service's metrics (latency as histogram buckets),
- * every metric the committed Grafana dashboard queries is in it, and readiness covers the hot store (Redis, or the database during an outage), the database and Kafka.
+ * every metric the committed Grafana dashboard and alert rules (docs/ops/alerts.yml) query is in it, and readiness covers the hot store (Redis, or the database during an outage), the database and Kafka.
  */
 class PrometheusScrapeIT extends ApiTestBase {
 
@@ -24,7 +25,7 @@ class PrometheusScrapeIT extends ApiTestBase {
             .resolve("../docs/ops/grafana-dashboard.json").normalize();
 
     @Test
-    void givenASaleWithReservationsAndAReconciliation_whenScraped_thenEveryMetricTheDashboardQueriesIsThere()
+    void givenASaleWithReservationsAndAReconciliation_whenScraped_thenEveryMetricTheDashboardAndAlertsQueryIsThere()
             throws IOException {
         String id = openSale(1, item("sku-a", 5));
         assertThat(reserve(id, "buyer-1", lines(null, line("sku-a", 1))).status()).isEqualTo(202);
@@ -38,6 +39,10 @@ class PrometheusScrapeIT extends ApiTestBase {
         Set<String> queried = DashboardQueries.metricNames(JsonMapper.builder().build().readTree(Files.readString(DASHBOARD)));
         assertThat(queried).as("metrics the dashboard queries").isNotEmpty();
         assertThat(scraped).as("metrics in the scrape").containsAll(queried);
+        Set<String> alerted = new TreeSet<>();
+        AlertRuleFile.rules().forEach(rule -> alerted.addAll(DashboardQueries.metricsIn((String) rule.get("expr"))));
+        assertThat(alerted).as("metrics the alert rules query").contains("flashsale_outbox_oldest_age_seconds");
+        assertThat(scraped).as("metrics in the scrape").containsAll(alerted);
     }
 
     @Test

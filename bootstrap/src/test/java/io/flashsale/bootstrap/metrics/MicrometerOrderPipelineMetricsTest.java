@@ -1,8 +1,6 @@
 package io.flashsale.bootstrap.metrics;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import io.flashsale.bootstrap.testing.LogCapture;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -16,7 +14,6 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import java.time.Duration;
@@ -126,32 +123,6 @@ class MicrometerOrderPipelineMetricsTest {
             assertThat(log.events().get(1).getMDCPropertyMap()).doesNotContainKeys("reservationId", "activityId");
         }
         assertThat(MDC.getCopyOfContextMap()).isNullOrEmpty();
-    }
-
-    /** The events one logger writes while open. */
-    private static final class LogCapture implements AutoCloseable {
-
-        private final Logger logger;
-        private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
-
-        private LogCapture(Logger logger) {
-            this.logger = logger;
-            appender.start();
-            logger.addAppender(appender);
-        }
-
-        static LogCapture of(Class<?> type) {
-            return new LogCapture((Logger) LoggerFactory.getLogger(type));
-        }
-
-        List<ILoggingEvent> events() {
-            return List.copyOf(appender.list);
-        }
-
-        @Override
-        public void close() {
-            logger.detachAppender(appender);
-        }
     }
 
     private double orders(String outcome) {

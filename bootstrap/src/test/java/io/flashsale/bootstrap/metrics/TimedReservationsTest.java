@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class TimedReservationsTest {
 
@@ -22,5 +23,22 @@ class TimedReservationsTest {
 
         assertThat(registry.get(TimedReservations.RESERVATIONS).tag("outcome", "SoldOut").timer().count()).isEqualTo(2);
         assertThat(registry.find(TimedReservations.RESERVATIONS).tag("outcome", "Reserved").timer()).isNull();
+    }
+
+    @Test
+    void givenTheUseCaseThrows_whenAttempted_thenTheAttemptIsTimedAsFailedAndTheExceptionPassesOn() {
+        var registry = new SimpleMeterRegistry();
+        IllegalStateException unavailable = new IllegalStateException("the stores are out of reach");
+        ReserveStockUseCase failing = command -> {
+            throw unavailable;
+        };
+        var timed = new TimedReservations(failing, registry);
+        assertThat(registry.get(TimedReservations.RESERVATIONS).tag("outcome", TimedReservations.FAILED).timer()
+                .count()).as("registered before the first failure").isZero();
+
+        assertThatThrownBy(() -> timed.reserve(null)).isSameAs(unavailable);
+
+        assertThat(registry.get(TimedReservations.RESERVATIONS).tag("outcome", TimedReservations.FAILED).timer()
+                .count()).isEqualTo(1);
     }
 }
