@@ -1,6 +1,12 @@
--- wrk script: POST one unit of one SKU as a fresh buyer on every request.
+-- wrk script: POST one unit of one SKU as a signed-in buyer on every request, a fresh buyer each while the pool lasts.
 -- args: path, skuId, delay ms between a connection's requests (0: as fast as it goes), a tag unique to the run,
---       "keyed" to send a fresh requestId (idempotency key) with every attempt, as the buyer page does
+--       "keyed" to send a fresh requestId (idempotency key) with every attempt, as the buyer page does,
+--       the token directory (perf/BuyerTokens.java: buyer-token-header.txt, buyer-tokens.txt), the first token's index,
+--       the number of wrk threads.
+-- Thread t of n takes the tokens first+t-1, first+t-1+n, ... (all signed before the run: the service verifies each,
+-- the client signs nothing); past the pool's end it starts again at its beginning (buyers then come back). The buyer's
+-- name also goes in X-User-Id, which buyer-auth=jwt ignores, so that older jars (trusted-header) and the plain
+-- servlet's ceiling (perf/RawServletCeiling.java) read the same requests.
 local counter = 0
 local pause = 0
 local threads = 0
@@ -16,17 +22,26 @@ function init(args)
   keyed = args[5] == "keyed"
   pause = tonumber(args[3] or "0")
   prefix = args[4] .. "t" .. index
-  if pause > 0 then
-    function delay()
-      return pause
-    end
+  local dir, first, n = args[6], tonumber(args[7] or "0"), tonumber(args[8] or "1")
+  local header = io.open(dir .. "/buyer-token-header.txt"):read("*l")
+  local all = {}
+  for line in io.lines(dir .. "/buyer-tokens.txt") do all[#all + 1] = line end
+  bearers, names = {}, {}
+  local start = (first + index - 1) % #all
+  for k = 0, #all - 1, n do
+    local at = (start + k) % #all
+    bearers[#bearers + 1] = "Bearer " .. header .. all[at + 1]
+    names[#names + 1] = "hb" .. at
   end
+  all = nil
+  collectgarbage()
 end
 
 function request()
   counter = counter + 1
   local body = keyed and ('{"requestId":"' .. prefix .. "k" .. counter .. '",' .. items .. '}') or ('{' .. items .. '}')
-  return wrk.format("POST", path, { ["X-User-Id"] = prefix .. "-" .. counter,
+  local at = (counter - 1) % #bearers + 1
+  return wrk.format("POST", path, { ["Authorization"] = bearers[at], ["X-User-Id"] = names[at],
                                     ["Content-Type"] = "application/json" }, body)
 end
 

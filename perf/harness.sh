@@ -50,9 +50,18 @@ JAVA=${JAVA:-$( (ls -d /usr/lib/jvm/*25*/bin/java /usr/lib/jvm/*21*/bin/java 2>/
 JAVA=${JAVA:-java}
 TOKEN=harness-token-0123456789abcdef0123456789
 WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
+# Buyers sign in (ADR 80): TOKENS tokens of a key pair made for this run, signed before any measurement
+# (perf/BuyerTokens.java); the jars verify them with its public key. The reserve runs on the hot sale take fresh
+# buyers from the pool in turn (past its end buyers come back, and the per-buyer limit refuses them); the other
+# rows walk the pool from its start.
+TOKENS=${TOKENS:-200000}
+HOT_NEXT=0
 JARS=("$@")
 [ ${#JARS[@]} -gt 0 ] || JARS=(bootstrap/target/flashsale.jar)
 
+bearer_of() { # bearer_of N: the Authorization value of the pool's buyer hbN
+  printf 'Bearer %s%s' "$(cat "$WORK/buyer-token-header.txt")" "$(sed -n "$(($1 + 1))p" "$WORK/buyer-tokens.txt")"
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 log() { printf '[harness] %s\n' "$*" >&2; }
 
@@ -123,9 +132,15 @@ sale() { # sale ID STOCK: create and warm up a sale open for the next hour
 run() { # run LABEL PATH [DELAY_MS [CONNECTIONS [keyed]]]: one wrk run; prints a table row (WRK_SCRIPT: another script)
   local before after cpu_before cpu_after stats_before out
   before=$(commands); stats_before=$(per_command); cpu_before=$(cpu_snapshot)
+  local first=0 hot=""; [ "${2#*/activities/hot/}" != "$2" ] && hot=1 && first=$HOT_NEXT
   out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s "${WRK_SCRIPT:-perf/buyers.lua}" "http://127.0.0.1:$PORT" \
-    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" "${5:-}" 2>&1 | grep '^RESULT' || true)
+    -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" "${5:-}" "$WORK" "$first" "$THREADS" 2>&1 | grep '^RESULT' || true)
   LAST_REQUESTS=$(grep -o 'requests=[0-9]*' <<<"$out" | cut -d= -f2 || true)
+  if [ -n "$hot" ]; then
+    HOT_NEXT=$((HOT_NEXT + ${LAST_REQUESTS:-0}))
+    [ "$HOT_NEXT" -gt "$TOKENS" ] && log "the hot sale has had $HOT_NEXT attempts from a pool of $TOKENS buyers:" \
+      "buyers came back (TOKENS=... for more)"
+  fi
   cpu_after=$(cpu_snapshot); after=$(commands)
   if [ -z "$out" ]; then # wrk got no answer at all (the service died or hung): say so, do not stop the run
     echo "| $JAR_LABEL | $1 | no answer | | | | | | |"; return
@@ -211,9 +226,12 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
   local management; management=$(free_port)  # the actuator's own port (jars before it answer on $port)
   # shellcheck disable=SC2086 # the prefix (nice) and the JVM options are words
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$management SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
+  SPRING_DATASOURCE_USERNAME=root SPRING_DATASOURCE_PASSWORD= \
+  SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLIC_KEY_LOCATION="file:$WORK/buyer-issuer.pem" \
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
-    --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN "$@" > "$WORK/service-$port.log" 2>&1 &
+    --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN --flashsale.embedded.enabled=true "$@" \
+    > "$WORK/service-$port.log" 2>&1 &
   STARTED_PID=$!
   for _ in $(seq 1 $((2 * ${START_TIMEOUT:-300}))); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$management/actuator/health/readiness")" = 200 ] && return 0
@@ -225,6 +243,8 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
   tail -20 "$WORK/service-$port.log" >&2; exit 1
 }
 
+log "signing $TOKENS buyer tokens (perf/BuyerTokens.java)"
+"$JAVA" perf/BuyerTokens.java "$WORK" "$TOKENS"
 echo "load before: $(uptime)"
 echo
 echo "| jar | path | rate | p50 | p99 | non-2xx/errors | Redis commands per answer | CPU µs per answer: service / Redis / MariaDB / machine | left to the order pipeline (placed within) |"
@@ -259,10 +279,11 @@ for SPEC in "${JARS[@]}"; do
   sale "hot" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \
+    -H "Authorization: $(bearer_of 0)" \
     -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}'
   CEILING=""
   [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/harness/ceiling/reservations" \
-      -H 'X-User-Id: probe' -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}')" = 202 ] \
+      -H 'X-User-Id: probe' -H "Authorization: $(bearer_of 1)" -H 'Content-Type: application/json' -d '{"items":[{"skuId":"unit","quantity":1}]}')" = 202 ] \
     && CEILING=1
   # Warm-up runs for the JIT, not reported: a 5 s one left the first rows measuring the compiler (18:22 UTC,
   # 2026-12-01: the ceiling's first 20 s ran at 3,935/s, the next 15 s at 13,227/s).

@@ -19,11 +19,14 @@ DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-5s}
 JAVA=${JAVA:-$( (ls -d /usr/lib/jvm/*25*/bin/java /usr/lib/jvm/*21*/bin/java 2>/dev/null || true) | head -1)}
 JAVA=${JAVA:-java}
-TOKEN=cost-token
+TOKEN=cost-token-0123456789abcdef0123456789
+# Signed-in buyers (ADR 80): tokens signed before the runs (perf/BuyerTokens.java), the warm-up from the pool's start,
+# the measured run from its middle.
+TOKENS=${TOKENS:-200000}
 WORK=$(mktemp -d /tmp/flashsale-cost.XXXXXX)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 log() { printf '[cost] %s\n' "$*" >&2; }
-REDIS_PORT=$(free_port); PORT=$(free_port); KAFKA_PORT=$(free_port); DB="fs_cost_$$"; SERVICE_PID=""
+REDIS_PORT=$(free_port); PORT=$(free_port); MANAGEMENT_PORT=$(free_port); KAFKA_PORT=$(free_port); DB="fs_cost_$$"; SERVICE_PID=""
 
 cleanup() {
   [ -n "$SERVICE_PID" ] && kill "$SERVICE_PID" 2>/dev/null && wait "$SERVICE_PID" 2>/dev/null || true
@@ -48,21 +51,26 @@ settle() { # until nothing is in flight (at most 120 s, or 3 s without progress)
   done
   log "settled after $((waited / 2)) s, $left still in flight"
 }
-buyers() { # buyers DURATION TAG
+buyers() { # buyers DURATION TAG FIRST-TOKEN
   wrk -t2 -c50 -d"$1" -s perf/buyers.lua "http://127.0.0.1:$PORT" -- /api/v1/activities/hot/reservations unit 0 "$2" \
-    | grep '^RESULT' >&2 || true
+    "" "$WORK" "$3" 2 | grep '^RESULT' >&2 || true
 }
 
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK" --daemonize yes \
   --logfile "$WORK/redis.log" >/dev/null
 for _ in $(seq 1 40); do rc ping >/dev/null 2>&1 && break; sleep 0.25; done
-SERVER_PORT=$PORT SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
+log "signing $TOKENS buyer tokens (perf/BuyerTokens.java)"
+"$JAVA" perf/BuyerTokens.java "$WORK" "$TOKENS"
+SERVER_PORT=$PORT MANAGEMENT_SERVER_PORT=$MANAGEMENT_PORT SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
+SPRING_DATASOURCE_USERNAME=root SPRING_DATASOURCE_PASSWORD= \
+SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLIC_KEY_LOCATION="file:$WORK/buyer-issuer.pem" \
 SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
   "$JAVA" -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka" --flashsale.kafka.embedded.port="$KAFKA_PORT" \
-  --logging.level.root=WARN > "$WORK/service.log" 2>&1 &
+  --flashsale.embedded.enabled=true --logging.level.root=WARN > "$WORK/service.log" 2>&1 &
 SERVICE_PID=$!
 for _ in $(seq 1 600); do
-  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/actuator/health")" = 200 ] && break
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MANAGEMENT_PORT/actuator/health/readiness")" = 200 ] \
+    && break
   kill -0 "$SERVICE_PID" 2>/dev/null || { tail -20 "$WORK/service.log" >&2; exit 1; }
   sleep 0.5
 done
@@ -71,14 +79,14 @@ api POST /api/v1/activities "{\"id\":\"hot\",\"name\":\"cost\",\"startsAt\":\"$f
   \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"unit\",\"stock\":100000000}]}" >/dev/null
 api POST /api/v1/activities/hot/warm-up >/dev/null
 
-buyers "$WARMUP" "w$RANDOM"; settle
+buyers "$WARMUP" "w$RANDOM" 0; settle
 before=$(units)
 rc config resetstat >/dev/null
 # Every top-level command with its µs in the slow log (commands inside a script are not logged on their own), so that
 # each script's share of evalsha can be told apart by its first key.
 rc config set slowlog-max-len 1000000 >/dev/null; rc config set slowlog-log-slower-than 0 >/dev/null; rc slowlog reset >/dev/null
 cpu_before=$(rc info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { t += $2 } END { printf "%.6f", t }')
-buyers "$DURATION" "r$RANDOM"; settle
+buyers "$DURATION" "r$RANDOM" $((TOKENS / 2)); settle
 stats=$(rc info commandstats | tr -d '\r')
 rc config set slowlog-log-slower-than 10000 >/dev/null
 scripts=$(rc --json slowlog get 1000000)

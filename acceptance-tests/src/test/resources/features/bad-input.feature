@@ -43,13 +43,17 @@ Feature: Broken and hostile requests are refused cleanly
       | a reservation whose request id is 65 characters long         | an invalid request         |
       | a reservation whose idempotency key is a database command    | an invalid request         |
 
-    Examples: Buyers the gateway did not identify
-      | request                                                      | reason                     |
-      | a reservation without a buyer identity                       | coming from no known buyer |
-      | a reservation from an empty buyer identity                   | coming from no known buyer |
-      | a reservation from a buyer identity of 65 characters         | coming from no known buyer |
-      | a reservation from a buyer identity like a database command  | coming from no known buyer |
-      | a reservation from a buyer identity like a path              | coming from no known buyer |
+    Examples: Buyers who are not signed in, or not as anyone
+      | request                                                                      | reason                         |
+      | a reservation from a buyer who is not signed in                              | coming from no signed-in buyer |
+      | a reservation that only says which buyer it is from, without signing in      | coming from no signed-in buyer |
+      | a reservation signed in under an empty name                                  | a sign-in that is not valid    |
+      | a reservation signed in under a name of 65 characters                        | a sign-in that is not valid    |
+      | a reservation signed in under a name like a database command                 | a sign-in that is not valid    |
+      | a reservation signed in under a name like a path                             | a sign-in that is not valid    |
+      | a reservation signed in by someone other than the shop                       | a sign-in that is not valid    |
+      | a reservation whose sign-in is not a sign-in at all                          | a sign-in that is not valid    |
+      | a reservation whose sign-in has run out                                      | a sign-in that has run out     |
 
     Examples: Admin work without the admin's token, or with nonsense
       | request                                                      | reason                     |

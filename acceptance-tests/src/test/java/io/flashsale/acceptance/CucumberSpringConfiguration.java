@@ -5,6 +5,7 @@ import io.flashsale.acceptance.steps.SaleWorld;
 import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.testsupport.KafkaEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
@@ -57,6 +58,8 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        // Buyers sign in with tokens of the tests' issuer (buyer-auth=jwt, the default).
+        registry.add(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY, () -> TestBuyerTokens.CLASSPATH_PUBLIC_KEY_LOCATION);
         // Payments come from the payment provider only (flashsale.payment.buyer-confirms stays off, as by default).
         registry.add("flashsale.payment.notification-secret", () -> NOTIFICATION_SECRET);
         // Scenarios of one eager buyer (twenty identical requests at once) speak of the store, not of the per-buyer

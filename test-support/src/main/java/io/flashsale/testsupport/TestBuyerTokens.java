@@ -3,41 +3,65 @@ package io.flashsale.testsupport;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.Signature;
 import java.security.spec.ECGenParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
- * Buyer tokens for tests, signed with plain JDK crypto: a key pair of this JVM, its public key as PEM (or a file, for
+ * Buyer tokens for tests, signed with plain JDK crypto: the tests' issuer (a fixed RSA key pair of test-support's
+ * resources, so that every test JVM and every service a test configures agree without passing a key around), fresh
+ * issuers of a test's own, the public key as PEM (or a file, for
  * {@code spring.security.oauth2.resourceserver.jwt.public-key-location}), and JWTs naming a buyer. Also the broken
  * tokens a service must refuse: another key, another algorithm, no signature.
+ *
+ * <p>The fixed key signs test tokens only: it is public in the repository and no deployment may trust it.
  */
 public final class TestBuyerTokens {
 
+    /** The property that points a service at its buyers' issuer key (ADR 76). */
+    public static final String PUBLIC_KEY_LOCATION_PROPERTY =
+            "spring.security.oauth2.resourceserver.jwt.public-key-location";
+    /** The tests' issuer's public key, for a service whose class path holds test-support (in-JVM services). */
+    public static final String CLASSPATH_PUBLIC_KEY_LOCATION =
+            "classpath:io/flashsale/testsupport/test-buyer-issuer.pub.pem";
+
     private static final Base64.Encoder URL = Base64.getUrlEncoder().withoutPadding();
-    private static final TestBuyerTokens RSA = new TestBuyerTokens(generate("RSA"), "RS256");
+    private static final Duration LIFETIME = Duration.ofHours(1);
+    /** A remembered token is handed out again while it has at least this long to live. */
+    private static final Duration REUSE_WHILE = Duration.ofMinutes(30);
+    private static final TestBuyerTokens RSA = new TestBuyerTokens(fixedRsaKeys(), "RS256");
 
     private final KeyPair keys;
     private final String algorithm;
+    private final Map<String, Minted> minted = new ConcurrentHashMap<>();
     private Path publicKeyFile;
+
+    private record Minted(String token, Instant expiresAt) {
+    }
 
     private TestBuyerTokens(KeyPair keys, String algorithm) {
         this.keys = keys;
         this.algorithm = algorithm;
     }
 
-    /** This JVM's RS256 issuer, shared by every test that configures the service with its key. */
+    /** The tests' RS256 issuer (the fixed key), shared by every test that configures the service with its key. */
     public static TestBuyerTokens rsa() {
         return RSA;
     }
@@ -54,7 +78,25 @@ public final class TestBuyerTokens {
 
     /** A token for {@code buyer}, valid for an hour. */
     public String forBuyer(String buyer) {
-        return token(claims(buyer, Instant.now().plusSeconds(3600)));
+        return token(claims(buyer, Instant.now().plus(LIFETIME)));
+    }
+
+    /** {@link #bearer} of the tests' issuer ({@link #rsa()}). */
+    public static String bearerOf(String buyer) {
+        return RSA.bearer(buyer);
+    }
+
+    /**
+     * {@code Bearer <token>} for {@code buyer}: the value of a signed-in buyer's {@code Authorization} header. A token
+     * is remembered per buyer and handed out again while it has half an hour to live, so a busy test does not sign one
+     * per request.
+     */
+    public String bearer(String buyer) {
+        Instant now = Instant.now();
+        Minted token = minted.compute(buyer, (name, known) -> known != null
+                && known.expiresAt().isAfter(now.plus(REUSE_WHILE))
+                ? known : new Minted(forBuyer(name), now.plus(LIFETIME)));
+        return "Bearer " + token.token();
     }
 
     public String token(Map<String, Object> claims) {
@@ -139,6 +181,29 @@ public final class TestBuyerTokens {
                 .map(member -> "\"" + member.getKey() + "\":" + (member.getValue() instanceof Number number
                         ? number.toString() : "\"" + member.getValue() + "\""))
                 .collect(Collectors.joining(",", "{", "}"));
+    }
+
+    private static KeyPair fixedRsaKeys() {
+        try {
+            KeyFactory rsa = KeyFactory.getInstance("RSA");
+            return new KeyPair(
+                    rsa.generatePublic(new X509EncodedKeySpec(pem("test-buyer-issuer.pub.pem"))),
+                    rsa.generatePrivate(new PKCS8EncodedKeySpec(pem("test-buyer-issuer.key.pem"))));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] pem(String resource) {
+        try (InputStream in = TestBuyerTokens.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing test-support resource " + resource);
+            }
+            String text = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+            return Base64.getMimeDecoder().decode(text.replaceAll("-----[A-Z ]+-----", ""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static KeyPair generate(String kind) {

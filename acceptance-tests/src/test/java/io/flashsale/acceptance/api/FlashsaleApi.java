@@ -1,5 +1,7 @@
 package io.flashsale.acceptance.api;
 
+import io.flashsale.testsupport.TestBuyerTokens;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -9,14 +11,17 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /** The service's HTTP API as the scenarios use it: builds the calls, sends them, one by one or as a crowd. */
 public final class FlashsaleApi {
 
     public static final String ACTIVITIES = "/api/v1/activities";
     public static final String RESERVATIONS = "/api/v1/reservations";
-    public static final String BUYER_HEADER = "X-User-Id";
+    /** A signed-in buyer's header: {@code Bearer <token>} of the tests' buyer token issuer (ADR 76, ADR 80). */
+    public static final String SIGN_IN_HEADER = "Authorization";
     public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
     public static final String OPERATOR_HEADER = "X-Operator";
 
@@ -30,10 +35,31 @@ public final class FlashsaleApi {
 
     private final URI root;
     private final String adminToken;
+    /** A buyer's name -> the value of {@link #SIGN_IN_HEADER} that signs that buyer in. */
+    private final Function<String, String> signIn;
 
+    /** Buyers sign in with tokens of the tests' issuer, whose key the test configured the service with. */
     public FlashsaleApi(int port, String adminToken) {
+        this(port, adminToken, buyer -> TestBuyerTokens.rsa().bearer(buyer));
+    }
+
+    private FlashsaleApi(int port, String adminToken, Function<String, String> signIn) {
         this.root = URI.create("http://127.0.0.1:" + port);
         this.adminToken = adminToken;
+        this.signIn = signIn;
+    }
+
+    /** A service in demo mode: buyers sign in with tokens of its own demo issuer ({@code POST /demo/tokens}). */
+    public static FlashsaleApi inDemoMode(int port, String adminToken) {
+        Map<String, String> tokens = new ConcurrentHashMap<>();
+        FlashsaleApi plain = new FlashsaleApi(port, adminToken);
+        return new FlashsaleApi(port, adminToken, buyer -> tokens.computeIfAbsent(buyer, name -> {
+            ApiAnswer issued = plain.send(ApiCall.post("/demo/tokens", Json.write(Map.of("buyer", name))));
+            if (issued.status() != 200) {
+                throw new IllegalStateException("the demo issuer gave no token: " + issued.describe());
+            }
+            return "Bearer " + issued.text("token");
+        }));
     }
 
     public ApiCall createSale(Map<String, Object> sale) {
@@ -66,12 +92,11 @@ public final class FlashsaleApi {
     }
 
     public ApiCall reserve(String saleId, String buyerId, Map<String, Object> request) {
-        return ApiCall.post(ACTIVITIES + "/" + saleId + "/reservations", Json.write(request))
-                .withHeader(BUYER_HEADER, buyerId);
+        return signedIn(buyerId, ApiCall.post(ACTIVITIES + "/" + saleId + "/reservations", Json.write(request)));
     }
 
     public ApiCall reservation(String buyerId, String reservationId) {
-        return ApiCall.get(RESERVATIONS + "/" + reservationId).withHeader(BUYER_HEADER, buyerId);
+        return signedIn(buyerId, ApiCall.get(RESERVATIONS + "/" + reservationId));
     }
 
     public ApiCall archive(String saleId) {
@@ -79,12 +104,16 @@ public final class FlashsaleApi {
     }
 
     public ApiCall pay(String buyerId, String reservationId) {
-        return ApiCall.post(RESERVATIONS + "/" + reservationId + "/payment", null).withHeader(BUYER_HEADER, buyerId);
+        return signedIn(buyerId, ApiCall.post(RESERVATIONS + "/" + reservationId + "/payment", null));
     }
 
     public ApiCall cancel(String buyerId, String reservationId) {
-        return ApiCall.post(RESERVATIONS + "/" + reservationId + "/cancellation", null)
-                .withHeader(BUYER_HEADER, buyerId);
+        return signedIn(buyerId, ApiCall.post(RESERVATIONS + "/" + reservationId + "/cancellation", null));
+    }
+
+    /** The call made by {@code buyerId}, signed in. */
+    public ApiCall signedIn(String buyerId, ApiCall call) {
+        return call.signedInAs(buyerId, SIGN_IN_HEADER, signIn.apply(buyerId));
     }
 
     public ApiCall asAdmin(ApiCall call) {

@@ -6,6 +6,7 @@ import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.inspect.HotStore;
 import io.flashsale.testsupport.ServiceProcess;
 import io.flashsale.acceptance.service.ServiceSettings;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -77,10 +78,14 @@ class SalePagesIT {
                 ADMIN_TOKEN));
         // The page's Pay button, as in the demo profile: the buyer confirms the payment.
         settings.put("flashsale.payment.buyer-confirms", "true");
+        // Demo mode on the test servers: the page signs its buyer in through the demo issuer (POST /demo/tokens), whose
+        // key verifies buyers when no other key is configured.
+        settings.put("flashsale.embedded.enabled", "true");
+        settings.remove(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY);
         service = ServiceProcess.start(ServiceProcess.runnableJar(), List.of("-Xmx512m", "-XX:TieredStopAtLevel=1"),
                 settings,
                 Path.of("target", "browser", run + ".log")).awaitReady(Duration.ofMinutes(3));
-        api = new FlashsaleApi(port, ADMIN_TOKEN);
+        api = FlashsaleApi.inDemoMode(port, ADMIN_TOKEN);
     }
 
     /**

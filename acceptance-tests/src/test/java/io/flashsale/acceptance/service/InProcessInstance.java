@@ -1,6 +1,7 @@
 package io.flashsale.acceptance.service;
 
 import io.flashsale.bootstrap.FlashsaleApplication;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -38,7 +39,9 @@ public final class InProcessInstance {
                 "--flashsale.kafka.topic=flashsale." + purpose + "." + run + ".reservations",
                 "--flashsale.kafka.consumer.group-id=flashsale-" + purpose + "-" + run,
                 "--flashsale.redis.outbox-registry=fs:outbox:" + purpose + ":" + run,
-                "--flashsale.admin.token=" + adminToken));
+                "--flashsale.admin.token=" + adminToken,
+                "--" + TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY + "="
+                        + TestBuyerTokens.CLASSPATH_PUBLIC_KEY_LOCATION));
         arguments.addAll(TestServices.mariadb().springDatasource(database).arguments());
         arguments.addAll(List.of(settings));
         return new SpringApplicationBuilder(FlashsaleApplication.class).run(arguments.toArray(String[]::new));

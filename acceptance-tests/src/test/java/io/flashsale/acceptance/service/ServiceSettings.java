@@ -2,6 +2,7 @@ package io.flashsale.acceptance.service;
 
 import io.flashsale.testsupport.KafkaEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 
 import java.util.LinkedHashMap;
@@ -36,6 +37,8 @@ public final class ServiceSettings {
         properties.put("flashsale.kafka.consumer.group-id", "flashsale-" + run);
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", adminToken);
+        // Buyers sign in with tokens of the tests' issuer (buyer-auth=jwt, the default).
+        properties.put(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY, TestBuyerTokens.rsa().publicKeyLocation());
         // The partitions of a killed process go to its successor once the dead members' sessions expire.
         properties.put("spring.kafka.consumer.properties[session.timeout.ms]", "6000");
         properties.put("spring.kafka.consumer.properties[heartbeat.interval.ms]", "1000");

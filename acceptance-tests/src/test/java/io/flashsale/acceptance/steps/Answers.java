@@ -47,7 +47,7 @@ final class Answers {
     }
 
     static String buyerOf(ApiAnswer answer) {
-        return answer.call().headers().get(FlashsaleApi.BUYER_HEADER);
+        return answer.call().buyer();
     }
 
     /** "202" or "409 SOLD_OUT" and how often each came back: what a failed count shows. */

@@ -14,7 +14,9 @@ public class BadInputSteps {
 
     private static final Map<String, Integer> STATUS_OF_CODE = Map.of(
             "VALIDATION", 400,
-            "MISSING_USER", 401,
+            "TOKEN_MISSING", 401,
+            "TOKEN_INVALID", 401,
+            "TOKEN_EXPIRED", 401,
             "UNAUTHORIZED", 401,
             "PAYLOAD_TOO_LARGE", 413);
 
@@ -35,7 +37,9 @@ public class BadInputSteps {
     static final Map<String, String> CODE_OF_REASON = Map.of(
             "an invalid request", "VALIDATION",
             "too large", "PAYLOAD_TOO_LARGE",
-            "coming from no known buyer", "MISSING_USER",
+            "coming from no signed-in buyer", "TOKEN_MISSING",
+            "a sign-in that is not valid", "TOKEN_INVALID",
+            "a sign-in that has run out", "TOKEN_EXPIRED",
             "not coming from the admin", "UNAUTHORIZED");
 
     /** A reason in words (see {@link #CODE_OF_REASON}), or a problem code as it stands. */

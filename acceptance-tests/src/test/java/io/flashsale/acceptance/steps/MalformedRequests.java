@@ -1,5 +1,6 @@
 package io.flashsale.acceptance.steps;
 
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.acceptance.api.ApiCall;
 import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.SaleSpec;
@@ -88,16 +89,29 @@ final class MalformedRequests {
     }
 
     private void buyerIdentities() {
-        byName.put("a reservation without a buyer identity",
-                () -> reservationOf(PRODUCT).withoutHeader(FlashsaleApi.BUYER_HEADER));
-        byName.put("a reservation from an empty buyer identity",
-                () -> reservationOf(PRODUCT).withHeader(FlashsaleApi.BUYER_HEADER, ""));
-        byName.put("a reservation from a buyer identity of 65 characters",
-                () -> reservationOf(PRODUCT).withHeader(FlashsaleApi.BUYER_HEADER, "b".repeat(65)));
-        byName.put("a reservation from a buyer identity like a database command",
-                () -> reservationOf(PRODUCT).withHeader(FlashsaleApi.BUYER_HEADER, "alice' OR '1'='1"));
-        byName.put("a reservation from a buyer identity like a path",
-                () -> reservationOf(PRODUCT).withHeader(FlashsaleApi.BUYER_HEADER, "../admin"));
+        byName.put("a reservation from a buyer who is not signed in",
+                () -> reservationOf(PRODUCT).withoutHeader(FlashsaleApi.SIGN_IN_HEADER));
+        byName.put("a reservation that only says which buyer it is from, without signing in",
+                () -> reservationOf(PRODUCT).withoutHeader(FlashsaleApi.SIGN_IN_HEADER).withHeader("X-User-Id",
+                        "alice"));
+        byName.put("a reservation signed in under an empty name", () -> signedInAs(TestBuyerTokens.rsa(), ""));
+        byName.put("a reservation signed in under a name of 65 characters",
+                () -> signedInAs(TestBuyerTokens.rsa(), "b".repeat(65)));
+        byName.put("a reservation signed in under a name like a database command",
+                () -> signedInAs(TestBuyerTokens.rsa(), "alice' OR '1'='1"));
+        byName.put("a reservation signed in under a name like a path", () -> signedInAs(TestBuyerTokens.rsa(),
+                "../admin"));
+        byName.put("a reservation signed in by someone other than the shop",
+                () -> signedInAs(TestBuyerTokens.newRsa(), "alice"));
+        byName.put("a reservation whose sign-in has run out", () -> reservationOf(PRODUCT).withHeader(
+                FlashsaleApi.SIGN_IN_HEADER, "Bearer " + TestBuyerTokens.rsa().token(
+                        TestBuyerTokens.claims("alice", Instant.now().minus(Duration.ofHours(1))))));
+        byName.put("a reservation whose sign-in is not a sign-in at all", () -> reservationOf(PRODUCT)
+                .withHeader(FlashsaleApi.SIGN_IN_HEADER, "Bearer not-a-token"));
+    }
+
+    private ApiCall signedInAs(TestBuyerTokens issuer, String buyer) {
+        return reservationOf(PRODUCT).withHeader(FlashsaleApi.SIGN_IN_HEADER, "Bearer " + issuer.forBuyer(buyer));
     }
 
     private void adminCalls() {

@@ -26,13 +26,16 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's run command on a machine where nothing answers: the runnable jar, started with no Redis, database or
- * Kafka configured and its probe addresses pointed at ports where nothing listens, starts all three in-process (demo
- * mode), sells exactly 10 units to a crowd of 200, turns them into 10 orders, and after a restart on the same data
- * directories still has them. The service's output is in {@code target/zero-setup/life-N.log}.
+ * The README's run command on a machine where nothing answers: the runnable jar, started in the demo profile with no
+ * Redis, database or Kafka configured and its probe addresses pointed at ports where nothing listens, starts all three
+ * in-process (demo mode), signs its buyers in through its demo issuer, sells exactly 10 units to a crowd of 200, turns
+ * them into 10 orders, and after a restart on the same data directories still has them. Without the demo profile the
+ * same jar refuses to start and names what to configure (ADR 80). The service's output is in
+ * {@code target/zero-setup/life-N.log}.
  */
 class ZeroSetupIT {
 
@@ -64,7 +67,7 @@ class ZeroSetupIT {
                     .contains("data in " + home.resolve("data/redis"))
                     .contains("data in " + home.resolve("data/mariadb"))
                     .contains("starting the embedded broker");
-            FlashsaleApi api = new FlashsaleApi(first.port(), ADMIN_TOKEN);
+            FlashsaleApi api = FlashsaleApi.inDemoMode(first.port(), ADMIN_TOKEN);
             assertThat(api.send(api.createSale(sale.toBody())).status()).isEqualTo(201);
             assertThat(api.send(api.warmUp(saleId)).status()).isEqualTo(200);
             sleepUntil(startsAt);
@@ -87,7 +90,7 @@ class ZeroSetupIT {
 
         ServiceProcess second = start(settings, home.resolve("life-2.log"));
         try {
-            FlashsaleApi api = new FlashsaleApi(second.port(), ADMIN_TOKEN);
+            FlashsaleApi api = FlashsaleApi.inDemoMode(second.port(), ADMIN_TOKEN);
             assertThat(api.send(api.sale(saleId)).status()).isEqualTo(200);
             assertThat(ledger(api, saleId)).containsEntry("sold", (long) STOCK).containsEntry("available", 0L);
         } finally {
@@ -95,9 +98,28 @@ class ZeroSetupIT {
         }
     }
 
-    /** Only what a newcomer might pass: a port, a token, where ./data is; the probes point where nothing listens. */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void givenNothingConfiguredAndNoDemoProfile_whenTheJarStarts_thenItRefusesToStartNamingTheProperty() {
+        Path home = Path.of("target", "zero-setup", UUID.randomUUID().toString()).toAbsolutePath();
+        Map<String, String> settings = nothingConfigured(home);
+        settings.remove("spring.profiles.active");
+
+        assertThatThrownBy(() -> start(settings, home.resolve("production-defaults.log")))
+                .hasMessageContaining("before it was ready")
+                // The broker's launcher runs first; each server's refusal names its property the same way.
+                .hasMessageContaining("No Kafka brokers configured: set spring.kafka.bootstrap-servers");
+        assertThat(home.resolve("data/redis")).as("no embedded server was started").doesNotExist();
+        assertThat(home.resolve("data/mariadb")).doesNotExist();
+    }
+
+    /**
+     * Only what a newcomer might pass: the README's demo profile, a port, a token, where ./data is; the probes point
+     * where nothing listens.
+     */
     private static Map<String, String> nothingConfigured(Path home) {
         Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("spring.profiles.active", "demo");
         settings.put("flashsale.admin.token", ADMIN_TOKEN);
         settings.put("flashsale.embedded.redis.probe", "127.0.0.1:" + ServiceProcess.freePort());
         settings.put("flashsale.embedded.mariadb.probe", "127.0.0.1:" + ServiceProcess.freePort());

@@ -49,6 +49,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
     private final String database = "flashsale_bench_svc_" + run;
     private final String adminToken = "bench-" + run + "-" + java.util.UUID.randomUUID();
     private final Path workDirectory;
+    /** Buyers sign in once each; the benchmark lasts minutes, its tokens a day. */
+    private final BuyerTokenSigner buyerTokens = new BuyerTokenSigner(Duration.ofDays(1));
     private final HttpClient http;
     private final URI base;
     private final ServiceProcess service;
@@ -81,6 +83,11 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
         properties.put("spring.data.redis.port", Integer.toString(redis.port()));
         properties.put("flashsale.redis.outbox-registry", outboxRegistry());
         properties.put("flashsale.admin.token", adminToken);
+        // Buyers sign in with tokens of this run's own issuer (buyer-auth=jwt, the default).
+        properties.put("spring.security.oauth2.resourceserver.jwt.public-key-location",
+                buyerTokens.writePublicKey(workDirectory.resolve("buyer-issuer.pem")));
+        // The service's own broker, which demo mode allows; Redis and the database stay the configured ones.
+        properties.put("flashsale.embedded.enabled", "true");
         properties.put("flashsale.kafka.embedded.enabled", "true");
         properties.put("flashsale.kafka.embedded.data-dir", workDirectory.resolve("kafka").toString());
         properties.put("flashsale.kafka.embedded.port", Integer.toString(ServiceProcess.freePort()));
@@ -132,7 +139,8 @@ public final class FlashsaleHttpStrategy implements InventoryStrategy {
                 + sku + "\", \"quantity\": " + quantity + "}]}";
         HttpResponse<String> answer = send(HttpRequest.newBuilder(
                         base.resolve("/api/v1/activities/" + activityOf(sku) + "/reservations"))
-                .timeout(Duration.ofSeconds(30)).header("X-User-Id", buyer).header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30)).header("Authorization", buyerTokens.bearer(buyer))
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
         if (answer.statusCode() == 202) {
             return Take.TAKEN;

@@ -8,16 +8,16 @@ import java.time.Duration;
 /**
  * How a buyer call says who the buyer is (ADR 76).
  *
- * @param buyerAuth      {@code trusted-header}: the {@code X-User-Id} header as sent, only behind a gateway that strips
- *                       and sets it; {@code jwt}: a bearer token verified with the
- *                       {@code spring.security.oauth2.resourceserver.jwt.*} key
+ * @param buyerAuth      {@code jwt} (the default, ADR 80): a bearer token verified with the
+ *                       {@code spring.security.oauth2.resourceserver.jwt.*} key; {@code trusted-header}, only when set:
+ *                       the {@code X-User-Id} header as sent, only behind a gateway that strips and sets it
  * @param buyerClaim     the token claim that names the buyer
  * @param clockSkew      how far the token's {@code exp}/{@code nbf} may be off this machine's clock
  * @param tokenCacheSize how many verified tokens are remembered (each until it expires)
  * @param gatewaySecret  with {@code trusted-header}: when set, a buyer call must carry it in {@code X-Gateway-Secret}
  */
 @ConfigurationProperties("flashsale.security")
-public record BuyerIdentityProperties(@DefaultValue("trusted-header") BuyerAuth buyerAuth,
+public record BuyerIdentityProperties(@DefaultValue("jwt") BuyerAuth buyerAuth,
                                       @DefaultValue("sub") String buyerClaim,
                                       @DefaultValue("30s") Duration clockSkew,
                                       @DefaultValue("50000") long tokenCacheSize,

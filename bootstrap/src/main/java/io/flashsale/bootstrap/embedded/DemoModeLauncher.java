@@ -28,9 +28,10 @@ import java.util.function.Predicate;
 
 /**
  * Makes the run command work on a machine with only a JDK. For Redis and the database in turn: a configured address
- * is used (and must answer), else the probed default address if it answers, else an embedded server is started
- * in-process (demo mode), and a loud banner says so. Demo mode also gets a buyer token issuer of its own
- * ({@link DemoTokenIssuer}), never present otherwise.
+ * is used (and must answer). In demo mode ({@code flashsale.embedded.enabled}, set by the {@code demo} profile) a
+ * server that is not configured is the probed default address if it answers, else an embedded one started in-process,
+ * and a loud banner says so; outside demo mode it is a start-up error naming the property (ADR 80). Demo mode also
+ * gets a buyer token issuer of its own ({@link DemoTokenIssuer}), never present otherwise.
  *
  * <p>Like {@code EmbeddedKafkaLauncher}, a bean factory post-processor: the environment is complete (a test's dynamic
  * properties included) and no bean exists yet, so the addresses it adds are the ones the clients are built with;
@@ -75,7 +76,7 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
         if (!chosen.isEmpty()) {
             environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, chosen));
         }
-        if (!started.isEmpty()) {
+        if (properties.enabled()) {
             announceDemoMode(started);
             beanFactory.registerSingleton(DEMO_TOKEN_ISSUER,
                     DemoTokenIssuer.generate(Clock.systemUTC(), DEMO_TOKEN_LIFETIME));
@@ -158,11 +159,16 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
     private static void announceDemoMode(List<String> started) {
         String rule = "=".repeat(100);
         StringBuilder banner = new StringBuilder("\n").append(rule)
-                .append("\n DEMO MODE: nothing configured and nothing answering, so these servers run inside this process.")
-                .append("\n NOT FOR PRODUCTION.");
-        started.forEach(server -> banner.append("\n   ").append(server));
-        banner.append("\n Configure spring.data.redis.host/port and spring.datasource.url to use real servers, or set ")
-                .append(EmbeddedServersProperties.PREFIX).append(".enabled=false to forbid demo mode.\n").append(rule);
+                .append("\n DEMO MODE (").append(EmbeddedServersProperties.DEMO_MODE)
+                .append("=true, the demo profile).")
+                .append(" NOT FOR PRODUCTION.")
+                .append("\n Buyer tokens come from POST /demo/tokens, signed with a key made at this start.");
+        if (!started.isEmpty()) {
+            banner.append("\n Nothing configured and nothing answering, so these servers run inside this process:");
+            started.forEach(server -> banner.append("\n   ").append(server));
+        }
+        banner.append("\n Run without the demo profile, with spring.data.redis.host/port, spring.datasource.url and ")
+                .append("spring.kafka.bootstrap-servers set, to use real servers only.\n").append(rule);
         LOG.warn("{}", banner);
     }
 

@@ -5,18 +5,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import java.time.Duration;
 
 /**
- * Demo mode: what the service does when no Redis or database address is configured.
+ * Demo mode: what the service does when no Redis or database address is configured (ADR 28, ADR 80).
  *
- * @param enabled      false forbids embedded servers (Kafka's included): with nothing configured and nothing
- *                     answering on the probed addresses the service then refuses to start
+ * @param enabled      demo mode, off by default and turned on by the {@code demo} profile: a server that is not
+ *                     configured is looked for on its probe address, else started in-process (Kafka's broker too),
+ *                     and buyers get tokens from the demo issuer. Off, a server that is not configured is a start-up
+ *                     error naming its property
  * @param probeTimeout how long a TCP connect to a probed or configured address may take
  */
-public record EmbeddedServersProperties(@DefaultValue("true") boolean enabled,
+public record EmbeddedServersProperties(@DefaultValue("false") boolean enabled,
                                         @DefaultValue("500ms") Duration probeTimeout,
                                         @DefaultValue Redis redis,
                                         @DefaultValue MariaDb mariadb) {
 
     public static final String PREFIX = "flashsale.embedded";
+    /** The switch of demo mode, which the {@code demo} profile sets. */
+    public static final String DEMO_MODE = PREFIX + ".enabled";
 
     /**
      * @param probe   used when it answers and nothing is configured

@@ -12,7 +12,7 @@ sealed interface ServerSource {
     record Configured(ServerAddress address) implements ServerSource {
     }
 
-    /** Nothing configured; the probed default address answers. */
+    /** Nothing configured, demo mode on, and the probed default address answers. */
     record Local(ServerAddress address) implements ServerSource {
     }
 
@@ -24,10 +24,11 @@ sealed interface ServerSource {
      * @param what       the server's name in messages, e.g. "Redis"
      * @param configured the address from the configuration, if any
      * @param setting    the properties that configure it, named in messages
-     * @throws IllegalStateException when a configured server does not answer, or nothing answers and demo mode is off
+     * @param demoMode   whether a missing server may be looked for on the probe address and else started in-process
+     * @throws IllegalStateException when a configured server does not answer, or none is configured outside demo mode
      */
     static ServerSource choose(String what, Optional<ServerAddress> configured, String setting, ServerAddress probe,
-                               boolean embeddedAllowed, Predicate<ServerAddress> answers) {
+                               boolean demoMode, Predicate<ServerAddress> answers) {
         if (configured.isPresent()) {
             ServerAddress address = configured.get();
             if (!answers.test(address)) {
@@ -37,12 +38,14 @@ sealed interface ServerSource {
             }
             return new Configured(address);
         }
+        if (!demoMode) {
+            // Production-safe (ADR 80): a misspelt or forgotten setting never falls back to a local or embedded server.
+            throw new IllegalStateException("No " + what + " configured: set " + setting + ". Outside demo mode "
+                    + "nothing is probed or started in-process; demo mode is the demo profile "
+                    + "(--spring.profiles.active=demo, which sets " + EmbeddedServersProperties.DEMO_MODE + "=true).");
+        }
         if (answers.test(probe)) {
             return new Local(probe);
-        }
-        if (!embeddedAllowed) {
-            throw new IllegalStateException("No " + what + " configured (" + setting + "), none answers on " + probe
-                    + ", and demo mode is off (" + EmbeddedServersProperties.PREFIX + ".enabled=false).");
         }
         return new Embedded();
     }

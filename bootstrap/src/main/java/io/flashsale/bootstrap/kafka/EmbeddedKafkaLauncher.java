@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Starts the in-process Kafka broker when no brokers are configured, so the run command needs no set-up.
+ * Starts the in-process Kafka broker when no brokers are configured in demo mode, so the run command needs no set-up;
+ * outside demo mode a missing {@code spring.kafka.bootstrap-servers} is a start-up error (ADR 80).
  *
  * <p>A bean factory post-processor: it runs once the environment is complete (every property source, a test's
  * dynamic properties included) and before any bean is made, so the address it adds as
@@ -28,7 +29,7 @@ public final class EmbeddedKafkaLauncher implements BeanFactoryPostProcessor, Di
 
     public static final String BOOTSTRAP_SERVERS = "spring.kafka.bootstrap-servers";
     static final String PROPERTY_SOURCE_NAME = "flashsaleEmbeddedKafka";
-    /** Demo mode off forbids every embedded server, this broker included. */
+    /** Demo mode (off by default, on in the demo profile) allows every embedded server, this broker included. */
     static final String DEMO_MODE = "flashsale.embedded.enabled";
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaLauncher.class);
@@ -50,11 +51,16 @@ public final class EmbeddedKafkaLauncher implements BeanFactoryPostProcessor, Di
         }
         EmbeddedKafkaProperties properties = binder.bindOrCreate(EmbeddedKafkaProperties.PREFIX,
                 EmbeddedKafkaProperties.class);
-        boolean demoMode = binder.bind(DEMO_MODE, Boolean.class).orElse(true);
-        if (!properties.enabled() || !demoMode) {
+        boolean demoMode = binder.bind(DEMO_MODE, Boolean.class).orElse(false);
+        if (!demoMode) {
+            throw new IllegalStateException("No Kafka brokers configured: set " + BOOTSTRAP_SERVERS
+                    + " (SPRING_KAFKA_BOOTSTRAP_SERVERS). Outside demo mode no broker is started in-process; demo mode "
+                    + "is the demo profile (--spring.profiles.active=demo, which sets " + DEMO_MODE + "=true).");
+        }
+        if (!properties.enabled()) {
             throw new IllegalStateException("No Kafka brokers configured (" + BOOTSTRAP_SERVERS
                     + " / SPRING_KAFKA_BOOTSTRAP_SERVERS) and the embedded broker is disabled ("
-                    + (demoMode ? EmbeddedKafkaProperties.PREFIX + ".enabled=false)" : DEMO_MODE + "=false)"));
+                    + EmbeddedKafkaProperties.PREFIX + ".enabled=false)");
         }
         Path dataDirectory = Path.of(properties.dataDir()).toAbsolutePath().normalize();
         LOG.info("Kafka: no {} configured, starting the embedded broker on port {} with its log in {}",

@@ -34,7 +34,8 @@ public class OpenApiConfiguration {
     static final String BUYER_SCHEME = "buyer";
 
     static {
-        // Resolved from the X-User-Id header by BuyerArgumentResolver, not a query object: ProblemResponses adds the header.
+        // Resolved from the bearer token (or X-User-Id) by BuyerArgumentResolver, not a query object: ProblemResponses
+        // adds the header.
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(BuyerId.class);
         // Resolved from the connection and the trusted header for the per-client rate limit, never a parameter.
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(ClientAddress.class);
@@ -44,9 +45,9 @@ public class OpenApiConfiguration {
     OpenAPI flashsaleOpenApi() {
         return new OpenAPI()
                 .info(new Info().title("Flashsale API").version("v1").description("""
-                        Sells a fixed stock to a crowd without overselling. Buyers are identified by the X-User-Id \
-                        header that the gateway in front of the service sets (buyer-auth=trusted-header, the default) \
-                        or by a signed bearer JWT whose subject is the buyer (buyer-auth=jwt); admin calls need the \
+                        Sells a fixed stock to a crowd without overselling. Buyers are identified by a signed bearer \
+                        JWT whose subject is the buyer (buyer-auth=jwt, the default), or, behind a gateway that strips \
+                        and sets it, by the X-User-Id header (buyer-auth=trusted-header); admin calls need the \
                         admin bearer token. Every error is application/problem+json (RFC 9457) with a stable `code`."""))
                 // Relative: the description is the same whichever host and port serve it.
                 .servers(List.of(new Server().url("/")))

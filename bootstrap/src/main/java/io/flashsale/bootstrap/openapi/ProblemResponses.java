@@ -102,8 +102,8 @@ final class ProblemResponses implements OperationCustomizer {
             codes.addAll(EnumSet.of(ProblemCode.MISSING_USER, ProblemCode.GATEWAY_SECRET_INVALID,
                     ProblemCode.TOKEN_MISSING, ProblemCode.TOKEN_INVALID, ProblemCode.TOKEN_EXPIRED));
             operation.addParametersItem(new HeaderParameter().name("X-User-Id").required(false)
-                    .description("buyer-auth=trusted-header (the default): the buyer, set by the gateway; "
-                            + "1-64 characters of [A-Za-z0-9_-]")
+                    .description("buyer-auth=trusted-header only (jwt, the default, ignores it): the buyer, set by "
+                            + "the gateway; 1-64 characters of [A-Za-z0-9_-]")
                     .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9_-]{1,64}$")));
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.BUYER_SCHEME));
         }

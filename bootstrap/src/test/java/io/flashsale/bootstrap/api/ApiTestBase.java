@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.api;
 
 import io.flashsale.testsupport.RedisEndpoint;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -115,6 +116,20 @@ abstract class ApiTestBase {
 
     // ---- HTTP ----
 
+    /**
+     * The header that names a signed-in buyer: {@code Authorization}, with a bearer token of the tests' issuer
+     * ({@code buyer-auth=jwt}, the default; its key is set in {@code config/application.properties}). A class that runs
+     * the service with {@code trusted-header} names the buyer as a gateway would.
+     */
+    String buyerHeader() {
+        return "Authorization";
+    }
+
+    /** The value of {@link #buyerHeader()} for {@code buyer}. */
+    String signedIn(String buyer) {
+        return TestBuyerTokens.rsa().bearer(buyer);
+    }
+
     Reply get(String path, String... headers) {
         return send(request(path, headers).GET());
     }
@@ -218,7 +233,7 @@ abstract class ApiTestBase {
     }
 
     Reply reserve(String activityId, String buyer, String body, String... extraHeaders) {
-        List<String> headers = new ArrayList<>(List.of("X-User-Id", buyer));
+        List<String> headers = new ArrayList<>(List.of(buyerHeader(), signedIn(buyer)));
         headers.addAll(List.of(extraHeaders));
         return post("/api/v1/activities/" + activityId + "/reservations", body, headers.toArray(String[]::new));
     }

@@ -71,7 +71,8 @@ class ArchiveApiIT extends ApiTestBase {
         Thread.sleep(Math.max(0, Duration.between(Instant.now(), endsAt).toMillis() + 100));
 
         Reply stillReserved = archive(id);
-        Reply cancelled = post("/api/v1/reservations/" + reservationId + "/cancellation", "", "X-User-Id", "alice");
+        Reply cancelled = post("/api/v1/reservations/" + reservationId + "/cancellation", "", buyerHeader(),
+                signedIn("alice"));
         Reply unrecorded = archive(id);
 
         assertProblem(stillReserved, 409, "RESERVATIONS_PENDING");

@@ -137,7 +137,8 @@ class BadInputIT extends ApiTestBase {
         byte[] tenMegabytes = tenMegabyteBody();
         long started = System.nanoTime();
 
-        Reply refused = send(request("/api/v1/activities/" + activityId + "/reservations", "X-User-Id", "alice")
+        Reply refused = send(request("/api/v1/activities/" + activityId + "/reservations", buyerHeader(),
+                signedIn("alice"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(tenMegabytes)));
 
@@ -150,7 +151,8 @@ class BadInputIT extends ApiTestBase {
     void givenATenMegabyteBodyOfUnknownLength_whenReserved_then413AndNothingChanges() {
         byte[] tenMegabytes = tenMegabyteBody();
 
-        Reply refused = send(request("/api/v1/activities/" + activityId + "/reservations", "X-User-Id", "alice")
+        Reply refused = send(request("/api/v1/activities/" + activityId + "/reservations", buyerHeader(),
+                signedIn("alice"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tenMegabytes))));
 

@@ -79,11 +79,11 @@ class BrowserHardeningIT extends ApiTestBase {
         String id = reserved.json().path("reservationId").asString();
 
         for (String change : new String[] {"/cancellation", "/payment"}) {
-            Reply refused = post("/api/v1/reservations/" + id + change, "", "X-User-Id", "alice",
+            Reply refused = post("/api/v1/reservations/" + id + change, "", buyerHeader(), signedIn("alice"),
                     "Sec-Fetch-Site", "cross-site");
             assertProblem(refused, 403, "CROSS_SITE_REQUEST");
         }
-        Reply view = get("/api/v1/reservations/" + id, "X-User-Id", "alice");
+        Reply view = get("/api/v1/reservations/" + id, buyerHeader(), signedIn("alice"));
         assertThat(view.json().path("status").asString()).as(view.body()).isEqualTo("RESERVED");
     }
 }

@@ -19,10 +19,12 @@ class BuyerPaymentSwitchIT extends ApiTestBase {
         assertThat(reserved.status()).as(reserved.body()).isEqualTo(202);
         String reservationId = reserved.json().path("reservationId").asString();
 
-        Reply refused = post("/api/v1/reservations/" + reservationId + "/payment", "", "X-User-Id", "alice");
+        Reply refused = post("/api/v1/reservations/" + reservationId + "/payment", "", buyerHeader(),
+                signedIn("alice"));
 
         assertProblem(refused, 403, "BUYER_PAYMENT_DISABLED");
-        assertThat(get("/api/v1/reservations/" + reservationId, "X-User-Id", "alice").json().path("status").asString())
+        assertThat(get("/api/v1/reservations/" + reservationId, buyerHeader(),
+                signedIn("alice")).json().path("status").asString())
                 .isEqualTo("RESERVED");
         assertThat(ledger(id, "sku-a")).containsExactly(9, 1, 0);
     }

@@ -104,7 +104,7 @@ class DeadLetterApiIT extends ApiTestBase {
     }
 
     private JsonNode readReservation(String reservationId) {
-        Reply read = get("/api/v1/reservations/" + reservationId, "X-User-Id", "alice");
+        Reply read = get("/api/v1/reservations/" + reservationId, buyerHeader(), signedIn("alice"));
         assertThat(read.status()).as(read.body()).isEqualTo(200);
         return read.json();
     }

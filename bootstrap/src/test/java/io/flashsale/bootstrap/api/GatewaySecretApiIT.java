@@ -19,6 +19,16 @@ class GatewaySecretApiIT extends ApiTestBase {
         registry.add("flashsale.security.gateway-secret", () -> SECRET);
     }
 
+    @Override
+    String buyerHeader() {
+        return "X-User-Id";
+    }
+
+    @Override
+    String signedIn(String buyer) {
+        return buyer;
+    }
+
     @Test
     void givenTheSecret_whenReservingOnTheLeanAndTheControllerPaths_then202() {
         String id = openSale(1, item("sku-a", 10));

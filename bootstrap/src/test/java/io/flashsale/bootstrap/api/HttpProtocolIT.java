@@ -22,7 +22,7 @@ class HttpProtocolIT extends ApiTestBase {
     void givenAPathTheServerRefusesToDecode_whenCalled_then400ProblemNotAnHtmlPage() {
         for (String path : new String[] {"/api/v1/activities/abc%2Fdef", "/api/v1/activities/abc%00",
                 "/api/v1/reservations/a%5Cb", "/api/v1/activities/..%2F..%2Fetc"}) {
-            Reply refused = get(path, "X-User-Id", "alice");
+            Reply refused = get(path, buyerHeader(), signedIn("alice"));
 
             assertProblem(refused, 400, "VALIDATION");
             assertThat(refused.body()).doesNotContain("<html", "Tomcat");
@@ -34,7 +34,7 @@ class HttpProtocolIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
 
         Reply delete = send(request("/api/v1/activities/" + id, "Authorization", "Bearer " + ADMIN_TOKEN).DELETE());
-        Reply put = send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice")
+        Reply put = send(request("/api/v1/activities/" + id + "/reservations", buyerHeader(), signedIn("alice"))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
 
@@ -53,7 +53,8 @@ class HttpProtocolIT extends ApiTestBase {
     void givenAnAcceptHeaderThatIsUnparseableOrNamesOtherTypes_whenRefused_thenTheProblemIsStillProblemJson() {
         String id = openSale(1, item("sku-a", 10));
         for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;"}) {
-            assertProblem(get("/api/v1/reservations/" + id + ".x/cancellation", "X-User-Id", "alice", "Accept", accept),
+            assertProblem(get("/api/v1/reservations/" + id + ".x/cancellation", buyerHeader(), signedIn("alice"),
+                    "Accept", accept),
                     405, "METHOD_NOT_ALLOWED");
             assertProblem(get("/api/v1/activities/no-such-sale", "Accept", accept), 404, "ACTIVITY_NOT_FOUND");
         }
@@ -70,7 +71,7 @@ class HttpProtocolIT extends ApiTestBase {
         String path = "/api/v1/activities/" + id + "/reservations";
         for (String accept : new String[] {"image/*", "text/html", "application/xml;q=1", "application/json;q=0",
                 "/api+v1"}) {
-            Reply refused = send(request(path, "X-User-Id", "alice", "Accept", accept)
+            Reply refused = send(request(path, buyerHeader(), signedIn("alice"), "Accept", accept)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
 
@@ -78,7 +79,8 @@ class HttpProtocolIT extends ApiTestBase {
         }
         assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
 
-        Reply reserved = send(request(path, "X-User-Id", "alice", "Accept", "image/*, application/json;q=0.5")
+        Reply reserved = send(request(path, buyerHeader(), signedIn("alice"), "Accept",
+                "image/*, application/json;q=0.5")
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
         assertThat(reserved.status()).as(reserved.body()).isEqualTo(202);
@@ -89,7 +91,7 @@ class HttpProtocolIT extends ApiTestBase {
     void givenABodyThatIsNotJson_whenReserved_then415AndNothingChanges() {
         String id = openSale(1, item("sku-a", 10));
         for (String type : new String[] {"text/plain", "application/xml", "application/x-www-form-urlencoded"}) {
-            Reply refused = send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice")
+            Reply refused = send(request("/api/v1/activities/" + id + "/reservations", buyerHeader(), signedIn("alice"))
                     .header("Content-Type", type)
                     .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
 
@@ -104,7 +106,7 @@ class HttpProtocolIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         byte[] undecodable = {(byte) 0xC3, (byte) 0x28, '=', (byte) 0xFF, (byte) 0xFE, '&', 'x', '=', (byte) 0x80};
 
-        Reply form = send(request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "alice")
+        Reply form = send(request("/api/v1/activities/" + id + "/reservations", buyerHeader(), signedIn("alice"))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(undecodable)));
         Reply query = get("/api/v1/activities/" + id + "/reconciliation?max=%C3%28&x=%FF%FE", "Authorization",

@@ -101,7 +101,7 @@ class LeanReservationPathIT extends ApiTestBase {
     void givenInputTheLeanPathDoesNotTake_whenSentPlainly_thenTheControllersOwnRefusals() {
         String id = openSale(1, item("sku-a", 10));
 
-        assertProblem(attempt(LEAN, id, "bad buyer", lines(null, line("sku-a", 1))), 401, "MISSING_USER");
+        assertProblem(attempt(LEAN, id, "bad buyer", lines(null, line("sku-a", 1))), 401, "TOKEN_INVALID");
         assertProblem(attempt(LEAN, id, "alice", "null"), 400, "VALIDATION");
         assertProblem(attempt(LEAN, id, "alice", "{\"items\":[{\"skuId\":\"sku-a\",\"quantity\":\"1\"}]}"), 400,
                 "VALIDATION");
@@ -118,7 +118,7 @@ class LeanReservationPathIT extends ApiTestBase {
 
     private Reply attempt(String contentType, String activityId, String buyer, String body, String... headers) {
         var request = request("/api/v1/activities/" + activityId + "/reservations", headers)
-                .header("X-User-Id", buyer).header("Content-Type", contentType)
+                .header(buyerHeader(), signedIn(buyer)).header("Content-Type", contentType)
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body));
         return send(request);
     }

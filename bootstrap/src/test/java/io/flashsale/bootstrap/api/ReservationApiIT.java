@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.api;
 
+import io.flashsale.testsupport.TestBuyerTokens;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -46,7 +47,7 @@ class ReservationApiIT extends ApiTestBase {
         Instant before = Instant.now().minusSeconds(1);
         String reservationId = reserve(id, "alice", lines(null, line("sku-a", 1))).json().path("reservationId").asString();
 
-        Reply read = get("/api/v1/reservations/" + reservationId, "X-User-Id", "alice");
+        Reply read = get("/api/v1/reservations/" + reservationId, buyerHeader(), signedIn("alice"));
 
         assertThat(read.status()).as(read.body()).isEqualTo(200);
         JsonNode body = read.json();
@@ -65,13 +66,18 @@ class ReservationApiIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         String reservationId = reserve(id, "alice", lines(null, line("sku-a", 1))).json().path("reservationId").asString();
 
-        assertProblem(get("/api/v1/reservations/" + reservationId, "X-User-Id", "mallory"), 404, "RESERVATION_NOT_FOUND");
-        assertProblem(get("/api/v1/reservations/" + id + ".0123abcd", "X-User-Id", "alice"), 404, "RESERVATION_NOT_FOUND");
-        assertProblem(get("/api/v1/reservations/" + newId() + ".0123abcd", "X-User-Id", "alice"), 404, "RESERVATION_NOT_FOUND");
-        assertProblem(get("/api/v1/reservations/not-a-reservation-id", "X-User-Id", "alice"), 404, "RESERVATION_NOT_FOUND");
-        assertProblem(get("/api/v1/reservations/" + id + ".x'%20OR%20'1'='1", "X-User-Id", "alice"), 404,
+        assertProblem(get("/api/v1/reservations/" + reservationId, buyerHeader(), signedIn("mallory")), 404,
                 "RESERVATION_NOT_FOUND");
-        assertProblem(get("/api/v1/reservations/" + id + ".%E2%9C%93", "X-User-Id", "alice"), 404, "RESERVATION_NOT_FOUND");
+        assertProblem(get("/api/v1/reservations/" + id + ".0123abcd", buyerHeader(), signedIn("alice")), 404,
+                "RESERVATION_NOT_FOUND");
+        assertProblem(get("/api/v1/reservations/" + newId() + ".0123abcd", buyerHeader(), signedIn("alice")), 404,
+                "RESERVATION_NOT_FOUND");
+        assertProblem(get("/api/v1/reservations/not-a-reservation-id", buyerHeader(), signedIn("alice")), 404,
+                "RESERVATION_NOT_FOUND");
+        assertProblem(get("/api/v1/reservations/" + id + ".x'%20OR%20'1'='1", buyerHeader(), signedIn("alice")), 404,
+                "RESERVATION_NOT_FOUND");
+        assertProblem(get("/api/v1/reservations/" + id + ".%E2%9C%93", buyerHeader(), signedIn("alice")), 404,
+                "RESERVATION_NOT_FOUND");
     }
 
     @Test
@@ -246,7 +252,8 @@ class ReservationApiIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         List<CompletableFuture<HttpResponse<String>>> attempts = new ArrayList<>();
         for (int buyer = 0; buyer < 200; buyer++) {
-            HttpRequest request = request("/api/v1/activities/" + id + "/reservations", "X-User-Id", "buyer-" + buyer)
+            HttpRequest request = request("/api/v1/activities/" + id + "/reservations", buyerHeader(),
+                    signedIn("buyer-" + buyer))
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1))))
                     .build();
@@ -261,17 +268,17 @@ class ReservationApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenNoOrAMalformedBuyer_whenReservingOrReading_then401MissingUserAndNothingDeducted() {
+    void givenNoTokenOrATokenOfAMalformedBuyer_whenReservingOrReading_then401AndNothingDeducted() {
         String id = openSale(1, item("sku-a", 10));
         String body = lines(null, line("sku-a", 1));
         String path = "/api/v1/activities/" + id + "/reservations";
 
-        assertProblem(post(path, body), 401, "MISSING_USER");
+        assertProblem(post(path, body), 401, "TOKEN_MISSING");
         for (String buyer : new String[] {"", "b".repeat(65), "bob smith", "bob\u00e9", "x'OR'1'='1", "a.b", "a/b"}) {
-            assertProblem(post(path, body, "X-User-Id", buyer), 401, "MISSING_USER");
+            assertProblem(post(path, body, "Authorization", TestBuyerTokens.rsa().bearer(buyer)), 401, "TOKEN_INVALID");
         }
-        assertProblem(post(path, "{not json", "X-User-Id", ""), 401, "MISSING_USER");
-        assertProblem(get("/api/v1/reservations/" + id + ".0123abcd"), 401, "MISSING_USER");
+        assertProblem(post(path, "{not json", "Authorization", "Bearer not-a-token"), 401, "TOKEN_INVALID");
+        assertProblem(get("/api/v1/reservations/" + id + ".0123abcd"), 401, "TOKEN_MISSING");
         assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
     }
 }

@@ -92,11 +92,13 @@ class ReservationLifecycleApiIT extends ApiTestBase {
 
         for (String path : new String[] {"/payment", "/cancellation"}) {
             String base = "/api/v1/reservations/";
-            assertProblem(post(base + reservationId + path, "", "X-User-Id", "mallory"), 404, "RESERVATION_NOT_FOUND");
-            assertProblem(post(base + id + ".0123abcd" + path, "", "X-User-Id", "alice"), 404, "RESERVATION_NOT_FOUND");
-            assertProblem(post(base + "not-a-reservation-id" + path, "", "X-User-Id", "alice"), 404,
+            assertProblem(post(base + reservationId + path, "", buyerHeader(), signedIn("mallory")), 404,
                     "RESERVATION_NOT_FOUND");
-            assertProblem(post(base + reservationId + path, ""), 401, "MISSING_USER");
+            assertProblem(post(base + id + ".0123abcd" + path, "", buyerHeader(), signedIn("alice")), 404,
+                    "RESERVATION_NOT_FOUND");
+            assertProblem(post(base + "not-a-reservation-id" + path, "", buyerHeader(), signedIn("alice")), 404,
+                    "RESERVATION_NOT_FOUND");
+            assertProblem(post(base + reservationId + path, ""), 401, "TOKEN_MISSING");
         }
         assertThat(read(reservationId, "alice").path("status").asString()).isEqualTo("RESERVED");
         assertThat(ledger(id, "sku-a")).containsExactly(9, 1, 0);
@@ -107,9 +109,10 @@ class ReservationLifecycleApiIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         String reservationId = reserveOne(id, "alice");
 
-        assertProblem(get("/api/v1/reservations/" + reservationId + "/payment", "X-User-Id", "alice"), 405,
+        assertProblem(get("/api/v1/reservations/" + reservationId + "/payment", buyerHeader(), signedIn("alice")), 405,
                 "METHOD_NOT_ALLOWED");
-        assertProblem(get("/api/v1/reservations/" + reservationId + "/cancellation", "X-User-Id", "alice"), 405,
+        assertProblem(get("/api/v1/reservations/" + reservationId + "/cancellation", buyerHeader(),
+                signedIn("alice")), 405,
                 "METHOD_NOT_ALLOWED");
     }
 
@@ -120,15 +123,15 @@ class ReservationLifecycleApiIT extends ApiTestBase {
     }
 
     private Reply pay(String reservationId, String buyer) {
-        return post("/api/v1/reservations/" + reservationId + "/payment", "", "X-User-Id", buyer);
+        return post("/api/v1/reservations/" + reservationId + "/payment", "", buyerHeader(), signedIn(buyer));
     }
 
     private Reply cancel(String reservationId, String buyer) {
-        return post("/api/v1/reservations/" + reservationId + "/cancellation", "", "X-User-Id", buyer);
+        return post("/api/v1/reservations/" + reservationId + "/cancellation", "", buyerHeader(), signedIn(buyer));
     }
 
     private JsonNode read(String reservationId, String buyer) {
-        Reply read = get("/api/v1/reservations/" + reservationId, "X-User-Id", buyer);
+        Reply read = get("/api/v1/reservations/" + reservationId, buyerHeader(), signedIn(buyer));
         assertThat(read.status()).as(read.body()).isEqualTo(200);
         return read.json();
     }

@@ -29,9 +29,28 @@ class BuyerIdentityConfigurationTest {
     }
 
     @Test
-    void givenNothingConfigured_whenStarted_thenBuyersComeFromTheTrustedHeader() {
-        context.run(started -> assertThat(authenticate(started.getBean(BuyerAuthenticator.class), "X-User-Id", "alice"))
-                .isEqualTo(new BuyerId("alice")));
+    void givenNothingConfigured_whenStarted_thenBuyersNeedATokenAndTheIssuersKeyIsAskedFor() {
+        context.run(started -> assertThat(started).hasFailed()
+                .getFailure().rootCause().hasMessageContaining("flashsale.security.buyer-auth=jwt")
+                .hasMessageContaining("public-key-location"));
+        TestBuyerTokens issuer = TestBuyerTokens.rsa();
+        context.withPropertyValues(
+                        "spring.security.oauth2.resourceserver.jwt.public-key-location=" + issuer.publicKeyLocation())
+                .run(started -> {
+                    BuyerAuthenticator buyers = started.getBean(BuyerAuthenticator.class);
+                    assertThat(authenticate(buyers, "Authorization", "Bearer " + issuer.forBuyer("alice")))
+                            .isEqualTo(new BuyerId("alice"));
+                    assertThatThrownBy(() -> authenticate(buyers, "X-User-Id", "alice"))
+                            .as("the header alone names no buyer by default")
+                            .isInstanceOf(BuyerAuthenticationException.class);
+                });
+    }
+
+    @Test
+    void givenTrustedHeaderSetExplicitly_whenStarted_thenBuyersComeFromTheHeader() {
+        context.withPropertyValues("flashsale.security.buyer-auth=trusted-header")
+                .run(started -> assertThat(authenticate(started.getBean(BuyerAuthenticator.class), "X-User-Id",
+                        "alice")).isEqualTo(new BuyerId("alice")));
     }
 
     @Test
@@ -62,7 +81,8 @@ class BuyerIdentityConfigurationTest {
 
     @Test
     void givenAGatewaySecret_whenStarted_thenTheHeaderIsTakenOnlyWithIt() {
-        context.withPropertyValues("flashsale.security.gateway-secret=s3cret").run(started -> {
+        context.withPropertyValues("flashsale.security.buyer-auth=trusted-header",
+                "flashsale.security.gateway-secret=s3cret").run(started -> {
             BuyerAuthenticator buyers = started.getBean(BuyerAuthenticator.class);
             assertThatThrownBy(() -> authenticate(buyers, "X-User-Id", "alice"))
                     .isInstanceOf(BuyerAuthenticationException.class);

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * docker-compose.yml against what the service documents: every variable it gives the service is a property of the
  * README's configuration table, and reaches that property the way Spring maps environment variables; the servers are
- * the ones the README promises (Redis 7 with AOF, MySQL 8.4, a single-node KRaft Kafka) and demo mode is off.
+ * the ones the README promises (Redis 7 with AOF, MySQL 8.4, a single-node KRaft Kafka), demo mode is off and buyers
+ * sign in with tokens of the operator's issuer.
  */
 class DockerComposeTest {
 
@@ -139,5 +140,18 @@ class DockerComposeTest {
         assertThat(String.valueOf(environment.get("FLASHSALE_ADMIN_TOKEN"))).startsWith("${FLASHSALE_ADMIN_TOKEN:?");
         assertThat((List<Object>) service.get("ports")).contains("8080:8080", "127.0.0.1:8081:8081");
         assertThat(String.valueOf(environment.get("MANAGEMENT_SERVER_PORT"))).isEqualTo("8081");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void buyersSignInWithTokensOfTheOperatorsIssuerAndNeverByAHeaderAlone() throws IOException {
+        Map<String, Object> service = service(services(), "flashsale");
+        Map<String, String> environment = serviceEnvironment("flashsale");
+
+        assertThat(environment).doesNotContainKey("FLASHSALE_SECURITY_BUYER_AUTH")
+                .containsEntry("SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLIC_KEY_LOCATION",
+                        "file:/app/buyer-issuer.pem");
+        assertThat((List<Object>) service.get("volumes")).anySatisfy(volume -> assertThat(String.valueOf(volume))
+                .startsWith("${FLASHSALE_BUYER_PUBLIC_KEY:?").endsWith(":/app/buyer-issuer.pem:ro"));
     }
 }

@@ -43,7 +43,8 @@ class DemoModeLauncherTest {
     void givenAConfiguredRedisThatDoesNotAnswer_whenTheContextStarts_thenItStartsWithoutItAndStartsNothing() {
         var environment = probesAt(listening.getLocalPort())
                 .withProperty("spring.data.redis.host", "127.0.0.1")
-                .withProperty("spring.data.redis.port", Integer.toString(silentPort));
+                .withProperty("spring.data.redis.port", Integer.toString(silentPort))
+                .withProperty("spring.datasource.url", "jdbc:mysql://127.0.0.1:" + listening.getLocalPort() + "/shop");
         var launcher = new DemoModeLauncher(environment);
 
         launcher.postProcessBeanFactory(new DefaultListableBeanFactory());
@@ -57,6 +58,7 @@ class DemoModeLauncherTest {
     @Test
     void givenAConfiguredDatabaseThatDoesNotAnswer_whenTheContextStarts_thenItRefusesToStart() {
         var environment = probesAt(listening.getLocalPort())
+                .withProperty("spring.data.redis.port", Integer.toString(listening.getLocalPort()))
                 .withProperty("spring.datasource.url", "jdbc:mysql://127.0.0.1:" + silentPort + "/shop?useSSL=false");
         var launcher = new DemoModeLauncher(environment);
 
@@ -68,22 +70,37 @@ class DemoModeLauncherTest {
     }
 
     @Test
-    void givenNothingConfiguredNothingAnsweringAndDemoModeOff_whenTheContextStarts_thenItRefusesToStart() {
-        var environment = probesAt(silentPort).withProperty("flashsale.embedded.enabled", "false");
+    void givenNothingConfiguredAndNothingSaidOfDemoMode_whenTheContextStarts_thenItRefusesToStartNamingTheProperty() {
+        int port = listening.getLocalPort();
+        var environment = probesAt(port); // a server answers on the probe: outside demo mode it is not even asked
+        var launcher = new DemoModeLauncher(environment);
+        var beans = new DefaultListableBeanFactory();
+
+        assertThatThrownBy(() -> launcher.postProcessBeanFactory(beans))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("No Redis configured: set spring.data.redis.host / spring.data.redis.port")
+                .hasMessageContaining("flashsale.embedded.enabled=true");
+        assertThat(launcher.redis()).isNull();
+        assertThat(beans.getBeanProvider(DemoTokenIssuer.class).getIfAvailable()).as("no demo mode, no demo issuer")
+                .isNull();
+    }
+
+    @Test
+    void givenARedisButNoDatabaseConfiguredOutsideDemoMode_whenTheContextStarts_thenItRefusesToStartNamingTheUrl() {
+        var environment = probesAt(listening.getLocalPort())
+                .withProperty("spring.data.redis.port", Integer.toString(listening.getLocalPort()));
         var launcher = new DemoModeLauncher(environment);
 
         assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("No Redis configured")
-                .hasMessageContaining("none answers on 127.0.0.1:" + silentPort)
-                .hasMessageContaining("flashsale.embedded.enabled=false");
-        assertThat(launcher.redis()).isNull();
+                .hasMessageContaining("No database configured: set spring.datasource.url");
+        assertThat(launcher.mariadb()).isNull();
     }
 
     @Test
-    void givenNothingConfiguredAndServersAnsweringOnTheProbes_whenTheContextStarts_thenThoseAreUsedAndNothingStarts() {
+    void givenDemoModeAndServersAnsweringOnTheProbes_whenTheContextStarts_thenThoseAreUsedAndOnlyTheIssuerIsAdded() {
         int port = listening.getLocalPort();
-        var environment = probesAt(port).withProperty("flashsale.embedded.enabled", "false");
+        var environment = probesAt(port).withProperty("flashsale.embedded.enabled", "true");
         var launcher = new DemoModeLauncher(environment);
         var beans = new DefaultListableBeanFactory();
 
@@ -91,8 +108,8 @@ class DemoModeLauncherTest {
 
         assertThat(launcher.redis()).isNull();
         assertThat(launcher.mariadb()).isNull();
-        assertThat(beans.getBeanProvider(DemoTokenIssuer.class).getIfAvailable()).as("no demo mode, no demo issuer")
-                .isNull();
+        assertThat(beans.getBeanProvider(DemoTokenIssuer.class).getIfAvailable())
+                .as("demo mode on local servers: the buyer page still signs in").isNotNull();
         assertThat(environment.getProperty("spring.data.redis.host")).isEqualTo("127.0.0.1");
         assertThat(environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(port);
         assertThat(environment.getProperty("spring.datasource.url"))
@@ -150,6 +167,7 @@ class DemoModeLauncherTest {
             @TempDir Path data) {
         var environment = probesAt(silentPort)
                 .withProperty("spring.datasource.url", "jdbc:mysql://127.0.0.1:" + listening.getLocalPort() + "/flashsale")
+                .withProperty("flashsale.embedded.enabled", "true")
                 .withProperty("flashsale.embedded.redis.data-dir", data.resolve("redis").toString());
         var launcher = new DemoModeLauncher(environment);
         var beans = new DefaultListableBeanFactory();

@@ -22,7 +22,8 @@ class EmbeddedKafkaLauncherTest {
 
     @Test
     void givenNoBrokersAndTheEmbeddedBrokerForbidden_whenTheContextStarts_thenItRefusesToStartNamingBothSettings() {
-        var environment = new MockEnvironment().withProperty("flashsale.kafka.embedded.enabled", "false");
+        var environment = new MockEnvironment().withProperty("flashsale.kafka.embedded.enabled", "false")
+                .withProperty("flashsale.embedded.enabled", "true");
         var launcher = new EmbeddedKafkaLauncher(environment);
 
         assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
@@ -43,13 +44,24 @@ class EmbeddedKafkaLauncherTest {
     }
 
     @Test
-    void givenNoBrokersAndDemoModeOff_whenTheContextStarts_thenItRefusesToStartNamingDemoMode() {
+    void givenNoBrokersAndDemoModeOff_whenTheContextStarts_thenItRefusesToStartNamingTheSettingAndDemoMode() {
         var environment = new MockEnvironment().withProperty("flashsale.embedded.enabled", "false");
         var launcher = new EmbeddedKafkaLauncher(environment);
 
         assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("flashsale.embedded.enabled=false");
+                .hasMessageContaining("set spring.kafka.bootstrap-servers")
+                .hasMessageContaining("flashsale.embedded.enabled=true");
+        assertThat(launcher.broker()).isNull();
+    }
+
+    @Test
+    void givenNoBrokersAndNothingSaid_whenTheContextStarts_thenDemoModeIsOffAndItRefusesToStart() {
+        var launcher = new EmbeddedKafkaLauncher(new MockEnvironment());
+
+        assertThatThrownBy(() -> launcher.postProcessBeanFactory(new DefaultListableBeanFactory()))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("set spring.kafka.bootstrap-servers");
         assertThat(launcher.broker()).isNull();
     }
 }

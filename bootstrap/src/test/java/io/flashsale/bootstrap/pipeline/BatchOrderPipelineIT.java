@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
@@ -214,7 +215,7 @@ class BatchOrderPipelineIT extends PipelineTestBase {
                 .append("{\"skuId\":\"").append(sku).append("\",\"quantity\":").append(quantity).append('}'));
         ServiceClient.Reply reply = send("POST", "/api/v1/activities/" + sale + "/reservations",
                 "{\"requestId\":\"" + UUID.randomUUID() + "\",\"items\":[" + items + "]}",
-                "X-User-Id", buyer, "Content-Type", "application/json");
+                "Authorization", bearerOf(buyer), "Content-Type", "application/json");
         assertThat(reply.status()).as(reply.body()).isEqualTo(202);
         ReservationId id = new ReservationId(reply.json().path("reservationId").asString());
         return stock.findReservation(id).orElseThrow();

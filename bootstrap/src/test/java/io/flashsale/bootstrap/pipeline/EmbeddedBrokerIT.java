@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The run command's case: no {@code spring.kafka.bootstrap-servers} anywhere, so the service starts its own broker,
- * here on a temporary data directory and a free port, and the whole pipeline runs on it.
+ * The run command's case: demo mode and no {@code spring.kafka.bootstrap-servers} anywhere, so the service starts its
+ * own broker, here on a temporary data directory and a free port, and the whole pipeline runs on it.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -52,6 +52,8 @@ class EmbeddedBrokerIT {
         PipelineDatabase.datasource().registerIn(registry);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
         registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-embedded-" + UUID.randomUUID());
+        // Demo mode, as the run command's demo profile turns it on: Redis and the database stay the configured ones.
+        registry.add("flashsale.embedded.enabled", () -> "true");
         registry.add("flashsale.kafka.embedded.data-dir", DATA::toString);
         registry.add("flashsale.kafka.embedded.port", () -> "0");
         // Off: the pipeline tests' sales on this database must not be registered with this context's relay.

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -117,7 +118,7 @@ class RebuildIT extends PipelineTestBase {
     private ServiceClient.Reply reserve(String activityId, String buyer, String requestId) {
         return send("POST", "/api/v1/activities/" + activityId + "/reservations",
                 "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
-                "X-User-Id", buyer);
+                "Authorization", bearerOf(buyer));
     }
 
     private void awaitStatus(String reservationId, String buyer, String status) {

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
@@ -74,7 +75,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
 
         ServiceClient.Reply repeat = send("POST", "/api/v1/activities/" + activityId + "/reservations",
                 "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
-                "X-User-Id", "buyer-1", "Idempotency-Key", "lost-answer-1");
+                "Authorization", bearerOf("buyer-1"), "Idempotency-Key", "lost-answer-1");
         assertThat(repeat.status()).as(repeat.body()).isEqualTo(202);
         ReservationId second = new ReservationId(repeat.json().path("reservationId").asString());
         assertThat(second).as("Redis did not know the request").isNotEqualTo(first);
@@ -90,7 +91,8 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
         assertThat(read.path("status").asString()).isEqualTo("ORDERED");
         assertThat(read.path("orderId").asString()).isEqualTo(first.value());
         assertThat(read.path("sameRequestAs").asString()).isEqualTo(second.value());
-        assertThat(send("GET", "/api/v1/reservations/" + second.value(), null, "X-User-Id", "buyer-2").status())
+        assertThat(send("GET", "/api/v1/reservations/" + second.value(), null, "Authorization",
+                bearerOf("buyer-2")).status())
                 .as("another buyer").isEqualTo(404);
         assertThat(reservation(first.value(), "buyer-1").has("sameRequestAs")).isFalse();
 
@@ -144,7 +146,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
         try {
             ServiceClient.Reply repeat = send("POST", "/api/v1/activities/" + activityId + "/reservations",
                     "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
-                    "X-User-Id", "buyer-1", "Idempotency-Key", "lost-answer-2");
+                    "Authorization", bearerOf("buyer-1"), "Idempotency-Key", "lost-answer-2");
             assertThat(repeat.status()).as(repeat.body()).isEqualTo(202);
             second = new ReservationId(repeat.json().path("reservationId").asString());
             assertThat(second).isNotEqualTo(first);

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The service's HTTP API in test words, for a service on {@code port} with admin token {@code adminToken}. */
@@ -93,11 +94,13 @@ record ServiceClient(int port, String adminToken) {
     }
 
     CompletableFuture<Reply> payAsync(String reservationId, String buyer) {
-        return sendAsync("POST", "/api/v1/reservations/" + reservationId + "/payment", null, "X-User-Id", buyer);
+        return sendAsync("POST", "/api/v1/reservations/" + reservationId + "/payment", null, "Authorization",
+                bearerOf(buyer));
     }
 
     CompletableFuture<Reply> cancelAsync(String reservationId, String buyer) {
-        return sendAsync("POST", "/api/v1/reservations/" + reservationId + "/cancellation", null, "X-User-Id", buyer);
+        return sendAsync("POST", "/api/v1/reservations/" + reservationId + "/cancellation", null, "Authorization",
+                bearerOf(buyer));
     }
 
     Reply pay(String reservationId, String buyer) {
@@ -111,11 +114,11 @@ record ServiceClient(int port, String adminToken) {
     /** One unit of {@value #SKU}. */
     CompletableFuture<Reply> reserveAsync(String activityId, String buyer) {
         return sendAsync("POST", "/api/v1/activities/" + activityId + "/reservations",
-                "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}", "X-User-Id", buyer);
+                "{\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}", "Authorization", bearerOf(buyer));
     }
 
     JsonNode reservation(String reservationId, String buyer) {
-        Reply read = send("GET", "/api/v1/reservations/" + reservationId, null, "X-User-Id", buyer);
+        Reply read = send("GET", "/api/v1/reservations/" + reservationId, null, "Authorization", bearerOf(buyer));
         assertThat(read.status()).as(read.body()).isEqualTo(200);
         return read.json();
     }

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -73,7 +74,7 @@ class SettledReservationIT extends PipelineTestBase {
     private ServiceClient.Reply reserve(String activityId, String buyer, String requestId) {
         return send("POST", "/api/v1/activities/" + activityId + "/reservations",
                 "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}",
-                "X-User-Id", buyer);
+                "Authorization", bearerOf(buyer));
     }
 
     private RedisCommands<String, String> commands() {

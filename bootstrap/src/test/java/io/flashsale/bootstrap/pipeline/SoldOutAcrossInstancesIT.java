@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -130,8 +131,10 @@ class SoldOutAcrossInstancesIT extends PipelineTestBase {
             resold = reserve(other(), sale, "late-" + attempt);
         }
         assertThat(resold.status()).as("%s; Redis %s; the cancelled one as A sees it %s, as B sees it %s", resold.body(),
-                redisLedger(sale), api().send("GET", "/api/v1/reservations/" + firstId, null, "X-User-Id", "first").body(),
-                other().send("GET", "/api/v1/reservations/" + firstId, null, "X-User-Id", "first").body()).isEqualTo(202);
+                redisLedger(sale), api().send("GET", "/api/v1/reservations/" + firstId, null, "Authorization",
+                        bearerOf("first")).body(),
+                other().send("GET", "/api/v1/reservations/" + firstId, null, "Authorization",
+                        bearerOf("first")).body()).isEqualTo(202);
         assertSoldOut(reserve(api(), sale, "after-resale"));
     }
 

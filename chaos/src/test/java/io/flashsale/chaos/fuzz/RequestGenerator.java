@@ -6,6 +6,7 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationLine;
+import io.flashsale.testsupport.TestBuyerTokens;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -138,7 +139,7 @@ final class RequestGenerator {
             SaleAccount.Granted reservation = data.pickValue(granted);
             id = reservation.id();
             if (data.consumeInt(0, 4) > 0) {
-                headers.add(new Header("X-User-Id", reservation.buyer()));
+                headers.add(signedIn(reservation.buyer()));
             } else {
                 addBuyer(data, headers);
             }
@@ -303,13 +304,23 @@ final class RequestGenerator {
         return new FuzzedRequest(method, path, List.copyOf(headers), data.consumeRemainingAsBytes(), true, admin);
     }
 
+    /**
+     * No sign-in, a bearer value that is no token, a token of the tests' issuer naming anything, or (mostly) a known
+     * buyer signed in. The service runs with buyer-auth=jwt,
+             so a bare X-User-Id (one of the extra headers) names no one.
+     */
     private void addBuyer(FuzzedDataProvider data, List<Header> headers) {
         switch (data.consumeInt(0, 9)) {
             case 0 -> {
             }
-            case 1, 2 -> headers.add(new Header("X-User-Id", data.consumeString(70)));
-            default -> headers.add(new Header("X-User-Id", "fz" + data.consumeInt(0, KNOWN_BUYERS - 1)));
+            case 1 -> headers.add(new Header("Authorization", "Bearer " + data.consumeString(200)));
+            case 2 -> headers.add(signedIn(data.consumeString(70)));
+            default -> headers.add(signedIn("fz" + data.consumeInt(0, KNOWN_BUYERS - 1)));
         }
+    }
+
+    private static Header signedIn(String buyer) {
+        return new Header("Authorization", TestBuyerTokens.rsa().bearer(buyer));
     }
 
     /** The operator's token in {@code rightOf} of {@code rightOf + 1} cases, else a wrong one, another scheme, none. */

@@ -1,8 +1,10 @@
 package io.flashsale.chaos.fuzz;
 
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -18,6 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * may move available units only as its answer says: down by a new reservation's lines, up by a first cancellation's.
  */
 final class SaleAccount {
+
+    private static final JsonMapper CLAIMS = JsonMapper.builder().build();
 
     /** A reservation answered 202 (its first answer), with the buyer that asked and the lines it was granted. */
     record Granted(String id, String buyer, Map<String, Long> lines) {
@@ -92,9 +96,21 @@ final class SaleAccount {
         return lines;
     }
 
+    /** The buyer an accepted request was signed in as: its one bearer token's subject. */
     private static String buyerOf(FuzzedRequest request) {
-        return request.headers().stream().filter(header -> header.name().equalsIgnoreCase("X-User-Id"))
-                .map(header -> header.value().replaceAll("^[ \\t]+|[ \\t]+$", "")) // Tomcat strips HTTP's OWS
+        return request.headers().stream().filter(header -> header.name().equalsIgnoreCase("Authorization"))
+                .map(header -> header.value().strip()) // Tomcat strips HTTP's OWS
+                .filter(value -> value.startsWith("Bearer ") && value.split("\\.").length == 3)
+                .map(SaleAccount::subjectOf)
                 .findFirst().orElse("");
+    }
+
+    private static String subjectOf(String bearer) {
+        try {
+            byte[] claims = Base64.getUrlDecoder().decode(bearer.substring("Bearer ".length()).split("\\.")[1]);
+            return CLAIMS.readTree(claims).path("sub").asString("");
+        } catch (RuntimeException notAToken) {
+            return "";
+        }
     }
 }

@@ -7,6 +7,7 @@ import io.flashsale.chaos.check.HotLedger;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.testsupport.ServiceProcess;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TestServices;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -53,6 +54,10 @@ final class ServiceInThisJvm implements AutoCloseable {
         properties.put("flashsale.kafka.consumer.group-id", "flashsale-" + run);
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", adminToken);
+        properties.put(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY, TestBuyerTokens.CLASSPATH_PUBLIC_KEY_LOCATION);
+        // Every fuzzed request comes from 127.0.0.1 and many carry a wrong admin token on purpose (a buyer's token on
+        // an operator's path among them): the allowance (AdminTokenIT) would lock the audit after the drain out.
+        properties.put("flashsale.admin.failures-allowed", 1_000_000);
         // The fuzzer pays as the buyer; its unsigned notifications must all be refused.
         properties.put("flashsale.payment.buyer-confirms", true);
         properties.put("flashsale.payment.notification-secret", "fuzz-notification-secret");

@@ -3,6 +3,7 @@ package io.flashsale.chaos.harness;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.ServiceProcess;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.testsupport.TestServices;
 
@@ -114,6 +115,7 @@ public final class ChaosSystem implements AutoCloseable {
         properties.put("flashsale.kafka.consumer.group-id", group(run));
         properties.put("flashsale.redis.outbox-registry", "fs:outbox:" + run);
         properties.put("flashsale.admin.token", ADMIN_TOKEN);
+        properties.put(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY, TestBuyerTokens.rsa().publicKeyLocation());
         // The campaign's buyers pay for their own orders.
         properties.put("flashsale.payment.buyer-confirms", "true");
         // Quick hand-overs after a kill: the dead member's partitions and pending relay entries move on in seconds.

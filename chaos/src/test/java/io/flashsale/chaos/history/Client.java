@@ -10,6 +10,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
+
 /**
  * The buyers' and the admin's HTTP client. Every call is recorded in the history before its result is used; a call
  * that gets no answer within {@link #ANSWER_TIMEOUT} is recorded as unknown.
@@ -49,7 +51,8 @@ public final class Client {
             request.header("Content-Type", "application/json");
         }
         if (buyer != null) {
-            request.header("X-User-Id", buyer);
+            // A signed-in buyer: a token of the tests' issuer, whose key the campaign's instances are given.
+            request.header("Authorization", bearerOf(buyer));
         }
         if (admin) {
             request.header("Authorization", "Bearer " + adminToken);
