@@ -12,13 +12,14 @@
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), +5 reservedAt packed as the record keeps it (ADR 0070; the adapter packs it, so the
---       script does no date arithmetic), +6 lines as "sku:q,sku:q",
+--       script does no date arithmetic; empty: an accepted attempt is stamped with Redis TIME, ADR 0082),
+--       +6 lines as "sku:q,sku:q",
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
 --       +11 the number of lines n, then n (skuId, quantity) pairs
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
---        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
+--        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
@@ -164,9 +165,15 @@ local function accept(a, lines)
         fs_counters_add(moves, line.sku .. ':held', line.quantity)
         fs_counters_add(moves, line.sku .. ':version', 1)
     end
+    if a.reservedAt == '' then
+        -- The instant the buyer is answered, by the clock the window was judged by: the payment deadline counts
+        -- from it (ADR 0082).
+        local time = clock(a)
+        a.reservedAt = fs_base36(tonumber(time[1])) .. '.' .. fs_base36(tonumber(time[2]) * 1000)
+    end
     accepted[#accepted + 1] = a
     acceptedHere[a.requestField] = a
-    return { 'RESERVED' }
+    return { 'RESERVED', a.reservedAt }
 end
 -- ---- end of accept ----
 

@@ -6,6 +6,7 @@ import org.apache.ibatis.annotations.Mapper;
 import org.mapstruct.factory.Mappers;
 import org.mybatis.spring.annotation.MapperScan;
 import org.mybatis.spring.boot.autoconfigure.ConfigurationCustomizer;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -56,10 +57,21 @@ public class MysqlAdapterConfiguration {
         return Mappers.getMapper(OrderRowMapper.class);
     }
 
+    /**
+     * Which clock judges payment deadlines (ADR 0082): {@code database} (the default), one clock for every instance;
+     * {@code service} for tests that move the service's clock to reach a deadline.
+     */
+    @Bean
+    DeadlineClock deadlineClock(@Value("${flashsale.payment.deadline-clock:database}") DeadlineClock clock) {
+        return clock;
+    }
+
     @Bean
     MysqlOrderRepository mysqlOrderRepository(OrderDao orderDao, OrderRowMapper orderRowMapper,
-                                              PlatformTransactionManager transactionManager) {
-        return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager));
+                                              PlatformTransactionManager transactionManager,
+                                              DeadlineClock deadlineClock) {
+        return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager),
+                deadlineClock);
     }
 
     /** Redis outage (issue 12): reservations decided by the database while the hot store is out. */
@@ -78,8 +90,8 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
-    MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao) {
-        return new MysqlProviderPayments(paymentDao);
+    MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao, DeadlineClock deadlineClock) {
+        return new MysqlProviderPayments(paymentDao, deadlineClock);
     }
 
     @Bean

@@ -39,15 +39,18 @@ public class MysqlOrderRepository implements OrderRepository {
     private final StockRestoring stockRestoring;
     private final BatchPlacement batchPlacement;
     private final BatchExpiry batchExpiry;
+    private final DeadlineClock deadlineClock;
 
-    MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions) {
+    MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions,
+                         DeadlineClock deadlineClock) {
         this.dao = dao;
+        this.deadlineClock = deadlineClock;
         this.mapper = mapper;
         this.transactions = transactions;
         this.stockTaking = new StockTaking(dao);
         this.stockRestoring = new StockRestoring(dao);
         this.batchPlacement = new BatchPlacement(dao, mapper, transactions);
-        this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement);
+        this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement, deadlineClock);
     }
 
     @Override
@@ -145,7 +148,8 @@ public class MysqlOrderRepository implements OrderRepository {
     @Override
     public boolean markPaid(ReservationId reservationId, Instant paidAt) {
         // One statement: it is its own transaction, and paying moves no stock. The deadline is part of its condition.
-        return dao.markPaid(reservationId.value(), mapper.storedPrecision(paidAt)) == 1;
+        Instant at = mapper.storedPrecision(paidAt);
+        return dao.markPaid(reservationId.value(), at, deadlineClock.judgedAt(at)) == 1;
     }
 
     @Override
@@ -163,7 +167,7 @@ public class MysqlOrderRepository implements OrderRepository {
     @Override
     public Optional<ReservationId> expireNextDue(Instant now) {
         return Optional.ofNullable(transactions.execute(status -> {
-            String due = dao.selectNextDueForUpdate(mapper.storedPrecision(now));
+            String due = dao.selectNextDueForUpdate(deadlineClock.judgedAt(mapper.storedPrecision(now)));
             if (due == null) {
                 return null;
             }
@@ -211,7 +215,7 @@ public class MysqlOrderRepository implements OrderRepository {
     }
 
     private Settlement settle(Order order, StockTaking.Terms terms, TransactionStatus status) {
-        OrderRow row = mapper.toRow(order).withPaymentDueAt(order.placedAt().plus(terms.paymentTimeout()));
+        OrderRow row = mapper.toRow(order).withPaymentDueAt(order.reservedAt().plus(terms.paymentTimeout()));
         if (!insertNew(row, order, status)) {
             return new Settlement.Duplicate();
         }
