@@ -12,8 +12,8 @@
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
 --       for every instance), +5 reservedAt packed as the record keeps it (ADR 0070; the adapter packs it, so the
---       script does no date arithmetic), +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text
---       decoded once per call, ADR 0083),
+--       script does no date arithmetic; empty: an accepted attempt is stamped with Redis TIME, ADR 0082),
+--       +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
 --       +11 the filter's shape "m:k:layout" the next two were computed for ('' for none), +12 the request key's word
@@ -21,7 +21,7 @@
 --       hashing, so the script does none when the shape is the filter's)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
---        | {'RESERVED'} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
+--        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
@@ -33,8 +33,6 @@ local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], 
 local inflight = KEYS[7]
 local activityId = ARGV[1]
 local ATTEMPT_ARGUMENTS = 14
--- Every accepted attempt's reply: one table for all (Redis only reads a reply).
-local RESERVED = { 'RESERVED' }
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -206,9 +204,16 @@ local function accept(a, lines)
         fs_counters_add(moves, line.fields.held, line.quantity)
         fs_counters_add(moves, line.fields.version, 1)
     end
+    if a.reservedAt == '' then
+        -- The instant the buyer is answered, by the clock the window was judged by: the payment deadline counts
+        -- from it (ADR 0082).
+        local time = clock()
+        time.packed = time.packed or fs_base36(time.sec) .. '.' .. fs_base36(time.micros * 1000)
+        a.reservedAt = time.packed
+    end
     accepted[#accepted + 1] = a
     acceptedHere[a.requestField] = a
-    return RESERVED
+    return { 'RESERVED', a.reservedAt }
 end
 -- ---- end of accept ----
 

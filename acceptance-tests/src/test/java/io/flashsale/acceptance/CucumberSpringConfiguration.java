@@ -69,6 +69,8 @@ public class CucumberSpringConfiguration {
         // The scenarios move the service's clock to a sale's opening and end: the window must follow that clock,
         // not Redis TIME (RedisWindowClockIT covers the one-clock rule).
         registry.add("flashsale.sale-window.clock", () -> "service");
+        // ... and so must the payment deadlines (DatabaseDeadlineClockIT covers the database's clock).
+        registry.add("flashsale.payment.deadline-clock", () -> "service");
         // The lifecycle's background jobs at a pace a scenario can wait for: payment time limits of a second or two.
         registry.add("flashsale.lifecycle.expiry-interval", () -> "200ms");
         registry.add("flashsale.lifecycle.restore-sweep-interval", () -> "500ms");

@@ -29,19 +29,25 @@ final class BatchExpiry {
     private final OrderRowMapper mapper;
     private final TransactionOperations transactions;
     private final BatchPlacement reads;
+    private final DeadlineClock deadlineClock;
 
-    BatchExpiry(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions, BatchPlacement reads) {
+    BatchExpiry(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions, BatchPlacement reads,
+                DeadlineClock deadlineClock) {
         this.dao = dao;
+        this.deadlineClock = deadlineClock;
         this.mapper = mapper;
         this.transactions = transactions;
         this.reads = reads;
     }
 
-    /** @return the orders this call expired, in deadline order; empty when none is due */
+    /**
+     * @param now the expiry's stamp; also the instant due orders are judged at when the deadline clock is the service's
+     * @return the orders this call expired, in deadline order; empty when none is due
+     */
     List<Order> expireDue(Instant now, int max) {
         Instant at = mapper.storedPrecision(now);
         List<Order> expired = transactions.execute(status -> {
-            List<String> ids = dao.selectDueForUpdate(at, max);
+            List<String> ids = dao.selectDueForUpdate(deadlineClock.judgedAt(at), max);
             if (ids.isEmpty()) {
                 return List.<Order>of();
             }

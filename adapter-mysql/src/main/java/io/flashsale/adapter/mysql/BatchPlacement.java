@@ -208,7 +208,8 @@ final class BatchPlacement {
             };
             OrderRow row = mapper.toRow(order);
             if (decision instanceof Decision.Place) {
-                row = row.withPaymentDueAt(order.placedAt().plus(paymentTimeout(reservation, terms)));
+                // From the buyer's answer, not from this placement: a pipeline's lag never lengthens the deadline (ADR 0082).
+                row = row.withPaymentDueAt(order.reservedAt().plus(paymentTimeout(reservation, terms)));
                 for (ReservationLine line : order.lines()) {
                     flows.add(new StockFlowRow(order.activityId().value(), line.skuId().value(), order.id().value(),
                             StockFlowRow.SALE, line.quantity(), order.placedAt()));

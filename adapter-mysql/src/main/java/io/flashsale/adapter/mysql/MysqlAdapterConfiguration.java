@@ -9,6 +9,7 @@ import org.mybatis.spring.boot.autoconfigure.ConfigurationCustomizer;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -59,12 +60,21 @@ public class MysqlAdapterConfiguration {
         return Mappers.getMapper(OrderRowMapper.class);
     }
 
+    /**
+     * Which clock judges payment deadlines (ADR 0082): {@code database} (the default), one clock for every instance;
+     * {@code service} for tests that move the service's clock to reach a deadline.
+     */
+    @Bean
+    DeadlineClock deadlineClock(@Value("${flashsale.payment.deadline-clock:database}") DeadlineClock clock) {
+        return clock;
+    }
+
     @Bean
     MysqlOrderRepository mysqlOrderRepository(OrderDao orderDao, OrderRowMapper orderRowMapper,
                                               PlatformTransactionManager transactionManager,
-                                              ObjectProvider<MeterRegistry> meters) {
+                                              ObjectProvider<MeterRegistry> meters, DeadlineClock deadlineClock) {
         return new MysqlOrderRepository(orderDao, orderRowMapper, new TransactionTemplate(transactionManager),
-                new RestoredStock(meters.getIfAvailable(SimpleMeterRegistry::new)));
+                new RestoredStock(meters.getIfAvailable(SimpleMeterRegistry::new)), deadlineClock);
     }
 
     /** Redis outage (issue 12): reservations decided by the database while the hot store is out. */
@@ -83,8 +93,8 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
-    MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao) {
-        return new MysqlProviderPayments(paymentDao);
+    MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao, DeadlineClock deadlineClock) {
+        return new MysqlProviderPayments(paymentDao, deadlineClock);
     }
 
     @Bean

@@ -66,7 +66,7 @@ public class MysqlFallbackReservations implements FallbackReservationPort {
             return new Decision.Replayed(new ReservationId(earlier));
         }
         orders.insertOrders(List.of(mapper.toRow(order)
-                .withPaymentDueAt(order.placedAt().plus(terms.paymentTimeout()))));
+                .withPaymentDueAt(order.reservedAt().plus(terms.paymentTimeout()))));
         orders.insertLines(mapper.toLineRows(order));
         for (ReservationLine line : lines) {
             String skuId = line.skuId().value();

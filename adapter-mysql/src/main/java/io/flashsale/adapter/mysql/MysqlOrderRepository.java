@@ -40,16 +40,18 @@ public class MysqlOrderRepository implements OrderRepository {
     private final BatchPlacement batchPlacement;
     private final BatchExpiry batchExpiry;
     private final RestoredStock restoredStock;
+    private final DeadlineClock deadlineClock;
 
     MysqlOrderRepository(OrderDao dao, OrderRowMapper mapper, TransactionOperations transactions,
-                         RestoredStock restoredStock) {
+                         RestoredStock restoredStock, DeadlineClock deadlineClock) {
         this.dao = dao;
+        this.deadlineClock = deadlineClock;
         this.mapper = mapper;
         this.transactions = transactions;
         this.stockTaking = new StockTaking(dao);
         this.stockRestoring = new StockRestoring(dao);
         this.batchPlacement = new BatchPlacement(dao, mapper, transactions);
-        this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement);
+        this.batchExpiry = new BatchExpiry(dao, mapper, transactions, batchPlacement, deadlineClock);
         this.restoredStock = restoredStock;
     }
 
@@ -149,7 +151,8 @@ public class MysqlOrderRepository implements OrderRepository {
     @Override
     public boolean markPaid(ReservationId reservationId, Instant paidAt) {
         // One statement: it is its own transaction, and paying moves no stock. The deadline is part of its condition.
-        return dao.markPaid(reservationId.value(), mapper.storedPrecision(paidAt)) == 1;
+        Instant at = mapper.storedPrecision(paidAt);
+        return dao.markPaid(reservationId.value(), at, deadlineClock.judgedAt(at)) == 1;
     }
 
     @Override
@@ -167,7 +170,7 @@ public class MysqlOrderRepository implements OrderRepository {
     @Override
     public Optional<ReservationId> expireNextDue(Instant now) {
         Order expired = transactions.execute(status -> {
-            String due = dao.selectNextDueForUpdate(mapper.storedPrecision(now));
+            String due = dao.selectNextDueForUpdate(deadlineClock.judgedAt(mapper.storedPrecision(now)));
             if (due == null) {
                 return null;
             }
@@ -228,7 +231,7 @@ public class MysqlOrderRepository implements OrderRepository {
     }
 
     private Settlement settle(Order order, StockTaking.Terms terms, TransactionStatus status) {
-        OrderRow row = mapper.toRow(order).withPaymentDueAt(order.placedAt().plus(terms.paymentTimeout()));
+        OrderRow row = mapper.toRow(order).withPaymentDueAt(order.reservedAt().plus(terms.paymentTimeout()));
         if (!insertNew(row, order, status)) {
             return new Settlement.Duplicate();
         }

@@ -17,16 +17,20 @@ import java.util.Optional;
 public class MysqlProviderPayments implements ProviderPaymentsPort {
 
     private final PaymentDao dao;
+    private final DeadlineClock deadlineClock;
 
-    MysqlProviderPayments(PaymentDao dao) {
+    MysqlProviderPayments(PaymentDao dao, DeadlineClock deadlineClock) {
         this.dao = dao;
+        this.deadlineClock = deadlineClock;
     }
 
     @Override
     public PaymentMark markPaid(ReservationId reservationId, PaymentReference reference, Instant providerPaidAt,
                                 Instant at) {
         try {
-            int changed = dao.markPaid(reservationId.value(), reference.value(), stored(providerPaidAt), stored(at));
+            Instant stamp = stored(at);
+            int changed = dao.markPaid(reservationId.value(), reference.value(), stored(providerPaidAt), stamp,
+                    deadlineClock.judgedAt(stamp));
             return changed == 1 ? PaymentMark.PAID : PaymentMark.NOT_CHANGED;
         } catch (DuplicateKeyException referenceOfAnotherOrder) {
             return PaymentMark.REFERENCE_TAKEN;

@@ -46,11 +46,18 @@ interface OrderDao {
     int closeOrdered(@Param("reservationId") String reservationId, @Param("status") String status,
                      @Param("at") Instant at, @Param("restoreDueAt") Instant restoreDueAt);
 
-    /** ORDERED -> PAID at {@code at} while {@code at} is before the payment deadline; returns the rows changed. */
-    int markPaid(@Param("reservationId") String reservationId, @Param("at") Instant at);
+    /**
+     * ORDERED -> PAID stamped {@code at}, while {@code judgedAt} (null: the database's clock) is before the payment
+     * deadline; returns the rows changed.
+     */
+    int markPaid(@Param("reservationId") String reservationId, @Param("at") Instant at,
+                 @Param("judgedAt") Instant judgedAt);
 
-    /** The ORDERED order past its payment deadline first, locked; rows other transactions hold are skipped. */
-    String selectNextDueForUpdate(@Param("now") Instant now);
+    /**
+     * The ORDERED order past its payment deadline at {@code judgedAt} (null: the database's clock) first, locked; rows
+     * other transactions hold are skipped.
+     */
+    String selectNextDueForUpdate(@Param("judgedAt") Instant judgedAt);
 
     /** Takes units off the buyer's purchase row unless it holds fewer; returns the rows changed (0 or 1). */
     int subtractFromPurchase(@Param("activityId") String activityId, @Param("buyerId") String buyerId,
@@ -108,8 +115,11 @@ interface OrderDao {
     /** Adds each row's units to its existing purchase row, in one statement. */
     void addToPurchases(@Param("rows") List<PurchaseRow> rows);
 
-    /** Up to {@code max} ORDERED orders past their payment deadline, oldest deadline first, locked; others' skipped. */
-    List<String> selectDueForUpdate(@Param("now") Instant now, @Param("max") int max);
+    /**
+     * Up to {@code max} ORDERED orders past their payment deadline at {@code judgedAt} (null: the database's clock),
+     * oldest deadline first, locked; others' skipped.
+     */
+    List<String> selectDueForUpdate(@Param("judgedAt") Instant judgedAt, @Param("max") int max);
 
     /** ORDERED -> EXPIRED for all of them, each owing the hot store its restore from {@code at}; returns rows changed. */
     int expireOrdered(@Param("reservationIds") List<String> reservationIds, @Param("at") Instant at);

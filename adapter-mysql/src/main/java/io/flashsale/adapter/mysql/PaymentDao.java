@@ -9,9 +9,13 @@ import java.time.Instant;
 @Mapper
 interface PaymentDao {
 
-    /** ORDERED -> PAID under the reference, before the deadline; returns the rows changed. */
+    /**
+     * ORDERED -> PAID under the reference, stamped {@code at}, while {@code judgedAt} (null: the database's clock) is
+     * before the deadline; returns the rows changed.
+     */
     int markPaid(@Param("reservationId") String reservationId, @Param("reference") String reference,
-                 @Param("providerPaidAt") Instant providerPaidAt, @Param("at") Instant at);
+                 @Param("providerPaidAt") Instant providerPaidAt, @Param("at") Instant at,
+                 @Param("judgedAt") Instant judgedAt);
 
     String selectReference(@Param("reservationId") String reservationId);
 

@@ -73,6 +73,11 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
 
     private final Instant era = TestEras.next();
     private final Instant placedAt = era.plusSeconds(1);
+    /**
+     * When the buyer got the answer: the reservations' instant, from which the payment deadline counts. These tests
+     * place at once; the one that places minutes later shows the deadline is not counted from the placement.
+     */
+    private final Instant reservedAt = placedAt;
 
     private Books books() {
         return new Books(dataSource);
@@ -98,7 +103,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         assertThat(books().sold(sale)).containsExactly("a 1");
         assertThat(books().flows(reservation.id())).containsExactly("a SALE 1");
         assertThat(orders.closeWithRestore(reservation.id(), ReservationStatus.CANCELLED, paidAt)).isFalse();
-        assertThat(orders.expireNextDue(placedAt.plus(TIMEOUT).plusSeconds(1))).isEmpty();
+        assertThat(orders.expireNextDue(reservedAt.plus(TIMEOUT).plusSeconds(1))).isEmpty();
         assertThat(books().sold(sale)).containsExactly("a 1");
     }
 
@@ -107,7 +112,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         ActivityId sale = sale(PurchaseLimit.ONE, item("a", 5));
         Reservation late = placed(sale, "buyer-1", line("a", 1));
         Reservation onTime = placed(sale, "buyer-2", line("a", 1));
-        Instant deadline = placedAt.plus(TIMEOUT);
+        Instant deadline = reservedAt.plus(TIMEOUT);
 
         assertThat(orders.markPaid(late.id(), deadline)).isFalse();
         assertThat(orders.markPaid(late.id(), deadline.plusSeconds(30))).isFalse();
@@ -127,7 +132,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         Reservation three = placed(sale, "buyer-2", line("b", 3));
         Reservation paid = placed(sale, "buyer-3", line("a", 1));
         orders.markPaid(paid.id(), placedAt.plusSeconds(1));
-        Instant due = placedAt.plus(TIMEOUT).plusSeconds(1);
+        Instant due = reservedAt.plus(TIMEOUT).plusSeconds(1);
 
         List<PendingRestore> first = orders.expireDue(due, 2);
         List<PendingRestore> second = orders.expireDue(due, 10);
@@ -339,17 +344,30 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
     // ---- expiry ----
 
     @Test
-    void givenAPlacedOrder_thenItsPaymentDeadlineIsItsOrderTimePlusTheActivitysTimeout() {
+    void givenAnOrderPlacedMinutesAfterTheBuyersAnswer_thenItsPaymentDeadlineIsTheAnswerPlusTheActivitysTimeout() {
+        ActivityId sale = sale(Duration.ofSeconds(7), PurchaseLimit.ONE, item("a", 5));
+        Reservation reservation = reservation(sale, "buyer-1", line("a", 1));
+        Instant lagging = reservedAt.plus(Duration.ofMinutes(5));
+
+        assertThat(orders.placeAll(List.of(reservation), lagging)).singleElement()
+                .isInstanceOf(OrderPlacement.Placed.class);
+
+        assertThat(books().times(reservation.id())).containsEntry("ordered_at", lagging)
+                .containsEntry("payment_due_at", reservedAt.plusSeconds(7));
+    }
+
+    @Test
+    void givenAnOrderPlacedOneByOne_thenItsPaymentDeadlineIsTheBuyersAnswerPlusTheActivitysTimeout() {
         ActivityId sale = sale(Duration.ofSeconds(7), PurchaseLimit.ONE, item("a", 5));
         Reservation reservation = placed(sale, "buyer-1", line("a", 1));
 
-        assertThat(books().times(reservation.id())).containsEntry("payment_due_at", placedAt.plusSeconds(7));
+        assertThat(books().times(reservation.id())).containsEntry("payment_due_at", reservedAt.plusSeconds(7));
     }
 
     @Test
     void givenOrdersDueAtDifferentMoments_whenExpiring_thenOnlyThoseDueExpireOldestFirstWithTheirStock() {
         ActivityId sale = sale(Duration.ofSeconds(10), new PurchaseLimit(5), item("a", 10));
-        Reservation late = reservation(sale, "buyer-late", line("a", 1));
+        Reservation late = answeredAt(placedAt.plusSeconds(5), reservation(sale, "buyer-late", line("a", 1)));
         Reservation early = reservation(sale, "buyer-early", line("a", 2));
         Reservation paid = reservation(sale, "buyer-paid", line("a", 1));
         orders.place(late, placedAt.plusSeconds(5));
@@ -416,7 +434,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
             due.add(both.id());
             due.add(single.id());
         }
-        Reservation notYet = reservation(one, "patient", line("a", 2));
+        Reservation notYet = answeredAt(placedAt.plusSeconds(60), reservation(one, "patient", line("a", 2)));
         orders.place(notYet, placedAt.plusSeconds(60));
         Instant now = placedAt.plusSeconds(30);
 
@@ -573,7 +591,13 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
 
     private Reservation reservation(ActivityId sale, String buyer, ReservationLine... lines) {
         return new Reservation(ReservationId.of(sale, token()), sale, new BuyerId(buyer),
-                new RequestId("req-" + token().substring(0, 8)), List.of(lines), ReservationStatus.RESERVED, era);
+                new RequestId("req-" + token().substring(0, 8)), List.of(lines), ReservationStatus.RESERVED, reservedAt);
+    }
+
+    /** The reservation as answered to its buyer at {@code reservedAt}: its payment deadline counts from then. */
+    private static Reservation answeredAt(Instant reservedAt, Reservation reservation) {
+        return new Reservation(reservation.id(), reservation.activityId(), reservation.buyerId(),
+                reservation.requestId(), reservation.lines(), reservation.status(), reservedAt);
     }
 
     private static ActivityItem item(String sku, long stock) {

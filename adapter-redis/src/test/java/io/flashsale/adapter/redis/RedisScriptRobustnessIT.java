@@ -127,7 +127,7 @@ class RedisScriptRobustnessIT {
         List<Object> replayed = ReserveScriptCall.reply(
                 reserve.run(redis, ScriptOutputType.MULTI, ReserveScriptCall.keys(activity), args), 0);
 
-        assertThat(accepted).containsExactly("RESERVED");
+        assertThat(accepted).startsWith("RESERVED").hasSize(2);
         assertThat(replayed).startsWith("REPLAYED", reservationId, buyer, requestId, "a:1", "RESERVED");
         List<StreamMessage<String, String>> outbox = redis.xrange(RedisKeys.outbox(activity), Range.create("-", "+"));
         assertThat(outbox).singleElement().satisfies(entry -> assertThat(entry.getBody())

@@ -11,6 +11,8 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.lettuce.core.Range;
+import io.lettuce.core.StreamMessage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +25,8 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One clock for the sale window: instances whose own clocks are hours apart get the same answer, Redis TIME's. The
+ * One clock for the sale window and for the instant a reservation is answered (ADR 0082): instances whose own clocks
+ * are hours apart get the same answer, Redis TIME's. The
  * adapter the tests build directly keeps judging by the request's instant, which is how the contract suite moves
  * the clock.
  */
@@ -51,6 +54,12 @@ class RedisWindowClockIT {
         instanceAhead.warmUp(new Activity(id, "clock", startsAt, endsAt, PurchaseLimit.ONE, Duration.ofMinutes(15),
                 List.of(ActivityItem.of(SKU.value(), 10))));
         return id;
+    }
+
+    /** Redis TIME now, as the script reads it. */
+    private static Instant redisTime() {
+        List<String> time = SharedRedis.connection().sync().time();
+        return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
     }
 
     private static ReservationOutcome attempt(RedisStockReservationAdapter instance, ActivityId sale, String buyer,
@@ -90,6 +99,30 @@ class RedisWindowClockIT {
 
         assertThat(attempt(instanceBehind, over, "behind", now.minus(SKEW).plusSeconds(3599)))
                 .isEqualTo(new ReservationOutcome.Ended(endsAt));
+    }
+
+    @Test
+    void givenInstancesHoursApart_whenEachReserves_thenTheReservationAndItsEventAreStampedByRedisTime() {
+        Instant now = Instant.now();
+        ActivityId open = sale(now.minusSeconds(60), now.plusSeconds(3600));
+        Instant before = redisTime();
+
+        var ahead = (ReservationOutcome.Reserved) attempt(instanceAhead, open, "ahead", now.plus(SKEW));
+        var behind = (ReservationOutcome.Reserved) attempt(instanceBehind, open, "behind", now.minus(SKEW));
+
+        Instant after = redisTime();
+        for (var reserved : List.of(ahead, behind)) {
+            Instant answeredAt = reserved.reservation().reservedAt();
+            assertThat(answeredAt).as("the buyer's answer: Redis TIME, not the instance's clock")
+                    .isBetween(before, after);
+            assertThat(instanceAhead.findReservation(reserved.reservation().id()).orElseThrow().reservedAt())
+                    .as("the record").isEqualTo(answeredAt);
+        }
+        List<StreamMessage<String, String>> events = SharedRedis.connection().sync()
+                .xrange(RedisKeys.outbox(open), Range.create("-", "+"));
+        assertThat(events).extracting(event -> ReservationRecord.unpack(event.getBody().get("reservedAt")))
+                .as("the outbox events the order's deadline is counted from")
+                .containsExactly(ahead.reservation().reservedAt(), behind.reservation().reservedAt());
     }
 
     @Test

@@ -45,8 +45,9 @@ public final class ReserveScriptCall {
     public record Attempt(ReservationRequest request, String[] arguments, String bucketKey) {
 
         /**
-         * @param redisClock true: the script judges the sale window by Redis {@code TIME}, so every instance uses the
-         *                   same clock whatever its own says; the request's instant still stamps the reservation
+         * @param redisClock true: the script judges the sale window by Redis {@code TIME} and stamps an accepted
+         *                   reservation with it, so every instance uses the same clock whatever its own says (ADR
+         *                   0082); false: the request's instant does both
          */
         public static Attempt of(ReservationRequest request, boolean redisClock) {
             return of(request, redisClock, null);
@@ -65,7 +66,7 @@ public final class ReserveScriptCall {
             args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
             args.add(redisClock ? "" : Integer.toString(at.getNano()));
             // Packed here as the record keeps it, so that the script does no date arithmetic per reservation.
-            args.add(ReservationRecord.pack(at));
+            args.add(redisClock ? "" : ReservationRecord.pack(at));
             args.add(ReservationLines.encode(request.lines()));
             args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
@@ -163,7 +164,7 @@ public final class ReserveScriptCall {
         return switch (code) {
             case "RATE_LIMITED" -> request.buyerBucket().refusal(AdmissionLimit.BUYER,
                     Duration.ofNanos(number(reply, 1) * 1000));
-            case "RESERVED" -> new ReservationOutcome.Reserved(request.toReservation());
+            case "RESERVED" -> new ReservationOutcome.Reserved(answered(request, text(reply, 1)));
             case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
             case "SETTLED" -> new ReservationOutcome.Settled(new ReservationId(text(reply, 1)));
             case "NOT_READY" -> new ReservationOutcome.NotReady();
@@ -177,6 +178,13 @@ public final class ReserveScriptCall {
             case "REFUSED" -> throw new ScriptRefusedException("reserve", text(reply, 1));
             default -> throw new IllegalStateException("reserve.lua answered " + reply);
         };
+    }
+
+    /** The accepted reservation, stamped with the instant the script recorded (the request's, or Redis TIME). */
+    private static Reservation answered(ReservationRequest request, String reservedAt) {
+        Reservation asked = request.toReservation();
+        return new Reservation(asked.id(), asked.activityId(), asked.buyerId(), asked.requestId(), asked.lines(),
+                asked.status(), ReservationRecord.unpack(reservedAt));
     }
 
     /** {@code REPLAYED, id, buyerId, requestId, lines, status, reservedAt} (packed as the record keeps it). */

@@ -81,6 +81,10 @@ class ReserveScriptCallTest {
         assertThat(args[thirdAt]).isEqualTo("sale.t3");
         assertThat(args[thirdAt + 10]).isEqualTo("10");
         assertThat(first.arguments()[10]).as("an attempt's own block is not changed by a batch").isEmpty();
+        assertThat(List.of(first.arguments()[3], first.arguments()[4], first.arguments()[5]))
+                .as("Redis TIME judges the window and stamps the reservation").containsOnly("");
+        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false).arguments()[5]).as("the request's instant stamps it")
+                .isEqualTo(ReservationRecord.pack(AT));
     }
 
     @Test
@@ -106,8 +110,14 @@ class ReserveScriptCallTest {
 
     @Test
     void repliesBecomeTheOutcomesTheyName() {
-        assertThat(ReserveScriptCall.outcome(List.of("RESERVED"), REQUEST))
+        assertThat(ReserveScriptCall.outcome(List.of("RESERVED", ReservationRecord.pack(AT)), REQUEST))
                 .isEqualTo(new ReservationOutcome.Reserved(REQUEST.toReservation()));
+        Instant redisTime = AT.plusSeconds(600).plusNanos(123_456_000);
+        assertThat(ReserveScriptCall.outcome(List.of("RESERVED", ReservationRecord.pack(redisTime)), REQUEST))
+                .as("stamped by the script's clock, not the request's")
+                .isEqualTo(new ReservationOutcome.Reserved(new Reservation(REQUEST.id(), REQUEST.activityId(),
+                        REQUEST.buyerId(), REQUEST.requestId(), REQUEST.lines(), ReservationStatus.RESERVED,
+                        redisTime)));
         assertThat(ReserveScriptCall.outcome(List.of("NOT_READY"), REQUEST)).isEqualTo(new ReservationOutcome.NotReady());
         assertThat(ReserveScriptCall.outcome(List.of("NOT_STARTED", "1900000000", "5"), REQUEST))
                 .isEqualTo(new ReservationOutcome.NotStarted(Instant.ofEpochSecond(1_900_000_000L, 5)));
