@@ -9,7 +9,8 @@
 -- KEYS: 1 meta, 2 stock, 3 the filter of accepted request keys
 -- ARGV: 1 rebuildId, 2 startsAt epoch seconds, 3 startsAt nano, 4 endsAt epoch seconds, 5 endsAt nano,
 --       6 activity limit, 7 SKU ids in item order "a,b", 8 number of items n,
---       then per item from 9 on: skuId, total, effective limit, segments, applied adjustment ids "1,5" or ''
+--       then per item from 9 on: skuId, total, effective limit, segments, applied adjustment ids "1,5" or '',
+--       then paused as recorded ('1' or '0', ADR 79)
 -- Reply: 1 when ready now, 0 when the rebuild was taken over; error FS_REFUSED, nothing written, when the orders
 --        hold more units of a SKU than its total.
 
@@ -42,7 +43,8 @@ for i = 9, last, 5 do
 end
 redis.call('HDEL', meta, 'rebuilding', 'rebuildBeat', 'rebuildCursor', 'rebuildSince')
 redis.call('HSET', meta, 'startsAtSec', ARGV[2], 'startsAtNano', ARGV[3], 'endsAtSec', ARGV[4],
-    'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')
+    'endsAtNano', ARGV[5], 'limit', ARGV[6], 'skus', ARGV[7], 'loadId', fs_new_load_id(), 'tracksInFlight', '1',
+    'paused', ARGV[last + 1])
 if redis.call('EXISTS', KEYS[3]) == 1 then
     redis.call('BITFIELD', KEYS[3], 'SET', 'u8', 40, 1)
 end

@@ -23,7 +23,8 @@
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
---        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'UNKNOWN_SKU', sku}
+--        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'PAUSED'} inside the window of a paused sale (ADR 79)
+--        | {'UNKNOWN_SKU', sku}
 --        | {'LIMIT_EXCEEDED', sku, limit, held} | {'SOLD_OUT', sku} | {'INSUFFICIENT_STOCK', sku, available}
 --        | {'REFUSED', reason} when a SKU repeats or a quantity is below 1 (the model refuses such an attempt; the
 --          attempts around it are judged as usual);
@@ -39,7 +40,7 @@ local ATTEMPT_ARGUMENTS = 14
 local window
 local function saleWindow()
     if not window then
-        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano')
+        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused')
     end
     return window
 end
@@ -244,7 +245,8 @@ local function reserve(a)
         end
     end
 
-    -- 3. Warmed up, and inside the window [startsAt, endsAt). Instants compare as (seconds, nanos) to stay exact.
+    -- 3. Warmed up, inside the window [startsAt, endsAt), not paused (ADR 79). Instants compare as (seconds,
+    -- nanos) to stay exact.
     local w = saleWindow()
     if w[1] ~= '1' then
         return { 'NOT_READY' }
@@ -260,6 +262,9 @@ local function reserve(a)
     end
     if not isBefore(nowSec, nowNano, number(w[4]), number(w[5])) then
         return { 'ENDED', w[4], w[5] }
+    end
+    if w[6] == '1' then
+        return { 'PAUSED' }
     end
 
     -- 4. Every SKU must belong to the sale before any line is judged on limit or stock.

@@ -7,14 +7,14 @@
 -- KEYS: 1 meta, 2 stock, 3 requests, 4 the filter of accepted request keys
 -- ARGV: 1 startsAt epoch seconds, 2 startsAt nano, 3 endsAt epoch seconds, 4 endsAt nano,
 --       5 activity limit, 6 SKU ids in item order as "a,b,c", 7 the filter's bits m, 8 its hash count k,
---       then per item from 9 on: skuId, total, effective limit, segments
+--       9 paused as recorded ('1' or '0', ADR 79), then per item from 10 on: skuId, total, effective limit, segments
 -- Reply: 1 when loaded now, 0 when it was loaded before.
 
 local meta, stock = KEYS[1], KEYS[2]
 if redis.call('HGET', meta, 'ready') == '1' then
     return 0
 end
-for i = 9, #ARGV, 4 do
+for i = 10, #ARGV, 4 do
     local sku, total, limit, segments = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
     redis.call('HSET', stock, sku .. ':total', ARGV[i + 1], sku .. ':reserved', 0, sku .. ':sold', 0,
         sku .. ':limit', limit, sku .. ':segments', segments, sku .. ':held', 0)
@@ -28,7 +28,8 @@ if redis.call('EXISTS', KEYS[3], KEYS[4]) == 0 then
     fs_keys_make(KEYS[4], tonumber(ARGV[7]), tonumber(ARGV[8]), 1, FS_KEYS_WORD_LAYOUT)
 end
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
-    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1')
+    'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1',
+    'paused', ARGV[9])
 -- A new load: versions read before it never match after it (see lib/ledger.lua). Ready goes last: it is what
 -- reserve.lua checks.
 redis.call('HSET', meta, 'ready', '1')

@@ -6,6 +6,7 @@
   $('sales').value = sessionStorage.getItem('flashsale.sales') || '';
   // Typed ids win; otherwise every open sale of the list is watched (at most ten, each costs a request a second).
   let listedOpen = [];
+  let listedIds = [];
   const typed = () => $('sales').value.split(',').map(s => s.trim()).filter(Boolean);
   const sales = () => typed().length ? typed() : listedOpen.slice(0, 10);
   const admin = extra => Object.assign({'Authorization': 'Bearer ' + $('token').value}, extra || {});
@@ -21,12 +22,18 @@
 
   function fillSaleChoices() {
     const options = sales().map(id => '<option>' + text(id) + '</option>').join('');
-    for (const select of [$('reconcile-sale'), $('adjust-sale')]) {
+    fillChoices([$('reconcile-sale'), $('adjust-sale')], sales(), options);
+    // The window of any sale not archived may move (a sale not started yet too), not only the watched ones.
+    fillChoices([$('window-sale')], listedIds, listedIds.map(id => '<option>' + text(id) + '</option>').join(''));
+  }
+
+  function fillChoices(selects, ids, options) {
+    for (const select of selects) {
       if (select.dataset.options !== options) {
         const chosen = select.value;
         select.innerHTML = options;
         select.dataset.options = options;
-        if (sales().includes(chosen)) { select.value = chosen; }
+        if (ids.includes(chosen)) { select.value = chosen; }
       }
     }
   }
@@ -35,10 +42,20 @@
     const listed = await json('/api/v1/activities', {headers: admin()}).catch(() => null);
     const all = listed ? listed.activities : [];
     listedOpen = all.filter(sale => sale.phase === 'OPEN').map(sale => sale.id);
+    listedIds = all.map(sale => sale.id);
     $('sale-list').innerHTML = all.map(sale => '<tr data-testid="sale-' + text(sale.id) + '" data-phase="'
-        + text(sale.phase) + '"><td>' + text(sale.id) + '</td><td>' + text(sale.name) + '</td><td>'
-        + text(sale.phase) + '</td><td>' + text(sale.startsAt) + '</td><td>' + text(sale.endsAt) + '</td><td>'
-        + text(sale.skuIds.join(', ')) + '</td></tr>').join('') || '<tr><td colspan="6">no sale</td></tr>';
+        + text(sale.phase) + '" data-paused="' + text(sale.paused) + '"><td>' + text(sale.id) + '</td><td>'
+        + text(sale.name) + '</td><td>' + text(sale.phase) + '</td><td>' + text(sale.startsAt) + '</td><td>'
+        + text(sale.endsAt) + '</td><td>' + text(sale.skuIds.join(', ')) + '</td><td>'
+        + (sale.paused ? 'paused' : '') + '</td><td>' + controlButton(sale) + '</td></tr>').join('')
+        || '<tr><td colspan="8">no sale</td></tr>';
+  }
+
+  // Pause or resume (ADR 79): the button says what a click does next.
+  function controlButton(sale) {
+    const action = sale.paused ? 'resume' : 'pause';
+    return '<button data-control="' + action + '" data-sale="' + text(sale.id) + '" data-testid="' + action + '-'
+        + text(sale.id) + '">' + (sale.paused ? 'Resume' : 'Pause') + '</button>';
   }
 
   async function json(path, options) {
@@ -135,6 +152,33 @@
     const body = await answer.json().catch(() => ({}));
     $('adjust-result').textContent = answer.ok ? 'Adjusted' : 'Refused: ' + (body.code || answer.status);
     refresh();
+  });
+
+  $('sale-list').addEventListener('click', async event => {
+    const action = event.target.dataset.control;
+    const id = event.target.dataset.sale;
+    if (!action || !id) { return; }
+    const answer = await fetch('/api/v1/activities/' + encodeURIComponent(id) + '/' + action,
+        {method: 'POST', headers: admin()});
+    const body = await answer.json().catch(() => ({}));
+    $('control-result').textContent = answer.ok ? (body.paused ? 'Paused ' : 'Resumed ') + id
+        : 'Refused: ' + (body.code || answer.status);
+    await listSales();
+  });
+
+  $('move-window').addEventListener('click', async () => {
+    const id = $('window-sale').value;
+    if (!id) { return; }
+    // datetime-local is the browser's local time; the API takes instants.
+    const instant = input => input.value ? new Date(input.value).toISOString() : undefined;
+    const answer = await fetch('/api/v1/activities/' + encodeURIComponent(id), {
+      method: 'PATCH', headers: admin({'Content-Type': 'application/json'}),
+      body: JSON.stringify({startsAt: instant($('window-starts')), endsAt: instant($('window-ends'))})
+    });
+    const body = await answer.json().catch(() => ({}));
+    $('window-result').textContent = answer.ok ? 'Now ' + body.startsAt + ' to ' + body.endsAt
+        : 'Refused: ' + (body.code || answer.status);
+    await listSales();
   });
 
   $('dead-letters').addEventListener('click', async event => {

@@ -66,6 +66,7 @@
   const refusals = {
     SOLD_OUT: 'Sold out', INSUFFICIENT_STOCK: 'Not enough left', LIMIT_EXCEEDED: 'Over the limit for one buyer',
     NOT_STARTED: 'The sale has not started yet', ENDED: 'The sale has ended', NOT_READY: 'Opening in a moment: try again',
+    SALE_PAUSED: 'The sale is paused for a moment: try again',
     MISSING_USER: 'Sign in first (letters, digits, - and _)', UNKNOWN_SKU: 'No such product',
     TOKEN_MISSING: 'Sign in first (letters, digits, - and _)', TOKEN_EXPIRED: 'Signed out: try again',
     TOKEN_INVALID: 'Sign in again'
@@ -95,7 +96,9 @@
     }
     const code = body.code || ('HTTP_' + answer.status);
     show(code, refusals[code] || body.detail || 'Refused (' + code + ')');
-    if (code === 'NOT_READY' || code === 'NOT_STARTED' || signInAgain.includes(code)) { buy.disabled = false; }
+    if (code === 'NOT_READY' || code === 'NOT_STARTED' || code === 'SALE_PAUSED' || signInAgain.includes(code)) {
+      buy.disabled = false;
+    }
   });
 
   async function follow() {

@@ -28,6 +28,14 @@ public record ApiCall(String method, String path, Map<String, String> headers, b
                 jsonBody == null ? null : jsonBody.getBytes(StandardCharsets.UTF_8), null);
     }
 
+    public static ApiCall patch(String path, String jsonBody) {
+        return post(path, jsonBody).withMethod("PATCH");
+    }
+
+    private ApiCall withMethod(String newMethod) {
+        return new ApiCall(newMethod, path, headers, body);
+    }
+
     public ApiCall withHeader(String name, String value) {
         var copy = new LinkedHashMap<>(headers);
         copy.put(name, value);

@@ -103,6 +103,19 @@ public final class FlashsaleApi {
         return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/archive", null));
     }
 
+    public ApiCall pause(String saleId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/pause", null));
+    }
+
+    public ApiCall resume(String saleId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/resume", null));
+    }
+
+    /** A new start and/or end (null: kept) for the sale's window. */
+    public ApiCall moveWindow(String saleId, Map<String, Object> window) {
+        return asAdmin(ApiCall.patch(ACTIVITIES + "/" + saleId, Json.write(window)));
+    }
+
     public ApiCall pay(String buyerId, String reservationId) {
         return signedIn(buyerId, ApiCall.post(RESERVATIONS + "/" + reservationId + "/payment", null));
     }

@@ -35,6 +35,11 @@ public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt,
         this(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.empty());
     }
 
+    /** The same sale with its window moved by an operator. */
+    public SaleSpec withWindow(Instant newStartsAt, Instant newEndsAt) {
+        return new SaleSpec(id, name, newStartsAt, newEndsAt, perUserLimit, products, paymentTimeoutSeconds);
+    }
+
     public SaleSpec withPaymentTimeout(int seconds) {
         return new SaleSpec(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.of(seconds));
     }

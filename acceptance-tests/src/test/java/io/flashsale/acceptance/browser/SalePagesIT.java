@@ -266,6 +266,27 @@ class SalePagesIT {
         screenshot("ops-dashboard-repaired");
     }
 
+    @Test
+    void givenTheOpsDashboard_whenTheOperatorPausesAndResumesASale_thenBuyersAreRefusedPausedThenReserveAgain() {
+        String saleId = openSale(5, 1);
+        page("/ops");
+        testId("token").sendKeys(ADMIN_TOKEN);
+        testId("save").click();
+        waitForAttribute("sale-" + saleId, "data-paused", "false");
+
+        testId("pause-" + saleId).click();
+        waitForAttribute("sale-" + saleId, "data-paused", "true");
+        ApiAnswer refused = api.send(api.reserve(saleId, "dan-" + saleId, Map.of("requestId", "r-1",
+                "items", List.of(Map.of("skuId", "phone", "quantity", 1)))));
+        assertThat(refused.status()).as(refused.describe()).isEqualTo(409);
+        assertThat(refused.code()).isEqualTo("SALE_PAUSED");
+
+        testId("resume-" + saleId).click();
+        waitForAttribute("sale-" + saleId, "data-paused", "false");
+        assertThat(api.send(api.reserve(saleId, "dan-" + saleId, Map.of("requestId", "r-2",
+                "items", List.of(Map.of("skuId", "phone", "quantity", 1))))).status()).isEqualTo(202);
+    }
+
     /** A sale that is open now and warmed up, with one product "phone". */
     private static String openSale(long units, int perUserLimit) {
         String saleId = "page-" + UUID.randomUUID().toString().substring(0, 8);

@@ -100,6 +100,11 @@ public class SaleWorld {
         this.sale = spec;
     }
 
+    /** The operator moved the sale's window: the scenario's sale is that one from now on. */
+    public void saleMoved(SaleSpec moved) {
+        this.sale = moved;
+    }
+
     public SaleSpec sale() {
         return Objects.requireNonNull(sale, "the scenario has not set up a sale");
     }

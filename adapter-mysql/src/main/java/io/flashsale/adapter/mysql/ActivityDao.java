@@ -16,6 +16,12 @@ interface ActivityDao {
 
     ActivityRow selectActivity(@Param("id") String id);
 
+    int updatePaused(@Param("id") String id, @Param("paused") boolean paused);
+
+    int updateWindow(@Param("id") String id, @Param("fromStartsAt") Instant fromStartsAt,
+                     @Param("fromEndsAt") Instant fromEndsAt, @Param("startsAt") Instant startsAt,
+                     @Param("endsAt") Instant endsAt);
+
     List<ActivityItemRow> selectItems(@Param("activityId") String activityId);
 
     List<ActivityRow> selectUnarchivedOverlapping(@Param("from") Instant from, @Param("to") Instant to);

@@ -57,7 +57,7 @@ public class MysqlActivityRepository implements ActivityRepository, ActivityReco
         }
     }
 
-    private static void requireDatetimeRange(Instant instant, String field) {
+    static void requireDatetimeRange(Instant instant, String field) {
         if (instant.isBefore(EARLIEST) || instant.isAfter(LATEST)) {
             throw new InvalidValueException(field, "must be between " + EARLIEST + " and " + LATEST);
         }

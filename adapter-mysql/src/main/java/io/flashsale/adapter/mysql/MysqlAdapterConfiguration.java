@@ -55,6 +55,12 @@ public class MysqlAdapterConfiguration {
         return new MysqlActivityRepository(activityDao, activityRowMapper, new TransactionTemplate(transactionManager));
     }
 
+    /** A sale's pause and window, changed by an operator (ADR 79). */
+    @Bean
+    MysqlSaleTerms mysqlSaleTerms(ActivityDao activityDao) {
+        return new MysqlSaleTerms(activityDao);
+    }
+
     @Bean
     OrderRowMapper orderRowMapper() {
         return Mappers.getMapper(OrderRowMapper.class);

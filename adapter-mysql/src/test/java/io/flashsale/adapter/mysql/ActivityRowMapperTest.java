@@ -29,7 +29,7 @@ class ActivityRowMapperTest {
     @Test
     void givenAnActivity_whenMappedToRows_thenColumnsHoldPlainValuesAndItemsAreNumberedInOrder() {
         assertThat(mapper.toRow(activity)).isEqualTo(new ActivityRow("sale-1", "Sale",
-                Instant.parse("2026-12-01T10:00:00.123Z"), Instant.parse("2026-12-01T11:00:00Z"), 3, 120));
+                Instant.parse("2026-12-01T10:00:00.123Z"), Instant.parse("2026-12-01T11:00:00Z"), 3, 120, false));
         assertThat(mapper.toItemRows(activity)).containsExactly(
                 new ActivityItemRow("sale-1", "b", 0, 5, 2, 4),
                 new ActivityItemRow("sale-1", "a", 1, 0, null, 1));
@@ -38,7 +38,7 @@ class ActivityRowMapperTest {
     @Test
     void givenRows_whenMappedToTheDomain_thenTheActivityIsRebuiltThroughItsConstructors() {
         ActivityRow row = new ActivityRow("sale-1", "Sale", Instant.parse("2026-12-01T10:00:00.123Z"),
-                Instant.parse("2026-12-01T11:00:00Z"), 3, 120);
+                Instant.parse("2026-12-01T11:00:00Z"), 3, 120, true);
 
         Activity rebuilt = mapper.toActivity(row, mapper.toItemRows(activity));
 
@@ -46,12 +46,13 @@ class ActivityRowMapperTest {
         assertThat(rebuilt.startsAt()).isEqualTo(Instant.parse("2026-12-01T10:00:00.123Z"));
         assertThat(rebuilt.perUserLimit()).isEqualTo(new PurchaseLimit(3));
         assertThat(rebuilt.paymentTimeout()).isEqualTo(Duration.ofMinutes(2));
+        assertThat(rebuilt.paused()).isTrue();
     }
 
     @Test
     void givenARowBreakingADomainRule_whenMappedToTheDomain_thenTheDomainRefusesIt() {
         ActivityRow row = new ActivityRow("sale-1", "Sale", Instant.parse("2026-12-01T10:00:00Z"),
-                Instant.parse("2026-12-01T11:00:00Z"), 0, 120);
+                Instant.parse("2026-12-01T11:00:00Z"), 0, 120, false);
 
         assertThatThrownBy(() -> mapper.toActivity(row, mapper.toItemRows(activity)))
                 .isInstanceOf(InvalidValueException.class);

@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.EvictionPolicyPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
@@ -253,6 +254,11 @@ public final class RedisHotStore implements AutoCloseable {
 
     public HotStoreArchivePort archive() {
         return HotStoreOutages.translating(new RedisActivityArchive(redis, outboxRegistry));
+    }
+
+    /** Sales' pause and window as the reserve script reads them (ADR 79). */
+    public HotStoreSaleTermsPort saleTerms() {
+        return HotStoreOutages.translating(new RedisSaleTerms(redis));
     }
 
     public HotStoreSettlementPort settlement() {

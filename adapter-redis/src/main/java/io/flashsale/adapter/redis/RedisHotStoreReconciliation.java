@@ -453,6 +453,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             args.add(Integer.toString(item.segments()));
             args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
         }
+        args.add(activity.paused() ? "1" : "0");
         return args.toArray(String[]::new);
     }
 }

@@ -24,6 +24,8 @@ import java.util.List;
  *                              startsAtSec, startsAtNano, endsAtSec, endsAtNano
  *                                            the window [startsAt, endsAt) as epoch seconds + nano-of-second,
  *                                            exact to the nanosecond like {@link java.time.Instant}
+ *                              paused        "1" while an operator has the sale paused, else "0" or absent
+ *                                            (ADR 79; set by warm-up and rebuild from the record, and by sale_terms.lua)
  *                              limit         the activity's per-user limit
  *                              skus          SKU ids in item order, comma-separated
  *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight

@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whatever Redis the other tests use (CI's is 7.x, so without this a command or reply 6.2 lacks would pass there).
  * Warm-up, reserve, the relay's read, claim, acknowledge and backlog (XINFO GROUPS has no lag on 6.2, XAUTOCLAIM
  * answers two elements), confirm and fail singly and in batches, pay, cancel, lapse (restore_batch: the path of
- * restored-stock.feature), the reconciliation snapshot, and the archive's checks and delete (archive.feature).
+ * restored-stock.feature), the reconciliation snapshot, the archive's checks and delete (archive.feature), and an
+ * operator's pause, resume and window (sale_terms.lua).
  */
 @Timeout(120)
 class PackagedRedisScriptsIT {
@@ -93,6 +94,11 @@ class PackagedRedisScriptsIT {
         assertThat(stock.warmUp(sale)).containsExactly(new SkuStock(SKU, StockLedger.of(10)));
         assertThat(stock.warmUp(sale)).as("warming up again changes nothing").containsExactly(
                 new SkuStock(SKU, StockLedger.of(10)));
+        var terms = new RedisSaleTerms(connection);
+        assertThat(terms.applyPaused(activityId, true)).isTrue();
+        assertThat(reserve(stock, "while-paused")).as("paused (ADR 79)").isEmpty();
+        assertThat(terms.applyPaused(activityId, false)).isTrue();
+        assertThat(terms.applyWindow(activityId, sale.startsAt(), sale.endsAt())).isTrue();
         List<Reservation> made = new ArrayList<>();
         for (int buyer = 0; buyer < 12; buyer++) {
             reserve(stock, "buyer-" + buyer).ifPresent(made::add);

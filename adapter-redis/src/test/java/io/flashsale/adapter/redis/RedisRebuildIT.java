@@ -239,6 +239,21 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         assertThat(attempt(BOB, "x", line(A, 1))).isEqualTo(new ReservationOutcome.NotReady());
     }
 
+    @Test
+    void givenASaleRecordedAsPaused_whenRebuilt_thenItIsPausedWhenReadyAndResumedByTheNextRebuildOfARecordNotPaused() {
+        RebuildStart.Started started = begin();
+        assertThat(hotStore.finishRebuild(sale.pause(), started.rebuildId(), totals)).isTrue();
+
+        assertThat(attempt(ANN, "paused", line(A, 1))).as("ADR 79: the record's pause comes back with the sale")
+                .isEqualTo(new ReservationOutcome.Paused());
+        assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger().available()).isEqualTo(30);
+
+        redis.del(RedisKeys.meta(activityId));
+        RebuildStart.Started again = begin();
+        assertThat(hotStore.finishRebuild(sale, again.rebuildId(), totals)).isTrue();
+        assertThat(attempt(ANN, "resumed", line(A, 1))).isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+
     private RebuildStart.Started begin() {
         RebuildStart start = hotStore.beginRebuild(activityId, SINCE);
         assertThat(start).isInstanceOf(RebuildStart.Started.class);

@@ -11,9 +11,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-/** An activity as the API shows it; {@code items[].available} appears once the sale is warmed up. */
+/**
+ * An activity as the API shows it; {@code items[].available} appears once the sale is warmed up; {@code paused} while
+ * an operator has paused it (ADR 79).
+ */
 public record ActivityResponse(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
-                               long paymentTimeoutSeconds, boolean warmedUp, List<ActivityItemResponse> items) {
+                               long paymentTimeoutSeconds, boolean paused, boolean warmedUp,
+                               List<ActivityItemResponse> items) {
 
     static ActivityResponse of(ActivityView view) {
         return of(view.activity(), view.stock());
@@ -28,6 +32,7 @@ public record ActivityResponse(String id, String name, Instant startsAt, Instant
                         stock.isPresent() ? available.get(item.skuId()) : null))
                 .toList();
         return new ActivityResponse(activity.id().value(), activity.name(), activity.startsAt(), activity.endsAt(),
-                activity.perUserLimit().max(), activity.paymentTimeout().toSeconds(), stock.isPresent(), items);
+                activity.perUserLimit().max(), activity.paymentTimeout().toSeconds(), activity.paused(),
+                stock.isPresent(), items);
     }
 }

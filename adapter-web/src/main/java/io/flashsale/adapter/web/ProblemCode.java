@@ -35,6 +35,18 @@ public enum ProblemCode {
     LIMIT_EXCEEDED(HttpStatus.CONFLICT),
     NOT_STARTED(HttpStatus.CONFLICT),
     ENDED(HttpStatus.CONFLICT),
+    /** An operator paused the sale (ADR 79): nothing was reserved; it may be resumed. */
+    SALE_PAUSED(HttpStatus.CONFLICT),
+    /** A window move of a sale that has ended ({@code endsAt}): its window is closed for good. */
+    SALE_ENDED(HttpStatus.CONFLICT),
+    /** A move of the start of a sale that has started ({@code startsAt}): only its end may move. */
+    SALE_STARTED(HttpStatus.CONFLICT),
+    /** A window move that would end the sale now or in the past: a running sale is never cut short below now. */
+    ENDS_NOT_AFTER_NOW(HttpStatus.CONFLICT),
+    /** A window move whose end would not come after its start. */
+    ENDS_NOT_AFTER_START(HttpStatus.UNPROCESSABLE_CONTENT),
+    /** A window move whose start would be in the past. */
+    STARTS_BEFORE_NOW(HttpStatus.UNPROCESSABLE_CONTENT),
     /** The reservation cannot be paid in its status ({@code reservationStatus}); RESERVED: try again shortly. */
     NOT_PAYABLE(HttpStatus.CONFLICT),
     /**

@@ -46,6 +46,8 @@ final class ReservationOutcomeResponses {
                 problem.setProperty("endsAt", ended.endsAt().toString());
                 yield Problems.response(problem);
             }
+            case ReservationOutcome.Paused paused -> Problems.response(Problems.of(ProblemCode.SALE_PAUSED,
+                    "the sale is paused; try again when it is resumed"));
             case ReservationOutcome.NotReady notReady -> Problems.notReady("the sale is not open for reservations yet");
             case ReservationOutcome.UnknownSku unknown -> Problems.response(
                     withSku(Problems.of(ProblemCode.UNKNOWN_SKU, "the SKU is not part of this sale"),

@@ -38,6 +38,16 @@ class ProblemCodeTest {
     }
 
     @Test
+    void givenTheSaleControlRefusals_whenAnswered_thenStateConflictsAre409AndImpossibleWindows422() {
+        for (ProblemCode code : new ProblemCode[] {ProblemCode.SALE_PAUSED, ProblemCode.SALE_ENDED,
+                ProblemCode.SALE_STARTED, ProblemCode.ENDS_NOT_AFTER_NOW}) {
+            assertThat(code.status().value()).as(code.name()).isEqualTo(409);
+        }
+        assertThat(ProblemCode.ENDS_NOT_AFTER_START.status().value()).isEqualTo(422);
+        assertThat(ProblemCode.STARTS_BEFORE_NOW.status().value()).isEqualTo(422);
+    }
+
+    @Test
     void givenTheStockAdjustmentRefusals_whenAnswered_thenBelowSoldConflictsAboveMaximumIsUnprocessable() {
         assertThat(ProblemCode.STOCK_BELOW_SOLD.status().value()).isEqualTo(409);
         assertThat(ProblemCode.STOCK_ABOVE_MAXIMUM.status().value()).isEqualTo(422);

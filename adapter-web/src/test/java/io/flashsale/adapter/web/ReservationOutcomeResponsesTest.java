@@ -49,6 +49,7 @@ class ReservationOutcomeResponsesTest {
                 Map.of("skuId", "sku-1", "limit", 2, "held", 1L));
         assertProblem(new ReservationOutcome.NotStarted(AT), 409, "NOT_STARTED", Map.of("startsAt", "2030-01-01T00:00:00Z"));
         assertProblem(new ReservationOutcome.Ended(AT), 409, "ENDED", Map.of("endsAt", "2030-01-01T00:00:00Z"));
+        assertProblem(new ReservationOutcome.Paused(), 409, "SALE_PAUSED", Map.of());
         assertProblem(new ReservationOutcome.NotReady(), 503, "NOT_READY", Map.of());
         assertProblem(new ReservationOutcome.UnknownSku(SKU), 422, "UNKNOWN_SKU", Map.of("skuId", "sku-1"));
     }

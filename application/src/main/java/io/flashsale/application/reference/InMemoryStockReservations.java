@@ -1,6 +1,7 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
@@ -39,7 +40,7 @@ import java.util.Optional;
  * It also serves reconciliation; it keeps no outbox, so no reservation is ever reported waiting in one.
  */
 public class InMemoryStockReservations
-        implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort {
+        implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort, HotStoreSaleTermsPort {
 
     private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
     private final BuyerBuckets buckets = new BuyerBuckets();
@@ -242,6 +243,28 @@ public class InMemoryStockReservations
         List<Order> all = new ArrayList<>(current.orders());
         all.addAll(orders);
         rebuilding.put(activityId, new Rebuild(rebuildId, Optional.of(last), List.copyOf(all), current.since()));
+        return true;
+    }
+
+    @Override
+    public synchronized boolean applyPaused(ActivityId activityId, boolean paused) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        if (ledger == null) {
+            return false;
+        }
+        ledger.changeTerms(paused ? ledger.activity().pause() : ledger.activity().resume());
+        return true;
+    }
+
+    @Override
+    public synchronized boolean applyWindow(ActivityId activityId, Instant startsAt, Instant endsAt) {
+        ActivityLedger ledger = ledgers.get(activityId);
+        if (ledger == null) {
+            return false;
+        }
+        Activity sale = ledger.activity();
+        ledger.changeTerms(new Activity(sale.id(), sale.name(), startsAt, endsAt, sale.perUserLimit(),
+                sale.paymentTimeout(), sale.items(), sale.paused()));
         return true;
     }
 

@@ -47,6 +47,9 @@ public class DatabaseReservations {
                 // judged per line below
             }
         }
+        if (activity.paused()) {
+            return Optional.of(new ReservationOutcome.Paused());
+        }
         for (ReservationLine line : request.lines()) {
             Optional<ActivityItem> item = activity.item(line.skuId());
             if (item.isEmpty()) {

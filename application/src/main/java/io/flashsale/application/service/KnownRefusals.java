@@ -2,6 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.port.out.SaleChangeListener;
 import io.flashsale.application.port.out.StockReturnListener;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -35,9 +36,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * forgotten with the refusals at every return of units, and not kept when a return was heard while it was on its
  * way: a key accepted after the return would be missing from it. A refusal that holds is not replaced by the same
  * refusal learnt again, so late answers (a batch's, all at once) never leave keyed attempts to the store until the next
- * read. A key is taken to name one attempt (its resends carry the same lines). Thread-safe.
+ * read. A key is taken to name one attempt (its resends carry the same lines). A change of the sale's terms (a pause,
+ * a resume, a window moved: ADR 79) forgets its refusals as a return does ({@link #changed}): a sale paused after it
+ * sold out is then answered by the hot store, which says paused, and a sale whose end was moved is no longer "ended".
+ * Thread-safe.
  */
-public final class KnownRefusals implements StockReturnListener {
+public final class KnownRefusals implements StockReturnListener, SaleChangeListener {
 
     /** @param learnt this refusal's place in the order refusals were learnt in, see {@link #learnings} */
     private record Remembered(ReservationOutcome outcome, Instant until, long learnt) {
@@ -265,6 +269,12 @@ public final class KnownRefusals implements StockReturnListener {
     public void returned(ActivityId activityId) {
         returnsHeard.incrementAndGet();
         refusals.remove(activityId);
+    }
+
+    /** The sale's record changed (its window or pause among others): what was learnt of it may not hold any more. */
+    @Override
+    public void changed(ActivityId activityId) {
+        returned(activityId);
     }
 
     @Override

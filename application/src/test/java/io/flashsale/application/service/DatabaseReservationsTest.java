@@ -63,6 +63,16 @@ class DatabaseReservationsTest {
     }
 
     @Test
+    void givenAPausedSale_whenReservingWhileRedisIsOut_thenPausedWithoutTheDatabase() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(new Activity(SALE, "Sale", STARTS, ENDS,
+                new PurchaseLimit(2), Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1))).pause()));
+
+        assertThat(reservations.reserve(request(SKU, 1, STARTS.plusSeconds(1))))
+                .isEqualTo(new ReservationOutcome.Paused());
+        verify(database, never()).reserve(any());
+    }
+
+    @Test
     void givenAnUnknownSkuOrALineAboveTheLimit_whenReserving_thenItIsRefusedWithoutTheDatabase() {
         sale();
 

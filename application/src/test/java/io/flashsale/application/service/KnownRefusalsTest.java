@@ -65,6 +65,29 @@ class KnownRefusalsTest {
     }
 
     @Test
+    void givenASoldOutSaleThatIsPausedOrItsWindowMoved_whenAskedAgain_thenTheStoreAnswers() {
+        known.learn(SALE, known.ticket(), new ReservationOutcome.SoldOut(PHONE), NOW);
+        known.learn(OTHER_SALE, known.ticket(), new ReservationOutcome.Ended(NOW), NOW);
+
+        known.changed(SALE);
+        known.changed(OTHER_SALE);
+
+        assertThat(known.answer(SALE, lines(PHONE), NOW)).as("ADR 79: paused is the store's answer, not sold out")
+                .isEmpty();
+        assertThat(known.answer(OTHER_SALE, lines(PHONE), NOW)).as("an extended sale is no longer ended").isEmpty();
+    }
+
+    @Test
+    void givenAPauseHeardWhileASoldOutAnswerWasOnItsWay_whenTheAnswerArrives_thenItIsNotKept() {
+        long ticket = known.ticket();
+
+        known.changed(SALE);
+        known.learn(SALE, ticket, new ReservationOutcome.SoldOut(PHONE), NOW);
+
+        assertThat(known.answer(SALE, lines(PHONE), NOW)).isEmpty();
+    }
+
+    @Test
     void givenMissedNotices_whenAnythingIsAsked_thenNothingIsKnown() {
         known.learn(SALE, known.ticket(), new ReservationOutcome.SoldOut(PHONE), NOW);
         known.learn(OTHER_SALE, known.ticket(), new ReservationOutcome.Ended(NOW), NOW);

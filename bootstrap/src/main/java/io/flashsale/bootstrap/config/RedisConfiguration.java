@@ -4,6 +4,7 @@ import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
@@ -71,6 +72,12 @@ public class RedisConfiguration {
     @Bean
     HotStoreArchivePort hotStoreArchivePort(RedisHotStore redis) {
         return redis.archive();
+    }
+
+    /** Sales' pause and window, which the reserve script decides by (ADR 79). */
+    @Bean
+    HotStoreSaleTermsPort hotStoreSaleTermsPort(RedisHotStore redis) {
+        return redis.saleTerms();
     }
 
     @Bean

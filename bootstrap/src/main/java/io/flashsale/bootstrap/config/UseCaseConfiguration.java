@@ -5,11 +5,13 @@ import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.SaleChangesPort;
+import io.flashsale.application.port.out.SaleTermsRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
 import io.flashsale.application.service.ActivityListingService;
@@ -23,6 +25,7 @@ import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.service.SaleControlService;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
 import io.flashsale.bootstrap.metrics.MachineCpu;
 import io.flashsale.bootstrap.metrics.TimedReservations;
@@ -82,16 +85,27 @@ public class UseCaseConfiguration {
         return new ActivityListingService(activities, clock);
     }
 
-    /** Hears every return of units, from this instance and the others, before the first attempt is answered. */
+    /**
+     * Hears every return of units and every change of a sale (a pause, a resume, a window moved: ADR 79), from this
+     * instance and the others, before the first attempt is answered.
+     */
     @Bean
     KnownRefusals knownRefusals(KnownRefusalsProperties properties, StockReturnsPort returns,
-                                AcceptedRequestsPort acceptedRequests) {
+                                SaleChangesPort changes, AcceptedRequestsPort acceptedRequests) {
         KnownRefusals known = properties.enabled()
                 ? KnownRefusals.remembering(properties.memory(), properties.notStartedMemory(), acceptedRequests,
                         properties.rereadGap())
                 : KnownRefusals.none();
         returns.subscribe(known);
+        changes.subscribe(known);
         return known;
+    }
+
+    /** The operator's pause, resume and window moves (ADR 79). */
+    @Bean
+    SaleControlService saleControlService(ActivityRepository activities, SaleTermsRepository terms,
+                                          HotStoreSaleTermsPort hotStore, SaleChangesPort changes, Clock clock) {
+        return new SaleControlService(activities, terms, hotStore, changes, clock);
     }
 
     @Bean

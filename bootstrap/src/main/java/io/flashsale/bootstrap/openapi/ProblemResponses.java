@@ -41,24 +41,30 @@ final class ProblemResponses implements OperationCustomizer {
     static final String PROBLEM_JSON = "application/problem+json";
     static final String CODES_EXTENSION = "x-problem-codes";
 
-    private static final Map<String, Set<ProblemCode>> REFUSALS = Map.of(
-            "POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS),
-            "POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
+    private static final Map<String, Set<ProblemCode>> REFUSALS = Map.ofEntries(
+            Map.entry("POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS)),
+            Map.entry("POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
                     ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
-                    ProblemCode.ENDED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY, ProblemCode.DEGRADED,
-                    ProblemCode.RATE_LIMITED),
-            "GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED),
-            "POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
-                    ProblemCode.SALE_HAS_RESERVATIONS, ProblemCode.HOT_STORE_MAY_EVICT),
-            "POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
-                    ProblemCode.RESERVATIONS_PENDING),
-            "POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE),
-            "POST /api/v1/reservations/{reservationId}/cancellation", EnumSet.of(ProblemCode.NOT_CANCELLABLE),
-            "POST /api/v1/payments/notifications", EnumSet.of(ProblemCode.SIGNATURE_INVALID,
+                    ProblemCode.ENDED, ProblemCode.SALE_PAUSED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY,
+                    ProblemCode.DEGRADED, ProblemCode.RATE_LIMITED)),
+            Map.entry("GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED)),
+            Map.entry("POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
+                    ProblemCode.SALE_HAS_RESERVATIONS, ProblemCode.HOT_STORE_MAY_EVICT)),
+            Map.entry("POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
+                    ProblemCode.RESERVATIONS_PENDING)),
+            Map.entry("POST /api/v1/activities/{activityId}/pause", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED)),
+            Map.entry("POST /api/v1/activities/{activityId}/resume", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED)),
+            Map.entry("PATCH /api/v1/activities/{activityId}", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
+                    ProblemCode.SALE_ENDED, ProblemCode.SALE_STARTED, ProblemCode.ENDS_NOT_AFTER_NOW,
+                    ProblemCode.ENDS_NOT_AFTER_START, ProblemCode.STARTS_BEFORE_NOW)),
+            Map.entry("POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE)),
+            Map.entry("POST /api/v1/reservations/{reservationId}/cancellation",
+                    EnumSet.of(ProblemCode.NOT_CANCELLABLE)),
+            Map.entry("POST /api/v1/payments/notifications", EnumSet.of(ProblemCode.SIGNATURE_INVALID,
                     ProblemCode.PAYMENT_NOTIFICATIONS_DISABLED, ProblemCode.PAYMENT_CONFLICT, ProblemCode.PAYMENT_REFUSED,
-                    ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND),
-            "POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
-                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM));
+                    ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND)),
+            Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
+                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM)));
     /** Operations whose success is not 200 (the status the controller's ResponseEntity sets, which springdoc cannot see). */
     private static final Map<String, Integer> SUCCESS = Map.of(
             "POST /api/v1/activities", 201,

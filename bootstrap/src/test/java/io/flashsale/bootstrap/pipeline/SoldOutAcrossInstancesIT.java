@@ -1,13 +1,11 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.bootstrap.FlashsaleApplication;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
 
@@ -39,18 +37,6 @@ import static org.awaitility.Awaitility.await;
 class SoldOutAcrossInstancesIT extends PipelineTestBase {
 
     private static final long WINDOW_MS = 100;
-    /** The properties that make an instance part of this test's deployment (PipelineTestBase sets them). */
-    private static final List<String> DEPLOYMENT = List.of("spring.data.redis.host", "spring.data.redis.port",
-            "spring.datasource.url", "spring.datasource.username", "spring.datasource.password",
-            "spring.datasource.hikari.connection-timeout", "spring.datasource.hikari.validation-timeout",
-            "flashsale.admin.token", "spring.kafka.bootstrap-servers", "flashsale.kafka.topic",
-            "flashsale.kafka.consumer.group-id", "flashsale.kafka.publish-timeout", "flashsale.kafka.retry.initial-interval",
-            "flashsale.kafka.retry.max-interval", "flashsale.kafka.retry.max-attempts",
-            "flashsale.kafka.dead-letters.timeout", "flashsale.redis.outbox-registry", "flashsale.relay.stale-after",
-            "flashsale.lifecycle.expiry-interval", "flashsale.lifecycle.restore-sweep-interval",
-            "flashsale.warm-up.schedule-enabled", "flashsale.archive.schedule-enabled",
-            "flashsale.reconciliation.schedule-enabled", "flashsale.reconciliation.grace");
-
     private static ConfigurableApplicationContext secondInstance;
 
     @Autowired
@@ -59,20 +45,8 @@ class SoldOutAcrossInstancesIT extends PipelineTestBase {
     @BeforeEach
     void startTheSecondInstance() {
         if (secondInstance == null) {
-            Map<String, Object> properties = new LinkedHashMap<>();
-            for (String key : DEPLOYMENT) {
-                String value = environment.getProperty(key);
-                if (value != null) {
-                    properties.put(key, value);
-                }
-            }
-            properties.put("server.port", "0");
-            properties.put("management.server.port", "0");
             // Long enough that only the cancellation's notice, not the memory running out, can make it sell again.
-            properties.put("flashsale.known-refusals.memory", "60s");
-            // As command-line arguments: they win over application.yaml, as the first instance's test properties do.
-            secondInstance = new SpringApplicationBuilder(FlashsaleApplication.class).run(properties.entrySet().stream()
-                    .map(property -> "--" + property.getKey() + "=" + property.getValue()).toArray(String[]::new));
+            secondInstance = SecondInstance.start(environment, Map.of("flashsale.known-refusals.memory", "60s"));
         }
     }
 
@@ -85,8 +59,7 @@ class SoldOutAcrossInstancesIT extends PipelineTestBase {
     }
 
     private ServiceClient other() {
-        return new ServiceClient(Integer.parseInt(secondInstance.getEnvironment().getProperty("local.server.port")),
-                ADMIN_TOKEN);
+        return SecondInstance.client(secondInstance, ADMIN_TOKEN);
     }
 
     /**

@@ -10,9 +10,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 
-/** A sale: SKUs with fixed stock, a per-user limit and a time window [startsAt, endsAt). */
+/**
+ * A sale: SKUs with fixed stock, a per-user limit and a time window [startsAt, endsAt). An operator may pause it: a
+ * paused sale refuses every attempt inside its window until it is resumed (ADR 79).
+ */
 public record Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
-                       PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items) {
+                       PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items, boolean paused) {
 
     public static final int MAX_ITEMS = 50;
     public static final int MAX_NAME_LENGTH = 200;
@@ -41,6 +44,30 @@ public record Activity(ActivityId id, String name, Instant startsAt, Instant end
             }
         }
         items = List.copyOf(items);
+    }
+
+    /** A sale that is not paused. */
+    public Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
+                    PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items) {
+        this(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false);
+    }
+
+    /** This sale paused; pausing a paused sale changes nothing. */
+    public Activity pause() {
+        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, true);
+    }
+
+    /** This sale resumed; resuming a sale that is not paused changes nothing. */
+    public Activity resume() {
+        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false);
+    }
+
+    /**
+     * This sale with its window moved to [{@code newStartsAt}, {@code newEndsAt}) at {@code now}, or why not: see
+     * {@link SaleWindowChange}.
+     */
+    public SaleWindowChange moveWindow(Instant newStartsAt, Instant newEndsAt, Instant now) {
+        return SaleWindowChange.of(this, newStartsAt, newEndsAt, now);
     }
 
     public Optional<ActivityItem> item(SkuId skuId) {

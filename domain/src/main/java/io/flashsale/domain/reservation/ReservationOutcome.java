@@ -43,6 +43,10 @@ public sealed interface ReservationOutcome {
     record Ended(Instant endsAt) implements ReservationOutcome {
     }
 
+    /** An operator paused the sale (ADR 79): nothing deducted; it may be resumed. */
+    record Paused() implements ReservationOutcome {
+    }
+
     /** The activity's stock is not loaded into the hot store yet. */
     record NotReady() implements ReservationOutcome {
     }

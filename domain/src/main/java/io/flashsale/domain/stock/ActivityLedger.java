@@ -38,7 +38,8 @@ import java.util.function.BiFunction;
  */
 public final class ActivityLedger {
 
-    private final Activity activity;
+    /** Replaced, never mutated, when an operator pauses, resumes or moves the window ({@link #changeTerms}). */
+    private Activity activity;
     private final Map<SkuId, StockLedger> ledgers = new LinkedHashMap<>();
     private final Map<BuyerId, Map<SkuId, Long>> holdings = new HashMap<>();
     /** The records: RESERVED ones, and those that never became an order (ADR 71: an ordered one leaves its record). */
@@ -132,7 +133,7 @@ public final class ActivityLedger {
     }
 
     /**
-     * Replay, window, unknown SKUs, then every line's limit and stock in line order; all lines are
+     * Replay, window, pause, unknown SKUs, then every line's limit and stock in line order; all lines are
      * deducted or none, and nothing changes on a refusal.
      */
     public ReservationOutcome reserve(ReservationRequest request) {
@@ -149,6 +150,9 @@ public final class ActivityLedger {
             }
             case OPEN -> {
             }
+        }
+        if (activity.paused()) {
+            return new ReservationOutcome.Paused();
         }
         for (ReservationLine line : request.lines()) {
             if (!ledgers.containsKey(line.skuId())) {
@@ -479,6 +483,17 @@ public final class ActivityLedger {
 
     public Activity activity() {
         return activity;
+    }
+
+    /**
+     * The sale's terms changed in the database of record (paused, resumed, its window moved: ADR 79); its SKUs and
+     * stock do not change this way.
+     */
+    public void changeTerms(Activity changed) {
+        if (!changed.id().equals(activity.id()) || !changed.items().equals(activity.items())) {
+            throw new IllegalArgumentException("only the window and the pause of " + activity.id() + " change here");
+        }
+        activity = changed;
     }
 
     private Map<SkuId, Long> holdingsOf(BuyerId buyer) {

@@ -170,6 +170,7 @@ public final class ReserveScriptCall {
             case "NOT_READY" -> new ReservationOutcome.NotReady();
             case "NOT_STARTED" -> new ReservationOutcome.NotStarted(instant(reply, 1));
             case "ENDED" -> new ReservationOutcome.Ended(instant(reply, 1));
+            case "PAUSED" -> new ReservationOutcome.Paused();
             case "UNKNOWN_SKU" -> new ReservationOutcome.UnknownSku(sku(reply));
             case "LIMIT_EXCEEDED" -> new ReservationOutcome.LimitExceeded(
                     sku(reply), Math.toIntExact(number(reply, 2)), number(reply, 3));

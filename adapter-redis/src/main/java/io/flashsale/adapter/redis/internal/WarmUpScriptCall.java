@@ -23,7 +23,7 @@ public final class WarmUpScriptCall {
     }
 
     public static String[] arguments(Activity activity) {
-        var args = new ArrayList<String>(8 + ARGS_PER_ITEM * activity.items().size());
+        var args = new ArrayList<String>(9 + ARGS_PER_ITEM * activity.items().size());
         args.add(Long.toString(activity.startsAt().getEpochSecond()));
         args.add(Integer.toString(activity.startsAt().getNano()));
         args.add(Long.toString(activity.endsAt().getEpochSecond()));
@@ -34,6 +34,7 @@ public final class WarmUpScriptCall {
                 activity.items().stream().mapToLong(ActivityItem::stock).sum());
         args.add(Long.toString(size.bits()));
         args.add(Integer.toString(size.hashes()));
+        args.add(activity.paused() ? "1" : "0");
         for (ActivityItem item : activity.items()) {
             args.add(item.skuId().value());
             args.add(Long.toString(item.stock()));

@@ -1,0 +1,21 @@
+package io.flashsale.application.reference;
+
+import io.flashsale.application.contract.SaleTermsContract;
+import io.flashsale.application.port.out.HotStoreSaleTermsPort;
+import io.flashsale.application.port.out.StockReservationPort;
+
+/** The reference model keeps the sale-terms contract it referees. */
+class InMemorySaleTermsTest extends SaleTermsContract {
+
+    private final InMemoryStockReservations store = new InMemoryStockReservations();
+
+    @Override
+    protected StockReservationPort stock() {
+        return store;
+    }
+
+    @Override
+    protected HotStoreSaleTermsPort terms() {
+        return store;
+    }
+}
