@@ -114,9 +114,8 @@ def main():
     redis = server.redis
     try:
         now = int(time.time())
-        redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'),
-                   key('requests'), key('keys'), now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes, 'unit',
-                   reservations + WARM_ROUND, 1, 1)
+        redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
+                   key('keys'), *cost.warm_up_arguments(lua, now, reservations + WARM_ROUND, bits, hashes))
         redis.call('XGROUP', 'CREATE', key('outbox'), 'relays', '0', 'MKSTREAM')
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))
                 for name in ('reserve', 'acknowledge', 'settle_batch')}

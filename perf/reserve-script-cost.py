@@ -107,6 +107,13 @@ def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here):
     return args + ([1, 'unit', 1] if 'ATTEMPT_ARGUMENTS = 15' in script else [])
 
 
+def warm_up_arguments(lua, now, units, bits, hashes):
+    """warm_up.lua's arguments for a sale of one SKU "unit", limit 1, open for the hour; since ADR 79 a paused flag
+    comes before the items."""
+    paused = ['0'] if '9 paused' in open(lua + '/warm_up.lua').read() else []
+    return [now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes] + paused + ['unit', units, 1, 1]
+
+
 def word(key, bits, hashes):
     """The key's word offset and mask in a filter of layout 1, as AcceptedRequestsFilter.Word computes them."""
     digest = hashlib.sha1(key.encode()).digest()
@@ -128,7 +135,7 @@ def main():
     # One SKU "unit" of 10^8 units in one segment, limit 1, a filter of 2^21 bits and 5 hashes, open for the hour.
     bits, hashes = 1 << 21, 5
     redis.call('EVAL', compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
-               key('keys'), now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes, 'unit', 100000000, 1, 1)
+               key('keys'), *warm_up_arguments(lua, now, 100000000, bits, hashes))
     script = open(lua + '/reserve.lua').read()
     # Since ADR 83 the adapter hashes each request key into the filter (three more arguments per attempt); HASH=lua
     # leaves it to the script, as for a sale whose filter shape the adapter does not know.
