@@ -33,7 +33,7 @@ public record ApiCall(String method, String path, Map<String, String> headers, b
     }
 
     private ApiCall withMethod(String newMethod) {
-        return new ApiCall(newMethod, path, headers, body);
+        return new ApiCall(newMethod, path, headers, body, buyer);
     }
 
     public ApiCall withHeader(String name, String value) {
