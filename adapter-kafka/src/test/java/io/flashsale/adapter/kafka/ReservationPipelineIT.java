@@ -276,6 +276,20 @@ class ReservationPipelineIT {
                 .doesNotContainAnyElementsOf(neighbours.stream().map(n -> n.id().value()).toList());
     }
 
+    /** Lock contention is a store's verdict too: more lost locks than the attempts, and still placed, not dead-lettered. */
+    @Test
+    void givenMoreLostLocksThanTheAttempts_whenConsumed_thenTheOrderIsPlacedAndNothingIsDeadLettered() {
+        Reservation reservation = Reservations.reserved(activity);
+        orders.contendedForNextDeliveries(reservation.id(), MAX_ATTEMPTS + 2);
+
+        publisher.publish(List.of(reservation));
+
+        await().atMost(WITHIN).until(() -> orders.placementsOf(reservation.id()) == 1);
+        assertThat(orders.deliveriesOf(reservation.id())).isEqualTo(MAX_ATTEMPTS + 3);
+        assertThat(retries.deadLetteredCount(reservation.id().value())).isZero();
+        assertThat(metrics.deadLetteredCount(reservation.id().value())).isZero();
+    }
+
     /** An outage, then a failure of the event itself: the bounded attempts start afresh and it is dead-lettered. */
     @Test
     void givenAnOutageThenAPoison_whenConsumed_thenThePoisonIsStillDeadLettered() {

@@ -2,6 +2,7 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.OrderBatchFailedException;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
@@ -27,6 +28,7 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
     private final Map<ReservationId, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
     private final Map<ReservationId, CountDownLatch> holds = new ConcurrentHashMap<>();
     private final Map<ReservationId, AtomicInteger> unavailableLeft = new ConcurrentHashMap<>();
+    private final Map<ReservationId, AtomicInteger> contendedLeft = new ConcurrentHashMap<>();
     private final Set<ReservationId> poisons = ConcurrentHashMap.newKeySet();
     private volatile boolean databaseOut;
 
@@ -53,6 +55,11 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
     /** The next {@code times} batches holding this reservation fail as if the database were out of reach. */
     void unavailableForNextDeliveries(ReservationId id, int times) {
         unavailableLeft.put(id, new AtomicInteger(times));
+    }
+
+    /** The next {@code times} batches holding this reservation lose a lock (a deadlock the database chose them for). */
+    void contendedForNextDeliveries(ReservationId id, int times) {
+        contendedLeft.put(id, new AtomicInteger(times));
     }
 
     /**
@@ -92,6 +99,12 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
                 deliveries.addAll(batch);
                 throw new StoreUnavailableException("the database did not answer for " + reservation.id(),
                         new IllegalStateException("connection refused"));
+            }
+            AtomicInteger contended = contendedLeft.get(reservation.id());
+            if (contended != null && contended.getAndDecrement() > 0) {
+                deliveries.addAll(batch);
+                throw new StoreContentionException("deadlock on " + reservation.id(),
+                        new IllegalStateException("Deadlock found when trying to get lock"));
             }
             if (poisons.contains(reservation.id())) {
                 deliveries.addAll(batch);
