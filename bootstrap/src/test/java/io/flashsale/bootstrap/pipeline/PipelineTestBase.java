@@ -122,9 +122,6 @@ abstract class PipelineTestBase {
         registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
         registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
         registry.add("flashsale.kafka.retry.max-attempts", () -> "4");
-        // Off: these tests judge the pipeline itself, which giving way to a busy machine's buyers would hold back for up to
-        // 30 s (long enough to hide a database outage from the consumer); GiveWayIT judges giving way.
-        registry.add("flashsale.orders.give-way.max-wait", () -> "0s");
         // While the database is out the consumer holds its partitions and asks it twice a second (ADR 78).
         registry.add("flashsale.kafka.retry.probe-interval", () -> "500ms");
         // Dead-lettered reservations past their payment deadline are given back within moments (ADR 78).
