@@ -1,6 +1,7 @@
 package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.port.out.DatabaseProbePort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,7 +31,9 @@ import java.time.Duration;
  * 1000, see ADR 33),
  * {@code flashsale.kafka.retry.initial-interval} (200ms), {@code flashsale.kafka.retry.multiplier} (2.0),
  * {@code flashsale.kafka.retry.max-interval} (10s), {@code flashsale.kafka.retry.max-attempts} (6, the first
- * delivery included), {@code flashsale.kafka.dead-letters.timeout} (10s).
+ * delivery included; a store out of reach never uses them up: ADR 78), {@code flashsale.kafka.retry.probe-interval}
+ * (1s: while a store is out of reach, how often the database is asked whether it answers again),
+ * {@code flashsale.kafka.dead-letters.timeout} (10s).
  *
  * <p>The producer must be idempotent with acks=all, or the publisher refuses to start:
  * {@code spring.kafka.producer.acks=all}, {@code spring.kafka.producer.properties[enable.idempotence]=true}, and
@@ -69,16 +72,19 @@ public class KafkaPipelineConfiguration {
     RetryPolicy reservationRetryPolicy(@Value("${flashsale.kafka.retry.initial-interval:200ms}") Duration initialInterval,
                                        @Value("${flashsale.kafka.retry.multiplier:2.0}") double multiplier,
                                        @Value("${flashsale.kafka.retry.max-interval:10s}") Duration maxInterval,
-                                       @Value("${flashsale.kafka.retry.max-attempts:6}") int maxAttempts) {
-        return new RetryPolicy(initialInterval, multiplier, maxInterval, maxAttempts);
+                                       @Value("${flashsale.kafka.retry.max-attempts:6}") int maxAttempts,
+                                       @Value("${flashsale.kafka.retry.probe-interval:1s}") Duration probeInterval) {
+        return new RetryPolicy(initialInterval, multiplier, maxInterval, maxAttempts, probeInterval);
     }
 
-    @Bean(ReservationListenerContainerSetup.BEAN_NAME)
+    /** A consumer without a {@link DatabaseProbePort} bean takes its partitions up again after each probe interval. */
+    @Bean(name = ReservationListenerContainerSetup.BEAN_NAME, destroyMethod = "close")
     ReservationListenerContainerSetup reservationListenerContainerSetup(
             KafkaTemplate<String, String> kafkaTemplate, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
-            RetryPolicy reservationRetryPolicy, OrderPipelineMetrics metrics,
-            ObjectProvider<RetryListener> retryListeners) {
-        return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy, metrics,
+            RetryPolicy reservationRetryPolicy, ObjectProvider<DatabaseProbePort> database,
+            OrderPipelineMetrics metrics, ObjectProvider<RetryListener> retryListeners) {
+        return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy,
+                database.getIfAvailable(() -> DatabaseProbePort.UNPROBED), metrics,
                 retryListeners.orderedStream().toList());
     }
 

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.kafka;
 
+import io.flashsale.application.port.out.DatabaseProbePort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -15,6 +16,8 @@ import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.RetryListener;
 
+import org.springframework.util.backoff.BackOff;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +32,10 @@ import java.util.List;
  *   the dead-letter topic), in one commit; never an offset whose order was not placed.
  *   A crash re-delivers at most one poll ({@code max.poll.records}) per partition, which the idempotent order
  *   placement absorbs; a commit per record would add a broker round trip to every order.</li>
+ *   <li>A batch that met a store out of reach ({@link StoresUnavailableBatchException}) is back-pressure, not a
+ *   failure of its events (ADR 78): the attempts never run out; between two of them the container is paused and the
+ *   database probed every {@link RetryPolicy#probeInterval()} ({@link DatabaseProbingBackOffHandler}), and resumed once
+ *   it answers. Every such attempt is counted ({@link OrderPipelineMetrics#waitedForStores}).</li>
  *   <li>A failing event is retried with exponential back-off, then published unchanged (key, value, headers plus
  *   spring-kafka's {@code kafka_dlt-*} headers) to the dead-letter topic, on whichever partition its key hashes to
  *   (so the dead-letter topic may have fewer partitions than the main one). An event that cannot be decoded
@@ -39,31 +46,41 @@ import java.util.List;
  * </ul>
  */
 public class ReservationListenerContainerSetup
-        implements ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> {
+        implements ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>>,
+        AutoCloseable {
 
     public static final String BEAN_NAME = "reservationListenerContainerSetup";
 
     private static final Logger LOG = LoggerFactory.getLogger(ReservationListenerContainerSetup.class);
 
     private final DefaultErrorHandler errorHandler;
+    private final DatabaseProbingBackOffHandler backPressure;
 
     /**
-     * @param metrics        told of every dead-lettered event
+     * @param database       asked, while a store is out of reach, whether the database answers again
+     * @param metrics        told of every dead-lettered event and of every attempt that waited for the stores
      * @param retryListeners told of every failed delivery and of every dead-lettered event as well
      */
     public ReservationListenerContainerSetup(KafkaOperations<?, ?> template, String deadLetterTopic,
-                                             RetryPolicy retryPolicy, OrderPipelineMetrics metrics,
-                                             List<RetryListener> retryListeners) {
+                                             RetryPolicy retryPolicy, DatabaseProbePort database,
+                                             OrderPipelineMetrics metrics, List<RetryListener> retryListeners) {
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, failure) -> new TopicPartition(deadLetterTopic, -1));
-        errorHandler = new DefaultErrorHandler(recoverer, retryPolicy.backOff());
+        backPressure = new DatabaseProbingBackOffHandler(database);
+        errorHandler = new DefaultErrorHandler(recoverer, retryPolicy.backOff(), backPressure);
         // Also when it comes as the cause of a BatchListenerFailedException: the classifier looks through causes.
         errorHandler.addNotRetryableExceptions(MalformedReservationMessageException.class);
+        BackOff whileStoresAreOut = retryPolicy.whileStoresAreOut();
+        errorHandler.setBackOffFunction((record, failure) -> StoreOutages.isIn(failure) ? whileStoresAreOut : null);
+        // A record that waited for the stores and then fails by itself starts the bounded back-off afresh (and the
+        // other way round): the two failures are exceptions of different classes.
+        errorHandler.setResetStateOnExceptionChange(true);
         // Each failed attempt is expected and retried: a warning, not an error with a stack trace.
         errorHandler.setLogLevel(KafkaException.Level.WARN);
         List<RetryListener> listeners = new ArrayList<>(retryListeners);
         listeners.add(new FailureLog(deadLetterTopic));
         listeners.add(new DeadLetterReport(metrics));
+        listeners.add(new StoreWaitReport(metrics));
         errorHandler.setRetryListeners(listeners.toArray(RetryListener[]::new));
     }
 
@@ -75,6 +92,27 @@ public class ReservationListenerContainerSetup
 
     public DefaultErrorHandler errorHandler() {
         return errorHandler;
+    }
+
+    @Override
+    public void close() {
+        backPressure.close();
+    }
+
+    /** Counts the attempts of batches that waited for a store out of reach. */
+    private record StoreWaitReport(OrderPipelineMetrics metrics) implements RetryListener {
+
+        @Override
+        public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
+            // Counted once per batch below.
+        }
+
+        @Override
+        public void failedDelivery(ConsumerRecords<?, ?> records, Exception failure, int deliveryAttempt) {
+            if (failure != null && StoreOutages.isIn(failure)) {
+                metrics.waitedForStores(records.count());
+            }
+        }
     }
 
     /** Hands each dead-lettered event to the application's metrics port, by its key: the reservation id. */

@@ -8,7 +8,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.annotation.KafkaListener;
-import org.springframework.kafka.listener.BatchListenerFailedException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +16,18 @@ import java.util.TreeMap;
 
 /**
  * The order consumer: hands every poll's reservation events, as one batch, to {@link PlaceOrderBatchUseCase}. The
- * offsets of a poll are committed only after the batch returned (AckMode BATCH). A record that cannot be decoded, or
- * whose follow-up failed, does not fail its neighbours: the records before it are placed, and its index goes to the
- * container's error handler ({@link ReservationListenerContainerSetup}) as a {@link BatchListenerFailedException},
- * which commits those, dead-letters or retries that record, and delivers the rest again. Any other failure (the
- * database or Redis unreachable) retries the whole batch with back-off, then dead-letters it. A delivery may repeat:
- * placing orders is idempotent.
+ * offsets of a poll are committed only after the batch returned (AckMode BATCH). How a failure is answered (ADR 78):
+ * <ul>
+ *   <li>a store out of reach or a lock lost ({@link StoreOutages}): the whole batch comes again once the database
+ *   answers ({@link StoresUnavailableBatchException}), however long it is out; never dead-lettered;</li>
+ *   <li>a record that cannot be decoded: the records before it are placed, and its index goes to the container's error
+ *   handler ({@link ReservationListenerContainerSetup}), which commits those, dead-letters that one at once and
+ *   delivers the rest again;</li>
+ *   <li>any other failure of the batch: its reservations are placed one by one, so that only the one that fails by
+ *   itself (a poison event) is named, retried a few times and dead-lettered; if each passes alone, the batch is
+ *   done.</li>
+ * </ul>
+ * A delivery may repeat: placing orders is idempotent.
  *
  * <p>A group that has no committed offset yet starts at the earliest record, so events published before the
  * first consumer joined are not skipped; the listener never commits on its own (no auto-commit).
@@ -68,7 +73,7 @@ public class ReservationOrderListener {
             } catch (MalformedReservationMessageException malformed) {
                 // Its neighbours before it are placed now, the ones after it are delivered again.
                 place(records, batch);
-                throw new BatchListenerFailedException(malformed.getMessage(), malformed, index);
+                throw new UnplaceableReservationException(malformed.getMessage(), malformed, index);
             }
         }
         place(records, batch);
@@ -83,8 +88,14 @@ public class ReservationOrderListener {
         List<OrderPlacement> placements;
         try {
             placements = placeOrders.placeOrders(batch);
-        } catch (OrderBatchFailedException failed) {
-            throw new BatchListenerFailedException(failed.getMessage(), failed, failed.index());
+        } catch (RuntimeException failed) {
+            if (StoreOutages.isIn(failed)) {
+                throw new StoresUnavailableBatchException(failed);
+            }
+            if (failed instanceof OrderBatchFailedException followUp) {
+                throw new UnplaceableReservationException(followUp.getMessage(), followUp, followUp.index());
+            }
+            placements = placeOneByOne(batch, failed);
         }
         if (LOG.isDebugEnabled()) {
             ConsumerRecord<String, String> first = records.getFirst();
@@ -95,6 +106,33 @@ public class ReservationOrderListener {
                     longestInOutbox(records, batch), longestOnTopic(records, batch.size(), startMillis),
                     outcomes(placements));
         }
+    }
+
+    /**
+     * The batch failed, and not for want of a store: each reservation alone, so that the one that fails by itself is
+     * the only one named (and, after its retries, dead-lettered). Those before it are placed; a store going out of
+     * reach meanwhile holds the whole batch as above.
+     */
+    private List<OrderPlacement> placeOneByOne(List<Reservation> batch, RuntimeException batchFailure) {
+        if (batch.size() == 1) {
+            throw new UnplaceableReservationException("reservation " + batch.getFirst().id() + " cannot be placed: "
+                    + batchFailure.getMessage(), batchFailure, 0);
+        }
+        List<OrderPlacement> placements = new ArrayList<>(batch.size());
+        for (int index = 0; index < batch.size(); index++) {
+            try {
+                placements.addAll(placeOrders.placeOrders(List.of(batch.get(index))));
+            } catch (RuntimeException failed) {
+                if (StoreOutages.isIn(failed)) {
+                    throw new StoresUnavailableBatchException(failed);
+                }
+                throw new UnplaceableReservationException("reservation " + batch.get(index).id() + " (" + index
+                        + " of the batch) cannot be placed: " + failed.getMessage(), failed, index);
+            }
+        }
+        LOG.warn("a batch of {} reservations failed ({}) but each was placed alone", batch.size(),
+                batchFailure.toString());
+        return placements;
     }
 
     /**

@@ -20,6 +20,7 @@ final class PipelineProperties {
         registry.add("flashsale.kafka.retry.initial-interval", () -> "50ms");
         registry.add("flashsale.kafka.retry.max-interval", () -> "200ms");
         registry.add("flashsale.kafka.retry.max-attempts", () -> maxAttempts);
+        registry.add("flashsale.kafka.retry.probe-interval", () -> "200ms");
         registry.add("flashsale.kafka.dead-letters.timeout", () -> "5s");
     }
 }

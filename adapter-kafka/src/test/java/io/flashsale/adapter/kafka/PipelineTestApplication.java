@@ -17,6 +17,11 @@ class PipelineTestApplication {
     }
 
     @Bean
+    ScriptedDatabaseProbe scriptedDatabaseProbe() {
+        return new ScriptedDatabaseProbe();
+    }
+
+    @Bean
     RecordingOrderPipelineMetrics recordingOrderPipelineMetrics() {
         return new RecordingOrderPipelineMetrics();
     }

@@ -5,11 +5,13 @@ import io.flashsale.domain.order.OrderPlacement;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** The application's metrics port as the Kafka adapter reaches it: here only dead letters arrive. */
+/** The application's metrics port as the Kafka adapter reaches it: dead letters and waits for the stores. */
 final class RecordingOrderPipelineMetrics implements OrderPipelineMetrics {
 
     private final List<String> deadLettered = new CopyOnWriteArrayList<>();
+    private final AtomicInteger storeWaits = new AtomicInteger();
 
     @Override
     public void recorded(OrderPlacement placement) {
@@ -24,6 +26,15 @@ final class RecordingOrderPipelineMetrics implements OrderPipelineMetrics {
     @Override
     public void deadLettered(String reservationId) {
         deadLettered.add(reservationId);
+    }
+
+    @Override
+    public void waitedForStores(int deliveries) {
+        storeWaits.incrementAndGet();
+    }
+
+    int storeWaits() {
+        return storeWaits.get();
     }
 
     long deadLetteredCount(String reservationId) {

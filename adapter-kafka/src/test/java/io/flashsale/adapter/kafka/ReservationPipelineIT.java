@@ -31,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -75,6 +76,8 @@ class ReservationPipelineIT {
     private RecordingRetryListener retries;
     @Autowired
     private RecordingOrderPipelineMetrics metrics;
+    @Autowired
+    private ScriptedDatabaseProbe database;
 
     private final ReservationMessageCodec codec = new ReservationMessageCodec();
     private final ActivityId activity = Reservations.newActivity();
@@ -209,6 +212,97 @@ class ReservationPipelineIT {
         assertThat(deadLetters.find(deadLetter.id())).contains(deadLetter);
         var failed = retries.failuresOf(reservation.id().value()).getFirst();
         await().atMost(WITHIN).until(() -> committedOffset(failed.partition()) > failed.offset());
+    }
+
+    /**
+     * ADR 78: the database out of reach for far longer than the attempts last (4 attempts within well under a second
+     * here): the container holds its partitions while the probe says no, takes no delivery meanwhile, and places the
+     * order once the database answers; nothing is dead-lettered.
+     */
+    @Test
+    void givenTheDatabaseOutLongerThanTheAttempts_whenItAnswersAgain_thenTheOrderIsPlacedAndNothingIsDeadLettered()
+            throws Exception {
+        Reservation reservation = Reservations.reserved(activity);
+        int waitsBefore = metrics.storeWaits();
+        database.answering(false);
+        orders.databaseOut(true);
+        try {
+            publisher.publish(List.of(reservation));
+            await().atMost(WITHIN).until(() -> orders.deliveriesOf(reservation.id()) >= 1);
+            int askedAtFirst = database.asked();
+            await().atMost(WITHIN).until(() -> database.asked() >= askedAtFirst + 5);
+            long heldDeliveries = orders.deliveriesOf(reservation.id());
+            Thread.sleep(1_000);
+            assertThat(orders.deliveriesOf(reservation.id())).as("no delivery while the database does not answer")
+                    .isEqualTo(heldDeliveries).isLessThan(MAX_ATTEMPTS);
+        } finally {
+            orders.databaseOut(false);
+            database.answering(true);
+        }
+
+        await().atMost(WITHIN).until(() -> orders.placementsOf(reservation.id()) == 1);
+        assertThat(metrics.storeWaits() - waitsBefore).as("attempts that waited for the stores").isPositive();
+        assertThat(retries.deadLetteredCount(reservation.id().value())).isZero();
+        assertThat(metrics.deadLetteredCount(reservation.id().value())).isZero();
+        var failed = retries.failuresOf(reservation.id().value()).getFirst();
+        await().atMost(WITHIN).until(() -> committedOffset(failed.partition()) > failed.offset());
+        assertThat(deadLetters.list(1000)).extracting(DeadLetter::reservationId)
+                .doesNotContain(reservation.id().value());
+    }
+
+    /**
+     * A poison event among neighbours fails the whole batch without an index: only it is dead-lettered, after its
+     * attempts, and every neighbour becomes an order once, none dead-lettered.
+     */
+    @Test
+    void givenAPoisonEventAmongNeighbours_whenTheBatchFails_thenOnlyThePoisonIsDeadLettered() {
+        Reservation poison = Reservations.reserved(activity);
+        List<Reservation> neighbours = IntStream.range(0, 6).mapToObj(i -> Reservations.reserved(activity)).toList();
+        orders.poison(poison.id());
+        List<Reservation> all = new ArrayList<>(neighbours);
+        all.add(3, poison);
+
+        publisher.publish(all);
+
+        DeadLetter deadLetter = awaitDeadLetter(poison.id().value());
+        assertThat(deadLetter.error()).contains("poison");
+        // A neighbour after the poison may be delivered again with it; placing is idempotent in the real database.
+        await().atMost(WITHIN).until(() -> neighbours.stream().allMatch(n -> orders.placementsOf(n.id()) >= 1));
+        assertThat(orders.placementsOf(poison.id())).isZero();
+        assertThat(retries.failuresOf(poison.id().value())).hasSize(MAX_ATTEMPTS);
+        neighbours.forEach(n -> assertThat(retries.deadLetteredCount(n.id().value())).as(n.id().value()).isZero());
+        assertThat(deadLetters.list(1000)).extracting(DeadLetter::reservationId)
+                .containsOnlyOnce(poison.id().value())
+                .doesNotContainAnyElementsOf(neighbours.stream().map(n -> n.id().value()).toList());
+    }
+
+    /** Lock contention is a store's verdict too: more lost locks than the attempts, and still placed, not dead-lettered. */
+    @Test
+    void givenMoreLostLocksThanTheAttempts_whenConsumed_thenTheOrderIsPlacedAndNothingIsDeadLettered() {
+        Reservation reservation = Reservations.reserved(activity);
+        orders.contendedForNextDeliveries(reservation.id(), MAX_ATTEMPTS + 2);
+
+        publisher.publish(List.of(reservation));
+
+        await().atMost(WITHIN).until(() -> orders.placementsOf(reservation.id()) == 1);
+        assertThat(orders.deliveriesOf(reservation.id())).isEqualTo(MAX_ATTEMPTS + 3);
+        assertThat(retries.deadLetteredCount(reservation.id().value())).isZero();
+        assertThat(metrics.deadLetteredCount(reservation.id().value())).isZero();
+    }
+
+    /** An outage, then a failure of the event itself: the bounded attempts start afresh and it is dead-lettered. */
+    @Test
+    void givenAnOutageThenAPoison_whenConsumed_thenThePoisonIsStillDeadLettered() {
+        Reservation reservation = Reservations.reserved(activity);
+        orders.unavailableForNextDeliveries(reservation.id(), 3);
+        orders.poison(reservation.id());
+
+        publisher.publish(List.of(reservation));
+
+        DeadLetter deadLetter = awaitDeadLetter(reservation.id().value());
+        assertThat(deadLetter.error()).contains("poison");
+        assertThat(orders.deliveriesOf(reservation.id())).isGreaterThanOrEqualTo(3 + MAX_ATTEMPTS);
+        assertThat(orders.placementsOf(reservation.id())).isZero();
     }
 
     @Test

@@ -2,6 +2,8 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.OrderBatchFailedException;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.port.out.StoreContentionException;
+import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
@@ -11,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +27,10 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
     private final List<Reservation> placed = new CopyOnWriteArrayList<>();
     private final Map<ReservationId, AtomicInteger> failuresLeft = new ConcurrentHashMap<>();
     private final Map<ReservationId, CountDownLatch> holds = new ConcurrentHashMap<>();
+    private final Map<ReservationId, AtomicInteger> unavailableLeft = new ConcurrentHashMap<>();
+    private final Map<ReservationId, AtomicInteger> contendedLeft = new ConcurrentHashMap<>();
+    private final Set<ReservationId> poisons = ConcurrentHashMap.newKeySet();
+    private volatile boolean databaseOut;
 
     /** Deliveries of this reservation wait inside placeOrder until the returned latch is counted down. */
     CountDownLatch holdDeliveries(ReservationId id) {
@@ -38,6 +45,29 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
 
     void failEveryDelivery(ReservationId id) {
         failNextDeliveries(id, Integer.MAX_VALUE);
+    }
+
+    /** Every batch fails as the database adapter fails when it cannot reach the database, until told otherwise. */
+    void databaseOut(boolean out) {
+        databaseOut = out;
+    }
+
+    /** The next {@code times} batches holding this reservation fail as if the database were out of reach. */
+    void unavailableForNextDeliveries(ReservationId id, int times) {
+        unavailableLeft.put(id, new AtomicInteger(times));
+    }
+
+    /** The next {@code times} batches holding this reservation lose a lock (a deadlock the database chose them for). */
+    void contendedForNextDeliveries(ReservationId id, int times) {
+        contendedLeft.put(id, new AtomicInteger(times));
+    }
+
+    /**
+     * Every batch holding this reservation fails as a whole, with no index, for a reason that is not the stores (a
+     * constraint the code does not expect): a poison event.
+     */
+    void poison(ReservationId id) {
+        poisons.add(id);
     }
 
     void stopFailing(ReservationId id) {
@@ -59,6 +89,28 @@ final class ScriptedPlaceOrder implements PlaceOrderBatchUseCase {
     /** In batch order; a scripted failure fails its own reservation by index, the ones before it stay placed. */
     @Override
     public List<OrderPlacement> placeOrders(List<Reservation> batch) {
+        if (databaseOut) {
+            deliveries.addAll(batch);
+            throw new StoreUnavailableException("the database did not answer", new IllegalStateException("refused"));
+        }
+        for (Reservation reservation : batch) {
+            AtomicInteger left = unavailableLeft.get(reservation.id());
+            if (left != null && left.getAndDecrement() > 0) {
+                deliveries.addAll(batch);
+                throw new StoreUnavailableException("the database did not answer for " + reservation.id(),
+                        new IllegalStateException("connection refused"));
+            }
+            AtomicInteger contended = contendedLeft.get(reservation.id());
+            if (contended != null && contended.getAndDecrement() > 0) {
+                deliveries.addAll(batch);
+                throw new StoreContentionException("deadlock on " + reservation.id(),
+                        new IllegalStateException("Deadlock found when trying to get lock"));
+            }
+            if (poisons.contains(reservation.id())) {
+                deliveries.addAll(batch);
+                throw new IllegalStateException("poison: a constraint broken by " + reservation.id());
+            }
+        }
         List<OrderPlacement> placements = new ArrayList<>();
         for (int index = 0; index < batch.size(); index++) {
             Reservation reservation = batch.get(index);

@@ -98,6 +98,12 @@ public class MysqlAdapterConfiguration {
         return new MysqlRecordedOrders(orderDao, orderRowMapper, mysqlOrderRepository);
     }
 
+    /** What the order consumer asks before it takes its partitions up again after a database outage (ADR 78). */
+    @Bean
+    MysqlDatabaseProbe mysqlDatabaseProbe(DataSource dataSource) {
+        return new MysqlDatabaseProbe(dataSource);
+    }
+
     @Bean
     MysqlProviderPayments mysqlProviderPayments(PaymentDao paymentDao, DeadlineClock deadlineClock) {
         return new MysqlProviderPayments(paymentDao, deadlineClock);

@@ -118,6 +118,21 @@ public class MysqlOrderRepository implements OrderRepository {
                 : alreadyPlaced(cancelled.id());
     }
 
+    @Override
+    public OrderPlacement recordNotPlacedInTime(Reservation reservation, Instant now) {
+        Optional<Order> settled = find(reservation.id());
+        if (settled.isPresent()) {
+            return new OrderPlacement.AlreadyPlaced(settled.get());
+        }
+        Order failed = refused(reservation, OrderRefusal.NOT_PLACED_IN_TIME, now);
+        if (batchPlacement.duplicateRequests(List.of(reservation), now).refused().containsKey(reservation.id())) {
+            // Another reservation holds the request's one row; this one sold nothing, so nothing needs storing.
+            return new OrderPlacement.Refused(failed);
+        }
+        // A concurrent delivery may place it in between: then that order stands, and the caller sees it.
+        return storeRefusal(failed);
+    }
+
     /**
      * Refused as DUPLICATE_REQUEST, unstored, when another reservation's order holds this reservation's request; its
      * alias row (ADR 61) is the one write, a statement of its own.

@@ -9,6 +9,7 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
+import io.flashsale.domain.order.OrderRefusal;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -339,6 +340,39 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
 
         assertThat(recorded).isEqualTo(new OrderPlacement.AlreadyPlaced(Order.placed(reservation, placedAt)));
         assertThat(books().status(reservation.id())).isEqualTo("ORDERED");
+    }
+
+    // ---- dead-lettered and not placed by its deadline (ADR 78) ----
+
+    @Test
+    void givenAReservationNotPlacedInTime_whenRecorded_thenItIsAFailedOrderThatTookNoStockAndNoReplayCanPlaceIt() {
+        ActivityId sale = sale(PurchaseLimit.ONE, item("a", 5));
+        Reservation reservation = reservation(sale, "buyer-1", line("a", 1));
+
+        OrderPlacement recorded = orders.recordNotPlacedInTime(reservation, placedAt);
+
+        Order failed = Order.refused(reservation, OrderRefusal.NOT_PLACED_IN_TIME, placedAt);
+        assertThat(recorded).isEqualTo(new OrderPlacement.Refused(failed));
+        assertThat(orders.find(reservation.id())).contains(failed);
+        assertThat(orders.placeAll(List.of(reservation), placedAt.plusSeconds(1)))
+                .containsExactly(new OrderPlacement.AlreadyPlaced(failed));
+        assertThat(orders.recordNotPlacedInTime(reservation, placedAt.plusSeconds(2)))
+                .isEqualTo(new OrderPlacement.AlreadyPlaced(failed));
+        assertThat(books().sold(sale)).containsExactly("a 0");
+        assertThat(books().purchases(sale)).isEmpty();
+        assertThat(books().flows(reservation.id())).isEmpty();
+    }
+
+    @Test
+    void givenAnOrderPlacedFirst_whenRecordedAsNotPlacedInTime_thenThePlacedOrderStands() {
+        ActivityId sale = sale(PurchaseLimit.ONE, item("a", 5));
+        Reservation reservation = placed(sale, "buyer-1", line("a", 1));
+
+        OrderPlacement recorded = orders.recordNotPlacedInTime(reservation, placedAt.plusSeconds(1));
+
+        assertThat(recorded).isEqualTo(new OrderPlacement.AlreadyPlaced(Order.placed(reservation, placedAt)));
+        assertThat(books().status(reservation.id())).isEqualTo("ORDERED");
+        assertThat(books().sold(sale)).containsExactly("a 1");
     }
 
     // ---- expiry ----

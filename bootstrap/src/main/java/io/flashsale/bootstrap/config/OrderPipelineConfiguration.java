@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.kafka.KafkaPipelineConfiguration;
+import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
@@ -11,6 +12,7 @@ import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.BatchOrderService;
 import io.flashsale.application.service.BuyerCrowd;
+import io.flashsale.application.service.DeadLetterReleaseService;
 import io.flashsale.application.service.DeadLetterService;
 import io.flashsale.application.service.NewsDrivenRelay;
 import io.flashsale.application.service.OrdersGiveWay;
@@ -20,6 +22,9 @@ import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.metrics.OutboxBacklogGauges;
 import io.flashsale.bootstrap.relay.OutboxRelayLoop;
 import io.flashsale.bootstrap.relay.RelayNames;
+import io.flashsale.bootstrap.schedule.LifecyclePasses;
+import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.bootstrap.schedule.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -97,5 +102,23 @@ public class OrderPipelineConfiguration {
     @Bean
     DeadLetterService deadLetterService(DeadLetterPort deadLetters) {
         return new DeadLetterService(deadLetters);
+    }
+
+    /** A dead letter holds its units until its payment deadline at most (ADR 78); the sales' terms from memory. */
+    @Bean
+    DeadLetterReleaseService deadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock,
+                                                      OrderRepository orders, HotStoreSettlementPort hotStore,
+                                                      RememberedActivities activities, OrderPipelineMetrics metrics,
+                                                      Clock clock) {
+        return new DeadLetterReleaseService(deadLetters, stock, orders, hotStore, activities, metrics, clock);
+    }
+
+    @Bean
+    PeriodicLoop deadLetterReleaseLoop(DeadLetterReleaseService release, LifecycleProperties lifecycle,
+                                       SingleRunners singleRunners) {
+        return new PeriodicLoop("dead-letter-release", singleRunners.guard("dead-letter-release",
+                LifecyclePasses.deadLetterRelease(release, DeadLetterService.MAX_LISTED),
+                lifecycle.deadLetterReleaseInterval()), lifecycle.deadLetterReleaseInterval(),
+                lifecycle.deadLetterReleaseEnabled());
     }
 }

@@ -7,6 +7,7 @@ import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.ReservationId;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
@@ -15,10 +16,13 @@ import org.slf4j.MDC;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@value #ORDERS}{outcome=placed|duplicate|refused|cancelled} (its placed rate is orders per second),
- * {@value #RELAYED}, {@value #DEAD_LETTERED}, {@value #BATCH_SIZE} (deliveries per consumer batch) and
+ * {@value #RELAYED}, {@value #DEAD_LETTERED}, {@value #STORE_WAITS} (attempts of batches held while a store was out of
+ * reach, ADR 78), {@value #DEAD_LETTERS_RELEASED} and {@value #DEAD_LETTERS_HELD} (dead-lettered reservations given
+ * back at their payment deadline, and those still holding units), {@value #BATCH_SIZE} (deliveries per consumer batch) and
  * {@value #RESERVATION_TO_ORDER} (a timer with percentiles and a histogram), {@value #GAVE_WAY} (how long batches
  * were held back for this instance's buyers, ADR 65). Every
  * refusal is also a WARN line, because it means the database of record and Redis disagree and reconciliation has work
@@ -33,6 +37,9 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     public static final String BATCH_SIZE = "flashsale.orders.batch.size";
     public static final String RESERVATION_TO_ORDER = "flashsale.orders.reservation_to_order";
     public static final String GAVE_WAY = "flashsale.orders.gave_way";
+    public static final String STORE_WAITS = "flashsale.orders.store_waits";
+    public static final String DEAD_LETTERS_RELEASED = "flashsale.orders.dead_letters_released";
+    public static final String DEAD_LETTERS_HELD = "flashsale.orders.dead_letters_held";
 
     private static final Logger LOG = LoggerFactory.getLogger(MicrometerOrderPipelineMetrics.class);
 
@@ -45,6 +52,9 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
     private final DistributionSummary batchSize;
     private final Timer reservationToOrder;
     private final Timer gaveWay;
+    private final Counter storeWaits;
+    private final Counter deadLettersReleased;
+    private final AtomicInteger deadLettersHeld = new AtomicInteger();
 
     public MicrometerOrderPipelineMetrics(MeterRegistry registry) {
         placed = orders(registry, "placed", "reservations that became an order");
@@ -67,6 +77,39 @@ public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetric
         gaveWay = Timer.builder(GAVE_WAY)
                 .description("batches the order consumer held back while this instance's buyers queued for its CPU")
                 .register(registry);
+        storeWaits = Counter.builder(STORE_WAITS)
+                .description("attempts of order batches that met a store out of reach or a lost lock; the batch is"
+                        + " held and tried again once the database answers, never dead-lettered")
+                .register(registry);
+        deadLettersReleased = Counter.builder(DEAD_LETTERS_RELEASED)
+                .description("dead-lettered reservations closed unplaced at their payment deadline, units given back")
+                .register(registry);
+        Gauge.builder(DEAD_LETTERS_HELD, deadLettersHeld, AtomicInteger::get)
+                .description("dead-lettered reservations still holding their units (within their payment deadline),"
+                        + " as the last pass over the dead letters found them")
+                .register(registry);
+    }
+
+    @Override
+    public void waitedForStores(int deliveries) {
+        storeWaits.increment();
+    }
+
+    @Override
+    public void deadLetterReleased(Order order) {
+        deadLettersReleased.increment();
+        withIds(Map.of(LogContextFilter.REQUEST_ID, order.requestId().value(),
+                        LogContextFilter.RESERVATION_ID, order.id().value(),
+                        LogContextFilter.ACTIVITY_ID, order.activityId().value(),
+                        LogContextFilter.BUYER_ID, order.buyerId().value()),
+                () -> LOG.warn("Dead-lettered reservation {} of activity {} was not placed by its payment deadline:"
+                        + " closed as FAILED ({}), its units given back", order.id(), order.activityId(),
+                        order.failureReason()));
+    }
+
+    @Override
+    public void deadLettersHeld(int reservations) {
+        deadLettersHeld.set(reservations);
     }
 
     @Override

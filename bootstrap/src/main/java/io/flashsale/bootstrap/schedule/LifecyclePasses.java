@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.schedule;
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.ReleaseDeadLettersUseCase;
 import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
@@ -44,6 +45,19 @@ public final class LifecyclePasses {
                 LOG.info("Completed {} pending hot-store restore(s)", completed);
             }
             return completed == batch;
+        };
+    }
+
+    /** Gives back the units of dead-lettered reservations past their payment deadline, {@code batch} letters a pass. */
+    public static Pass deadLetterRelease(ReleaseDeadLettersUseCase release, int batch) {
+        requirePositive(batch);
+        return () -> {
+            ReleaseDeadLettersUseCase.DeadLetterPass pass = release.releaseOverdue(batch);
+            if (pass.released() > 0) {
+                LOG.warn("Closed {} dead-lettered reservation(s) past their payment deadline and gave their units back",
+                        pass.released());
+            }
+            return false;
         };
     }
 

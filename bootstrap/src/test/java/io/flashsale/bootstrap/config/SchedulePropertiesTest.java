@@ -13,11 +13,11 @@ class SchedulePropertiesTest {
 
     @Test
     void givenIntervalsThatAreNoIntervals_whenBound_thenTheServiceRefusesToStartNamingTheProperty() {
-        assertThatThrownBy(() -> new LifecycleProperties(true, Duration.ZERO, true, ONE_SECOND, 200))
+        assertThatThrownBy(() -> new LifecycleProperties(true, Duration.ZERO, true, ONE_SECOND, 200, true, ONE_SECOND))
                 .hasMessageContaining("flashsale.lifecycle.expiry-interval");
-        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, Duration.ofSeconds(-5), 200))
+        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, Duration.ofSeconds(-5), 200, true, ONE_SECOND))
                 .hasMessageContaining("flashsale.lifecycle.restore-sweep-interval");
-        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, ONE_SECOND, 0))
+        assertThatThrownBy(() -> new LifecycleProperties(true, ONE_SECOND, true, ONE_SECOND, 0, true, ONE_SECOND))
                 .hasMessageContaining("flashsale.lifecycle.batch-size");
         assertThatThrownBy(() -> new WarmUpProperties(true, Duration.ZERO, ONE_SECOND))
                 .hasMessageContaining("flashsale.warm-up.interval");

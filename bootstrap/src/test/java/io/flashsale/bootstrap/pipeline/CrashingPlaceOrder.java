@@ -63,6 +63,7 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
     private final AtomicInteger restarts = new AtomicInteger();
     private volatile Plan plan;
     private volatile Holding holding;
+    private volatile ActivityId poisonedActivity;
 
     CrashingPlaceOrder(PlaceOrderBatchUseCase delegate, OrderRepository orders,
                        ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
@@ -81,6 +82,15 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
 
     void disarm() {
         plan = null;
+    }
+
+    /**
+     * From now on every batch holding a reservation of {@code activity} fails as a whole, for a reason that is not the
+     * stores (a constraint the code does not expect): the pipeline finds those reservations poison and dead-letters them.
+     * Null stops it.
+     */
+    void poison(ActivityId activity) {
+        poisonedActivity = activity;
     }
 
     Set<ReservationId> crashed() {
@@ -181,6 +191,10 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
 
     @Override
     public List<OrderPlacement> placeOrders(List<Reservation> batch) {
+        ActivityId poisoned = poisonedActivity;
+        if (poisoned != null && batch.stream().anyMatch(reservation -> poisoned.equals(reservation.activityId()))) {
+            throw new IllegalStateException("poison: a constraint broken by a reservation of " + poisoned.value());
+        }
         Holding held = holding;
         if (held != null && batch.stream().anyMatch(held::holds)) {
             held.await(batch);

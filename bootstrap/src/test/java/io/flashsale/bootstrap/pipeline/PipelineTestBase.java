@@ -58,7 +58,7 @@ import static org.awaitility.Awaitility.await;
  * The whole service on real Redis, Kafka and MariaDB, with the order pipeline running: every pipeline test class
  * shares this one context. The database is reached through a {@link TcpProxy} that tests may cut; relays take
  * over entries pending for 500 ms; a failing event is tried 4 times within about a second before it is
- * dead-lettered. Topic, consumer group and outbox registry are this JVM's own, so other runs never see them.
+ * dead-lettered, unless the database (or Redis) is out of reach: then the consumer waits for it (ADR 78). Topic, consumer group and outbox registry are this JVM's own, so other runs never see them.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @Import(CrashHooksConfiguration.class)
@@ -122,6 +122,10 @@ abstract class PipelineTestBase {
         registry.add("flashsale.kafka.retry.initial-interval", () -> "100ms");
         registry.add("flashsale.kafka.retry.max-interval", () -> "400ms");
         registry.add("flashsale.kafka.retry.max-attempts", () -> "4");
+        // While the database is out the consumer holds its partitions and asks it twice a second (ADR 78).
+        registry.add("flashsale.kafka.retry.probe-interval", () -> "500ms");
+        // Dead-lettered reservations past their payment deadline are given back within moments (ADR 78).
+        registry.add("flashsale.lifecycle.dead-letter-release-interval", () -> "300ms");
         registry.add("flashsale.kafka.dead-letters.timeout", () -> "5s");
         registry.add("flashsale.redis.outbox-registry", () -> "fs:outbox:it-pipeline-" + RUN);
         registry.add("flashsale.relay.stale-after", STALE_AFTER::toString);

@@ -12,5 +12,10 @@ public enum OrderRefusal {
      * The buyer's request id is held by another reservation of the activity already: a retried request that the hot
      * store took as new (its request index was lost). Not stored, since the request's one order row exists.
      */
-    DUPLICATE_REQUEST
+    DUPLICATE_REQUEST,
+    /**
+     * Its event was set aside (dead-lettered) and not placed by the sale's payment deadline: the reservation is closed
+     * and its units go back, so a poison event never holds stock longer than an unpaid order would (ADR 78).
+     */
+    NOT_PLACED_IN_TIME
 }

@@ -1,5 +1,6 @@
 package io.flashsale.application.port.out;
 
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 
 import java.time.Duration;
@@ -31,5 +32,20 @@ public interface OrderPipelineMetrics {
      * admin to replay. Ignored unless an implementation counts it: the event itself is kept either way.
      */
     default void deadLettered(String reservationId) {
+    }
+
+    /**
+     * A batch of {@code deliveries} met a store out of reach (or a lock it lost): the consumer holds its partitions and
+     * tries the batch again once the database answers, never dead-letters it (ADR 78).
+     */
+    default void waitedForStores(int deliveries) {
+    }
+
+    /** A dead-lettered reservation reached its payment deadline unplaced: closed as FAILED, its units given back. */
+    default void deadLetterReleased(Order order) {
+    }
+
+    /** Dead-lettered reservations that still hold their units, as the last pass over the dead letters found them. */
+    default void deadLettersHeld(int reservations) {
     }
 }

@@ -46,6 +46,14 @@ public interface OrderRepository {
      */
     OrderPlacement recordCancelledBeforeOrder(Reservation reservation, Instant cancelledAt, Instant now);
 
+    /**
+     * Records a reservation whose event was never placed by its deadline (dead-lettered, ADR 78) as a FAILED order
+     * ({@link io.flashsale.domain.order.OrderRefusal#NOT_PLACED_IN_TIME}) that takes no stock, so no later delivery or
+     * replay can make it an order. Comes back as {@code Refused}, or as {@code AlreadyPlaced} with whatever was
+     * settled before (a delivery that placed it after all wins, and its order stands).
+     */
+    OrderPlacement recordNotPlacedInTime(Reservation reservation, Instant now);
+
     Optional<Order> find(ReservationId reservationId);
 
     /**
