@@ -51,6 +51,8 @@ class ReservationOutcomeResponsesTest {
         assertProblem(new ReservationOutcome.Ended(AT), 409, "ENDED", Map.of("endsAt", "2030-01-01T00:00:00Z"));
         assertProblem(new ReservationOutcome.NotReady(), 503, "NOT_READY", Map.of());
         assertProblem(new ReservationOutcome.UnknownSku(SKU), 422, "UNKNOWN_SKU", Map.of("skuId", "sku-1"));
+        assertProblem(new ReservationOutcome.Blocked(ReservationOutcome.Blocked.Refusal.SHARED_DEVICE), 403, "BLOCKED",
+                Map.of("blockedBy", "shared-device"));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
+import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.adapter.web.security.NotificationSignature;
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.domain.reservation.BuyerId;
@@ -41,29 +42,33 @@ final class ProblemResponses implements OperationCustomizer {
     static final String PROBLEM_JSON = "application/problem+json";
     static final String CODES_EXTENSION = "x-problem-codes";
 
-    private static final Map<String, Set<ProblemCode>> REFUSALS = Map.of(
-            "POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS),
-            "POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
+    private static final Map<String, Set<ProblemCode>> REFUSALS = Map.ofEntries(
+            Map.entry("POST /api/v1/activities", EnumSet.of(ProblemCode.ACTIVITY_EXISTS)),
+            Map.entry("POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
                     ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
                     ProblemCode.ENDED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY, ProblemCode.DEGRADED,
-                    ProblemCode.RATE_LIMITED),
-            "GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED),
-            "POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
-                    ProblemCode.SALE_HAS_RESERVATIONS),
-            "POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
-                    ProblemCode.RESERVATIONS_PENDING),
-            "POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE),
-            "POST /api/v1/reservations/{reservationId}/cancellation", EnumSet.of(ProblemCode.NOT_CANCELLABLE),
-            "POST /api/v1/payments/notifications", EnumSet.of(ProblemCode.SIGNATURE_INVALID,
+                    ProblemCode.RATE_LIMITED, ProblemCode.BLOCKED)),
+            Map.entry("POST /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_EXISTS)),
+            Map.entry("DELETE /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_NOT_FOUND)),
+            Map.entry("GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED)),
+            Map.entry("POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
+                    ProblemCode.SALE_HAS_RESERVATIONS)),
+            Map.entry("POST /api/v1/activities/{activityId}/archive", EnumSet.of(ProblemCode.ACTIVITY_NOT_ENDED,
+                    ProblemCode.RESERVATIONS_PENDING)),
+            Map.entry("POST /api/v1/reservations/{reservationId}/payment", EnumSet.of(ProblemCode.NOT_PAYABLE)),
+            Map.entry("POST /api/v1/reservations/{reservationId}/cancellation", EnumSet.of(ProblemCode.NOT_CANCELLABLE)),
+            Map.entry("POST /api/v1/payments/notifications", EnumSet.of(ProblemCode.SIGNATURE_INVALID,
                     ProblemCode.PAYMENT_NOTIFICATIONS_DISABLED, ProblemCode.PAYMENT_CONFLICT, ProblemCode.PAYMENT_REFUSED,
-                    ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND),
-            "POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
-                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM));
+                    ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND)),
+            Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
+                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM)));
     /** Operations whose success is not 200 (the status the controller's ResponseEntity sets, which springdoc cannot see). */
     private static final Map<String, Integer> SUCCESS = Map.of(
             "POST /api/v1/activities", 201,
             "POST /api/v1/activities/{activityId}/reservations", 202,
             "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
+            "POST /api/v1/admin/blocklist", 201,
+            "DELETE /api/v1/admin/blocklist", 204,
             "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
     /** The payment provider's notifications, signed instead of carrying a buyer or an admin token. */
     private static final String SIGNED = "POST /api/v1/payments/notifications";
@@ -107,6 +112,12 @@ final class ProblemResponses implements OperationCustomizer {
                     .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9_-]{1,64}$")));
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.BUYER_SCHEME));
         }
+        if (parameters.stream().anyMatch(parameter -> parameter.getParameterType() == AttemptOrigin.class)) {
+            operation.addParametersItem(new HeaderParameter().name("X-Device-Id").required(false)
+                    .description("the client's device, for the risk control's blocklist and its limit of buyers per "
+                            + "device (flashsale.risk.device.*, ADR 81); 1-128 characters of [A-Za-z0-9._:-]")
+                    .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9._:-]{1,128}$")));
+        }
         if (parameters.stream().anyMatch(parameter -> parameter.hasParameterAnnotation(RequestBody.class))) {
             codes.addAll(EnumSet.of(ProblemCode.VALIDATION, ProblemCode.PAYLOAD_TOO_LARGE,
                     ProblemCode.UNSUPPORTED_MEDIA_TYPE));
@@ -132,7 +143,11 @@ final class ProblemResponses implements OperationCustomizer {
         ApiResponse ok = responses.get("200");
         if (success != null && ok != null) {
             responses.remove("200");
-            responses.addApiResponse(Integer.toString(success), ok.description(success == 201 ? "Created" : "Accepted"));
+            responses.addApiResponse(Integer.toString(success), ok.description(switch (success) {
+                case 201 -> "Created";
+                case 204 -> "No Content";
+                default -> "Accepted";
+            }));
         }
         if (CONDITIONAL_READS.contains(route(handler))) {
             notModified(operation, responses);
