@@ -140,6 +140,11 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlBlocklist mysqlBlocklist(BlocklistDao blocklistDao, PlatformTransactionManager transactionManager) {
+        return new MysqlBlocklist(blocklistDao, new TransactionTemplate(transactionManager));
+    }
+
+    @Bean
     MysqlReconciliationReports mysqlReconciliationReports(ReconciliationReportDao reconciliationReportDao) {
         return new MysqlReconciliationReports(reconciliationReportDao);
     }

@@ -105,7 +105,8 @@ class MysqlActivityRepositoryIT {
         assertThat(history).extracting(row -> row.get("version")).containsExactlyElementsOf(migrationVersions());
         assertThat(history).allSatisfy(row -> assertThat(row.get("success")).isIn(true, 1, (byte) 1));
         assertThat(tables).extracting(row -> row.get("name")).containsExactly("activity", "activity_item",
-                "activity_load", "buyer_purchase", "job_lock", "payment_conflicts", "purchase_order", "purchase_order_line",
+                "activity_load", "blocklist_change", "blocklist_entry", "buyer_purchase", "job_lock",
+                "payment_conflicts", "purchase_order", "purchase_order_line",
                 "reconciliation_report", "reservation_alias", "stock_adjustment", "stock_flow");
         assertThat(tables).allSatisfy(row -> {
             assertThat(row.get("engine")).isEqualTo("InnoDB");

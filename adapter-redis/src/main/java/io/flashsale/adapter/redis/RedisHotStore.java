@@ -10,6 +10,7 @@ import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -100,14 +101,16 @@ public final class RedisHotStore implements AutoCloseable {
     private final RedisSaleChanges saleChanges;
     private final RedisOutboxNews news;
     private final String standaloneNode;
+    private final RedisBlocklistChanges blocklistChanges;
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           ConnectionCommands commands, RedisStockReturns returns, RedisSaleChanges saleChanges,
-                          RedisOutboxNews news, String outboxRegistry, boolean windowByRedisTime,
-                          String standaloneNode) {
+                          RedisOutboxNews news, RedisBlocklistChanges blocklistChanges, String outboxRegistry,
+                          boolean windowByRedisTime, String standaloneNode) {
+        this.blocklistChanges = blocklistChanges;
         this.windowByRedisTime = windowByRedisTime;
         this.standaloneNode = standaloneNode;
         this.saleChanges = saleChanges;
@@ -142,6 +145,7 @@ public final class RedisHotStore implements AutoCloseable {
         String channel = RedisKeys.stockReturnsChannel(outboxRegistry);
         String changesChannel = RedisKeys.saleChangesChannel(outboxRegistry);
         String newsChannel = RedisKeys.outboxNewsChannel(outboxRegistry);
+        String blocklistChannel = RedisKeys.blocklistChangesChannel(outboxRegistry);
         try {
             LazyConnection.Connected now = open(client);
             RedisClusterCommands<String, String> redis = now.commands();
@@ -151,25 +155,32 @@ public final class RedisHotStore implements AutoCloseable {
             changes.listenOn(now.subscription());
             RedisOutboxNews news = new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel);
             news.listenOn(now.subscription());
+            RedisBlocklistChanges blocklist = new RedisBlocklistChanges(publisher(redis, blocklistChannel),
+                    blocklistChannel);
+            blocklist.listenOn(now.subscription());
             return new RedisHotStore(client, now::connection,
                     new ConnectionCommands(redis, now.asyncCommands(), settings.timeout()), returns, changes, news,
-                    outboxRegistry, windowByRedisTime, settings.node());
+                    blocklist, outboxRegistry, windowByRedisTime, settings.node());
         } catch (RedisConnectionException down) {
             AtomicReference<RedisStockReturns> returns = new AtomicReference<>();
             AtomicReference<RedisSaleChanges> changes = new AtomicReference<>();
             AtomicReference<RedisOutboxNews> news = new AtomicReference<>();
+            AtomicReference<RedisBlocklistChanges> blocklist = new AtomicReference<>();
             LazyConnection lazy = LazyConnection.of(() -> open(client), connected -> {
                 returns.get().listenOn(connected.subscription());
                 changes.get().listenOn(connected.subscription());
                 news.get().listenOn(connected.subscription());
+                blocklist.get().listenOn(connected.subscription());
             }, RECONNECT_EVERY);
             RedisClusterCommands<String, String> redis = LazyConnection.commands(lazy);
             returns.set(new RedisStockReturns(activityId -> redis.publish(channel, activityId), channel));
             changes.set(new RedisSaleChanges(publisher(redis, changesChannel), changesChannel));
             news.set(new RedisOutboxNews(activityId -> redis.publish(newsChannel, activityId), newsChannel));
+            blocklist.set(new RedisBlocklistChanges(publisher(redis, blocklistChannel), blocklistChannel));
             return new RedisHotStore(client, () -> lazy.current() == null ? null : lazy.current().connection(),
                     new ConnectionCommands(redis, LazyConnection.asyncCommands(lazy), settings.timeout()),
-                    returns.get(), changes.get(), news.get(), outboxRegistry, windowByRedisTime, settings.node());
+                    returns.get(), changes.get(), news.get(), blocklist.get(), outboxRegistry, windowByRedisTime,
+                    settings.node());
         } catch (RuntimeException unusable) {
             client.shutdown();
             throw unusable;
@@ -177,15 +188,16 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
-     * Publishes a sale's change, or logs that it could not: the change is made already, and an instance that misses
-     * the notice forgets the sale when its memory of it runs out, or at once when its own subscription comes back.
+     * Publishes a change (of a sale, of the blocklist), or logs that it could not: the change is made already, and an
+     * instance that misses the notice forgets what it remembered when its memory runs out (the blocklist: at its
+     * periodic read), or at once when its own subscription comes back.
      */
     private static Consumer<String> publisher(RedisClusterCommands<String, String> redis, String channel) {
         return activityId -> {
             try {
                 redis.publish(channel, activityId);
             } catch (RuntimeException unpublished) {
-                LOG.log(System.Logger.Level.WARNING, "could not announce a change of sale {0}: {1}", activityId,
+                LOG.log(System.Logger.Level.WARNING, "could not announce {0} on {1}: {2}", activityId, channel,
                         unpublished.toString());
             }
         };
@@ -308,6 +320,11 @@ public final class RedisHotStore implements AutoCloseable {
     /** Changes of sales, announced by this instance or another one; announced by the application's services. */
     public SaleChangesPort saleChanges() {
         return saleChanges;
+    }
+
+    /** Changes of the blocklist, announced by the application's blocklist service here or on another instance. */
+    public BlocklistChangesPort blocklistChanges() {
+        return blocklistChanges;
     }
 
     /** Every return of units, announced by this instance's adapters or another instance's. */

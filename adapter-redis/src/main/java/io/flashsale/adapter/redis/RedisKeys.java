@@ -89,10 +89,11 @@ import java.util.List;
  *                              registry key of its own, see the adapters' constructors.
  * </pre>
  *
- * <p>Three pub/sub channels per deployment, named after its registry (channels are cluster-wide, so no hash tag), the
+ * <p>Four pub/sub channels per deployment, named after its registry (channels are cluster-wide, so no hash tag), the
  * message an activity id: {@link #stockReturnsChannel(String)} (units may be buyable again),
  * {@link #saleChangesChannel(String)} (a sale changed in the database of record, ADR 0066) and
- * {@link #outboxNewsChannel(String)} (an outbox has entries no relay has read yet, ADR 0067).
+ * {@link #outboxNewsChannel(String)} (an outbox has entries no relay has read yet, ADR 0067) and
+ * {@link #blocklistChangesChannel(String)} (the blocklist changed, ADR 0081; its message is a fixed word).
  *
  * <p>Ids never contain {@code :}, {@code ,} or {@code |} (they are {@code [A-Za-z0-9_-]}, reservation ids add
  * {@code .}), so every field name, the encoded lines and a reservation's record read back unambiguously.
@@ -205,6 +206,14 @@ public final class RedisKeys {
      */
     public static String saleChangesChannel(String outboxRegistry) {
         return outboxRegistry + ":sale-changes";
+    }
+
+    /**
+     * The pub/sub channel on which instances of one deployment announce that the blocklist changed in the database of
+     * record (ADR 0081); the message is a fixed word, the list is read again whole.
+     */
+    public static String blocklistChangesChannel(String outboxRegistry) {
+        return outboxRegistry + ":blocklist";
     }
 
     /**

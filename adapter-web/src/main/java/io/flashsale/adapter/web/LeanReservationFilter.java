@@ -6,6 +6,7 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
 import io.flashsale.adapter.web.security.BuyerAuthenticationException;
 import io.flashsale.adapter.web.security.BuyerAuthenticator;
+import io.flashsale.adapter.web.security.AttemptOriginResolver;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -43,6 +44,7 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
     private final boolean ceiling;
     private final ClientAddressResolver clients;
     private final BuyerAuthenticator buyers;
+    private final AttemptOriginResolver origins;
 
     /**
      * @param ceiling also answer the load harness's {@link CeilingController} path the same lean way (read, check,
@@ -50,7 +52,8 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
      */
     public LeanReservationFilter(ReserveStockUseCase reserveStock, JsonMapper json, ResponseEntityWriter writer,
                                  HandlerExceptionResolver exceptions, boolean ceiling, ClientAddressResolver clients,
-                                 BuyerAuthenticator buyers) {
+                                 BuyerAuthenticator buyers, AttemptOriginResolver origins) {
+        this.origins = origins;
         this.reserveStock = reserveStock;
         this.reader = json.readerFor(ReserveRequest.class);
         this.writer = writer;
@@ -115,7 +118,7 @@ public final class LeanReservationFilter extends OncePerRequestFilter {
                 return null;
             }
             return ReservationController.command(activityIdOf(request), buyer, clients.resolve(request),
-                    request.getHeader(ReservationController.IDEMPOTENCY_KEY), attempt);
+                    origins.resolve(request), request.getHeader(ReservationController.IDEMPOTENCY_KEY), attempt);
         } catch (RuntimeException notPlain) {
             return null;
         }

@@ -21,15 +21,23 @@ public enum ProblemCode {
     GATEWAY_SECRET_INVALID(HttpStatus.UNAUTHORIZED),
     /** A browser's state-changing buyer call sent from another site (Origin or Sec-Fetch-Site). */
     CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN),
+    /**
+     * The attempt was refused by the risk control before the hot store ({@code blockedBy}: buyer, address or device on
+     * the blocklist, or shared-device: one device with too many buyers lately). Nothing was deducted.
+     */
+    BLOCKED(HttpStatus.FORBIDDEN),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEAD_LETTER_NOT_FOUND(HttpStatus.NOT_FOUND),
+    BLOCKLIST_ENTRY_NOT_FOUND(HttpStatus.NOT_FOUND),
     /** The activity offers no such SKU. */
     SKU_NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     ACTIVITY_EXISTS(HttpStatus.CONFLICT),
+    /** The value is on the blocklist already (of its kind); nothing changed. */
+    BLOCKLIST_ENTRY_EXISTS(HttpStatus.CONFLICT),
     SOLD_OUT(HttpStatus.CONFLICT),
     INSUFFICIENT_STOCK(HttpStatus.CONFLICT),
     LIMIT_EXCEEDED(HttpStatus.CONFLICT),

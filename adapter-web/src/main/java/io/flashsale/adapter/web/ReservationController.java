@@ -1,5 +1,6 @@
 package io.flashsale.adapter.web;
 
+import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.application.port.in.CancelReservationUseCase;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.GetReservationUseCase;
@@ -45,18 +46,19 @@ public class ReservationController {
     }
 
     @PostMapping("/api/v1/activities/{activityId}/reservations")
-    public ResponseEntity<?> reserve(BuyerId buyer, ClientAddress client, @PathVariable String activityId,
+    public ResponseEntity<?> reserve(BuyerId buyer, ClientAddress client, AttemptOrigin origin,
+                                     @PathVariable String activityId,
                                      @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
                                      @Valid @RequestBody ReserveRequest request) {
         return ReservationOutcomeResponses.of(
-                reserveStock.reserve(command(activityId, buyer, client, idempotencyKey, request)));
+                reserveStock.reserve(command(activityId, buyer, client, origin, idempotencyKey, request)));
     }
 
     /** The attempt as the use case takes it; shared with {@link LeanReservationFilter}, so both read it alike. */
-    static ReserveStockCommand command(String activityId, BuyerId buyer, ClientAddress client, String idempotencyKey,
-                                       ReserveRequest request) {
+    static ReserveStockCommand command(String activityId, BuyerId buyer, ClientAddress client, AttemptOrigin origin,
+                                       String idempotencyKey, ReserveRequest request) {
         return new ReserveStockCommand(PathIds.activity(activityId), buyer,
-                requestId(request.requestId(), idempotencyKey), request.toLines(), client.value());
+                requestId(request.requestId(), idempotencyKey), request.toLines(), client.value(), origin);
     }
 
     @GetMapping("/api/v1/reservations/{reservationId}")

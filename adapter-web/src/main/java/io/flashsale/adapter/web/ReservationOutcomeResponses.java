@@ -53,6 +53,11 @@ final class ReservationOutcomeResponses {
                     withSku(Problems.of(ProblemCode.UNKNOWN_SKU, "the SKU is not part of this sale"),
                             unknown.skuId().value()));
             case ReservationOutcome.RateLimited limited -> RateLimitResponses.of(limited);
+            case ReservationOutcome.Blocked blocked -> {
+                ProblemDetail problem = Problems.of(ProblemCode.BLOCKED, "the attempt was refused by the risk control");
+                problem.setProperty("blockedBy", blocked.refusal().label());
+                yield Problems.response(problem);
+            }
         };
     }
 

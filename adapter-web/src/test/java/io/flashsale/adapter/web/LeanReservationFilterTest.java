@@ -41,7 +41,8 @@ class LeanReservationFilterTest {
     }, JSON, new ResponseEntityWriter(List.of(new JacksonJsonHttpMessageConverter(JSON))),
             (request, response, handler, e) -> null, false,
             new io.flashsale.adapter.web.security.ClientAddressResolver(false, false),
-            io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator.withoutSecret());
+            io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator.withoutSecret(),
+            io.flashsale.adapter.web.security.AttemptOriginResolver.deviceFromHeader("X-Device-Id"));
 
     @Test
     void givenAPlainAttempt_whenFiltered_thenDecidedHereAndAnswered202WithoutTheController() throws Exception {

@@ -52,6 +52,8 @@ class ReservationOutcomeResponsesTest {
         assertProblem(new ReservationOutcome.Paused(), 409, "SALE_PAUSED", Map.of());
         assertProblem(new ReservationOutcome.NotReady(), 503, "NOT_READY", Map.of());
         assertProblem(new ReservationOutcome.UnknownSku(SKU), 422, "UNKNOWN_SKU", Map.of("skuId", "sku-1"));
+        assertProblem(new ReservationOutcome.Blocked(ReservationOutcome.Blocked.Refusal.SHARED_DEVICE), 403, "BLOCKED",
+                Map.of("blockedBy", "shared-device"));
     }
 
     @Test

@@ -37,7 +37,8 @@ class StoreContentionProblemTest {
             }))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
             .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
-                    new ClientAddressResolver(false, false))
+                    new ClientAddressResolver(false, false),
+                    io.flashsale.adapter.web.security.AttemptOriginResolver.deviceFromHeader("X-Device-Id"))
             .build();
 
     @Test

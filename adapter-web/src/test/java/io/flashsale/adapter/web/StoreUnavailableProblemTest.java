@@ -48,7 +48,8 @@ class StoreUnavailableProblemTest {
         return MockMvcBuilders.standaloneSetup(new ReservationController(reserve, view, pay, cancel))
                 .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
                 .setCustomArgumentResolvers(new BuyerArgumentResolver(TrustedHeaderBuyerAuthenticator.withoutSecret()),
-                    new ClientAddressResolver(false, false))
+                    new ClientAddressResolver(false, false),
+                    io.flashsale.adapter.web.security.AttemptOriginResolver.deviceFromHeader("X-Device-Id"))
                 .build();
     }
 

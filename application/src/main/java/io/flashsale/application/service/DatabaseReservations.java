@@ -2,9 +2,14 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.BucketAnswer;
+import io.flashsale.application.port.out.BucketKey;
 import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
@@ -16,19 +21,39 @@ import java.util.Optional;
  * window, its SKUs, a single line above the buyer's limit), judged here from the sale as the database of record holds
  * it, then the database decides stock and the buyer's holdings in one transaction ({@link FallbackReservationPort}).
  * The sale is looked up through the same short memory as the hot path, so a crowd does not read it on every attempt.
+ * <p>
+ * The buyer's rate limit, which the reserve script takes while Redis decides, is taken here from a bucket of this
+ * instance ({@code buyerBuckets}) with the same figures, before anything is read (ADR 0081): a buyer's hammering costs
+ * the one store still standing nothing.
  */
 public class DatabaseReservations {
 
     private final FallbackReservationPort database;
     private final ActivityLookupPort activities;
+    private final RateLimitBuckets buyerBuckets;
 
     public DatabaseReservations(FallbackReservationPort database, ActivityLookupPort activities) {
+        this(database, activities, null);
+    }
+
+    /** @param buyerBuckets where the buyer's bucket is taken from while the database decides; null: no buyer limit */
+    public DatabaseReservations(FallbackReservationPort database, ActivityLookupPort activities,
+                                RateLimitBuckets buyerBuckets) {
         this.database = database;
         this.activities = activities;
+        this.buyerBuckets = buyerBuckets;
     }
 
     /** @throws ActivityNotFoundException when there is no such sale */
     public ReservationOutcome reserve(ReservationRequest request) {
+        BucketLimit limit = request.buyerBucket();
+        if (limit != null && buyerBuckets != null) {
+            BucketAnswer answer = buyerBuckets.tryTake(new BucketKey(AdmissionLimit.BUYER,
+                    request.activityId().value() + ":" + request.buyerId().value()), limit);
+            if (!answer.taken()) {
+                return limit.refusal(AdmissionLimit.BUYER, answer.untilNextToken());
+            }
+        }
         Activity activity = activities.findById(request.activityId())
                 .orElseThrow(() -> new ActivityNotFoundException(request.activityId()));
         Optional<ReservationOutcome> refusal = beforeStock(activity, request);

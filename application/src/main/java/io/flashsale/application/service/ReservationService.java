@@ -46,6 +46,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final KnownRefusals known;
     private final ReservationAdmission admission;
     private final ReservationAliasPort aliases;
+    private final RiskControl risk;
 
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
@@ -71,6 +72,17 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
                               ReservationAliasPort aliases) {
+        this(stock, activities, orders, ids, clock, known, admission, aliases, RiskControl.none());
+    }
+
+    /**
+     * @param risk asked first: the blocklist and the device limit are answered from memory, before any refusal or
+     *             limit that may cost a round trip (ADR 0081)
+     */
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+                              ReservationAliasPort aliases, RiskControl risk) {
+        this.risk = risk;
         this.stock = stock;
         this.activities = activities;
         this.orders = orders;
@@ -88,6 +100,10 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      */
     @Override
     public ReservationOutcome reserve(ReserveStockCommand command) {
+        Optional<ReservationOutcome> blocked = risk.refusal(command);
+        if (blocked.isPresent()) {
+            return blocked.get();
+        }
         Instant now = clock.instant();
         ActivityId activityId = command.activityId();
         Optional<ReservationOutcome> refusal = command.requestId() == null

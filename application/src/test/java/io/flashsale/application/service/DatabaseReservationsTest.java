@@ -7,6 +7,8 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.AdmissionLimit;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -26,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -89,6 +92,38 @@ class DatabaseReservationsTest {
 
         assertThatThrownBy(() -> reservations.reserve(request(SKU, 1, STARTS)))
                 .isInstanceOf(ActivityNotFoundException.class);
+    }
+
+    @Test
+    void givenTheBuyersBucket_whenTheBuyerHammers_thenRefusedRateLimitedBeforeAnyReadAndOtherBuyersGoOn() {
+        ReservationAdmissionTest.CountingBuckets buckets = new ReservationAdmissionTest.CountingBuckets();
+        DatabaseReservations limited = new DatabaseReservations(database, activities, buckets);
+        BucketLimit three = new BucketLimit(3, 1, Duration.ofSeconds(1));
+        sale();
+        when(database.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(SKU));
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(limited.reserve(request("hammer", three))).isEqualTo(new ReservationOutcome.SoldOut(SKU));
+        }
+        ReservationOutcome refused = limited.reserve(request("hammer", three));
+        assertThat(refused).isInstanceOfSatisfying(ReservationOutcome.RateLimited.class,
+                rateLimited -> assertThat(rateLimited.limit()).isEqualTo(AdmissionLimit.BUYER));
+        assertThat(limited.reserve(request("patient", three))).isEqualTo(new ReservationOutcome.SoldOut(SKU));
+        verify(database, times(4)).reserve(any());
+        verify(activities, times(4)).findById(SALE);
+    }
+
+    @Test
+    void givenNoBuyerLimit_whenReserving_thenNoBucketIsAsked() {
+        ReservationAdmissionTest.CountingBuckets buckets = new ReservationAdmissionTest.CountingBuckets();
+        sale();
+        new DatabaseReservations(database, activities, buckets).reserve(request("anyone", null));
+        assertThat(buckets.asked).isEmpty();
+    }
+
+    private static ReservationRequest request(String buyer, BucketLimit limit) {
+        return new ReservationRequest(ReservationId.of(SALE, "t1"), new BuyerId(buyer), new RequestId("r1"),
+                List.of(new ReservationLine(SKU, 1)), STARTS.plusSeconds(1), limit);
     }
 
     private void sale() {

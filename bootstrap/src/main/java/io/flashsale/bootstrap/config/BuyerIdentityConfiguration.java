@@ -24,18 +24,24 @@ import java.util.Set;
 
 /** Chooses how buyers are identified (ADR 76): a verified bearer token, or a trusted gateway's header. */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({BuyerIdentityProperties.class, BuyerTokenKeyProperties.class})
+@EnableConfigurationProperties({BuyerIdentityProperties.class, BuyerTokenKeyProperties.class, RiskProperties.class})
 public class BuyerIdentityConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(BuyerIdentityConfiguration.class);
 
     @Bean
     BuyerAuthenticator buyerAuthenticator(BuyerIdentityProperties properties, BuyerTokenKeyProperties key,
-                                          ObjectProvider<DemoTokenIssuer> demoIssuer) {
+                                          ObjectProvider<DemoTokenIssuer> demoIssuer, RiskProperties risk) {
+        if (risk.device().source() == RiskProperties.Source.CLAIM
+                && properties.buyerAuth() != BuyerIdentityProperties.BuyerAuth.JWT) {
+            throw new IllegalStateException("flashsale.risk.device.source=claim reads the buyer token's claim: it needs "
+                    + "flashsale.security.buyer-auth=jwt");
+        }
         BuyerAuthenticator chosen = switch (properties.buyerAuth()) {
             case JWT -> new JwtBuyerAuthenticator(decoder(key, demoIssuer.getIfAvailable()),
                     properties.buyerClaim(), Clock.systemUTC(), properties.clockSkew(),
-                    new VerifiedTokens(properties.tokenCacheSize(), Clock.systemUTC(), properties.clockSkew()));
+                    new VerifiedTokens(properties.tokenCacheSize(), Clock.systemUTC(), properties.clockSkew()),
+                    risk.device().source() == RiskProperties.Source.CLAIM ? risk.device().claim() : null);
             case TRUSTED_HEADER -> trustedHeader(properties.gatewaySecret());
         };
         return BuyerAuthenticator.oncePerRequest(chosen);

@@ -15,6 +15,7 @@ import io.flashsale.bootstrap.outage.FailoverStockReservations;
 import io.flashsale.bootstrap.outage.HotStoreRecovery;
 import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
 import io.flashsale.bootstrap.outage.OutageWorkers;
+import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
@@ -83,9 +84,13 @@ public class OutageConfiguration {
                 .build());
     }
 
+    /**
+     * The buyer's bucket, which the reserve script takes while Redis decides, is this instance's own while the
+     * database does (ADR 0081): no shared store is asked, and the database, the one store still standing, is not.
+     */
     @Bean
     DatabaseReservations databaseReservations(FallbackReservationPort database, RememberedActivities remembered) {
-        return new DatabaseReservations(database, remembered);
+        return new DatabaseReservations(database, remembered, new LocalRateLimitBuckets());
     }
 
     /** The port every service is given; the Redis adapter's own bean is only what it wraps. */

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
@@ -57,6 +58,12 @@ public class RedisConfiguration {
     @Bean
     SaleChangesPort saleChangesPort(RedisHotStore redis) {
         return redis.saleChanges();
+    }
+
+    /** Changes of the risk control's blocklist, on the same pub/sub connection (ADR 0081). */
+    @Bean
+    BlocklistChangesPort blocklistChangesPort(RedisHotStore redis) {
+        return redis.blocklistChanges();
     }
 
     @Bean

@@ -25,6 +25,7 @@ import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.service.RiskControl;
 import io.flashsale.application.service.SaleControlService;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
 import io.flashsale.bootstrap.metrics.MachineCpu;
@@ -112,8 +113,8 @@ public class UseCaseConfiguration {
     ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
                                           OrderRepository orders, IdGenerator ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
-                                          ReservationAliasPort aliases) {
-        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases);
+                                          ReservationAliasPort aliases, RiskControl risk) {
+        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases, risk);
     }
 
     /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */

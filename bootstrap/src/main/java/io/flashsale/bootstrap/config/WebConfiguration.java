@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminGate;
+import io.flashsale.adapter.web.security.AttemptOriginResolver;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
 import io.flashsale.adapter.web.security.BuyerAuthenticator;
@@ -46,16 +47,19 @@ import java.util.List;
 /** Wires the HTTP adapter: its controllers and advice by scanning adapter-web, its filters and valve here. */
 @Configuration(proxyBeanMethods = false)
 @ComponentScan(basePackageClasses = ApiExceptionHandler.class)
-@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class, PaymentProperties.class})
+@EnableConfigurationProperties({HttpLimitsProperties.class, RateLimitProperties.class, PaymentProperties.class,
+        RiskProperties.class})
 public class WebConfiguration implements WebMvcConfigurer {
 
     private final AdminGate adminGate;
     private final RateLimitProperties rateLimits;
     private final PaymentProperties payment;
     private final BuyerAuthenticator buyers;
+    private final RiskProperties risk;
 
     public WebConfiguration(AdminGate adminGate, RateLimitProperties rateLimits, PaymentProperties payment,
-                            BuyerAuthenticator buyers) {
+                            BuyerAuthenticator buyers, RiskProperties risk) {
+        this.risk = risk;
         this.adminGate = adminGate;
         this.rateLimits = rateLimits;
         this.payment = payment;
@@ -73,6 +77,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new BuyerArgumentResolver(buyers));
         resolvers.add(clientAddresses());
+        resolvers.add(attemptOrigins());
     }
 
     /** Runs after Boot's own Tomcat customizer, which installs the HTML error valve this one replaces. */
@@ -146,6 +151,12 @@ public class WebConfiguration implements WebMvcConfigurer {
         return new ClientAddressResolver(rateLimits.client().enabled(), rateLimits.client().exemptLoopback());
     }
 
+    /** The address and device the risk control judges (ADR 0081), alike for the controller and the lean filter. */
+    private AttemptOriginResolver attemptOrigins() {
+        return risk.device().source() == RiskProperties.Source.CLAIM ? AttemptOriginResolver.deviceFromTokenClaim()
+                : AttemptOriginResolver.deviceFromHeader(risk.device().header());
+    }
+
     /**
      * The plain reservation attempt answered before the dispatcher (ADR 35, docs/performance.md); anything else about
      * the endpoint stays with the controller. Last of the filters, so a limiter registered as a filter runs first.
@@ -159,7 +170,8 @@ public class WebConfiguration implements WebMvcConfigurer {
             @Value("${flashsale.harness.ceiling-endpoint:false}")
             boolean ceiling) {
         var filter = new LeanReservationFilter(reserveStock, json,
-                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses(), buyers);
+                new ResponseEntityWriter(mvc.getMessageConverters()), exceptions, ceiling, clientAddresses(), buyers,
+                attemptOrigins());
         var registration = new FilterRegistrationBean<>(filter);
         registration.setOrder(Ordered.LOWEST_PRECEDENCE);
         return registration;

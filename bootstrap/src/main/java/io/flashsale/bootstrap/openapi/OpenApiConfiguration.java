@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.adapter.web.security.ClientAddress;
+import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -39,6 +40,8 @@ public class OpenApiConfiguration {
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(BuyerId.class);
         // Resolved from the connection and the trusted header for the per-client rate limit, never a parameter.
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(ClientAddress.class);
+        // The connection's address and the device header, for the risk control: ProblemResponses adds the header.
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(AttemptOrigin.class);
     }
 
     @Bean

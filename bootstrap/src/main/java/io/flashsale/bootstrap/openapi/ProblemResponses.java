@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
+import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.adapter.web.security.NotificationSignature;
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.domain.reservation.BuyerId;
@@ -46,7 +47,9 @@ final class ProblemResponses implements OperationCustomizer {
             Map.entry("POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
                     ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
                     ProblemCode.ENDED, ProblemCode.SALE_PAUSED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY,
-                    ProblemCode.DEGRADED, ProblemCode.RATE_LIMITED)),
+                    ProblemCode.DEGRADED, ProblemCode.RATE_LIMITED, ProblemCode.BLOCKED)),
+            Map.entry("POST /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_EXISTS)),
+            Map.entry("DELETE /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_NOT_FOUND)),
             Map.entry("GET /api/v1/activities/{activityId}/stock", EnumSet.of(ProblemCode.DEGRADED)),
             Map.entry("POST /api/v1/activities/{activityId}/warm-up", EnumSet.of(ProblemCode.ACTIVITY_ARCHIVED,
                     ProblemCode.SALE_HAS_RESERVATIONS, ProblemCode.HOT_STORE_MAY_EVICT)),
@@ -70,6 +73,8 @@ final class ProblemResponses implements OperationCustomizer {
             "POST /api/v1/activities", 201,
             "POST /api/v1/activities/{activityId}/reservations", 202,
             "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
+            "POST /api/v1/admin/blocklist", 201,
+            "DELETE /api/v1/admin/blocklist", 204,
             "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
     /** The payment provider's notifications, signed instead of carrying a buyer or an admin token. */
     private static final String SIGNED = "POST /api/v1/payments/notifications";
@@ -113,6 +118,12 @@ final class ProblemResponses implements OperationCustomizer {
                     .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9_-]{1,64}$")));
             operation.addSecurityItem(new SecurityRequirement().addList(OpenApiConfiguration.BUYER_SCHEME));
         }
+        if (parameters.stream().anyMatch(parameter -> parameter.getParameterType() == AttemptOrigin.class)) {
+            operation.addParametersItem(new HeaderParameter().name("X-Device-Id").required(false)
+                    .description("the client's device, for the risk control's blocklist and its limit of buyers per "
+                            + "device (flashsale.risk.device.*, ADR 81); 1-128 characters of [A-Za-z0-9._:-]")
+                    .schema(new Schema<String>().type("string").pattern("^[A-Za-z0-9._:-]{1,128}$")));
+        }
         if (parameters.stream().anyMatch(parameter -> parameter.hasParameterAnnotation(RequestBody.class))) {
             codes.addAll(EnumSet.of(ProblemCode.VALIDATION, ProblemCode.PAYLOAD_TOO_LARGE,
                     ProblemCode.UNSUPPORTED_MEDIA_TYPE));
@@ -138,7 +149,11 @@ final class ProblemResponses implements OperationCustomizer {
         ApiResponse ok = responses.get("200");
         if (success != null && ok != null) {
             responses.remove("200");
-            responses.addApiResponse(Integer.toString(success), ok.description(success == 201 ? "Created" : "Accepted"));
+            responses.addApiResponse(Integer.toString(success), ok.description(switch (success) {
+                case 201 -> "Created";
+                case 204 -> "No Content";
+                default -> "Accepted";
+            }));
         }
         if (CONDITIONAL_READS.contains(route(handler))) {
             notModified(operation, responses);

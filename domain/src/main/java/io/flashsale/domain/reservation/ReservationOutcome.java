@@ -65,4 +65,22 @@ public sealed interface ReservationOutcome {
     record RateLimited(AdmissionLimit limit, long capacity, long refillTokens, Duration refillPeriod,
                        Duration retryAfter, Duration fullAfter) implements ReservationOutcome {
     }
+
+    /**
+     * Refused before the hot store was asked by the risk control: the buyer, the client's address or the device is on
+     * the blocklist, or the device was seen with too many buyers lately ({@link Refusal#SHARED_DEVICE}). Nothing was
+     * deducted or recorded.
+     */
+    record Blocked(Refusal refusal) implements ReservationOutcome {
+
+        /** Why: which entry of the blocklist matched, or a device shared by too many buyers. */
+        public enum Refusal {
+            BUYER, ADDRESS, DEVICE, SHARED_DEVICE;
+
+            /** The name problems and metrics carry: {@code buyer}, {@code address}, {@code device}, {@code shared-device}. */
+            public String label() {
+                return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            }
+        }
+    }
 }

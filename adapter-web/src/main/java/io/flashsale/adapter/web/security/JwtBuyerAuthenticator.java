@@ -32,9 +32,20 @@ public final class JwtBuyerAuthenticator implements BuyerAuthenticator {
     private final Clock clock;
     private final Duration skew;
     private final VerifiedTokens verified;
+    private final String deviceClaim;
 
     public JwtBuyerAuthenticator(JwtDecoder decoder, String buyerClaim, Clock clock, Duration skew,
                                  VerifiedTokens verified) {
+        this(decoder, buyerClaim, clock, skew, verified, null);
+    }
+
+    /**
+     * @param deviceClaim the claim naming the buyer's device, left on the request for the risk control
+     *                    ({@link AttemptOriginResolver#DEVICE_CLAIM_ATTRIBUTE}); null: none is read
+     */
+    public JwtBuyerAuthenticator(JwtDecoder decoder, String buyerClaim, Clock clock, Duration skew,
+                                 VerifiedTokens verified, String deviceClaim) {
+        this.deviceClaim = deviceClaim;
         this.decoder = decoder;
         this.buyerClaim = buyerClaim;
         this.clock = clock;
@@ -52,6 +63,9 @@ public final class JwtBuyerAuthenticator implements BuyerAuthenticator {
             verified.remember(token, known);
         } else if (expired(known.expiresAt(), now)) {
             throw expiredToken();
+        }
+        if (known.device() != null) {
+            request.setAttribute(AttemptOriginResolver.DEVICE_CLAIM_ATTRIBUTE, known.device());
         }
         return known.buyer();
     }
@@ -81,7 +95,8 @@ public final class JwtBuyerAuthenticator implements BuyerAuthenticator {
         if (!Identifier.isValid(buyer)) {
             throw invalid("the bearer token's " + buyerClaim + " claim must hold 1-64 characters of [A-Za-z0-9_-]");
         }
-        return new Verified(new BuyerId(buyer), expiresAt);
+        return new Verified(new BuyerId(buyer), expiresAt,
+                deviceClaim == null ? null : jwt.getClaimAsString(deviceClaim));
     }
 
     private boolean expired(Instant expiresAt, Instant now) {

@@ -16,8 +16,12 @@ import java.time.Instant;
  */
 public final class VerifiedTokens {
 
-    /** What a verified token proved: its buyer, until when. */
-    public record Verified(BuyerId buyer, Instant expiresAt) {
+    /** What a verified token proved: its buyer, until when, and the device it names (null: none, or not asked). */
+    public record Verified(BuyerId buyer, Instant expiresAt, String device) {
+
+        public Verified(BuyerId buyer, Instant expiresAt) {
+            this(buyer, expiresAt, null);
+        }
     }
 
     private final Cache<String, Verified> verified;

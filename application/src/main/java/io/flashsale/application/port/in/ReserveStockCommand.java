@@ -13,14 +13,22 @@ import java.util.List;
  * @param requestId     the buyer's idempotency key; null when the buyer sent none
  * @param clientAddress the client's address as the gateway reported it, for the per-client rate limit; null when
  *                      unknown or exempt (loopback)
+ * @param origin        the address and device the risk control judges ({@link AttemptOrigin#UNKNOWN} when neither
+ *                      is known)
  */
 public record ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
-                                  List<ReservationLine> lines, String clientAddress) {
+                                  List<ReservationLine> lines, String clientAddress, AttemptOrigin origin) {
 
     public ReserveStockCommand {
         Require.present(activityId, "activityId");
         Require.present(buyerId, "buyerId");
         lines = Reservation.requireLines(lines);
+        origin = origin == null ? AttemptOrigin.UNKNOWN : origin;
+    }
+
+    public ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
+                               List<ReservationLine> lines, String clientAddress) {
+        this(activityId, buyerId, requestId, lines, clientAddress, AttemptOrigin.UNKNOWN);
     }
 
     public ReserveStockCommand(ActivityId activityId, BuyerId buyerId, RequestId requestId,
