@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -248,7 +249,8 @@ class RiskControlIT {
     }
 
     private static ServiceClient.Reply reserveOn(ServiceClient instance, String sale, String buyer, String... headers) {
-        String[] all = Stream.concat(Stream.of("X-User-Id", buyer), Stream.of(headers)).toArray(String[]::new);
+        String[] all = Stream.concat(Stream.of("Authorization", bearerOf(buyer)), Stream.of(headers))
+                .toArray(String[]::new);
         return instance.send("POST", "/api/v1/activities/" + sale + "/reservations", BODY, all);
     }
 
