@@ -7,18 +7,18 @@
 -- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r = fs_record_read(reservations, id)
-if not r or r.status ~= 'RESERVED' then
+local r, lines, why = fs_record_in(reservations, id, 'RESERVED')
+if not r then
     return 0
 end
-local lines, why = fs_decode_lines(r.lines)
 why = why or fs_short(stock, lines, '', ':reserved')
 if why then
     return fs_refuse(why)
 end
 for _, line in ipairs(lines) do
-    redis.call('HINCRBY', stock, line.sku .. ':reserved', -line.quantity)
-    redis.call('HINCRBY', stock, line.sku .. ':sold', line.quantity)
+    local f = fs_sku_fields(line.sku)
+    redis.call('HINCRBY', stock, f.reserved, -line.quantity)
+    redis.call('HINCRBY', stock, f.sold, line.quantity)
     fs_bump_version(stock, line.sku)
 end
 fs_settle(reservations, id)

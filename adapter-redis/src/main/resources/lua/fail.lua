@@ -8,11 +8,10 @@
 -- Reply: 1 when failed now, 0 otherwise.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r = fs_record_read(reservations, id)
-if not r or r.status ~= 'RESERVED' then
+local r, lines, why = fs_record_in(reservations, id, 'RESERVED')
+if not r then
     return 0
 end
-local lines, why = fs_decode_lines(r.lines)
 if not lines then
     return fs_refuse(why)
 end

@@ -40,8 +40,9 @@ if short then
 end
 for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do
-        redis.call('HINCRBY', stock, line.sku .. ':sold', -line.quantity)
-        redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
+        local f = fs_sku_fields(line.sku)
+        redis.call('HINCRBY', stock, f.sold, -line.quantity)
+        redis.call('HINCRBY', stock, f.avail, line.quantity)
         fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
         fs_bump_version(stock, line.sku)
     end

@@ -23,17 +23,8 @@ end
 local records = fs_records_read(reservations, ids)
 local reply, moves, needReserved, needHolding, seen = {}, {}, {}, {}, {}
 -- A sale's reservations mostly carry the same few line texts ("sku:1"), and every line moves the same few counters of
--- its SKU: each text is decoded, and each counter's field name made, once per call (only read afterwards).
-local linesOf, fieldsOf = {}, {}
-local function fields(sku)
-    local f = fieldsOf[sku]
-    if not f then
-        f = { reserved = sku .. ':reserved', sold = sku .. ':sold', avail = sku .. ':avail:1', held = sku .. ':held',
-              version = sku .. ':version' }
-        fieldsOf[sku] = f
-    end
-    return f
-end
+-- its SKU: each text is decoded, and each counter's field name made (fs_sku_fields), once per call.
+local linesOf = {}
 for i, id in ipairs(ids) do
     local r = records[i]
     reply[i] = r and r.status or ''
@@ -68,7 +59,7 @@ local counters = fs_counters()
 local gone, failedRecords, settledIds = {}, {}, {}
 for _, move in ipairs(moves) do
     for _, line in ipairs(move.lines) do
-        local f = fields(line.sku)
+        local f = fs_sku_fields(line.sku)
         fs_counters_add(counters, f.reserved, -line.quantity)
         if move.confirming then
             fs_counters_add(counters, f.sold, line.quantity)

@@ -69,6 +69,19 @@ local function fs_counters_write(counters, key)
     end
 end
 
+-- The stock hash's field names of a SKU, made once per script call and SKU: a batch moves the same few SKUs many
+-- times, and the scripts name the fields from this one place.
+local FS_SKU_FIELDS = {}
+local function fs_sku_fields(sku)
+    local f = FS_SKU_FIELDS[sku]
+    if not f then
+        f = { reserved = sku .. ':reserved', sold = sku .. ':sold', avail = sku .. ':avail:1', held = sku .. ':held',
+              version = sku .. ':version' }
+        FS_SKU_FIELDS[sku] = f
+    end
+    return f
+end
+
 local function fs_bump_version(stock, sku)
     redis.call('HINCRBY', stock, sku .. ':version', 1)
 end
@@ -367,6 +380,17 @@ end
 
 local function fs_record_write(hash, id, r)
     redis.call('HSET', hash, id, fs_record_encode(r))
+end
+
+-- The first step of a one-reservation transition (confirm, fail, release): the record and its decoded lines when it
+-- is in status `from`; nil when it is not, so the caller answers 0 and a transition made twice is harmless; the
+-- record, nil lines and the reason when its lines do not decode.
+local function fs_record_in(hash, id, from)
+    local r = fs_record_read(hash, id)
+    if not r or r.status ~= from then
+        return nil
+    end
+    return r, fs_decode_lines(r.lines)
 end
 
 -- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
