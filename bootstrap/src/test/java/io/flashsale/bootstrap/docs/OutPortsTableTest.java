@@ -72,7 +72,17 @@ class OutPortsTableTest {
         return table.toString();
     }
 
-    private static Map<String, Row> rows() throws IOException {
+    private static Map<String, Row> rows;
+
+    /** Made once for both tests: importing every product class is this test's whole cost. */
+    private static synchronized Map<String, Row> rows() throws IOException {
+        if (rows == null) {
+            rows = importRows();
+        }
+        return rows;
+    }
+
+    private static Map<String, Row> importRows() throws IOException {
         JavaClasses classes = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .withImportOption(location -> !location.contains("/io/flashsale/testsupport/"))
