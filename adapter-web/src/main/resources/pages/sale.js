@@ -28,6 +28,20 @@
   // The sale as last read and its tag: each poll sends the tag, and a 304 means nothing changed since.
   let saleTag = null;
 
+  // Every server value goes in as text (DOM nodes and textContent), never parsed as HTML.
+  const cell = (text, testId) => {
+    const td = document.createElement('td');
+    td.textContent = text;
+    if (testId) { td.dataset.testid = testId; }
+    return td;
+  };
+  const itemRow = item => {
+    const row = document.createElement('tr');
+    row.append(cell(item.skuId), cell(item.available === null || item.available === undefined ? 'opens soon'
+        : String(item.available), 'available-' + item.skuId), cell(String(item.perUserLimit)));
+    return row;
+  };
+
   async function loadSale() {
     const answer = await fetch('/api/v1/activities/' + encodeURIComponent(activityId),
         {cache: 'no-store', headers: saleTag ? {'If-None-Match': saleTag} : {}});
@@ -41,13 +55,10 @@
     sale = await answer.json();
     $('name').textContent = sale.name;
     document.title = sale.name + ' - Flashsale';
-    const rows = sale.items.map(item => '<tr><td>' + item.skuId + '</td><td data-testid="available-' + item.skuId
-        + '">' + (item.available === null || item.available === undefined ? 'opens soon' : item.available)
-        + '</td><td>' + item.perUserLimit + '</td></tr>').join('');
-    $('items').innerHTML = rows;
+    $('items').replaceChildren(...sale.items.map(itemRow));
     const sku = $('sku');
     if (sku.options.length !== sale.items.length) {
-      sku.innerHTML = sale.items.map(item => '<option>' + item.skuId + '</option>').join('');
+      sku.replaceChildren(...sale.items.map(item => new Option(item.skuId, item.skuId)));
     }
     tick();
     if (!reservationId && outcome.dataset.state === 'NONE') { buy.disabled = false; }

@@ -26,6 +26,8 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 
@@ -120,6 +122,8 @@ class SalePagesIT {
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
                 .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                         "--window-size=1100,900", "--no-first-run", "--disable-background-networking");
+        // The console, where the browser reports what a Content-Security-Policy refused.
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
         ChromeDriverService driver = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
         browser = new ChromeDriver(driver, options);
@@ -234,6 +238,21 @@ class SalePagesIT {
 
             assertThat(script.executeScript("return window.injectedRan === true;")).as(path).isEqualTo(false);
         }
+    }
+
+    /** Swagger UI under the API docs' policy: it renders every operation, and the browser refuses nothing of it. */
+    @Test
+    void givenTheApiDocsPolicy_whenSwaggerUiIsOpened_thenItRendersTheApiAndTheBrowserRefusesNothing() {
+        page("/swagger-ui.html");
+        waiting().until(driver -> driver.findElements(By.cssSelector(".swagger-ui .opblock")).size() > 10);
+        browser.findElement(By.cssSelector(".swagger-ui .opblock .opblock-summary")).click();
+        waiting().until(driver -> !driver.findElements(By.cssSelector(".swagger-ui .opblock-body")).isEmpty());
+
+        List<String> refused = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .filter(message -> message.contains("Content Security Policy") || message.contains("Refused"))
+                .toList();
+        assertThat(refused).as("what the browser refused under the API docs' policy").isEmpty();
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderRefusal;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -55,6 +56,13 @@ public class MysqlFallbackReservations implements FallbackReservationPort {
         };
     }
 
+    @Override
+    public Optional<Reservation> acceptedBefore(ReservationRequest request) {
+        String earlier = fallback.selectByRequest(request.activityId().value(), request.buyerId().value(),
+                request.requestId().value());
+        return earlier == null ? Optional.empty() : Optional.of(stored(new ReservationId(earlier)).toReservation());
+    }
+
     private Decision decide(Order order, StockTaking.Terms terms, TransactionStatus status) {
         String activityId = order.activityId().value();
         String buyerId = order.buyerId().value();
@@ -87,12 +95,15 @@ public class MysqlFallbackReservations implements FallbackReservationPort {
     }
 
     private ReservationOutcome replayedOutcome(ReservationId earlier, Order attempt) {
+        return new ReservationOutcome.Replayed(stored(earlier).toReservation());
+    }
+
+    private Order stored(ReservationId earlier) {
         OrderRow row = orders.selectOrder(earlier.value());
         if (row == null) {
             throw new IllegalStateException("order " + earlier + " was found by its request and then vanished");
         }
-        Order stored = mapper.toOrder(row, orders.selectLines(earlier.value()));
-        return new ReservationOutcome.Replayed(stored.toReservation());
+        return mapper.toOrder(row, orders.selectLines(earlier.value()));
     }
 
     private ReservationOutcome refusal(Order order, Decision.Refused refused, StockTaking.Terms terms) {

@@ -104,6 +104,7 @@ class DatabaseUnreachableIT {
         assertUnavailable(() -> orders.markPaid(order, AT.plusSeconds(5)));
         assertUnavailable(() -> orders.closeWithRestore(order, ReservationStatus.CANCELLED, AT.plusSeconds(5)));
         assertUnavailable(() -> fallback.reserve(request(sale, "buyer-2", "r-2")));
+        assertUnavailable(() -> fallback.acceptedBefore(request(sale, "buyer-1", "r-1")));
         assertUnavailable(() -> activities.findById(sale));
 
         LINK.heal();

@@ -128,6 +128,18 @@ class MysqlFallbackReservationsIT {
         assertThat(figures.soldBySku(sale)).containsEntry(SKU, 1L);
     }
 
+    @Test
+    void givenAnAcceptedKey_whenLookedUpBeforeTheBucket_thenItsReservation_andAnotherKeyFindsNone() {
+        ActivityId sale = sale(5, 10);
+        ReservationRequest first = request(sale, "buyer-1", "looked-up-key", 1);
+        assertThat(fallback.reserve(first)).isInstanceOf(ReservationOutcome.Reserved.class);
+
+        assertThat(fallback.acceptedBefore(request(sale, "buyer-1", "looked-up-key", 1)))
+                .hasValueSatisfying(earlier -> assertThat(earlier.id()).isEqualTo(first.id()));
+        assertThat(fallback.acceptedBefore(request(sale, "buyer-1", "another-key", 1))).isEmpty();
+        assertThat(fallback.acceptedBefore(request(sale, "buyer-2", "looked-up-key", 1))).isEmpty();
+    }
+
     /**
      * Redis accepted the request, MySQL refused it (a FAILED order now holds the request's one row), and the buyer sends
      * it again while Redis is out: the database path answers that reservation, as the hot store's request index would,

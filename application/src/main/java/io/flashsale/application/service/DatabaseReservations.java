@@ -10,6 +10,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.BucketLimit;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
@@ -23,8 +24,9 @@ import java.util.Optional;
  * The sale is looked up through the same short memory as the hot path, so a crowd does not read it on every attempt.
  * <p>
  * The buyer's rate limit, which the reserve script takes while Redis decides, is taken here from a bucket of this
- * instance ({@code buyerBuckets}) with the same figures, before anything is read (ADR 0081): a buyer's hammering costs
- * the one store still standing nothing.
+ * instance ({@code buyerBuckets}) with the same figures, before anything else is read (ADR 0081): a buyer's hammering
+ * costs the one store still standing nothing. Only a keyed attempt is first looked up by its key (one indexed read),
+ * so that a retry is replayed without taking a token, as the reserve script replays before its bucket.
  */
 public class DatabaseReservations {
 
@@ -46,6 +48,13 @@ public class DatabaseReservations {
 
     /** @throws ActivityNotFoundException when there is no such sale */
     public ReservationOutcome reserve(ReservationRequest request) {
+        if (request.keyed()) {
+            // A retry is replayed before the bucket is asked, as the reserve script does: it costs no token.
+            Optional<Reservation> earlier = database.acceptedBefore(request);
+            if (earlier.isPresent()) {
+                return new ReservationOutcome.Replayed(earlier.get());
+            }
+        }
         BucketLimit limit = request.buyerBucket();
         if (limit != null && buyerBuckets != null) {
             BucketAnswer answer = buyerBuckets.tryTake(new BucketKey(AdmissionLimit.BUYER,

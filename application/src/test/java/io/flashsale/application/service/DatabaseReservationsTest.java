@@ -12,6 +12,7 @@ import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -110,7 +111,37 @@ class DatabaseReservationsTest {
                 rateLimited -> assertThat(rateLimited.limit()).isEqualTo(AdmissionLimit.BUYER));
         assertThat(limited.reserve(request("patient", three))).isEqualTo(new ReservationOutcome.SoldOut(SKU));
         verify(database, times(4)).reserve(any());
+        verify(database, never()).acceptedBefore(any());
         verify(activities, times(4)).findById(SALE);
+    }
+
+    @Test
+    void givenAKeyedRetryOfAnAcceptedAttempt_whenTheBuyersBucketIsEmpty_thenReplayedBeforeTheBucketIsAsked() {
+        ReservationAdmissionTest.CountingBuckets buckets = new ReservationAdmissionTest.CountingBuckets();
+        DatabaseReservations limited = new DatabaseReservations(database, activities, buckets);
+        BucketLimit one = new BucketLimit(1, 1, Duration.ofHours(1));
+        sale();
+        ReservationRequest first = keyed("retrier", "key-1", "t1", one);
+        Reservation accepted = first.toReservation();
+        when(database.reserve(first)).thenReturn(new ReservationOutcome.Reserved(accepted));
+
+        assertThat(limited.reserve(first)).isEqualTo(new ReservationOutcome.Reserved(accepted));
+        assertThat(limited.reserve(keyed("retrier", "key-2", "t2", one)))
+                .as("the bucket of one is empty").isInstanceOf(ReservationOutcome.RateLimited.class);
+        int bucketAsks = buckets.asked.size();
+        when(database.acceptedBefore(any())).thenReturn(Optional.of(accepted));
+
+        assertThat(limited.reserve(keyed("retrier", "key-1", "t3", one)))
+                .isEqualTo(new ReservationOutcome.Replayed(accepted));
+        assertThat(buckets.asked).as("no token taken for the retry").hasSize(bucketAsks);
+        verify(database, times(1)).reserve(any());
+    }
+
+    @Test
+    void givenAnAttemptWithoutAKeyOfTheBuyers_thenItIsNotKeyed_andOneWithAKeyIs() {
+        assertThat(keyed("buyer", "t1", "t1", null).keyed()).isFalse();
+        assertThat(keyed("buyer", "key-1", "t1", null).keyed()).isTrue();
+        assertThat(keyed("buyer", "1", "t1", null).keyed()).as("a key the token ends with").isTrue();
     }
 
     @Test
@@ -121,8 +152,13 @@ class DatabaseReservationsTest {
         assertThat(buckets.asked).isEmpty();
     }
 
+    /** An attempt without a key of the buyer's: its key is its reservation id's token. */
     private static ReservationRequest request(String buyer, BucketLimit limit) {
-        return new ReservationRequest(ReservationId.of(SALE, "t1"), new BuyerId(buyer), new RequestId("r1"),
+        return keyed(buyer, "t1", "t1", limit);
+    }
+
+    private static ReservationRequest keyed(String buyer, String key, String token, BucketLimit limit) {
+        return new ReservationRequest(ReservationId.of(SALE, token), new BuyerId(buyer), new RequestId(key),
                 List.of(new ReservationLine(SKU, 1)), STARTS.plusSeconds(1), limit);
     }
 

@@ -13,14 +13,14 @@ import java.time.Duration;
  *                       the {@code X-User-Id} header as sent, only behind a gateway that strips and sets it
  * @param buyerClaim     the token claim that names the buyer
  * @param clockSkew      how far the token's {@code exp}/{@code nbf} may be off this machine's clock
- * @param tokenCacheSize how many verified tokens are remembered (each until it expires)
+ * @param tokenCacheSize how many verified tokens are remembered (each until it expires, about 300 bytes each: ADR 88)
  * @param gatewaySecret  with {@code trusted-header}: when set, a buyer call must carry it in {@code X-Gateway-Secret}
  */
 @ConfigurationProperties("flashsale.security")
 public record BuyerIdentityProperties(@DefaultValue("jwt") BuyerAuth buyerAuth,
                                       @DefaultValue("sub") String buyerClaim,
                                       @DefaultValue("30s") Duration clockSkew,
-                                      @DefaultValue("50000") long tokenCacheSize,
+                                      @DefaultValue("250000") long tokenCacheSize,
                                       String gatewaySecret) {
 
     public BuyerIdentityProperties {

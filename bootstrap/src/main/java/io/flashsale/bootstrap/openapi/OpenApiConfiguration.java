@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.adapter.web.pages.ApiDocsHeadersFilter;
 import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.domain.reservation.BuyerId;
@@ -16,6 +17,7 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -61,6 +63,15 @@ public class OpenApiConfiguration {
                                 .scheme("bearer").bearerFormat("JWT").description("buyer-auth=jwt: a token of the "
                                         + "buyers' issuer (RS256 or ES256), its sub the buyer; never the admin token"))
                         .addSchemas(PROBLEM_SCHEMA, problemSchema()));
+    }
+
+    /** Swagger UI's page, files and configuration, and the description, under the pages' browser headers (ADR 73). */
+    @Bean
+    FilterRegistrationBean<ApiDocsHeadersFilter> apiDocsHeadersFilter() {
+        FilterRegistrationBean<ApiDocsHeadersFilter> registration = new FilterRegistrationBean<>(
+                new ApiDocsHeadersFilter());
+        registration.addUrlPatterns("/swagger-ui.html", "/swagger-ui/*", "/v3/api-docs", "/v3/api-docs/*");
+        return registration;
     }
 
     @Bean

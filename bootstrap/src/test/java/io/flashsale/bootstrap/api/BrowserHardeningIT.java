@@ -34,6 +34,31 @@ class BrowserHardeningIT extends ApiTestBase {
     }
 
     @Test
+    void givenTheApiDocs_whenFetched_thenEachCarriesABrowserPolicySwaggerUiWorksUnder() {
+        for (String path : new String[] {"/swagger-ui/index.html", "/swagger-ui/swagger-initializer.js",
+            "/swagger-ui/swagger-ui-bundle.js", "/swagger-ui/swagger-ui.css", "/v3/api-docs",
+            "/v3/api-docs/swagger-config"}) {
+            Reply reply = get(path);
+
+            assertThat(reply.status()).as(path).isEqualTo(200);
+            assertThat(reply.header("Content-Security-Policy")).as(path).contains("default-src 'none'",
+                    "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+                    "frame-ancestors 'none'").doesNotContain("unsafe-inline", "unsafe-eval", "*");
+            assertThat(reply.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
+            assertThat(reply.header("X-Frame-Options")).as(path).isEqualTo("DENY");
+            assertThat(reply.header("Referrer-Policy")).as(path).isEqualTo("no-referrer");
+        }
+        assertThat(INLINE_SCRIPT.matcher(get("/swagger-ui/index.html").body()).find())
+                .as("Swagger UI's page has an inline script").isFalse();
+    }
+
+    @Test
+    void givenTheBuyersPageScript_thenItNeverParsesAValueAsHtml() {
+        assertThat(get("/pages/sale.js").body())
+                .doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(");
+    }
+
+    @Test
     void givenThePages_thenTheyHoldNoInlineScriptOrStyle() {
         for (String path : new String[] {"/ops", "/sales/any-sale"}) {
             String html = get(path).body();

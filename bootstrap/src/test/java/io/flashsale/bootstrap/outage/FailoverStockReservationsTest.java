@@ -6,6 +6,7 @@ import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -14,6 +15,7 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -69,11 +71,19 @@ class FailoverStockReservationsTest {
             .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50)
             .automaticTransitionFromOpenToHalfOpenEnabled(false).waitDurationInOpenState(Duration.ofDays(1)).build());
     private final FailoverStockReservations failover = new FailoverStockReservations(redis(),
-            new DatabaseReservations(request -> {
-                databaseCalls.incrementAndGet();
-                await(databaseGate);
-                events.add("database decided");
-                return new ReservationOutcome.Reserved(request.toReservation());
+            new DatabaseReservations(new FallbackReservationPort() {
+                @Override
+                public ReservationOutcome reserve(ReservationRequest request) {
+                    databaseCalls.incrementAndGet();
+                    await(databaseGate);
+                    events.add("database decided");
+                    return new ReservationOutcome.Reserved(request.toReservation());
+                }
+
+                @Override
+                public Optional<Reservation> acceptedBefore(ReservationRequest request) {
+                    return Optional.empty();
+                }
             }, id -> Optional.of(ACTIVITY)),
             breaker, Bulkhead.of("test", BulkheadConfig.custom().maxConcurrentCalls(2)
                     .maxWaitDuration(Duration.ZERO).build()), Duration.ofSeconds(2));

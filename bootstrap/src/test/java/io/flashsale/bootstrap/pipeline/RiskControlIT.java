@@ -220,6 +220,36 @@ class RiskControlIT {
         assertThat(breakerState()).isEqualTo(1);
     }
 
+    /** As the reserve script does: a retry is looked up by its key before the buyer's bucket, and costs no token. */
+    @Test
+    @Order(5)
+    void aKeyedRetryIsReplayedWhileRedisIsDownThoughTheBuyersBucketIsEmpty() {
+        // The sale is warmed into Redis, which the test before left down: back up until the instance uses it again.
+        REDIS.restart();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        String sale = api().openSale(100);
+        REDIS.kill();
+        await().atMost(WITHIN).until(() -> {
+            reserve(sale, "probe-" + UUID.randomUUID().toString().substring(0, 8));
+            return breakerState() == 1;
+        });
+        String retrier = "retrier-" + RUN;
+        String key = "retry-key-" + RUN;
+
+        ServiceClient.Reply first = reserve(sale, retrier, "Idempotency-Key", key);
+        assertThat(first.status()).as(first.body()).isEqualTo(202);
+        await().atMost(WITHIN).until(() -> reserve(sale, retrier).status() == 429);
+        // Five retries at once: the bucket (3, refilled by 1 a second) would refuse most of them, were it asked.
+        List<ServiceClient.Reply> retries = Stream.generate(() -> reserve(sale, retrier, "Idempotency-Key", key))
+                .limit(5).toList();
+
+        assertThat(retries).allSatisfy(retry -> {
+            assertThat(retry.status()).as(retry.body()).isIn(200, 202);
+            assertThat(retry.json().path("reservationId").asString())
+                    .isEqualTo(first.json().path("reservationId").asString());
+        });
+    }
+
     // ---- helpers ----
 
     private void block(String kind, String value) {

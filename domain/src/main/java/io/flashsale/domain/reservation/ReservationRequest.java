@@ -39,6 +39,17 @@ public record ReservationRequest(ReservationId id, BuyerId buyerId, RequestId re
         return id.activityId();
     }
 
+    /**
+     * Whether the buyer sent a key of their own: an attempt without one carries its reservation id's token as its key,
+     * and can never be replayed.
+     */
+    public boolean keyed() {
+        String value = id.value();
+        String key = requestId.value();
+        int dot = value.length() - key.length() - 1;
+        return dot <= 0 || value.charAt(dot) != '.' || !value.endsWith(key);
+    }
+
     public Reservation toReservation() {
         return new Reservation(id, activityId(), buyerId, requestId, lines, ReservationStatus.RESERVED, at);
     }

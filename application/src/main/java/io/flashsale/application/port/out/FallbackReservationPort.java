@@ -1,7 +1,10 @@
 package io.flashsale.application.port.out;
 
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+
+import java.util.Optional;
 
 /**
  * The database of record deciding a reservation while the hot store cannot (Redis down): ONE transaction with the
@@ -16,4 +19,11 @@ import io.flashsale.domain.reservation.ReservationRequest;
 public interface FallbackReservationPort {
 
     ReservationOutcome reserve(ReservationRequest request);
+
+    /**
+     * The reservation the buyer's key was accepted with before, if the database of record holds it as an order: a
+     * plain read, asked before the buyer's bucket so that a retry is replayed without taking a token (as the reserve
+     * script does). {@link #reserve} looks again under its lock.
+     */
+    Optional<Reservation> acceptedBefore(ReservationRequest request);
 }
