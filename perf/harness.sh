@@ -37,8 +37,7 @@
 # (perf/DatabaseProbe.java: an indexed single-row SELECT every 10 ms on a table of its own schema) while the reserve row
 # runs and, just before it, with no sale running. The probe's own queries are taken out of Questions and Com_select; the
 # counters are the server's, so other users of the machine's MariaDB count too: the table gives their rate (statements/s
-# while no sale ran, the probe's aside) and the statements per reservation less that rate over the row's time (an
-# estimate: their rate during the row is not known).
+# while no sale ran, the probe's aside) to judge by.
 #
 # Each row also gives the CPU time per answer of the service's JVM, its Redis, the machine's MariaDB (shared with
 # whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and after
@@ -331,11 +330,11 @@ for SPEC in "${JARS[@]}"; do
   settle; calm_before=$(db_status); calm_started=$(date +%s.%N)
   calm_probe=$(probe "$(probe_seconds)")
   calm_after=$(db_status); calm_seconds=$(awk -v a="$calm_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-  settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units); db_before=$(db_status); db_started=$(date +%s.%N)
+  settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units); db_before=$(db_status)
   probe "$(probe_seconds)" > "$WORK/probe-sale.txt" & PROBE_PID=$!
   row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"   # run waits for the pipeline to settle
   wait "$PROBE_PID" || true
-  echo "$JAR_LABEL|$db_before|$(db_status)|$(sale_units)|$life_units|$(cat "$WORK/probe-sale.txt")|$calm_before|$calm_after|$calm_seconds|$calm_probe|$(awk -v a="$db_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" \
+  echo "$JAR_LABEL|$db_before|$(db_status)|$(sale_units)|$life_units|$(cat "$WORK/probe-sale.txt")|$calm_before|$calm_after|$calm_seconds|$calm_probe" \
     >> "$WORK/database.txt"
   life_cpu=$(awk -v a="$life_cpu" -v b="$(redis_cpu)" -v u="$life_units" -v v="$(sale_units)" \
     'BEGIN { printf "%.1f", (v > u ? (b - a) * 1e6 / (v - u) : 0) }')
@@ -384,8 +383,8 @@ echo "| jar | Redis CPU µs per reservation over its life (reserve row until set
 echo "| --- | --- | --- | --- | --- | --- |"
 cat "$WORK/hot-store.txt" 2>/dev/null || true
 echo
-echo "| jar | MySQL statements per accepted reservation (reserve row until settled) | the same less other clients at their no-sale rate | transactions (commit + rollback) | inserts / updates / deletes / selects | other clients' statements/s, no sale | unrelated SELECT p50 / p99 / max, no sale | unrelated SELECT p50 / p99 / max, during the reserve row |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| jar | MySQL statements per accepted reservation (reserve row until settled) | transactions (commit + rollback) | inserts / updates / deletes / selects | other clients' statements/s, no sale | unrelated SELECT p50 / p99 / max, no sale | unrelated SELECT p50 / p99 / max, during the reserve row |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 [ -f "$WORK/database.txt" ] && awk -F'|' '
   function parse(text, into,   parts, i, kv) { delete into; split(text, parts, " ")
     for (i in parts) { split(parts[i], kv, "="); into[kv[1]] = kv[2] } }
@@ -395,13 +394,11 @@ echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     parse($2, B); parse($3, A); parse($6, P); parse($7, CB); parse($8, CA)
     n = $4 - $5; if (n <= 0) n = 1
     calm_probe_q = 0; split($10, cp, /queries=/); if (cp[2] != "") calm_probe_q = cp[2] + 0
-    others = $9 > 0 ? (CA["Questions"] - CB["Questions"] - calm_probe_q) / $9 : 0
-    printf "| %s | %.3f | %.3f | %.3f | %.3f / %.3f / %.3f / %.3f | %.0f | %s | %s |\n", $1,
-      (A["Questions"] - B["Questions"] - P["queries"]) / n,
-      (A["Questions"] - B["Questions"] - P["queries"] - others * $11) / n, (A["Com_commit"] - B["Com_commit"] + A["Com_rollback"] - B["Com_rollback"]) / n,
+    printf "| %s | %.3f | %.3f | %.3f / %.3f / %.3f / %.3f | %.0f | %s | %s |\n", $1,
+      (A["Questions"] - B["Questions"] - P["queries"]) / n, (A["Com_commit"] - B["Com_commit"] + A["Com_rollback"] - B["Com_rollback"]) / n,
       (A["Com_insert"] - B["Com_insert"]) / n, (A["Com_update"] - B["Com_update"]) / n,
       (A["Com_delete"] - B["Com_delete"]) / n, (A["Com_select"] - B["Com_select"] - P["queries"]) / n,
-      others, lat($10), lat($6)
+      ($9 > 0 ? (CA["Questions"] - CB["Questions"] - calm_probe_q) / $9 : 0), lat($10), lat($6)
   }' "$WORK/database.txt"
 echo
 echo "load after: $(uptime)"
