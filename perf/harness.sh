@@ -31,6 +31,14 @@
 # hold per reservation once settled (MEMORY USAGE ... SAMPLES 0), the slow log of the reserve row, script calls per
 # keyed sold-out answer (a fresh requestId each, as the buyer page sends), and MySQL statements per sale read.
 #
+# A third table gives what a sale costs the database, per jar: SHOW GLOBAL STATUS deltas (Questions, Com_commit +
+# Com_rollback, Com_insert, Com_update, Com_delete, Com_select) over the reserve row and the pipeline's catch-up after it,
+# divided by the reservations the row accepted; and the latency of an unrelated client of the same MariaDB
+# (perf/DatabaseProbe.java: an indexed single-row SELECT every 10 ms on a table of its own schema) while the reserve row
+# runs and, just before it, with no sale running. The probe's own queries are taken out of Questions and Com_select; the
+# counters are the server's, so other users of the machine's MariaDB count too: the table gives their rate (statements/s
+# while no sale ran, the probe's aside) to judge by.
+#
 # Each row also gives the CPU time per answer of the service's JVM, its Redis, the machine's MariaDB (shared with
 # whatever else uses it) and the whole machine (every process, the other users' included), from /proc; and after
 # each row it waits until the order pipeline has placed what the row reserved, so one row's backlog does not run in
@@ -66,6 +74,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 log() { printf '[harness] %s\n' "$*" >&2; }
 
 SERVICE_PID=""; PIPE_PID=""; REDIS_PORT=""; DB=""; RAW_PID=""; CPU_PIDS=""
+PROBE_DB=flashsale_probe_$RANDOM$RANDOM
 cleanup() {
   [ -n "$RAW_PID" ] && kill "$RAW_PID" 2>/dev/null && wait "$RAW_PID" 2>/dev/null || true
   RAW_PID=""
@@ -75,7 +84,7 @@ cleanup() {
   [ -n "$DB" ] && mariadb -h 127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS $DB" 2>/dev/null || true
   SERVICE_PID=""; PIPE_PID=""; REDIS_PORT=""; DB=""
 }
-trap 'cleanup; rm -rf "$WORK"' EXIT
+trap 'cleanup; mariadb -h 127.0.0.1 -uroot -e "DROP DATABASE IF EXISTS $PROBE_DB" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 commands() { # total calls and evalsha calls since the server started
   redis-cli -p "$REDIS_PORT" info commandstats | tr -d '\r' | awk -F'[:=,]' '
@@ -201,6 +210,19 @@ db_statements() { # statements the machine's MariaDB has run since it started, e
   mariadb -h 127.0.0.1 -uroot -N -e "SHOW GLOBAL STATUS LIKE 'Questions'" | awk '{ print $2 }'
 }
 
+db_status() { # "name=value ..." of the server's counters behind the third table, every client's
+  mariadb -h 127.0.0.1 -uroot -N -e "SHOW GLOBAL STATUS WHERE Variable_name IN
+    ('Questions', 'Com_commit', 'Com_rollback', 'Com_insert', 'Com_update', 'Com_delete', 'Com_select')" |
+    awk '{ printf "%s=%s ", $1, $2 }'
+}
+probe_seconds() { # the probe's measured time: the row's duration less 5 s for its JVM's start and warm-up
+  local secs=${DURATION%s}; secs=${secs//[^0-9]/}; echo $(( ${secs:-20} > 10 ? ${secs:-20} - 5 : 5 ))
+}
+probe() { # probe SECONDS: the unrelated client's latency line (perf/DatabaseProbe.java)
+  "$JAVA" -cp "$(ls "$WORK"/driver/BOOT-INF/lib/mysql-connector-j-*.jar)" perf/DatabaseProbe.java \
+    "jdbc:mysql://127.0.0.1:3306/$PROBE_DB?useSSL=false&allowPublicKeyRetrieval=true" "$1" 2>&1 | grep '^PROBE' || true
+}
+
 growth() { # GROWTH=N: reserve in 10 s slices until the hot sale holds N reservations; the rate of the first and the
   local slice rates="" units=0 n=0       # last tenth of the sale, the slow log over the whole growth, the bytes at the end
   slowlog_start
@@ -244,6 +266,11 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
 }
 
 log "signing $TOKENS buyer tokens (perf/BuyerTokens.java)"
+FIRST_JAR=${JARS[0]#apart:}; FIRST_JAR=${FIRST_JAR%%[@%]*}
+unzip -o -q -d "$WORK/driver" "$FIRST_JAR" 'BOOT-INF/lib/mysql-connector-j-*.jar'
+mariadb -h 127.0.0.1 -uroot -e "CREATE DATABASE $PROBE_DB"
+"$JAVA" -cp "$(ls "$WORK"/driver/BOOT-INF/lib/mysql-connector-j-*.jar)" perf/DatabaseProbe.java \
+  "jdbc:mysql://127.0.0.1:3306/$PROBE_DB?useSSL=false&allowPublicKeyRetrieval=true" create
 "$JAVA" perf/BuyerTokens.java "$WORK" "$TOKENS"
 echo "load before: $(uptime)"
 echo
@@ -299,8 +326,16 @@ for SPEC in "${JARS[@]}"; do
   [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve ${JFR_OPTIONS:-settings=profile} \
     filename="$PROFILE/${JAR_LABEL//[^A-Za-z0-9._-]/_}.jfr" >/dev/null
   if [ -n "${GROWTH:-}" ]; then growth; cleanup; continue; fi
-  settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units)
+  # The database's other users, with no sale running: the probe alone, and the statements other clients ran meanwhile.
+  settle; calm_before=$(db_status); calm_started=$(date +%s.%N)
+  calm_probe=$(probe "$(probe_seconds)")
+  calm_after=$(db_status); calm_seconds=$(awk -v a="$calm_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+  settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units); db_before=$(db_status)
+  probe "$(probe_seconds)" > "$WORK/probe-sale.txt" & PROBE_PID=$!
   row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"   # run waits for the pipeline to settle
+  wait "$PROBE_PID" || true
+  echo "$JAR_LABEL|$db_before|$(db_status)|$(sale_units)|$life_units|$(cat "$WORK/probe-sale.txt")|$calm_before|$calm_after|$calm_seconds|$calm_probe" \
+    >> "$WORK/database.txt"
   life_cpu=$(awk -v a="$life_cpu" -v b="$(redis_cpu)" -v u="$life_units" -v v="$(sale_units)" \
     'BEGIN { printf "%.1f", (v > u ? (b - a) * 1e6 / (v - u) : 0) }')
   slow=$(slowlog_summary)
@@ -347,5 +382,23 @@ echo
 echo "| jar | Redis CPU µs per reservation over its life (reserve row until settled) | bytes per reservation left in Redis once settled | slow log in the reserve row (>= 1 ms) | scripts per keyed sold-out answer | MySQL statements per sale read |"
 echo "| --- | --- | --- | --- | --- | --- |"
 cat "$WORK/hot-store.txt" 2>/dev/null || true
+echo
+echo "| jar | MySQL statements per accepted reservation (reserve row until settled) | transactions (commit + rollback) | inserts / updates / deletes / selects | other clients' statements/s, no sale | unrelated SELECT p50 / p99 / max, no sale | unrelated SELECT p50 / p99 / max, during the reserve row |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+[ -f "$WORK/database.txt" ] && awk -F'|' '
+  function parse(text, into,   parts, i, kv) { delete into; split(text, parts, " ")
+    for (i in parts) { split(parts[i], kv, "="); into[kv[1]] = kv[2] } }
+  function lat(text,   p) { parse(text, p); return p["queries"] == "" ? "no answer" :
+    sprintf("%.2f / %.2f / %.2f ms", p["p50_us"] / 1000, p["p99_us"] / 1000, p["max_us"] / 1000) }
+  {
+    parse($2, B); parse($3, A); parse($6, P); parse($7, CB); parse($8, CA)
+    n = $4 - $5; if (n <= 0) n = 1
+    calm_probe_q = 0; split($10, cp, /queries=/); if (cp[2] != "") calm_probe_q = cp[2] + 0
+    printf "| %s | %.3f | %.3f | %.3f / %.3f / %.3f / %.3f | %.0f | %s | %s |\n", $1,
+      (A["Questions"] - B["Questions"] - P["queries"]) / n, (A["Com_commit"] - B["Com_commit"] + A["Com_rollback"] - B["Com_rollback"]) / n,
+      (A["Com_insert"] - B["Com_insert"]) / n, (A["Com_update"] - B["Com_update"]) / n,
+      (A["Com_delete"] - B["Com_delete"]) / n, (A["Com_select"] - B["Com_select"] - P["queries"]) / n,
+      ($9 > 0 ? (CA["Questions"] - CB["Questions"] - calm_probe_q) / $9 : 0), lat($10), lat($6)
+  }' "$WORK/database.txt"
 echo
 echo "load after: $(uptime)"

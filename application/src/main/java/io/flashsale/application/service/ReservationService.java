@@ -6,6 +6,8 @@ import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityLookupPort;
+import io.flashsale.application.port.out.Deduction;
+import io.flashsale.application.port.out.DeductionLog;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationAliasPort;
@@ -24,6 +26,7 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.reservation.StatusTimes;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -47,6 +50,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final ReservationAdmission admission;
     private final ReservationAliasPort aliases;
     private final RiskControl risk;
+    private final DeductionLog deductions;
 
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock) {
@@ -82,7 +86,15 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
                               IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
                               ReservationAliasPort aliases, RiskControl risk) {
+        this(stock, activities, orders, ids, clock, known, admission, aliases, risk, DeductionLog.none());
+    }
+
+    /** @param deductions told of every attempt the store answered, with its outcome and time (ADR 0087) */
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
+                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+                              ReservationAliasPort aliases, RiskControl risk, DeductionLog deductions) {
         this.risk = risk;
+        this.deductions = deductions;
         this.stock = stock;
         this.activities = activities;
         this.orders = orders;
@@ -100,6 +112,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      */
     @Override
     public ReservationOutcome reserve(ReserveStockCommand command) {
+        long arrived = System.nanoTime();
         Optional<ReservationOutcome> blocked = risk.refusal(command);
         if (blocked.isPresent()) {
             return blocked.get();
@@ -130,6 +143,8 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
             outcome = settledReplay(settled);
         }
         known.learn(activityId, ticket, outcome, now);
+        deductions.deducted(new Deduction(activityId, requestId, command.buyerId(), command.lines(), outcome,
+                Duration.ofNanos(System.nanoTime() - arrived)));
         return outcome;
     }
 

@@ -5,6 +5,7 @@ import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.DeductionLog;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.IdGenerator;
 import io.flashsale.application.port.out.OrderRepository;
@@ -29,6 +30,7 @@ import io.flashsale.application.service.RiskControl;
 import io.flashsale.application.service.SaleControlService;
 import io.flashsale.bootstrap.id.UuidV7IdGenerator;
 import io.flashsale.bootstrap.metrics.MachineCpu;
+import io.flashsale.bootstrap.metrics.Slf4jDeductionLog;
 import io.flashsale.bootstrap.metrics.TimedReservations;
 import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -44,7 +46,7 @@ import java.time.Duration;
 /** The application services, built by hand so that the core carries no Spring annotation. */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ActivityCacheProperties.class, KnownRefusalsProperties.class,
-        RateLimitProperties.class, GiveWayProperties.class})
+        RateLimitProperties.class, GiveWayProperties.class, DeductionLogProperties.class})
 public class UseCaseConfiguration {
 
     /**
@@ -113,8 +115,16 @@ public class UseCaseConfiguration {
     ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
                                           OrderRepository orders, IdGenerator ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
-                                          ReservationAliasPort aliases, RiskControl risk) {
-        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases, risk);
+                                          ReservationAliasPort aliases, RiskControl risk,
+                                          DeductionLog deductions) {
+        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases, risk,
+                deductions);
+    }
+
+    /** A line per attempt the hot store answered, all of them or a share, on an asynchronous appender (ADR 0087). */
+    @Bean
+    DeductionLog deductionLog(DeductionLogProperties properties) {
+        return properties.share() > 0 ? new Slf4jDeductionLog(properties.share()) : DeductionLog.none();
     }
 
     /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */

@@ -23,6 +23,10 @@ public final class LogCapture implements AutoCloseable {
         return new LogCapture((Logger) LoggerFactory.getLogger(type));
     }
 
+    public static LogCapture of(String loggerName) {
+        return new LogCapture((Logger) LoggerFactory.getLogger(loggerName));
+    }
+
     public List<ILoggingEvent> events() {
         return List.copyOf(appender.list);
     }
