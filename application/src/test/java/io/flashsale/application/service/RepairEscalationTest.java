@@ -5,6 +5,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -23,9 +24,11 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static io.flashsale.application.service.ReconciliationFixtures.ANN;
 import static io.flashsale.application.service.ReconciliationFixtures.BOB;
@@ -76,8 +79,12 @@ class RepairEscalationTest {
 
     private ReconciliationService service() {
         return new ReconciliationService(activities, stock, hotStore, settlement, recordedStock, recordedOrders,
-                reports, metrics, CLOCK, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60),
-                ReconciliationSettings.DEFAULT_REDRIVE_WINDOW, ReconciliationSettings.DEFAULT_AUDIT_PAGES, LIMIT));
+                reports, metrics, CLOCK, settings());
+    }
+
+    private static ReconciliationSettings settings() {
+        return new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60),
+                ReconciliationSettings.DEFAULT_REDRIVE_WINDOW, ReconciliationSettings.DEFAULT_AUDIT_PAGES, LIMIT);
     }
 
     private void openSale() {
@@ -230,6 +237,22 @@ class RepairEscalationTest {
 
         assertThat(service().reconcile(SALE, SKU).action()).isEqualTo(ReconciliationAction.NEEDS_REVIEW);
         verify(reports, never()).closeReviews(any(), any(), any(), any());
+    }
+
+    @Test
+    void givenAStockAdjustmentTheHotStoreRefused_whenItsSkuIsReconciled_thenARepairAboveTheLimitIsNotHeldBack() {
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
+        databaseSoldThree();
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+        SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, reports, metrics,
+                CLOCK, settings(), null, PipelinePositionPort.NONE);
+
+        ReconciliationReport report = reconciler.reconcile(OPEN_SALE, OPEN_SALE.items().getFirst(), Optional.empty(),
+                Set.of(41L), new HashSet<>()).orElseThrow();
+
+        // The operator who made the adjustment decided already: the difference is repaired at once.
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.driftUnits()).isGreaterThan(LIMIT);
     }
 
     @Test
