@@ -236,3 +236,28 @@ Feature: The fast store is reconciled with the shop's books
     Then 9 tickets are still available
     And the shop's books hold exactly 1 order, none failed
     And the shop's books and the fast store agree
+
+  Scenario: A difference larger than the shop lets reconciliation repair by itself waits for an operator, who approves the repair
+    Given a sale that has started with a limit of 2 per buyer, offering:
+      | product | units |
+      | ticket  | 100   |
+    And the sale is ready to sell
+    And Alice holds 2 tickets
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    When the fast store counts 30 more tickets as sold than it did
+    And the operator reconciles the sale
+    Then the reconciliation leaves the tickets as found and asks an operator to review a difference of 30 units
+    And the tickets wait for an operator's approval
+    When the fast store counts 5 more tickets as sold than it did
+    And the operator approves the repair of the tickets
+    Then the approved repair mends a difference of 35 units from the shop's books, recorded as approved by the operator
+    And nothing waits for an operator's approval
+    And the shop's books and the fast store agree
+    And 98 tickets are still available
+    When the operator approves the repair of the tickets
+    Then the approval is refused because no repair of the tickets waits for one
+    When the fast store counts 3 more tickets as sold than it did
+    And the operator reconciles the sale
+    Then the reconciliation repairs the tickets by itself
+    And nothing waits for an operator's approval
+    And the shop's books and the fast store agree

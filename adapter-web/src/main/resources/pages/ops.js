@@ -91,6 +91,13 @@
       (kept ? kept.reports : []).forEach(report => reports.push(Object.assign({activityId: id}, report)));
     }
     $('reports').innerHTML = reports.map(row).join('') || '<tr><td colspan="5">no drift reported</td></tr>';
+    const reviews = [];
+    for (const id of sales()) {
+      const open = await json('/api/v1/activities/' + encodeURIComponent(id) + '/reconciliation/reviews',
+          {headers: admin()}).catch(() => null);
+      (open ? open.reports : []).forEach(report => reviews.push(Object.assign({activityId: id}, report)));
+    }
+    $('reviews').innerHTML = reviews.map(reviewRow).join('') || '<tr><td colspan="5">none</td></tr>';
     const dead = await json('/api/v1/admin/dead-letters?limit=20', {headers: admin()}).catch(() => null);
     const letters = dead ? dead.deadLetters : [];
     $('dead-letters').innerHTML = letters.map(letter => '<tr><td>' + text(letter.id) + '</td><td>'
@@ -126,6 +133,26 @@
         + text(report.runAt) + '</td><td class="' + (drifted ? 'drift' : '') + '">' + units
         + '</td><td>' + text(report.classification) + '</td><td>' + text(report.action) + '</td></tr>';
   }
+
+  // A repair held back for review (ADR 85): approving reconciles the SKU afresh and repairs what is found then.
+  function reviewRow(report) {
+    return '<tr data-testid="review-' + text(report.activityId) + '-' + text(report.skuId) + '"><td>'
+        + text(report.activityId) + ' / ' + text(report.skuId) + '</td><td>' + text(report.runAt) + '</td><td>'
+        + report.driftUnits + '</td><td>' + text(report.classification) + '</td><td><button data-approve-sale="'
+        + text(report.activityId) + '" data-approve-sku="' + text(report.skuId) + '" data-testid="approve-'
+        + text(report.activityId) + '-' + text(report.skuId) + '">Approve repair</button></td></tr>';
+  }
+
+  $('reviews').addEventListener('click', async event => {
+    const id = event.target.dataset.approveSale;
+    const sku = event.target.dataset.approveSku;
+    if (!id || !sku) { return; }
+    const answer = await fetch('/api/v1/activities/' + encodeURIComponent(id) + '/reconciliation/'
+        + encodeURIComponent(sku) + '/approve-repair', {method: 'POST', headers: admin()});
+    const body = await answer.json().catch(() => ({}));
+    $('approve-result').textContent = answer.ok ? sku + ': ' + body.action : 'Refused: ' + (body.code || answer.status);
+    refresh();
+  });
 
   $('reconcile').addEventListener('click', async () => {
     const id = $('reconcile-sale').value;

@@ -78,6 +78,15 @@ public final class FlashsaleApi {
         return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/reconciliation", null));
     }
 
+    /** The repairs held back for an operator's approval (ADR 85), newest report per product. */
+    public ApiCall repairsAwaitingReview(String saleId) {
+        return asAdmin(ApiCall.get(ACTIVITIES + "/" + saleId + "/reconciliation/reviews"));
+    }
+
+    public ApiCall approveRepair(String saleId, String skuId) {
+        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/reconciliation/" + skuId + "/approve-repair", null));
+    }
+
     public ApiCall adjustStock(String saleId, String operator, Map<String, Object> adjustment) {
         return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/stock-adjustments", Json.write(adjustment)))
                 .withHeader(OPERATOR_HEADER, operator);

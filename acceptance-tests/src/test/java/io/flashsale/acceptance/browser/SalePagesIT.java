@@ -286,6 +286,33 @@ class SalePagesIT {
     }
 
     @Test
+    void givenTheOpsDashboard_whenADriftAboveTheAutoRepairLimitIsFound_thenItWaitsThereUntilTheOperatorApprovesIt()
+            throws IOException {
+        String saleId = openSale(30, 1);
+        page("/ops");
+        testId("token").sendKeys(ADMIN_TOKEN);
+        testId("sales").sendKeys(saleId);
+        testId("save").click();
+        waitForAttribute("ledger-" + saleId + "-phone", "data-available", "30");
+
+        try (HotStore redis = new HotStore(TestServices.redis().uri())) {
+            redis.countMoreSold(saleId, "phone", 20);
+        }
+        testId("reconcile").click();
+        waitForAttribute("report-" + saleId + "-phone", "data-action", "NEEDS_REVIEW");
+        waiting().until(driver -> !driver.findElements(
+                By.cssSelector("[data-testid='approve-" + saleId + "-phone']")).isEmpty());
+        screenshot("ops-dashboard-needs-review");
+
+        testId("approve-" + saleId + "-phone").click();
+        waitForText("approve-result", "phone: REPAIRED");
+        waiting().until(driver -> driver.findElements(
+                By.cssSelector("[data-testid='review-" + saleId + "-phone']")).isEmpty());
+        waitForAttribute("ledger-" + saleId + "-phone", "data-available", "30");
+        assertThat(ledger(saleId).path("sold").asLong()).isZero();
+    }
+
+    @Test
     void givenTheOpsDashboard_whenTheOperatorPausesAndResumesASale_thenBuyersAreRefusedPausedThenReserveAgain() {
         String saleId = openSale(5, 1);
         page("/ops");

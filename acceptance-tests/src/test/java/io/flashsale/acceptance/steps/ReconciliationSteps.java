@@ -260,6 +260,11 @@ public class ReconciliationSteps {
         return answer.json();
     }
 
+    /** The latest reconciliation the operator asked for, for steps that read it. */
+    JsonNode lastReport() {
+        return lastReport;
+    }
+
     private SkuReport reportOf(String skuId) {
         assertThat(lastReport).as("a reconciliation report").isNotNull();
         return find(lastReport, skuId).orElseThrow(() -> new AssertionError(

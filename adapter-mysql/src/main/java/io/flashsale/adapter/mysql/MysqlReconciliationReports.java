@@ -2,11 +2,17 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-/** Reconciliation reports in {@code reconciliation_report}: inserted once, read newest first. */
+/**
+ * Reconciliation reports in {@code reconciliation_report}: inserted once, read newest first; a NEEDS_REVIEW one is
+ * later closed, once, by the operator who approved the repair or by reconciliation (ADR 85).
+ */
 public class MysqlReconciliationReports implements ReconciliationReportRepository {
 
     private final ReconciliationReportDao dao;
@@ -23,5 +29,15 @@ public class MysqlReconciliationReports implements ReconciliationReportRepositor
     @Override
     public List<ReconciliationReport> findRecent(ActivityId activityId, int max) {
         return dao.selectRecent(activityId.value(), max).stream().map(ReconciliationReportRows::toReport).toList();
+    }
+
+    @Override
+    public List<ReconciliationReport> awaitingReview(ActivityId activityId) {
+        return dao.selectAwaitingReview(activityId.value()).stream().map(ReconciliationReportRows::toReport).toList();
+    }
+
+    @Override
+    public int closeReviews(ActivityId activityId, SkuId skuId, String closedBy, Instant closedAt) {
+        return dao.closeReviews(activityId.value(), skuId.value(), closedBy, closedAt.truncatedTo(ChronoUnit.MILLIS));
     }
 }

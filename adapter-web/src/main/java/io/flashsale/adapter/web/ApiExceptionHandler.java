@@ -6,6 +6,7 @@ import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
+import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.HotStoreMayEvictException;
 import io.flashsale.application.port.out.EventPublishException;
@@ -72,6 +73,12 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(SkuNotFoundException.class)
     ResponseEntity<ProblemDetail> skuNotFound(SkuNotFoundException e) {
         return Problems.response(Problems.of(ProblemCode.SKU_NOT_FOUND, "the activity offers no such SKU"));
+    }
+
+    @ExceptionHandler(NoRepairAwaitingApprovalException.class)
+    ResponseEntity<ProblemDetail> noRepairAwaitingApproval(NoRepairAwaitingApprovalException e) {
+        return Problems.response(Problems.of(ProblemCode.NO_REPAIR_AWAITING_APPROVAL,
+                "no reconciliation report of this SKU waits for an operator's approval"));
     }
 
     @ExceptionHandler(ActivityNotReadyException.class)

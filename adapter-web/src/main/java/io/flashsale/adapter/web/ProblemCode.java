@@ -36,6 +36,11 @@ public enum ProblemCode {
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
     NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE),
     ACTIVITY_EXISTS(HttpStatus.CONFLICT),
+    /**
+     * An approval of a repair no reconciliation report waits for (ADR 85): the SKU was never reported NEEDS_REVIEW, or
+     * its review was closed already (approved by someone else, or the drift went away).
+     */
+    NO_REPAIR_AWAITING_APPROVAL(HttpStatus.CONFLICT),
     /** The value is on the blocklist already (of its kind); nothing changed. */
     BLOCKLIST_ENTRY_EXISTS(HttpStatus.CONFLICT),
     SOLD_OUT(HttpStatus.CONFLICT),

@@ -5,7 +5,9 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.ActivityReconciliation.HotStoreState;
+import io.flashsale.application.port.in.ApproveRepairUseCase;
 import io.flashsale.application.port.in.ListReconciliationReportsUseCase;
+import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
@@ -30,6 +32,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SalePhase;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reservation.ReservationId;
 
@@ -42,6 +45,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Keeps the hot store honest with the database of record: reconciles a whole activity or one SKU on demand, every
@@ -49,9 +53,12 @@ import java.util.Set;
  * before it sells another unit. The rules are the domain's ({@link io.flashsale.domain.reconciliation.StockReconciliation}).
  */
 public class ReconciliationService implements ReconcileActivityUseCase, ReconcileSkuUseCase, RebuildLedgerUseCase,
-        ScheduleReconciliationsUseCase, ListReconciliationReportsUseCase {
+        ScheduleReconciliationsUseCase, ListReconciliationReportsUseCase, ApproveRepairUseCase {
 
     static final int MAX_REPORTS = 1000;
+    /** Who closes a review whose drift went away by itself (ADR 85). */
+    static final String CLEARED_BY = "reconciliation";
+    static final int MAX_OPERATOR = 100;
 
     private final ActivityRepository activities;
     private final HotStoreReconciliationPort hotStore;
@@ -151,10 +158,31 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     private List<ReconciliationReport> reconcileAll(Activity activity, Optional<HotStoreSnapshot> snapshot) {
         List<ReconciliationReport> all = new ArrayList<>();
         Set<ReservationId> actedOn = new HashSet<>();
+        Set<SkuId> underReview = underReview(activity.id());
         for (ActivityItem item : activity.items()) {
-            skus.reconcile(activity, item, snapshot, Set.of(), actedOn).ifPresent(all::add);
+            skus.reconcile(activity, item, snapshot, Set.of(), actedOn).ifPresent(report -> {
+                clearReview(underReview, report);
+                all.add(report);
+            });
         }
         return all;
+    }
+
+    private Set<SkuId> underReview(ActivityId activityId) {
+        return reports.awaitingReview(activityId).stream().map(ReconciliationReport::skuId)
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * A SKU under review that a judged run finds within the limit (in sync, or repaired at once) needs nobody any
+     * more: its open reviews are closed in reconciliation's name, which also ends a review a run opened while an
+     * approved repair was under way.
+     */
+    private void clearReview(Set<SkuId> underReview, ReconciliationReport report) {
+        if (underReview.contains(report.skuId()) && report.action() != ReconciliationAction.NEEDS_REVIEW
+                && report.action() != ReconciliationAction.DEFERRED) {
+            reports.closeReviews(report.activityId(), report.skuId(), CLEARED_BY, clock.instant());
+        }
     }
 
     @Override
@@ -169,8 +197,30 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         if (snapshot.isEmpty()) {
             throw new ActivityNotReadyException(activityId);
         }
-        return skus.reconcile(activity, item, snapshot, Set.of(), new HashSet<>())
+        Set<SkuId> underReview = underReview(activityId);
+        ReconciliationReport report = skus.reconcile(activity, item, snapshot, Set.of(), new HashSet<>())
                 .orElseThrow(() -> new ActivityNotReadyException(activityId));
+        clearReview(underReview, report);
+        return report;
+    }
+
+    @Override
+    public ReconciliationReport approveRepair(ActivityId activityId, SkuId skuId, String operator) {
+        if (operator == null || operator.isBlank() || operator.length() > MAX_OPERATOR) {
+            throw new IllegalArgumentException("operator must be 1 to " + MAX_OPERATOR + " characters, was " + operator);
+        }
+        Activity activity = unarchived(activityId);
+        ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        if (!underReview(activityId).contains(skuId)) {
+            throw new NoRepairAwaitingApprovalException(activityId, skuId);
+        }
+        // Read and reckoned afresh: the residual the operator saw may have changed, and only today's is repaired.
+        ReconciliationReport report = skus.reconcileApproved(activity, item, operator)
+                .orElseThrow(() -> new ActivityNotReadyException(activityId));
+        if (report.action() != ReconciliationAction.DEFERRED) {
+            reports.closeReviews(activityId, skuId, operator, clock.instant());
+        }
+        return report;
     }
 
     @Override
@@ -257,6 +307,14 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
             throw new ActivityNotFoundException(activityId);
         }
         return reports.findRecent(activityId, max);
+    }
+
+    @Override
+    public List<ReconciliationReport> awaitingReview(ActivityId activityId) {
+        if (activities.findById(activityId).isEmpty()) {
+            throw new ActivityNotFoundException(activityId);
+        }
+        return reports.awaitingReview(activityId);
     }
 
     private Activity unarchived(ActivityId activityId) {

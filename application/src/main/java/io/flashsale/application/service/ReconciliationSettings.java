@@ -17,13 +17,18 @@ import java.time.Duration;
  * @param auditPages    pages of holdings (a hundred fields each in Redis) the rolling audit reads per SKU and look, so
  *                      that drift which keeps a SKU's sum of holdings is found within a bounded number of passes
  *                      (ADR 59); 0 turns the audit off
+ * @param autoRepairLimit the largest residual, in units ({@link io.flashsale.domain.reconciliation.SkuReckoning#driftUnits}),
+ *                        a repair rewrites without an operator; a larger one is reported NEEDS_REVIEW and left as found
+ *                        until an operator approves its repair (ADR 85)
  */
 public record ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow,
-                                     int auditPages) {
+                                     int auditPages, long autoRepairLimit) {
 
     public static final Duration DEFAULT_REDRIVE_WINDOW = Duration.ofMinutes(10);
     /** 5,000 holdings a look: a sale of 1,000,000 buyers is audited whole within about 210 steady passes. */
     public static final int DEFAULT_AUDIT_PAGES = 50;
+    /** Drift of up to ten units is repaired at once, as it always was; more waits for an operator (ADR 85). */
+    public static final long DEFAULT_AUTO_REPAIR_LIMIT = 10;
 
     public static final ReconciliationSettings DEFAULTS =
             new ReconciliationSettings(Duration.ofSeconds(60), 5, WarmUpScheduler.DEFAULT_LEAD);
@@ -34,6 +39,11 @@ public record ReconciliationSettings(Duration grace, int attempts, Duration lead
 
     public ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow) {
         this(grace, attempts, lead, redriveWindow, DEFAULT_AUDIT_PAGES);
+    }
+
+    public ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow,
+                                  int auditPages) {
+        this(grace, attempts, lead, redriveWindow, auditPages, DEFAULT_AUTO_REPAIR_LIMIT);
     }
 
     public ReconciliationSettings {
@@ -51,6 +61,9 @@ public record ReconciliationSettings(Duration grace, int attempts, Duration lead
         }
         if (auditPages < 0) {
             throw new IllegalArgumentException("auditPages must be zero or positive, was " + auditPages);
+        }
+        if (autoRepairLimit < 0) {
+            throw new IllegalArgumentException("autoRepairLimit must be zero or positive, was " + autoRepairLimit);
         }
     }
 }

@@ -94,7 +94,23 @@ final class SkuReconciler {
      */
     Optional<ReconciliationReport> reconcile(Activity activity, ActivityItem item, Optional<HotStoreSnapshot> first,
                                              Set<Long> landedAdjustments, Set<ReservationId> actedOn) {
-        Run run = new Run(activity, item, clock.instant(), actedOn);
+        return reconcile(new Run(activity, item, clock.instant(), actedOn, null), first, landedAdjustments);
+    }
+
+    /**
+     * Reconciles the SKU with its repair approved by {@code operator}: whatever the residual found now (read afresh,
+     * never the one the operator saw), it is repaired from the database of record. The report is kept even when
+     * nothing was left to repair, naming the operator.
+     */
+    Optional<ReconciliationReport> reconcileApproved(Activity activity, ActivityItem item, String operator) {
+        return reconcile(new Run(activity, item, clock.instant(), new HashSet<>(), operator), Optional.empty(),
+                Set.of());
+    }
+
+    private Optional<ReconciliationReport> reconcile(Run run, Optional<HotStoreSnapshot> first,
+                                                     Set<Long> landedAdjustments) {
+        Activity activity = run.activity;
+        ActivityItem item = run.item;
         Optional<HotStoreSnapshot> snapshot = first.isPresent() ? first : hotStore.snapshot(activity.id());
         for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
             if (attempt > 1) {
@@ -144,6 +160,12 @@ final class SkuReconciler {
                 forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
+            if (escalates(run, reckoning, landedAdjustments)) {
+                run.decidedBy(reckoning);
+                return Optional.of(run.finish(ReconciliationAction.NEEDS_REVIEW, reckoning.actual(),
+                        "residual of " + reckoning.driftUnits() + " units is above the automatic repair's limit of "
+                                + settings.autoRepairLimit() + ": left as found until an operator approves the repair"));
+            }
             LedgerRepairResult result = hotStore.repair(activity.id(),
                     reckoning.repair(item, activity.limitFor(item)));
             switch (result) {
@@ -175,6 +197,15 @@ final class SkuReconciler {
         return Optional.of(run.finish(last.needsRepair() ? ReconciliationAction.DEFERRED : run.actionSoFar(),
                 last.actual(), last.needsRepair() ? "the SKU kept moving under " + settings.attempts()
                         + " attempts; repaired on a later run" : ""));
+    }
+
+    /**
+     * Drift above the limit waits for an operator (ADR 85), unless one approved this run, or the run follows an audited
+     * stock adjustment the hot store refused: that adjustment is the operator's decision already.
+     */
+    private boolean escalates(Run run, SkuReckoning reckoning, Set<Long> landedAdjustments) {
+        return run.approvedBy == null && landedAdjustments.isEmpty()
+                && reckoning.driftUnits() > settings.autoRepairLimit();
     }
 
     /**
@@ -337,6 +368,8 @@ final class SkuReconciler {
         private final ActivityItem item;
         private final Instant runAt;
         private final Set<ReservationId> actedOn;
+        /** The operator who approved this run's repair; null for a run of its own. */
+        private final String approvedBy;
         private final List<ReservationId> redriven = new ArrayList<>();
         private final List<ReservationId> confirmed = new ArrayList<>();
         private final List<ReservationId> released = new ArrayList<>();
@@ -347,11 +380,27 @@ final class SkuReconciler {
         private boolean judged;
         private boolean readHoldings;
 
-        Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn) {
+        Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn, String approvedBy) {
             this.activity = activity;
             this.item = item;
             this.runAt = runAt;
             this.actedOn = actedOn;
+            this.approvedBy = approvedBy;
+        }
+
+        /** The reason, led by the approving operator's name on an approved run. */
+        private String withApproval(String why) {
+            if (approvedBy == null) {
+                return why;
+            }
+            return "repair approved by " + approvedBy + (why == null || why.isEmpty() ? "" : "; " + why);
+        }
+
+        /** Every report of an approved run is kept: it is the approval's audit, even when nothing was left to do. */
+        private void keep(ReconciliationReport report) {
+            if (!report.isClean() || approvedBy != null) {
+                reports.save(report);
+            }
         }
 
         void decidedBy(SkuReckoning reckoning) {
@@ -434,7 +483,8 @@ final class SkuReconciler {
         /** A report that judges nothing: no look held still, so neither figures nor a finding can be trusted. */
         ReconciliationReport finishUnjudged(String why) {
             String detail = ReconciliationReport.describe(ReconciliationClassification.NONE,
-                    ReconciliationAction.DEFERRED, LedgerFigures.ZERO, List.of(), redriven, confirmed, released, why);
+                    ReconciliationAction.DEFERRED, LedgerFigures.ZERO, List.of(), redriven, confirmed, released,
+                    withApproval(why));
             ReconciliationReport report = new ReconciliationReport(activity.id(), item.skuId(), runAt,
                     ReconciliationClassification.NONE, ReconciliationAction.DEFERRED, lastReckoning.actual(),
                     lastReckoning.actual(), lastReckoning.actual(), List.of(), redriven, confirmed, released, detail);
@@ -451,14 +501,12 @@ final class SkuReconciler {
             ReconciliationClassification classification = mostDangerous(found.classification(),
                     lastReckoning.classification());
             String detail = ReconciliationReport.describe(classification, action, found.drift(),
-                    found.holdingMismatches(), redriven, confirmed, released, why);
+                    found.holdingMismatches(), redriven, confirmed, released, withApproval(why));
             ReconciliationReport report = new ReconciliationReport(activity.id(), item.skuId(), runAt, classification,
                     action, found.expected(), found.actual(), after, found.holdingMismatches(), redriven, confirmed,
                     released, detail);
             metrics.reported(report);
-            if (!report.isClean()) {
-                reports.save(report);
-            }
+            keep(report);
             return report;
         }
     }

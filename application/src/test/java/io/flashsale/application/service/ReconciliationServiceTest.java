@@ -81,6 +81,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
+import static org.mockito.Mockito.verifyNoMoreInteractions;
 import static org.mockito.Mockito.when;
 
 @ExtendWith(MockitoExtension.class)
@@ -147,7 +148,9 @@ class ReconciliationServiceTest {
         assertThat(report.action()).isEqualTo(ReconciliationAction.NONE);
         assertThat(report.after()).isEqualTo(report.expected());
         verify(hotStore, never()).repair(any(), any());
-        verifyNoInteractions(reports);
+        // The pass asks which SKUs wait for an operator (ADR 85), and keeps nothing.
+        verify(reports).awaitingReview(SALE);
+        verifyNoMoreInteractions(reports);
         assertThat(metrics.reported).extracting(ReconciliationReport::driftUnits).containsExactly(0L);
         assertThat(metrics.repaired).isEmpty();
     }

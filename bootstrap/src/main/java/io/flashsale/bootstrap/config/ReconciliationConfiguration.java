@@ -40,7 +40,7 @@ public class ReconciliationConfiguration {
     @Bean
     ReconciliationSettings reconciliationSettings(ReconciliationProperties reconciliation, WarmUpProperties warmUp) {
         return new ReconciliationSettings(reconciliation.grace(), reconciliation.attempts(), warmUp.lead(),
-                reconciliation.redriveWindow(), reconciliation.auditPages());
+                reconciliation.redriveWindow(), reconciliation.auditPages(), reconciliation.autoRepairLimit());
     }
 
     @Bean

@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param auditPages      pages of a hundred holdings the rolling audit reads per SKU and pass (ADR 59); 0: off
  * @param readPace        after each page a pass reads from Redis, a pause this many times as long as the page took, so
  *                        the pass yields to the buyers (ADR 64); 0: none
+ * @param autoRepairLimit the largest residual in units (the largest difference over a SKU's figures and its buyers'
+ *                        holdings) a pass repairs by itself; a larger one is reported NEEDS_REVIEW and left as found
+ *                        until an operator approves the repair (ADR 85). 0: every repair waits for an operator
  */
 @ConfigurationProperties("flashsale.reconciliation")
 public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEnabled,
@@ -25,7 +28,8 @@ public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEna
                                        @DefaultValue("5") int attempts,
                                        @DefaultValue("10m") Duration redriveWindow,
                                        @DefaultValue("50") int auditPages,
-                                       @DefaultValue("2") double readPace) {
+                                       @DefaultValue("2") double readPace,
+                                       @DefaultValue("10") long autoRepairLimit) {
 
     public ReconciliationProperties {
         PositiveDurations.require("flashsale.reconciliation.interval", interval);
@@ -39,6 +43,10 @@ public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEna
         if (!(readPace >= 0) || Double.isInfinite(readPace)) {
             throw new IllegalArgumentException("flashsale.reconciliation.read-pace must be zero or positive, was "
                     + readPace);
+        }
+        if (autoRepairLimit < 0) {
+            throw new IllegalArgumentException("flashsale.reconciliation.auto-repair-limit must be zero or positive, was "
+                    + autoRepairLimit);
         }
         if (auditPages < 0) {
             throw new IllegalArgumentException("flashsale.reconciliation.audit-pages must be zero or positive, was "

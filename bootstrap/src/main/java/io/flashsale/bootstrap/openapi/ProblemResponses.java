@@ -67,7 +67,10 @@ final class ProblemResponses implements OperationCustomizer {
                     ProblemCode.PAYMENT_NOTIFICATIONS_DISABLED, ProblemCode.PAYMENT_CONFLICT, ProblemCode.PAYMENT_REFUSED,
                     ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND)),
             Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
-                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM)));
+                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM)),
+            Map.entry("POST /api/v1/activities/{activityId}/reconciliation/{skuId}/approve-repair",
+                    EnumSet.of(ProblemCode.SKU_NOT_FOUND, ProblemCode.NO_REPAIR_AWAITING_APPROVAL,
+                            ProblemCode.ACTIVITY_ARCHIVED, ProblemCode.NOT_READY)));
     /** Operations whose success is not 200 (the status the controller's ResponseEntity sets, which springdoc cannot see). */
     private static final Map<String, Integer> SUCCESS = Map.of(
             "POST /api/v1/activities", 201,

@@ -35,19 +35,22 @@ class SchedulePropertiesTest {
 
     @Test
     void givenReconciliationSettingsOutOfRange_whenBound_thenRefusedNamingTheProperty() {
-        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5, ONE_SECOND, 50, 0))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, Duration.ZERO, ONE_SECOND, 5, ONE_SECOND, 50, 0, 10))
                 .hasMessageContaining("flashsale.reconciliation.interval");
         assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, Duration.ofSeconds(-1), 5, ONE_SECOND,
-                50, 0))
+                50, 0, 10))
                 .hasMessageContaining("flashsale.reconciliation.grace");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0, ONE_SECOND, 50, 0))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 0, ONE_SECOND, 50, 0, 10))
                 .hasMessageContaining("flashsale.reconciliation.attempts");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, -1, 0))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, -1, 0, 10))
                 .hasMessageContaining("flashsale.reconciliation.audit-pages");
-        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, 50, -1))
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, 50, -1, 10))
                 .hasMessageContaining("flashsale.reconciliation.read-pace");
+        assertThatThrownBy(() -> new ReconciliationProperties(true, ONE_SECOND, ONE_SECOND, 5, ONE_SECOND, 50, 0, -1))
+                .hasMessageContaining("flashsale.reconciliation.auto-repair-limit");
 
-        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1, ONE_SECOND, 50, 0).grace()).isZero();
+        assertThat(new ReconciliationProperties(true, ONE_SECOND, Duration.ZERO, 1, ONE_SECOND, 50, 0, 10).grace())
+                .isZero();
     }
 
     @Test

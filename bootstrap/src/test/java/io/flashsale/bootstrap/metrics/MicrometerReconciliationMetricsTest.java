@@ -48,6 +48,29 @@ class MicrometerReconciliationMetricsTest {
         assertThat(registry.counter(MicrometerReconciliationMetrics.REBUILDS).count()).isEqualTo(1);
     }
 
+    @Test
+    void givenASkuHeldBackForReview_thenItsReviewGaugeShowsTheResidualUntilAJudgedRunFindsNothingWaiting() {
+        metrics.reported(report("sale-1", "sku-b", TRUTH));
+        assertThat(review("sale-1", "sku-b")).isZero();
+
+        metrics.reported(report("sale-1", "sku-a", new LedgerFigures(10, 0, 0, 10), ReconciliationAction.NEEDS_REVIEW));
+        assertThat(review("sale-1", "sku-a")).isEqualTo(4);
+
+        // A deferred run judged nothing: the review still waits.
+        metrics.reported(report("sale-1", "sku-a", new LedgerFigures(10, 0, 0, 10), ReconciliationAction.DEFERRED));
+        assertThat(review("sale-1", "sku-a")).isEqualTo(4);
+
+        metrics.reported(report("sale-1", "sku-a", new LedgerFigures(10, 0, 0, 10), ReconciliationAction.REPAIRED));
+        assertThat(review("sale-1", "sku-a")).isZero();
+        assertThat(registry.find(MicrometerReconciliationMetrics.REVIEW).gauges()).hasSize(2);
+    }
+
+    private double review(String activity, String sku) {
+        return registry.get(MicrometerReconciliationMetrics.REVIEW)
+                .tag(MicrometerReconciliationMetrics.ACTIVITY, activity)
+                .tag(MicrometerReconciliationMetrics.SKU, sku).gauge().value();
+    }
+
     private double drift(String activity, String sku) {
         return registry.get(MicrometerReconciliationMetrics.DRIFT)
                 .tag(MicrometerReconciliationMetrics.ACTIVITY, activity)
@@ -55,9 +78,14 @@ class MicrometerReconciliationMetricsTest {
     }
 
     private static ReconciliationReport report(String activity, String sku, LedgerFigures actual) {
+        return report(activity, sku, actual, ReconciliationAction.NONE);
+    }
+
+    private static ReconciliationReport report(String activity, String sku, LedgerFigures actual,
+                                               ReconciliationAction action) {
         ReconciliationClassification classification = actual.equals(TRUTH)
                 ? ReconciliationClassification.NONE : ReconciliationClassification.REDIS_BEHIND;
         return new ReconciliationReport(new ActivityId(activity), new SkuId(sku), NOW, classification,
-                ReconciliationAction.NONE, TRUTH, actual, actual, List.of(), List.of(), List.of(), List.of(), "");
+                action, TRUTH, actual, actual, List.of(), List.of(), List.of(), List.of(), "");
     }
 }

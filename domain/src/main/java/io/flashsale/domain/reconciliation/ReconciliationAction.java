@@ -16,5 +16,10 @@ public enum ReconciliationAction {
     /** The event of a reservation the database never heard of was appended to the outbox again. */
     REDRIVEN,
     /** Drift that could not be repaired safely now (stores kept moving, or the database has moves on their way). */
-    DEFERRED
+    DEFERRED,
+    /**
+     * Drift larger than the automatic repair may rewrite: left as found, for an operator to approve the repair
+     * (ADR 85). The report's {@code driftUnits} is the residual measured.
+     */
+    NEEDS_REVIEW
 }

@@ -5,7 +5,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
-/** Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token. */
+/**
+ * Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token; an admitted one learns who
+ * called from {@link AdminOperator}.
+ */
 public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
 
     private final AdminGate gate;
@@ -18,8 +21,8 @@ public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)) {
             switch (gate.check(request, "api")) {
-                case AdminGate.Admitted admitted -> {
-                }
+                case AdminGate.Admitted admitted ->
+                        request.setAttribute(AdminOperator.ATTRIBUTE, AdminOperator.TOKEN_HOLDER);
                 case AdminGate.Refused refused -> throw new UnauthorizedException();
                 case AdminGate.Blocked blocked -> throw new AdminAttemptsBlockedException(blocked.retryAfter());
             }

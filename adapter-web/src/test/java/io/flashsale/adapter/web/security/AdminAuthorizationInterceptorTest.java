@@ -40,16 +40,35 @@ class AdminAuthorizationInterceptorTest {
     }
 
     @Test
+    void givenAnAdmittedAdminCall_thenTheHandlerLearnsTheTokenHolderAsItsOperator() throws Exception {
+        var request = request("Bearer the-admin-token");
+        interceptor.preHandle(request, new MockHttpServletResponse(), handler("adminCall"));
+        assertThat(request.getAttribute(AdminOperator.ATTRIBUTE)).isEqualTo(AdminOperator.TOKEN_HOLDER);
+
+        var refused = request("Bearer wrong");
+        assertThatThrownBy(() -> interceptor.preHandle(refused, new MockHttpServletResponse(), handler("adminCall")))
+                .isInstanceOf(UnauthorizedException.class);
+        assertThat(refused.getAttribute(AdminOperator.ATTRIBUTE)).isNull();
+    }
+
+    @Test
     void givenAPublicHandler_whenNoTokenIsSent_thenTheCallProceeds() throws Exception {
         assertThat(preHandle("publicCall", null)).isTrue();
     }
 
     private boolean preHandle(String method, String authorization) throws NoSuchMethodException {
+        return interceptor.preHandle(request(authorization), new MockHttpServletResponse(), handler(method));
+    }
+
+    private static MockHttpServletRequest request(String authorization) {
         var request = new MockHttpServletRequest();
         if (authorization != null) {
             request.addHeader("Authorization", authorization);
         }
-        var handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod(method));
-        return interceptor.preHandle(request, new MockHttpServletResponse(), handler);
+        return request;
+    }
+
+    private static HandlerMethod handler(String method) throws NoSuchMethodException {
+        return new HandlerMethod(new Handlers(), Handlers.class.getMethod(method));
     }
 }

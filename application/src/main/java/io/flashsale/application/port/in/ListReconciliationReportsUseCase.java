@@ -13,4 +13,11 @@ public interface ListReconciliationReportsUseCase {
      * @throws ActivityNotFoundException when there is no such activity
      */
     List<ReconciliationReport> recent(ActivityId activityId, int max);
+
+    /**
+     * Per SKU whose drift waits for an operator's approval, its newest NEEDS_REVIEW report, in SKU order.
+     *
+     * @throws ActivityNotFoundException when there is no such activity
+     */
+    List<ReconciliationReport> awaitingReview(ActivityId activityId);
 }
