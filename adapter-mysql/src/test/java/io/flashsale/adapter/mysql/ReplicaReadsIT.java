@@ -42,6 +42,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -174,6 +178,24 @@ class ReplicaReadsIT {
         assertListedFrom("primary", sale, written);
     }
 
+    @Test
+    void givenManyReadsWithinOneCheckInterval_thenTheReplicasStatusIsReadOnce() throws Exception {
+        ReplicaSettings rarely = new ReplicaSettings(settings(MAX_LAG).url(), SERVERS.replica().username(),
+                SERVERS.replica().password(), MAX_LAG, Duration.ofHours(1), Duration.ofMillis(300));
+        try (ReplicaDatabase replica = ReplicaDatabase.of(rarely)) {
+            ReplicaRouting routing = ReplicaRouting.between(primary, replica.dataSource(), rarely,
+                    new SimpleMeterRegistry());
+            long before = statusReads(replica.dataSource());
+
+            for (int read = 0; read < 50; read++) {
+                String answeredBy = routing.read(ReplicaRouting.Reads.LISTING, "primary", "replica", answer -> answer);
+                assertThat(answeredBy).isEqualTo("replica");
+            }
+
+            assertThat(statusReads(replica.dataSource()) - before).isEqualTo(1);
+        }
+    }
+
     /**
      * The replica reports a lag within a generous bound but lacks the latest order: listings may show its older view,
      * the figures come from the primary, and reconciliation finds nothing to repair. Reconciled from the replica's
@@ -258,6 +280,15 @@ class ReplicaReadsIT {
         double before = reads("listing", target);
         assertThat(reports.findRecent(sale, 5)).containsExactly(written);
         assertThat(reads("listing", target)).as("listings served by the " + target).isEqualTo(before + 1);
+    }
+
+    /** How many times the server was asked for its replication status. */
+    private static long statusReads(DataSource server) throws SQLException {
+        try (Connection connection = server.getConnection(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'Com_show_slave_status'")) {
+            assertThat(row.next()).isTrue();
+            return row.getLong(2);
+        }
     }
 
     private double reads(String reads, String target) {
