@@ -196,6 +196,27 @@ class ReplicaReadsIT {
         }
     }
 
+    @Test
+    void givenAReadTheReplicaFails_thenThePrimaryAnswersItAndTheReplicaIsLeftAloneUntilItsNextCheck() {
+        // A schema without the reports' table: the replica's status reads well, the read itself fails there.
+        ReplicaSettings elsewhere = new ReplicaSettings(SERVERS.replica().existingDatabaseUrl("mysql"),
+                SERVERS.replica().username(), SERVERS.replica().password(), MAX_LAG, Duration.ofHours(1),
+                Duration.ofMillis(300));
+        ActivityId sale = new ActivityId("rf-" + token().substring(0, 12));
+        ReconciliationReport written = report(sale, Instant.parse("2031-01-05T00:00:00.002Z"));
+        reports.save(written);
+        try (ReplicaDatabase replica = ReplicaDatabase.of(elsewhere)) {
+            ReplicaRouting failing = ReplicaRouting.between(primary, replica.dataSource(), elsewhere,
+                    new SimpleMeterRegistry());
+            RoutedReconciliationReports routed = new RoutedReconciliationReports(reports,
+                    new MysqlReconciliationReports(replica.mapper(ReconciliationReportDao.class)), failing);
+            assertThat(failing.replicaInUse()).as("its status reads well").isTrue();
+
+            assertThat(routed.findRecent(sale, 5)).containsExactly(written);
+            assertThat(failing.replicaInUse()).isFalse();
+        }
+    }
+
     /**
      * The replica reports a lag within a generous bound but lacks the latest order: listings may show its older view,
      * the figures come from the primary, and reconciliation finds nothing to repair. Reconciled from the replica's

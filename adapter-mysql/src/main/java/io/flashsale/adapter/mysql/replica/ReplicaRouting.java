@@ -3,6 +3,8 @@ package io.flashsale.adapter.mysql.replica;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 
 import javax.sql.DataSource;
 import java.lang.System.Logger.Level;
@@ -47,6 +49,8 @@ public final class ReplicaRouting {
     private final Map<Reads, Counter> toReplica = new EnumMap<>(Reads.class);
     private final AtomicBoolean catchUpFailureLogged = new AtomicBoolean();
     private volatile Health health;
+    /** Whether a route was logged yet: the first check logs where reads go, later ones only a change. */
+    private boolean routeLogged;
 
     private ReplicaRouting(DataSource primary, DataSource replica, ReplicaSettings settings, MeterRegistry meters,
                            LongSupplier nanoTime) {
@@ -85,7 +89,8 @@ public final class ReplicaRouting {
 
     /**
      * {@code read} of {@code onReplica} when the replica may serve {@code reads} now, else of {@code onPrimary}; counted.
-     * A read the replica fails is read again on the primary, and the replica is left alone until its next check.
+     * A read the replica fails to reach its data for (a data-access or transaction failure) is read again on the
+     * primary, and the replica is left alone until its next check.
      */
     public <P, R> R read(Reads reads, P onPrimary, P onReplica, Function<P, R> read) {
         boolean replicaServes = replica != null && current().usable()
@@ -95,8 +100,9 @@ public final class ReplicaRouting {
                 R answer = read.apply(onReplica);
                 toReplica.get(reads).increment();
                 return answer;
-            } catch (RuntimeException failed) {
-                turnAway("a read on the replica failed: " + failed.getMessage());
+            } catch (DataAccessException | TransactionException failed) {
+                // The replica went away or broke since its last check: the primary answers this read too.
+                turnAway("a read on the replica failed: " + failed.getMostSpecificCause().getMessage());
             }
         }
         toPrimary.get(reads).increment();
@@ -105,7 +111,8 @@ public final class ReplicaRouting {
 
     private synchronized void turnAway(String reason) {
         Health known = health;
-        if (known.usable()) {
+        if (known.usable() || !routeLogged) {
+            routeLogged = true;
             LOG.log(Level.WARNING, "reads go to the primary: {0}", reason);
         }
         health = new Health(false, known.lagSeconds(), reason, nanoTime.getAsLong());
@@ -128,7 +135,8 @@ public final class ReplicaRouting {
                 return known;
             }
             Health checked = check(now);
-            if (checked.usable() != known.usable() || "not checked yet".equals(known.reason())) {
+            if (checked.usable() != known.usable() || !routeLogged) {
+                routeLogged = true;
                 LOG.log(checked.usable() ? Level.INFO : Level.WARNING, checked.usable()
                         ? "reads go to the replica: {0}" : "reads go to the primary: {0}", checked.reason());
             }
