@@ -14,6 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -61,7 +62,7 @@ public final class ReplicaRouting {
         this.health = replica == null ? Health.none()
                 : new Health(false, Double.NaN, "not checked yet", nanoTime.getAsLong() - intervalNanos() - 1);
         for (Reads reads : Reads.values()) {
-            String tag = reads.name().toLowerCase();
+            String tag = reads.name().toLowerCase(Locale.ROOT);
             toPrimary.put(reads, Counter.builder(READS).tag("reads", tag).tag("target", "primary")
                     .description("Reads of the database of record, by where they were served").register(meters));
             toReplica.put(reads, Counter.builder(READS).tag("reads", tag).tag("target", "replica")
@@ -79,12 +80,7 @@ public final class ReplicaRouting {
 
     public static ReplicaRouting between(DataSource primary, DataSource replica, ReplicaSettings settings,
                                          MeterRegistry meters) {
-        return between(primary, replica, settings, meters, System::nanoTime);
-    }
-
-    static ReplicaRouting between(DataSource primary, DataSource replica, ReplicaSettings settings,
-                                  MeterRegistry meters, LongSupplier nanoTime) {
-        return new ReplicaRouting(primary, replica, settings, meters, nanoTime);
+        return new ReplicaRouting(primary, replica, settings, meters, System::nanoTime);
     }
 
     /**

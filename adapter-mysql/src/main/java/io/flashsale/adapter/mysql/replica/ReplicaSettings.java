@@ -26,6 +26,13 @@ public record ReplicaSettings(String url, String username, String password, Dura
         requirePositive(catchUpWait, "catch-up-wait");
     }
 
+    /** Without the password: settings may end up in a log or a failure message. */
+    @Override
+    public String toString() {
+        return "ReplicaSettings[url=" + url + ", username=" + username + ", maxLag=" + maxLag + ", checkInterval="
+                + checkInterval + ", catchUpWait=" + catchUpWait + "]";
+    }
+
     private static void requirePositive(Duration duration, String name) {
         if (duration == null || duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("flashsale.datasource.replica." + name + " must be positive, was "
