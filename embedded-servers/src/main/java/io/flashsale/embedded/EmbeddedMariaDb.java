@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
@@ -45,19 +46,27 @@ public final class EmbeddedMariaDb implements AutoCloseable {
      * @param port          0 for any free port
      */
     public static EmbeddedMariaDb start(Path dataDirectory, int port) {
-        return startIn(dataDirectory.toAbsolutePath().normalize(), port, false);
+        return startIn(dataDirectory.toAbsolutePath().normalize(), port, false, List.of());
     }
 
     /** A server whose data lives in a new temporary directory and is gone after {@link #close()}: for tests. */
     public static EmbeddedMariaDb startThrowaway(int port) {
+        return startThrowaway(port, List.of());
+    }
+
+    /**
+     * As {@link #startThrowaway(int)}, with more options on the server's command line (a replication test's
+     * {@code --server-id}, {@code --log-bin}, ...).
+     */
+    public static EmbeddedMariaDb startThrowaway(int port, List<String> serverArguments) {
         try {
-            return startIn(Files.createTempDirectory("flashsale-mariadb-data-"), port, true);
+            return startIn(Files.createTempDirectory("flashsale-mariadb-data-"), port, true, serverArguments);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create a temporary data directory", e);
         }
     }
 
-    private static EmbeddedMariaDb startIn(Path directory, int port, boolean throwaway) {
+    private static EmbeddedMariaDb startIn(Path directory, int port, boolean throwaway, List<String> serverArguments) {
         int chosen = FreePort.orAny(port);
         Path binaries = null;
         try {
@@ -75,6 +84,7 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 // mariadbd refuses to run as root unless told to.
                 config.addArg("--user=root");
             }
+            serverArguments.forEach(config::addArg);
             DB db = MariaDb4jServer.prepare(config.build());
             db.start();
             EmbeddedMariaDb server = new EmbeddedMariaDb(db, new ServerAddress(ServerAddress.LOOPBACK, chosen),

@@ -18,6 +18,14 @@ public record MariaDbEndpoint(String host, int port, String username, String pas
         return url(database);
     }
 
+    /**
+     * The JDBC URL of a database that must already exist, created on no account: a replica's, whose databases arrive
+     * from its primary.
+     */
+    public String existingDatabaseUrl(String database) {
+        return url(database);
+    }
+
     /** The datasource properties of {@code database} on this server; the database is created when absent. */
     public SpringDatasource springDatasource(String database) {
         return new SpringDatasource(jdbcUrl(database), username, password);

@@ -1,5 +1,11 @@
 package io.flashsale.adapter.mysql;
 
+import io.flashsale.adapter.mysql.replica.ReplicaRouting;
+import io.flashsale.adapter.mysql.replica.ReplicaSettings;
+import io.flashsale.adapter.mysql.replica.RoutedActivityListing;
+import io.flashsale.adapter.mysql.replica.RoutedReconciliationReports;
+import io.flashsale.adapter.mysql.replica.RoutedRecordedStock;
+import io.flashsale.adapter.mysql.replica.RoutedStockAdjustments;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.apache.ibatis.annotations.Mapper;
@@ -12,6 +18,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -127,10 +134,14 @@ public class MysqlAdapterConfiguration {
     @Bean
     MysqlRecordedStock mysqlRecordedStock(ReconciliationFiguresDao reconciliationFiguresDao,
                                           PlatformTransactionManager transactionManager) {
+        return new MysqlRecordedStock(reconciliationFiguresDao, snapshotReads(transactionManager));
+    }
+
+    private static TransactionTemplate snapshotReads(PlatformTransactionManager transactionManager) {
         TransactionTemplate snapshotReads = new TransactionTemplate(transactionManager);
         snapshotReads.setReadOnly(true);
         snapshotReads.setIsolationLevel(TransactionDefinition.ISOLATION_REPEATABLE_READ);
-        return new MysqlRecordedStock(reconciliationFiguresDao, snapshotReads);
+        return snapshotReads;
     }
 
     @Bean
@@ -147,6 +158,53 @@ public class MysqlAdapterConfiguration {
     @Bean
     MysqlReconciliationReports mysqlReconciliationReports(ReconciliationReportDao reconciliationReportDao) {
         return new MysqlReconciliationReports(reconciliationReportDao);
+    }
+
+    /** The read-only replica named by {@link ReplicaSettings} (ADR 86); none when no such bean is defined. */
+    @Bean(destroyMethod = "close")
+    ReplicaDatabase replicaDatabase(ObjectProvider<ReplicaSettings> settings) {
+        return ReplicaDatabase.of(settings.getIfAvailable());
+    }
+
+    @Bean
+    ReplicaRouting replicaRouting(ReplicaDatabase replica, DataSource primary, ObjectProvider<MeterRegistry> meters) {
+        MeterRegistry registry = meters.getIfAvailable(SimpleMeterRegistry::new);
+        return replica.present()
+                ? ReplicaRouting.between(primary, replica.dataSource(), replica.settings(), registry)
+                : ReplicaRouting.primaryOnly(registry);
+    }
+
+    /** What reconciliation and rebuilds compute repairs from: the replica only once it caught up with the primary. */
+    @Bean
+    @Primary
+    RoutedRecordedStock routedRecordedStock(MysqlRecordedStock primary, ReplicaDatabase replica,
+                                            ReplicaRouting routing) {
+        return new RoutedRecordedStock(primary, replica.readsOr(primary, on -> new MysqlRecordedStock(
+                on.mapper(ReconciliationFiguresDao.class), snapshotReads(on.transactions()))), routing);
+    }
+
+    @Bean
+    @Primary
+    RoutedReconciliationReports routedReconciliationReports(MysqlReconciliationReports primary,
+                                                            ReplicaDatabase replica, ReplicaRouting routing) {
+        return new RoutedReconciliationReports(primary, replica.readsOr(primary, on -> new MysqlReconciliationReports(
+                on.mapper(ReconciliationReportDao.class))), routing);
+    }
+
+    @Bean
+    @Primary
+    RoutedStockAdjustments routedStockAdjustments(MysqlStockAdjustments primary, ReplicaDatabase replica,
+                                                  ReplicaRouting routing) {
+        return new RoutedStockAdjustments(primary, replica.readsOr(primary, on -> new MysqlStockAdjustments(
+                on.mapper(StockAdjustmentDao.class), new TransactionTemplate(on.transactions()))), routing);
+    }
+
+    @Bean
+    @Primary
+    RoutedActivityListing routedActivityListing(MysqlActivityRepository primary, ReplicaDatabase replica,
+                                                ActivityRowMapper activityRowMapper, ReplicaRouting routing) {
+        return new RoutedActivityListing(primary, replica.readsOr(primary, on -> new MysqlActivityRepository(
+                on.mapper(ActivityDao.class), activityRowMapper, new TransactionTemplate(on.transactions()))), routing);
     }
 
     /**

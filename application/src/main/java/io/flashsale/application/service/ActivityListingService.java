@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ListActivitiesUseCase;
 import io.flashsale.application.port.in.ListedActivity;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.UnarchivedActivitiesPort;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -11,10 +11,10 @@ import java.util.List;
 /** Lists the sales not archived yet, each with its phase at one instant, so every row is judged by the same clock. */
 public class ActivityListingService implements ListActivitiesUseCase {
 
-    private final ActivityRepository activities;
+    private final UnarchivedActivitiesPort activities;
     private final Clock clock;
 
-    public ActivityListingService(ActivityRepository activities, Clock clock) {
+    public ActivityListingService(UnarchivedActivitiesPort activities, Clock clock) {
         this.activities = activities;
         this.clock = clock;
     }

@@ -12,6 +12,7 @@ import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.SaleChangesPort;
+import io.flashsale.application.port.out.UnarchivedActivitiesPort;
 import io.flashsale.application.port.out.SaleTermsRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
@@ -83,8 +84,9 @@ public class UseCaseConfiguration {
                 RecentStockFigures.remembering(stock, cache.figuresFreshFor(), clock), eviction);
     }
 
+    /** The operator's list, from the database's replica while it is current (ADR 86). */
     @Bean
-    ActivityListingService activityListingService(ActivityRepository activities, Clock clock) {
+    ActivityListingService activityListingService(UnarchivedActivitiesPort activities, Clock clock) {
         return new ActivityListingService(activities, clock);
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Activities in the database of record. */
-public interface ActivityRepository extends ActivityLookupPort {
+public interface ActivityRepository extends ActivityLookupPort, UnarchivedActivitiesPort {
 
     /** @throws ActivityAlreadyExistsException when the id is taken */
     void add(Activity activity);
@@ -23,9 +23,6 @@ public interface ActivityRepository extends ActivityLookupPort {
      * ended at {@code from}. Earliest start first.
      */
     List<Activity> findUnarchivedOverlapping(Instant from, Instant to);
-
-    /** At most {@code limit} activities not archived, latest start first (the operator's list: upcoming and live sales on top). */
-    List<Activity> findUnarchived(int limit);
 
     /** Activities ended by {@code now} ({@code endsAt <= now}) and not archived, earliest end first. */
     List<ActivityId> findEndedUnarchived(Instant now);
