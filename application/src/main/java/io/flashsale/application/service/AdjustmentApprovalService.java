@@ -73,8 +73,9 @@ public class AdjustmentApprovalService implements ProposeStockAdjustmentUseCase,
         StockAdjustment.requireOperator(operator);
         AdjustmentProposal proposal = existing(activityId, proposalId);
         Instant now = clock.instant();
-        if (!(proposal.approvalBy(operator, now) instanceof ProposalDecision.Allowed)) {
-            return new ProposalApprovalResult.Refused(proposal, proposal.approvalBy(operator, now));
+        ProposalDecision decision = proposal.approvalBy(operator, now);
+        if (!(decision instanceof ProposalDecision.Allowed)) {
+            return new ProposalApprovalResult.Refused(proposal, decision);
         }
         StockAdjustmentService.AdjustableItem target = adjustments.adjustable(activityId, proposal.skuId());
         return switch (proposals.approve(proposal, operator, now)) {
@@ -106,8 +107,9 @@ public class AdjustmentApprovalService implements ProposeStockAdjustmentUseCase,
     public ProposalRejectionResult reject(ActivityId activityId, long proposalId, String operator) {
         StockAdjustment.requireOperator(operator);
         AdjustmentProposal proposal = existing(activityId, proposalId);
-        if (!(proposal.rejectionBy(operator) instanceof ProposalDecision.Allowed(ProposalStatus to))) {
-            return new ProposalRejectionResult.Refused(proposal, proposal.rejectionBy(operator));
+        ProposalDecision decision = proposal.rejectionBy(operator);
+        if (!(decision instanceof ProposalDecision.Allowed(ProposalStatus to))) {
+            return new ProposalRejectionResult.Refused(proposal, decision);
         }
         return proposals.close(proposal, to, operator, clock.instant())
                 .<ProposalRejectionResult>map(ProposalRejectionResult.Closed::new)

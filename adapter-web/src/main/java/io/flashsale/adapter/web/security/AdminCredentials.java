@@ -35,11 +35,6 @@ public final class AdminCredentials {
         return new AdminCredentials(operators);
     }
 
-    /** A single operator, for tests and one-person setups. */
-    public static AdminCredentials single(String name, AdminToken token) {
-        return of(Map.of(name, token));
-    }
-
     /** The operator whose token this is; empty for none (and for null). */
     public Optional<String> operatorOf(String candidate) {
         if (candidate == null) {

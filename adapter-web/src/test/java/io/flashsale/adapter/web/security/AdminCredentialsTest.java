@@ -37,7 +37,7 @@ class AdminCredentialsTest {
     @Test
     void givenNoOperatorOrAMalformedName_thenRefused() {
         assertThatThrownBy(() -> AdminCredentials.of(Map.of())).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> AdminCredentials.single("two words", AdminToken.of("t")))
+        assertThatThrownBy(() -> AdminCredentials.of(Map.of("two words", AdminToken.of("t"))))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
