@@ -73,7 +73,7 @@ Feature: The fast store is reconciled with the shop's books
     And Alice sees her reservation as ordered
     And the shop's books and the fast store agree
 
-  Scenario: The operator adds and removes stock during a sale, recorded with who and why, never below what is sold
+  Scenario: The operators add and remove stock during a sale, recorded with who and why, never below what is sold
     Given a sale that has started with a limit of 2 per buyer, offering:
       | product | units |
       | ticket  | 10    |
@@ -81,13 +81,13 @@ Feature: The fast store is reconciled with the shop's books
     And Alice holds 2 tickets
     And Bob holds 2 tickets
     And within 30 seconds every accepted reservation is settled in the shop's books
-    When the operator Olivia adds 5 tickets because "a returned pallet was found"
+    When the operator Olivia adds 5 tickets because "a returned pallet was found", approved by Peter
     Then the change is recorded with its operator and reason, taking tickets from 10 to 15
     And the shop's books and the fast store agree
-    When the operator Olivia removes 9 tickets because "damaged in the warehouse"
+    When the operator Olivia removes 9 tickets because "damaged in the warehouse", approved by Peter
     Then the change is recorded with its operator and reason, taking tickets from 15 to 6
     And the fast store offers 2 tickets out of 6
-    When the operator Olivia removes 3 tickets because "counted twice"
+    When the operator Olivia removes 3 tickets because "counted twice", approved by Peter
     Then the change is refused because fewer tickets would remain than are already sold
     And the sale's stock changes list exactly the recorded changes, in order
     And the shop's books and the fast store agree

@@ -169,15 +169,46 @@
     refresh();
   });
 
+  const adjustments = id => '/api/v1/activities/' + encodeURIComponent(id) + '/stock-adjustments';
+
   $('adjust').addEventListener('click', async () => {
     const id = $('adjust-sale').value;
-    const answer = await fetch('/api/v1/activities/' + encodeURIComponent(id) + '/stock-adjustments', {
-      method: 'POST', headers: admin({'Content-Type': 'application/json', 'X-Operator': 'ops-page'}),
+    const answer = await fetch(adjustments(id), {
+      method: 'POST', headers: admin({'Content-Type': 'application/json'}),
       body: JSON.stringify({skuId: $('adjust-sku').value, delta: Number($('adjust-delta').value),
         reason: $('adjust-reason').value || 'ops page'})
     });
     const body = await answer.json().catch(() => ({}));
-    $('adjust-result').textContent = answer.ok ? 'Adjusted' : 'Refused: ' + (body.code || answer.status);
+    $('adjust-result').textContent = answer.ok ? 'Proposed #' + body.id + ' by ' + body.proposedBy
+        + ', waiting for another operator' : 'Refused: ' + (body.code || answer.status);
+    await showProposals();
+  });
+
+  // Pending proposals of the chosen sale, each with approve and reject (withdraw, for its proposer).
+  async function showProposals() {
+    const id = $('adjust-sale').value;
+    if (!id) { return; }
+    const listed = await json(adjustments(id) + '/proposals?pending=true', {headers: admin()}).catch(() => null);
+    $('proposals').innerHTML = (listed ? listed.proposals : []).map(p => '<tr data-testid="proposal-' + text(p.id)
+        + '"><td>' + text(p.id) + '</td><td>' + text(p.skuId) + '</td><td>' + text(p.delta) + '</td><td>'
+        + text(p.reason) + '</td><td>' + text(p.proposedBy) + '</td><td>' + text(p.expiresAt) + '</td><td>'
+        + '<button data-decision="approval" data-proposal="' + text(p.id) + '">Approve</button> '
+        + '<button data-decision="rejection" data-proposal="' + text(p.id) + '">Reject</button></td></tr>').join('');
+  }
+
+  $('proposals-show').addEventListener('click', showProposals);
+
+  $('proposals').addEventListener('click', async event => {
+    const decision = event.target.dataset.decision;
+    const proposal = event.target.dataset.proposal;
+    if (!decision || !proposal) { return; }
+    const answer = await fetch(adjustments($('adjust-sale').value) + '/proposals/' + encodeURIComponent(proposal)
+        + '/' + decision, {method: 'POST', headers: admin()});
+    const body = await answer.json().catch(() => ({}));
+    $('adjust-result').textContent = !answer.ok ? 'Refused: ' + (body.code || answer.status)
+        : decision === 'approval' ? 'Approved #' + proposal + ': total now ' + body.applied.adjustment.stockAfter
+        : body.status.charAt(0) + body.status.slice(1).toLowerCase() + ' #' + proposal;
+    await showProposals();
     refresh();
   });
 

@@ -14,6 +14,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -26,6 +27,10 @@ import java.util.concurrent.ThreadLocalRandom;
 public class CucumberSpringConfiguration {
 
     public static final String ADMIN_TOKEN = "acceptance-admin-token-0123456789abcdef";
+    /** The named operators of the scenarios, each with a token of their own: a stock change needs two (ADR 84). */
+    public static final Map<String, String> OPERATOR_TOKENS = Map.of(
+            "Olivia", "acceptance-olivia-token-0123456789abcdef",
+            "Peter", "acceptance-peter-token-0123456789abcdefg");
     /** What the payment provider signs its notifications with. */
     public static final String NOTIFICATION_SECRET = "acceptance-notification-secret";
     /** One per test JVM: overlapping runs on one server never share it. */
@@ -58,6 +63,11 @@ public class CucumberSpringConfiguration {
         registry.add("flashsale.kafka.consumer.group-id", () -> CONSUMER_GROUP);
         registry.add("flashsale.redis.outbox-registry", () -> OUTBOX_REGISTRY);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        int operator = 0;
+        for (Map.Entry<String, String> named : OPERATOR_TOKENS.entrySet()) {
+            registry.add("flashsale.admin.operators[" + operator + "].name", named::getKey);
+            registry.add("flashsale.admin.operators[" + operator++ + "].token", named::getValue);
+        }
         // Buyers sign in with tokens of the tests' issuer (buyer-auth=jwt, the default).
         registry.add(TestBuyerTokens.PUBLIC_KEY_LOCATION_PROPERTY, () -> TestBuyerTokens.CLASSPATH_PUBLIC_KEY_LOCATION);
         // Payments come from the payment provider only (flashsale.payment.buyer-confirms stays off, as by default).

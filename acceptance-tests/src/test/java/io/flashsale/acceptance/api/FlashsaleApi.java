@@ -23,7 +23,6 @@ public final class FlashsaleApi {
     /** A signed-in buyer's header: {@code Bearer <token>} of the tests' buyer token issuer (ADR 76, ADR 80). */
     public static final String SIGN_IN_HEADER = "Authorization";
     public static final String IDEMPOTENCY_HEADER = "Idempotency-Key";
-    public static final String OPERATOR_HEADER = "X-Operator";
 
     // One client for the whole run: its connections are reused from scenario to scenario.
     private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -87,9 +86,20 @@ public final class FlashsaleApi {
         return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/reconciliation/" + skuId + "/approve-repair", null));
     }
 
-    public ApiCall adjustStock(String saleId, String operator, Map<String, Object> adjustment) {
-        return asAdmin(ApiCall.post(ACTIVITIES + "/" + saleId + "/stock-adjustments", Json.write(adjustment)))
-                .withHeader(OPERATOR_HEADER, operator);
+    /** A stock change proposed by the operator whose admin token this is (ADR 84). */
+    public ApiCall proposeStockChange(String saleId, String operatorToken, Map<String, Object> adjustment) {
+        return asOperator(operatorToken,
+                ApiCall.post(ACTIVITIES + "/" + saleId + "/stock-adjustments", Json.write(adjustment)));
+    }
+
+    /** {@code decision}: {@code approval} or {@code rejection}, by the operator whose admin token this is. */
+    public ApiCall decideStockChange(String saleId, long proposalId, String decision, String operatorToken) {
+        return asOperator(operatorToken, ApiCall.post(ACTIVITIES + "/" + saleId + "/stock-adjustments/proposals/"
+                + proposalId + "/" + decision, null));
+    }
+
+    public ApiCall stockChangeProposals(String saleId) {
+        return asAdmin(ApiCall.get(ACTIVITIES + "/" + saleId + "/stock-adjustments/proposals"));
     }
 
     public ApiCall stockAdjustments(String saleId) {
@@ -139,7 +149,12 @@ public final class FlashsaleApi {
     }
 
     public ApiCall asAdmin(ApiCall call) {
-        return call.withHeader("Authorization", "Bearer " + adminToken);
+        return asOperator(adminToken, call);
+    }
+
+    /** The call made with one operator's own admin token. */
+    public ApiCall asOperator(String operatorToken, ApiCall call) {
+        return call.withHeader("Authorization", "Bearer " + operatorToken);
     }
 
     public ApiAnswer send(ApiCall call) {

@@ -151,6 +151,14 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
+    MysqlAdjustmentProposals mysqlAdjustmentProposals(AdjustmentProposalDao adjustmentProposalDao,
+                                                      MysqlStockAdjustments mysqlStockAdjustments,
+                                                      PlatformTransactionManager transactionManager) {
+        return new MysqlAdjustmentProposals(adjustmentProposalDao, mysqlStockAdjustments,
+                new TransactionTemplate(transactionManager));
+    }
+
+    @Bean
     MysqlBlocklist mysqlBlocklist(BlocklistDao blocklistDao, PlatformTransactionManager transactionManager) {
         return new MysqlBlocklist(blocklistDao, new TransactionTemplate(transactionManager));
     }

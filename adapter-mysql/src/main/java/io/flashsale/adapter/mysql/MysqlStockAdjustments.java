@@ -33,27 +33,31 @@ public class MysqlStockAdjustments implements StockAdjustmentRepository {
         StockAdjustment.requireDelta(delta);
         StockAdjustment.requireOperator(operator);
         StockAdjustment.requireReason(reason);
+        return transactions.execute(status -> recordInTransaction(activityId, skuId, delta, operator, reason, at));
+    }
+
+    /** {@link #record}'s work inside the caller's transaction: an approval records its adjustment in its own. */
+    AdjustmentRecording recordInTransaction(ActivityId activityId, SkuId skuId, long delta, String operator,
+                                            String reason, Instant at) {
         Instant createdAt = at.truncatedTo(ChronoUnit.MILLIS);
-        return transactions.execute(status -> {
-            ItemStockRow item = dao.selectItemForUpdate(activityId.value(), skuId.value());
-            if (item == null) {
-                return new AdjustmentRecording.UnknownSku();
-            }
-            if (item.stock() + delta < item.sold()) {
-                return new AdjustmentRecording.BelowSold(item.stock(), item.sold());
-            }
-            if (item.stock() + delta > ActivityItem.MAX_STOCK) {
-                return new AdjustmentRecording.AboveMaximum(item.stock());
-            }
-            if (dao.addToStock(activityId.value(), skuId.value(), delta, ActivityItem.MAX_STOCK) != 1) {
-                throw new IllegalStateException("item " + activityId + "/" + skuId + " was locked at stock "
-                        + item.stock() + " and sold " + item.sold() + ", yet refused " + delta);
-            }
-            StockAdjustmentRow row = new StockAdjustmentRow(0, activityId.value(), skuId.value(), delta, item.stock(),
-                    item.stock() + delta, item.sold(), operator, reason, createdAt);
-            dao.insertAdjustment(row);
-            return new AdjustmentRecording.Recorded(toAdjustment(dao.selectLastInsertId(), row));
-        });
+        ItemStockRow item = dao.selectItemForUpdate(activityId.value(), skuId.value());
+        if (item == null) {
+            return new AdjustmentRecording.UnknownSku();
+        }
+        if (item.stock() + delta < item.sold()) {
+            return new AdjustmentRecording.BelowSold(item.stock(), item.sold());
+        }
+        if (item.stock() + delta > ActivityItem.MAX_STOCK) {
+            return new AdjustmentRecording.AboveMaximum(item.stock());
+        }
+        if (dao.addToStock(activityId.value(), skuId.value(), delta, ActivityItem.MAX_STOCK) != 1) {
+            throw new IllegalStateException("item " + activityId + "/" + skuId + " was locked at stock "
+                    + item.stock() + " and sold " + item.sold() + ", yet refused " + delta);
+        }
+        StockAdjustmentRow row = new StockAdjustmentRow(0, activityId.value(), skuId.value(), delta, item.stock(),
+                item.stock() + delta, item.sold(), operator, reason, createdAt);
+        dao.insertAdjustment(row);
+        return new AdjustmentRecording.Recorded(toAdjustment(dao.selectLastInsertId(), row));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.AdjustmentProposalNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.ActivityNotReadyException;
 import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
@@ -68,6 +69,12 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(ActivityNotFoundException.class)
     ResponseEntity<ProblemDetail> activityNotFound(ActivityNotFoundException e) {
         return Problems.response(Problems.of(ProblemCode.ACTIVITY_NOT_FOUND, "there is no such activity"));
+    }
+
+    @ExceptionHandler(AdjustmentProposalNotFoundException.class)
+    ResponseEntity<ProblemDetail> proposalNotFound(AdjustmentProposalNotFoundException e) {
+        return Problems.response(Problems.of(ProblemCode.PROPOSAL_NOT_FOUND,
+                "the activity has no such stock adjustment proposal"));
     }
 
     @ExceptionHandler(SkuNotFoundException.class)

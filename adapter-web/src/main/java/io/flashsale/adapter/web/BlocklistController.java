@@ -1,6 +1,7 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.adapter.web.security.AdminOperator;
 import io.flashsale.application.port.in.ManageBlocklistUseCase;
 import io.flashsale.domain.risk.BlockEntry;
 import io.flashsale.domain.risk.BlockKind;
@@ -11,7 +12,6 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -20,7 +20,7 @@ import java.util.Optional;
 
 /**
  * The risk control's blocklist (ADR 0081): buyers, client addresses or blocks of them, devices. Behind the admin token;
- * every change is audited with its operator ({@code X-Operator}, as stock adjustments) and reaches every instance
+ * every change is audited with its operator (the one whose admin token made the call) and reaches every instance
  * within moments.
  */
 @RestController
@@ -37,10 +37,9 @@ public class BlocklistController {
     @AdminOnly
     @PostMapping
     public ResponseEntity<?> block(@Valid @RequestBody BlocklistEntryRequest request,
-                                   @RequestHeader(name = StockAdjustmentController.OPERATOR_HEADER, required = false)
-                                   String operator) {
+                                   @AdminOperator String operator) {
         Optional<BlockEntry> added = blocklist.block(BlockKind.ofLabel(request.kind()), request.value(),
-                request.reason(), StockAdjustmentController.operatorOf(operator));
+                request.reason(), operator);
         return added.<ResponseEntity<?>>map(entry -> ResponseEntity.status(HttpStatus.CREATED)
                         .body(BlocklistEntryResponse.of(entry)))
                 .orElseGet(() -> Problems.response(Problems.of(ProblemCode.BLOCKLIST_ENTRY_EXISTS,
@@ -55,9 +54,8 @@ public class BlocklistController {
     @AdminOnly
     @DeleteMapping
     public ResponseEntity<?> unblock(@RequestParam String kind, @RequestParam String value,
-                                     @RequestHeader(name = StockAdjustmentController.OPERATOR_HEADER, required = false)
-                                     String operator) {
-        if (!blocklist.unblock(BlockKind.ofLabel(kind), value, StockAdjustmentController.operatorOf(operator))) {
+                                     @AdminOperator String operator) {
+        if (!blocklist.unblock(BlockKind.ofLabel(kind), value, operator)) {
             return Problems.response(Problems.of(ProblemCode.BLOCKLIST_ENTRY_NOT_FOUND,
                     "the " + kind + " is not on the blocklist"));
         }

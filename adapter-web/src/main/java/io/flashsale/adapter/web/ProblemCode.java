@@ -26,11 +26,15 @@ public enum ProblemCode {
      * the blocklist, or shared-device: one device with too many buyers lately). Nothing was deducted.
      */
     BLOCKED(HttpStatus.FORBIDDEN),
+    /** An approval of one's own stock adjustment proposal: a different operator must approve it (ADR 84). */
+    SAME_OPERATOR(HttpStatus.FORBIDDEN),
     NOT_FOUND(HttpStatus.NOT_FOUND),
     ACTIVITY_NOT_FOUND(HttpStatus.NOT_FOUND),
     RESERVATION_NOT_FOUND(HttpStatus.NOT_FOUND),
     DEAD_LETTER_NOT_FOUND(HttpStatus.NOT_FOUND),
     BLOCKLIST_ENTRY_NOT_FOUND(HttpStatus.NOT_FOUND),
+    /** The activity has no stock adjustment proposal of this id. */
+    PROPOSAL_NOT_FOUND(HttpStatus.NOT_FOUND),
     /** The activity offers no such SKU. */
     SKU_NOT_FOUND(HttpStatus.NOT_FOUND),
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED),
@@ -87,6 +91,10 @@ public enum ProblemCode {
     SALE_HAS_RESERVATIONS(HttpStatus.CONFLICT),
     /** A stock adjustment that would put the total ({@code stock}) below the units already sold ({@code sold}). */
     STOCK_BELOW_SOLD(HttpStatus.CONFLICT),
+    /** An approval of a proposal left pending past its {@code expiresAt}: propose it again. Nothing changed. */
+    PROPOSAL_EXPIRED(HttpStatus.CONFLICT),
+    /** A decision on a proposal approved, rejected or withdrawn already ({@code proposalStatus}). Nothing changed. */
+    PROPOSAL_CLOSED(HttpStatus.CONFLICT),
     PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE),
     UNKNOWN_SKU(HttpStatus.UNPROCESSABLE_CONTENT),

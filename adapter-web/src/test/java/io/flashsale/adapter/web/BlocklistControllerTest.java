@@ -4,6 +4,12 @@ import io.flashsale.application.port.in.ManageBlocklistUseCase;
 import io.flashsale.domain.risk.BlockEntry;
 import io.flashsale.domain.risk.BlockKind;
 import io.flashsale.domain.risk.BlocklistChange;
+import io.flashsale.adapter.web.security.AdminAttempts;
+import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
+import io.flashsale.adapter.web.security.AdminCredentials;
+import io.flashsale.adapter.web.security.AdminGate;
+import io.flashsale.adapter.web.security.AdminOperatorArgumentResolver;
+import io.flashsale.adapter.web.security.AdminToken;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
@@ -13,18 +19,25 @@ import tools.jackson.databind.json.JsonMapper;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The blocklist's admin API in front of its use case (the admin token is the interceptor's, tested on its own). */
+/**
+ * The blocklist's admin API in front of its use case; each change names the operator whose token made it, never a
+ * declared one (the token check itself is the interceptor's, tested on its own).
+ */
 class BlocklistControllerTest {
 
     private static final Instant AT = Instant.parse("2026-12-05T01:00:00Z");
+    private static final String ALICE_TOKEN = "alices-admin-token";
+    private static final String ADMIN_TOKEN = "the-admin-token";
 
     /** A use case that lists what it is given, once, and records the operators it was told. */
     private static final class ListedOnce implements ManageBlocklistUseCase {
@@ -63,6 +76,11 @@ class BlocklistControllerTest {
     private final ListedOnce blocklist = new ListedOnce();
     private final MockMvc api = MockMvcBuilders.standaloneSetup(new BlocklistController(blocklist))
             .setControllerAdvice(new ApiExceptionHandler(new CompleteProblemWriter(JsonMapper.builder().build())))
+            .addInterceptors(new AdminAuthorizationInterceptor(new AdminGate(AdminCredentials.of(Map.of(
+                    "alice", AdminToken.of(ALICE_TOKEN), "admin", AdminToken.of(ADMIN_TOKEN))),
+                    AdminAttempts.unlimited())))
+            .setCustomArgumentResolvers(new AdminOperatorArgumentResolver())
+            .defaultRequest(get("/").header("Authorization", "Bearer " + ADMIN_TOKEN))
             .build();
 
     private static String body(String kind, String value) {
@@ -72,7 +90,8 @@ class BlocklistControllerTest {
     @Test
     void anEntryIsAddedOnceInItsCanonicalFormAndRemovedInAnySpelling() throws Exception {
         api.perform(post("/api/v1/admin/blocklist").contentType(MediaType.APPLICATION_JSON)
-                        .header("X-Operator", "alice").content(body("address", "198.51.100.9/24")))
+                        .header("Authorization", "Bearer " + ALICE_TOKEN).header("X-Operator", "mallory")
+                        .content(body("address", "198.51.100.9/24")))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.kind").value("address"))
                 .andExpect(jsonPath("$.value").value("198.51.100.0/24"))

@@ -2,7 +2,6 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
-import io.flashsale.application.port.in.AdjustStockUseCase;
 import io.flashsale.application.port.in.ListStockAdjustmentsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.StockAdjustmentResult;
@@ -38,8 +37,11 @@ import java.util.Set;
  * would make available negative, applied at most once per adjustment), then a reconciliation of the SKU, which repairs
  * the hot store from the database when the hot store refused. A process that dies between the two stores leaves the
  * adjustment unapplied in the hot store; the scheduled reconciliation applies it from the database once it is overdue.
+ * <p>
+ * No driving adapter applies an adjustment directly: {@link AdjustmentApprovalService} runs this path once a second
+ * operator approved a proposal (ADR 84).
  */
-public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdjustmentsUseCase {
+public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
 
     private final ActivityRepository activities;
     private final StockAdjustmentRepository adjustments;
@@ -73,22 +75,43 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
         this.clock = clock;
     }
 
-    @Override
+    /**
+     * Changes a SKU's total by {@code delta}: first in the database of record (never below the units sold; the
+     * adjustment row is appended in the same transaction), then in the hot store (never making available negative),
+     * then the SKU is reconciled, which repairs the hot store if it refused.
+     *
+     * @throws io.flashsale.domain.shared.InvalidValueException when delta is 0 or out of range, or reason or operator
+     *                                                          is blank or too long
+     * @throws ActivityNotFoundException when there is no such activity
+     * @throws SkuNotFoundException      when the activity has no such SKU
+     * @throws ActivityArchivedException when the sale was archived
+     */
     public StockAdjustmentResult adjust(ActivityId activityId, SkuId skuId, long delta, String reason, String operator) {
         StockAdjustment.requireDelta(delta);
         StockAdjustment.requireReason(reason);
         StockAdjustment.requireOperator(operator);
+        AdjustableItem target = adjustable(activityId, skuId);
+        return settle(target, adjustments.record(activityId, skuId, delta, operator, reason, clock.instant()));
+    }
+
+    /** The sale and its item, while adjustments of them may still be made. */
+    AdjustableItem adjustable(ActivityId activityId, SkuId skuId) {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         if (activities.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
-        AdjustmentRecording recording = adjustments.record(activityId, skuId, delta, operator, reason, clock.instant());
+        return new AdjustableItem(activity, item);
+    }
+
+    /** What follows the database's recording, for every adjustment alike: the hot store, then the SKU reconciled. */
+    StockAdjustmentResult settle(AdjustableItem target, AdjustmentRecording recording) {
+        ActivityId activityId = target.activity().id();
         return switch (recording) {
             case AdjustmentRecording.Recorded recorded -> {
                 try {
-                    yield applyToHotStore(activity, item, recorded.adjustment());
+                    yield applyToHotStore(target.activity(), target.item(), recorded.adjustment());
                 } finally {
                     // The database's total moved whatever the hot store did.
                     changes.announce(activityId);
@@ -96,7 +119,8 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
             }
             case AdjustmentRecording.BelowSold below -> new StockAdjustmentResult.BelowSold(below.stock(), below.sold());
             case AdjustmentRecording.AboveMaximum above -> new StockAdjustmentResult.AboveMaximum(above.stock());
-            case AdjustmentRecording.UnknownSku unknown -> throw new SkuNotFoundException(activityId, skuId);
+            case AdjustmentRecording.UnknownSku unknown -> throw new SkuNotFoundException(activityId,
+                    target.item().skuId());
         };
     }
 
@@ -120,5 +144,8 @@ public class StockAdjustmentService implements AdjustStockUseCase, ListStockAdju
             throw new ActivityNotFoundException(activityId);
         }
         return adjustments.findByActivity(activityId);
+    }
+
+    record AdjustableItem(Activity activity, ActivityItem item) {
     }
 }

@@ -1,7 +1,9 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.AdjustmentProposalRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
@@ -13,6 +15,7 @@ import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.AdjustmentApprovalService;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.service.StockAdjustmentService;
@@ -30,11 +33,11 @@ import java.time.Clock;
 
 /**
  * Redis kept honest with the database of record: reconciliation on a schedule and on demand, rebuilds of sales Redis
- * lost, and audited stock adjustments. The schedule runs on one instance at a time ({@link SingleRunners}); every
+ * lost, and audited stock adjustments under four eyes (ADR 84). The schedule runs on one instance at a time ({@link SingleRunners}); every
  * repair, scheduled or on demand, is guarded by what its snapshot saw.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ReconciliationProperties.class)
+@EnableConfigurationProperties({ReconciliationProperties.class, AdjustmentProperties.class})
 public class ReconciliationConfiguration {
 
     @Bean
@@ -72,6 +75,16 @@ public class ReconciliationConfiguration {
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
         return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
                 metrics, clock, settings, changes);
+    }
+
+    @Bean
+    AdjustmentApprovalService adjustmentApprovalService(ActivityRepository activities,
+                                                        AdjustmentProposalRepository proposals,
+                                                        StockAdjustmentService adjustments,
+                                                        ReconcileActivityUseCase reconciliation, Clock clock,
+                                                        AdjustmentProperties properties) {
+        return new AdjustmentApprovalService(activities, proposals, adjustments, reconciliation, clock,
+                properties.proposalTtl());
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.security.AdminAttempts;
+import io.flashsale.adapter.web.security.AdminCredentials;
 import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.AdminToken;
 import io.flashsale.bootstrap.ratelimit.FailedAdminAttempts;
@@ -18,6 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
 
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(AdminProperties.class)
@@ -26,32 +31,65 @@ public class SecurityConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(SecurityConfiguration.class);
 
     /**
-     * A configured token must be long enough to resist guessing; without one (demo runs) the service makes one up and
-     * writes it to a file only its owner can read, so the token itself never reaches a log.
+     * Every configured token must be long enough to resist guessing, and each names one operator: two operators sharing
+     * a token could not be told apart. Without any token (demo runs) the service makes one up for
+     * {@value AdminProperties#TOKEN_OPERATOR} and writes it to a file only its owner can read, so the token itself
+     * never reaches a log.
      */
     @Bean
-    AdminToken adminToken(AdminProperties properties) {
+    AdminCredentials adminCredentials(AdminProperties properties) {
+        Map<String, AdminToken> operators = new LinkedHashMap<>();
+        Set<String> tokens = new HashSet<>();
         String configured = properties.token();
         if (configured != null && !configured.isBlank()) {
-            String token = configured.strip();
-            if (token.length() < AdminProperties.MINIMUM_LENGTH) {
-                throw new IllegalStateException("flashsale.admin.token (FLASHSALE_ADMIN_TOKEN) has " + token.length()
-                        + " characters; at least " + AdminProperties.MINIMUM_LENGTH + " are required");
-            }
-            return AdminToken.of(token);
+            add(operators, tokens, AdminProperties.TOKEN_OPERATOR,
+                    required("flashsale.admin.token (FLASHSALE_ADMIN_TOKEN)", configured));
         }
-        String generated = AdminToken.generate();
-        Path file = writeOwnerOnly(properties.tokenFile(), generated);
-        LOG.warn("No admin token configured (flashsale.admin.token / FLASHSALE_ADMIN_TOKEN); generated one for this run "
-                + "in {} (readable by its owner only)", file);
-        return AdminToken.of(generated);
+        for (int i = 0; i < properties.operators().size(); i++) {
+            AdminProperties.Operator operator = properties.operators().get(i);
+            String property = "flashsale.admin.operators[" + i + "]";
+            if (operator.name() == null || !AdminCredentials.NAME.matcher(operator.name()).matches()) {
+                throw new IllegalStateException(property + ".name must match " + AdminCredentials.NAME);
+            }
+            if (operators.containsKey(operator.name())) {
+                throw new IllegalStateException(property + ".name " + operator.name() + " names a second operator"
+                        + (AdminProperties.TOKEN_OPERATOR.equals(operator.name())
+                        ? " (flashsale.admin.token's holder is " + AdminProperties.TOKEN_OPERATOR + ")" : ""));
+            }
+            add(operators, tokens, operator.name(), required(property + ".token", operator.token()));
+        }
+        if (operators.isEmpty()) {
+            String generated = AdminToken.generate();
+            Path file = writeOwnerOnly(properties.tokenFile(), generated);
+            LOG.warn("No admin token configured (flashsale.admin.token / FLASHSALE_ADMIN_TOKEN); generated one for this "
+                    + "run in {} (readable by its owner only)", file);
+            operators.put(AdminProperties.TOKEN_OPERATOR, AdminToken.of(generated));
+        }
+        return AdminCredentials.of(operators);
+    }
+
+    private static String required(String property, String configured) {
+        String token = configured == null ? "" : configured.strip();
+        if (token.length() < AdminProperties.MINIMUM_LENGTH) {
+            throw new IllegalStateException(property + " has " + token.length() + " characters; at least "
+                    + AdminProperties.MINIMUM_LENGTH + " are required");
+        }
+        return token;
+    }
+
+    private static void add(Map<String, AdminToken> operators, Set<String> tokens, String name, String token) {
+        if (!tokens.add(token)) {
+            throw new IllegalStateException("admin operator " + name + " has the token of another operator: "
+                    + "each operator needs a token of its own");
+        }
+        operators.put(name, AdminToken.of(token));
     }
 
     @Bean
-    AdminGate adminGate(AdminToken token, AdminProperties properties, MeterRegistry meters) {
+    AdminGate adminGate(AdminCredentials credentials, AdminProperties properties, MeterRegistry meters) {
         AdminAttempts attempts = new FailedAdminAttempts(properties.failuresAllowed(), properties.failuresWindow(),
                 meters);
-        return new AdminGate(token, attempts);
+        return new AdminGate(credentials, attempts);
     }
 
     /** Written beside its final place and moved there, so no reader ever sees a file with looser permissions. */

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminGate;
+import io.flashsale.adapter.web.security.AdminOperatorArgumentResolver;
 import io.flashsale.adapter.web.security.AttemptOriginResolver;
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
 import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
@@ -76,6 +77,7 @@ public class WebConfiguration implements WebMvcConfigurer {
     @Override
     public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
         resolvers.add(new BuyerArgumentResolver(buyers));
+        resolvers.add(new AdminOperatorArgumentResolver());
         resolvers.add(clientAddresses());
         resolvers.add(attemptOrigins());
     }

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.adapter.web.pages.ApiDocsHeadersFilter;
+import io.flashsale.adapter.web.security.AdminOperator;
 import io.flashsale.adapter.web.security.ClientAddress;
 import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.domain.reservation.BuyerId;
@@ -44,6 +45,8 @@ public class OpenApiConfiguration {
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(ClientAddress.class);
         // The connection's address and the device header, for the risk control: ProblemResponses adds the header.
         SpringDocUtils.getConfig().addRequestWrapperToIgnore(AttemptOrigin.class);
+        // The operator whose admin token authenticated the call (ADR 84), never a parameter.
+        SpringDocUtils.getConfig().addAnnotationsToIgnore(AdminOperator.class);
     }
 
     @Bean

@@ -67,7 +67,13 @@ final class ProblemResponses implements OperationCustomizer {
                     ProblemCode.PAYMENT_NOTIFICATIONS_DISABLED, ProblemCode.PAYMENT_CONFLICT, ProblemCode.PAYMENT_REFUSED,
                     ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND)),
             Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
-                    ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM)),
+                    ProblemCode.ACTIVITY_ARCHIVED)),
+            Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments/proposals/{proposalId}/approval",
+                    EnumSet.of(ProblemCode.SAME_OPERATOR, ProblemCode.PROPOSAL_EXPIRED, ProblemCode.PROPOSAL_CLOSED,
+                            ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM,
+                            ProblemCode.ACTIVITY_ARCHIVED)),
+            Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments/proposals/{proposalId}/rejection",
+                    EnumSet.of(ProblemCode.PROPOSAL_CLOSED)),
             Map.entry("POST /api/v1/activities/{activityId}/reconciliation/{skuId}/approve-repair",
                     EnumSet.of(ProblemCode.SKU_NOT_FOUND, ProblemCode.NO_REPAIR_AWAITING_APPROVAL,
                             ProblemCode.ACTIVITY_ARCHIVED, ProblemCode.NOT_READY)));
@@ -75,7 +81,7 @@ final class ProblemResponses implements OperationCustomizer {
     private static final Map<String, Integer> SUCCESS = Map.of(
             "POST /api/v1/activities", 201,
             "POST /api/v1/activities/{activityId}/reservations", 202,
-            "POST /api/v1/activities/{activityId}/stock-adjustments", 201,
+            "POST /api/v1/activities/{activityId}/stock-adjustments", 202,
             "POST /api/v1/admin/blocklist", 201,
             "DELETE /api/v1/admin/blocklist", 204,
             "POST /api/v1/admin/dead-letters/{deadLetterId}/replay", 202);
@@ -86,7 +92,8 @@ final class ProblemResponses implements OperationCustomizer {
     private static final Map<String, ProblemCode> NOT_FOUND_BY_PATH_ID = Map.of(
             "activityId", ProblemCode.ACTIVITY_NOT_FOUND,
             "reservationId", ProblemCode.RESERVATION_NOT_FOUND,
-            "deadLetterId", ProblemCode.DEAD_LETTER_NOT_FOUND);
+            "deadLetterId", ProblemCode.DEAD_LETTER_NOT_FOUND,
+            "proposalId", ProblemCode.PROPOSAL_NOT_FOUND);
 
     @Override
     public Operation customize(Operation operation, HandlerMethod handler) {

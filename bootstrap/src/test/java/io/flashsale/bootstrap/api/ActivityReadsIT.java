@@ -94,10 +94,9 @@ class ActivityReadsIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         assertThat(get("/api/v1/activities/" + id).json().path("items").get(0).path("stock").asLong()).isEqualTo(10);
 
-        Reply adjusted = asAdmin("POST", "/api/v1/activities/" + id + "/stock-adjustments",
-                "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"five more\"}");
+        Reply adjusted = proposeAndApprove(id, "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"five more\"}");
 
-        assertThat(adjusted.status()).as(adjusted.body()).isEqualTo(201);
+        assertThat(adjusted.status()).as(adjusted.body()).isEqualTo(200);
         var item = get("/api/v1/activities/" + id).json().path("items").get(0);
         assertThat(item.path("stock").asLong()).isEqualTo(15);
         assertThat(item.path("available").asLong()).isEqualTo(15);

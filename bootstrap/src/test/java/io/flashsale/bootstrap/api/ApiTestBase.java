@@ -46,6 +46,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 abstract class ApiTestBase {
 
     static final String ADMIN_TOKEN = "bootstrap-it-admin-token-0123456789abcdef";
+    /** Two named operators beside "admin", each with a token of their own: a stock adjustment needs two (ADR 84). */
+    static final String OLIVIA_TOKEN = "bootstrap-it-olivia-token-0123456789abcde";
+    static final String PETER_TOKEN = "bootstrap-it-peter-token-0123456789abcdef";
     /** One per test JVM: overlapping runs on one server never share it. */
     static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_bootstrap");
     static final String PROBLEM_JSON = "application/problem+json";
@@ -73,6 +76,10 @@ abstract class ApiTestBase {
         registry.add("spring.data.redis.port", redis::port);
         TestServices.mariadb().springDatasource(DATABASE).registerIn(registry);
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        registry.add("flashsale.admin.operators[0].name", () -> "olivia");
+        registry.add("flashsale.admin.operators[0].token", () -> OLIVIA_TOKEN);
+        registry.add("flashsale.admin.operators[1].name", () -> "peter");
+        registry.add("flashsale.admin.operators[1].token", () -> PETER_TOKEN);
         registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         registry.add("flashsale.kafka.topic", () -> TOPIC);
         registry.add("flashsale.kafka.consumer.group-id", () -> "flashsale-it-api-" + RUN);
@@ -140,12 +147,30 @@ abstract class ApiTestBase {
     }
 
     Reply asAdmin(String method, String path, String body) {
-        HttpRequest.Builder request = request(path, "Authorization", "Bearer " + ADMIN_TOKEN);
+        return asOperator(ADMIN_TOKEN, method, path, body);
+    }
+
+    /** An admin call with one operator's own token: the operator it names is who made the call. */
+    Reply asOperator(String token, String method, String path, String body) {
+        HttpRequest.Builder request = request(path, "Authorization", "Bearer " + token);
         if (body == null) {
             return send(request.method(method, HttpRequest.BodyPublishers.noBody()));
         }
         return send(request.header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /**
+     * A stock adjustment as the service takes one: proposed by "admin", approved by "peter" (ADR 84). The proposal's
+     * refusal when it is refused, else the approval's answer.
+     */
+    Reply proposeAndApprove(String activityId, String adjustment) {
+        Reply proposed = asAdmin("POST", "/api/v1/activities/" + activityId + "/stock-adjustments", adjustment);
+        if (proposed.status() != 202) {
+            return proposed;
+        }
+        return asOperator(PETER_TOKEN, "POST", "/api/v1/activities/" + activityId + "/stock-adjustments/proposals/"
+                + proposed.json().path("id").asLong() + "/approval", null);
     }
 
     /** A GET on the management port, with the admin token. */

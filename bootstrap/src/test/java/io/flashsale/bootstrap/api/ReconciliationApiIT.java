@@ -9,7 +9,8 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The admin endpoints of reconciliation and audited stock adjustments: their answers and every refusal. The relay is
+ * The admin endpoints of reconciliation and audited stock adjustments (each proposed by one operator and approved by
+ * another, as StockAdjustmentApprovalIT tests in detail): their answers and every refusal. The relay is
  * off in this context, so reservations stay RESERVED in Redis and in its outbox: on their way, never drift.
  */
 class ReconciliationApiIT extends ApiTestBase {
@@ -94,32 +95,38 @@ class ReconciliationApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenAdjustmentsUpAndDown_whenApplied_then201AppliedInMysqlAndRedisAuditedAndListedOldestFirst() {
+    void givenAdjustmentsUpAndDown_whenApproved_thenAppliedInMysqlAndRedisAuditedAndListedOldestFirst() {
         String id = openSale(2, item("sku-a", 10));
         assertThat(reserve(id, "buyer-1", lines(null, line("sku-a", 2))).status()).isEqualTo(202);
 
-        Reply up = post("/api/v1/activities/" + id + "/stock-adjustments", adjustment("sku-a", 5, "found a pallet"),
-                ADMIN, "Bearer " + ADMIN_TOKEN, "X-Operator", "ops_jane");
+        Reply proposed = post("/api/v1/activities/" + id + "/stock-adjustments", adjustment("sku-a", 5,
+                "found a pallet"), ADMIN, "Bearer " + OLIVIA_TOKEN, "X-Operator", "ops_jane");
+        assertThat(proposed.status()).as(proposed.body()).isEqualTo(202);
+        long proposalId = proposed.json().path("id").asLong();
+        assertThat(proposed.header("Location"))
+                .endsWith("/api/v1/activities/" + id + "/stock-adjustments/proposals/" + proposalId);
+        Reply up = asOperator(PETER_TOKEN, "POST", "/api/v1/activities/" + id + "/stock-adjustments/proposals/"
+                + proposalId + "/approval", null);
         Reply down = adjust(id, adjustment("sku-a", -3, "damaged in the warehouse"));
 
-        assertThat(up.status()).as(up.body()).isEqualTo(201);
-        JsonNode applied = up.json().path("adjustment");
-        assertThat(up.header("Location"))
-                .endsWith("/api/v1/activities/" + id + "/stock-adjustments/" + applied.path("id").asLong());
+        assertThat(up.status()).as(up.body()).isEqualTo(200);
+        JsonNode applied = up.json().path("applied").path("adjustment");
+        assertThat(up.json().path("proposal").path("adjustmentId").asLong()).isEqualTo(applied.path("id").asLong());
         assertThat(applied.path("skuId").asString()).isEqualTo("sku-a");
         assertThat(applied.path("delta").asLong()).isEqualTo(5);
         assertThat(applied.path("stockBefore").asLong()).isEqualTo(10);
         assertThat(applied.path("stockAfter").asLong()).isEqualTo(15);
-        assertThat(applied.path("operator").asString()).isEqualTo("ops_jane");
+        assertThat(applied.path("operator").asString()).as("the token's operator, never a declared one")
+                .isEqualTo("olivia");
         assertThat(applied.path("reason").asString()).isEqualTo("found a pallet");
         assertThat(applied.path("createdAt").asString()).isNotBlank();
-        assertThat(up.json().path("hotStore").asString()).isEqualTo("APPLIED");
-        assertThat(up.json().path("report").path("classification").asString()).isEqualTo("NONE");
-        assertThat(down.status()).as(down.body()).isEqualTo(201);
-        assertThat(down.json().path("adjustment").path("operator").asString()).isEqualTo("admin");
-        assertThat(down.json().path("adjustment").path("stockAfter").asLong()).isEqualTo(12);
-        assertThat(down.json().path("hotStore").asString()).isEqualTo("APPLIED");
-        assertFigures(down.json().path("report").path("actual"), 12, 10, 2, 0);
+        assertThat(up.json().path("applied").path("hotStore").asString()).isEqualTo("APPLIED");
+        assertThat(up.json().path("applied").path("report").path("classification").asString()).isEqualTo("NONE");
+        assertThat(down.status()).as(down.body()).isEqualTo(200);
+        assertThat(down.json().path("applied").path("adjustment").path("operator").asString()).isEqualTo("admin");
+        assertThat(down.json().path("applied").path("adjustment").path("stockAfter").asLong()).isEqualTo(12);
+        assertThat(down.json().path("applied").path("hotStore").asString()).isEqualTo("APPLIED");
+        assertFigures(down.json().path("applied").path("report").path("actual"), 12, 10, 2, 0);
         assertThat(ledger(id, "sku-a")).containsExactly(10, 2, 0);
 
         Reply listed = asAdmin("GET", "/api/v1/activities/" + id + "/stock-adjustments", null);
@@ -131,20 +138,22 @@ class ReconciliationApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenASaleNotWarmedUp_whenAdjusted_thenMysqlTakesItAndRedisLoadsTheNewTotalLater() {
+    void givenASaleNotWarmedUp_whenAdjusted_thenMysqlTakesItAndRedisLoadsTheNewTotal() {
         String id = createOpenActivity(1, item("sku-a", 10));
 
         Reply adjusted = adjust(id, adjustment("sku-a", 4, "late delivery"));
 
-        assertThat(adjusted.status()).as(adjusted.body()).isEqualTo(201);
-        assertThat(adjusted.json().path("hotStore").asString()).isEqualTo("NOT_LOADED");
-        assertThat(adjusted.json().path("report").isNull()).isTrue();
+        assertThat(adjusted.status()).as(adjusted.body()).isEqualTo(200);
+        assertThat(adjusted.json().path("applied").path("hotStore").asString()).isEqualTo("NOT_LOADED");
+        assertThat(adjusted.json().path("applied").path("report").isNull()).isTrue();
+        assertThat(adjusted.json().path("reconciliation").path("hotStore").asString())
+                .as("the sale's reconciliation loads an open sale the hot store does not hold").isEqualTo("REBUILT");
         assertThat(asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null).status()).isEqualTo(200);
         assertThat(ledger(id, "sku-a")).containsExactly(14, 0, 0);
     }
 
     @Test
-    void givenARefusedAdjustment_whenApplied_thenBelowSoldOrAboveMaximumOrUnknownSkuAndNothingChanged() {
+    void givenARefusedAdjustment_whenApproved_thenBelowSoldOrAboveMaximumOrUnknownSkuAndNothingChanged() {
         String id = openSale(1, item("sku-a", 10));
         assertThat(reserve(id, "buyer-1", lines(null, line("sku-a", 1))).status()).isEqualTo(202);
         String full = openSale(1, item("sku-a", 1_000_000_000L));
@@ -184,7 +193,7 @@ class ReconciliationApiIT extends ApiTestBase {
         }
         assertThat(asAdmin("GET", "/api/v1/activities/" + id + "/stock-adjustments", null).json()
                 .path("adjustments").isEmpty()).isTrue();
-        assertThat(adjust(id, adjustment("sku-a", 1, "x".repeat(500))).status()).isEqualTo(201);
+        assertThat(adjust(id, adjustment("sku-a", 1, "x".repeat(500))).status()).isEqualTo(200);
     }
 
     private Reply reconcile(String activityId) {
@@ -192,7 +201,7 @@ class ReconciliationApiIT extends ApiTestBase {
     }
 
     private Reply adjust(String activityId, String body) {
-        return asAdmin("POST", "/api/v1/activities/" + activityId + "/stock-adjustments", body);
+        return proposeAndApprove(activityId, body);
     }
 
     private static String adjustment(String skuId, long delta, String reason) {

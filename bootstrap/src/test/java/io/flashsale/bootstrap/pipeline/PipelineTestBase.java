@@ -65,6 +65,8 @@ import static org.awaitility.Awaitility.await;
 abstract class PipelineTestBase {
 
     static final String ADMIN_TOKEN = "pipeline-it-admin-token-0123456789abcdef";
+    /** A second operator's own token: stock adjustments need two (ADR 84). */
+    static final String PETER_TOKEN = "pipeline-it-peter-token-0123456789abcdef";
     /** What the payment provider signs its notifications with here. */
     static final String NOTIFICATION_SECRET = "pipeline-it-notification-secret";
     static final String RUN = UUID.randomUUID().toString().replace("-", "");
@@ -115,6 +117,8 @@ abstract class PipelineTestBase {
         registry.add("spring.datasource.hikari.connection-timeout", () -> "1000");
         registry.add("spring.datasource.hikari.validation-timeout", () -> "500");
         registry.add("flashsale.admin.token", () -> ADMIN_TOKEN);
+        registry.add("flashsale.admin.operators[0].name", () -> "peter");
+        registry.add("flashsale.admin.operators[0].token", () -> PETER_TOKEN);
         registry.add("spring.kafka.bootstrap-servers", () -> TestServices.kafka().bootstrapServers());
         registry.add("flashsale.kafka.topic", () -> TOPIC);
         registry.add("flashsale.kafka.consumer.group-id", () -> GROUP);

@@ -199,11 +199,11 @@ class ReconciliationIT extends PipelineTestBase {
         ServiceClient.Reply down = adjust(id, -3, "damaged");
         accepted.putAll(more);
 
-        assertThat(up.status()).as(up.body()).isEqualTo(201);
-        assertThat(up.json().path("hotStore").asString()).isEqualTo("APPLIED");
-        assertThat(down.status()).as(down.body()).isEqualTo(201);
-        assertThat(down.json().path("hotStore").asString()).isEqualTo("APPLIED");
-        assertThat(down.json().path("adjustment").path("stockAfter").asLong()).isEqualTo(12);
+        assertThat(up.status()).as(up.body()).isEqualTo(200);
+        assertThat(up.json().path("applied").path("hotStore").asString()).isEqualTo("APPLIED");
+        assertThat(down.status()).as(down.body()).isEqualTo(200);
+        assertThat(down.json().path("applied").path("hotStore").asString()).isEqualTo("APPLIED");
+        assertThat(down.json().path("applied").path("adjustment").path("stockAfter").asLong()).isEqualTo(12);
         await().atMost(WITHIN).untilAsserted(() -> assertThat(redisLedger(id).ledger().reserved()).isZero());
         JsonNode report = singleReport(reconcile(id));
         assertThat(report.path("classification").asString()).as(report.toString()).isEqualTo("NONE");
@@ -287,9 +287,14 @@ class ReconciliationIT extends PipelineTestBase {
         return new ActivityId(id);
     }
 
+    /** Proposed by "admin", approved by "peter" (ADR 84): the approval's answer. */
     private ServiceClient.Reply adjust(String activityId, long delta, String reason) {
-        return asAdmin("POST", "/api/v1/activities/" + activityId + "/stock-adjustments",
+        String adjustments = "/api/v1/activities/" + activityId + "/stock-adjustments";
+        ServiceClient.Reply proposed = asAdmin("POST", adjustments,
                 "{\"skuId\":\"" + SKU + "\",\"delta\":" + delta + ",\"reason\":\"" + reason + "\"}");
+        assertThat(proposed.status()).as(proposed.body()).isEqualTo(202);
+        return new ServiceClient(port, PETER_TOKEN).asAdmin("POST",
+                adjustments + "/proposals/" + proposed.json().path("id").asLong() + "/approval", null);
     }
 
     /** Redis total, sold and holdings are MySQL's; {@code reserved} units are still on their way. */

@@ -6,8 +6,8 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Refuses {@link AdminOnly} handlers unless the request carries the admin bearer token; an admitted one learns who
- * called from {@link AdminOperator}.
+ * Refuses {@link AdminOnly} handlers unless the request carries an operator's bearer token, and names that operator on
+ * the request ({@link AdminOperator#ATTRIBUTE}).
  */
 public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
 
@@ -21,8 +21,7 @@ public final class AdminAuthorizationInterceptor implements HandlerInterceptor {
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
         if (handler instanceof HandlerMethod method && method.hasMethodAnnotation(AdminOnly.class)) {
             switch (gate.check(request, "api")) {
-                case AdminGate.Admitted admitted ->
-                        request.setAttribute(AdminOperator.ATTRIBUTE, AdminOperator.TOKEN_HOLDER);
+                case AdminGate.Admitted admitted -> request.setAttribute(AdminOperator.ATTRIBUTE, admitted.operator());
                 case AdminGate.Refused refused -> throw new UnauthorizedException();
                 case AdminGate.Blocked blocked -> throw new AdminAttemptsBlockedException(blocked.retryAfter());
             }

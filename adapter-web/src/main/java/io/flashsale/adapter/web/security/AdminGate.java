@@ -3,17 +3,19 @@ package io.flashsale.adapter.web.security;
 import jakarta.servlet.http.HttpServletRequest;
 
 import java.time.Duration;
+import java.util.Optional;
 
 /**
- * The admin token's check for both admin surfaces: a client that failed too often is turned away before its token is
- * looked at; a wrong token (not a missing one) counts as a failure of the request's client address.
+ * The admin tokens' check for both admin surfaces: a client that failed too often is turned away before its token is
+ * looked at; a wrong token (not a missing one) counts as a failure of the request's client address. An admitted call
+ * carries the name of the operator whose token it showed.
  */
 public final class AdminGate {
 
     public sealed interface Verdict {
     }
 
-    public record Admitted() implements Verdict {
+    public record Admitted(String operator) implements Verdict {
     }
 
     public record Refused() implements Verdict {
@@ -22,11 +24,11 @@ public final class AdminGate {
     public record Blocked(Duration retryAfter) implements Verdict {
     }
 
-    private final AdminToken token;
+    private final AdminCredentials credentials;
     private final AdminAttempts attempts;
 
-    public AdminGate(AdminToken token, AdminAttempts attempts) {
-        this.token = token;
+    public AdminGate(AdminCredentials credentials, AdminAttempts attempts) {
+        this.credentials = credentials;
         this.attempts = attempts;
     }
 
@@ -37,8 +39,9 @@ public final class AdminGate {
             return new Blocked(wait);
         }
         String candidate = BearerTokens.of(request);
-        if (token.matches(candidate)) {
-            return new Admitted();
+        Optional<String> operator = credentials.operatorOf(candidate);
+        if (operator.isPresent()) {
+            return new Admitted(operator.get());
         }
         if (candidate != null) {
             attempts.failed(client, surface);

@@ -1,15 +1,20 @@
 package io.flashsale.adapter.web.security;
 
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
 /**
- * Who an admitted admin call is, as the admin authentication names them: the request attribute {@link #ATTRIBUTE},
- * set by {@link AdminAuthorizationInterceptor} before an {@link AdminOnly} handler runs. The one admin token names
- * its holder {@value #TOKEN_HOLDER}; an audit takes the name from here, never from what the client says of itself.
+ * Marks a {@code String} parameter of an {@link AdminOnly} handler that receives the name of the operator whose token
+ * authenticated the call ({@link AdminOperatorArgumentResolver}). The same name is on the request as the attribute
+ * {@link #ATTRIBUTE}, for code that is not a handler.
  */
-public final class AdminOperator {
+@Documented
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.PARAMETER)
+public @interface AdminOperator {
 
-    public static final String ATTRIBUTE = "io.flashsale.adapter.web.security.AdminOperator";
-    public static final String TOKEN_HOLDER = "admin";
-
-    private AdminOperator() {
-    }
+    String ATTRIBUTE = "io.flashsale.adminOperator";
 }

@@ -17,13 +17,13 @@ import java.util.Set;
 
 /**
  * The operators' surface (the actuator, on its own port): liveness and readiness answer anyone, everything else needs
- * {@code Authorization: Bearer <admin token>}. An admitted request carries the principal {@code admin} in role
- * {@link #ROLE}, so that {@code show-details: when-authorized} shows health details to operators only.
+ * {@code Authorization: Bearer <admin token>}. An admitted request carries the operator whose token it showed as its
+ * principal, in role {@link #ROLE}, so that {@code show-details: when-authorized} shows health details to operators
+ * only.
  */
 public final class ManagementAccessFilter extends OncePerRequestFilter {
 
     public static final String ROLE = "ADMIN";
-    private static final Principal ADMIN = () -> "admin";
 
     private final AdminGate gate;
     private final CompleteProblemWriter problems;
@@ -44,7 +44,7 @@ public final class ManagementAccessFilter extends OncePerRequestFilter {
             return;
         }
         switch (gate.check(request, "management")) {
-            case AdminGate.Admitted admitted -> chain.doFilter(new Operator(request), response);
+            case AdminGate.Admitted admitted -> chain.doFilter(new Operator(request, admitted.operator()), response);
             case AdminGate.Refused refused -> {
                 response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
                 problems.write(request, response,
@@ -58,16 +58,19 @@ public final class ManagementAccessFilter extends OncePerRequestFilter {
         }
     }
 
-    /** The request of an operator who showed the admin token. */
+    /** The request of an operator who showed their admin token. */
     private static final class Operator extends HttpServletRequestWrapper {
 
-        Operator(HttpServletRequest request) {
+        private final Principal operator;
+
+        Operator(HttpServletRequest request, String operator) {
             super(request);
+            this.operator = () -> operator;
         }
 
         @Override
         public Principal getUserPrincipal() {
-            return ADMIN;
+            return operator;
         }
 
         @Override
