@@ -62,26 +62,18 @@ class AdminAuthorizationInterceptorTest {
         }
     }
 
-
     @Test
     void givenAPublicHandler_whenNoTokenIsSent_thenTheCallProceeds() throws Exception {
         assertThat(preHandle("publicCall", null)).isTrue();
     }
 
     private boolean preHandle(String method, String authorization) throws NoSuchMethodException {
-        return interceptor.preHandle(request(authorization), new MockHttpServletResponse(), handler(method));
-    }
-
-    private static MockHttpServletRequest request(String authorization) {
         var request = new MockHttpServletRequest();
         lastRequest = request;
         if (authorization != null) {
             request.addHeader("Authorization", authorization);
         }
-        return request;
-    }
-
-    private static HandlerMethod handler(String method) throws NoSuchMethodException {
-        return new HandlerMethod(new Handlers(), Handlers.class.getMethod(method));
+        var handler = new HandlerMethod(new Handlers(), Handlers.class.getMethod(method));
+        return interceptor.preHandle(request, new MockHttpServletResponse(), handler);
     }
 }
