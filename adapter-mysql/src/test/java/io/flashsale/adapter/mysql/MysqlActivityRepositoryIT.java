@@ -107,7 +107,8 @@ class MysqlActivityRepositoryIT {
         assertThat(tables).extracting(row -> row.get("name")).containsExactly("activity", "activity_item",
                 "activity_load", "blocklist_change", "blocklist_entry", "buyer_purchase", "job_lock",
                 "payment_conflicts", "purchase_order", "purchase_order_line",
-                "reconciliation_report", "reservation_alias", "stock_adjustment", "stock_flow");
+                "reconciliation_report", "reservation_alias", "stock_adjustment", "stock_adjustment_proposal",
+                "stock_flow");
         assertThat(tables).allSatisfy(row -> {
             assertThat(row.get("engine")).isEqualTo("InnoDB");
             assertThat((String) row.get("collation")).startsWith("utf8mb4_");
