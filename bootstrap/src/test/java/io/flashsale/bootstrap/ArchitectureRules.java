@@ -1,10 +1,15 @@
 package io.flashsale.bootstrap;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.InstanceofCheck;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -123,6 +128,16 @@ final class ArchitectureRules {
             .should().resideInAPackage("io.flashsale.application.port.out..")
             .allowEmptyShould(false);
 
+    /**
+     * A service is handed each role of a store as a port of its own (a null object such as
+     * {@code RelayedEventsPort.NONE} when the store has none) instead of testing one port for another. Sealed
+     * interfaces in port.out are result types, matched by design.
+     */
+    static final ArchRule CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS = classes()
+            .that().resideInAnyPackage(APPLICATION, BOOTSTRAP)
+            .should(notCheckInstanceofOnAnOutPort())
+            .allowEmptyShould(false);
+
     static final ArchRule LAYERS = layeredArchitecture()
             .consideringOnlyDependenciesInLayers()
             .layer("Domain").definedBy(DOMAIN)
@@ -136,6 +151,24 @@ final class ArchitectureRules {
             .allowEmptyShould(false);
 
     private ArchitectureRules() {
+    }
+
+    private static ArchCondition<JavaClass> notCheckInstanceofOnAnOutPort() {
+        return new ArchCondition<>("not check instanceof on an out-port") {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                for (JavaCodeUnit unit : javaClass.getCodeUnits()) {
+                    for (InstanceofCheck check : unit.getInstanceofChecks()) {
+                        JavaClass type = check.getRawType();
+                        if (type.getPackageName().startsWith("io.flashsale.application.port.out") && type.isInterface()
+                                && !type.reflect().isSealed()) {
+                            events.add(SimpleConditionEvent.violated(javaClass, unit.getFullName()
+                                    + " checks instanceof " + type.getName() + " " + check.getSourceCodeLocation()));
+                        }
+                    }
+                }
+            }
+        };
     }
 
     private static DescribedPredicate<JavaClass> areNotSealed() {

@@ -11,6 +11,7 @@ import io.flashsale.adapter.redis.archfixture.RedisAdapterStartingItsOwnServer;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheReference;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheWebStack;
+import io.flashsale.application.archfixture.ApplicationDiscoveringARole;
 import io.flashsale.application.archfixture.ApplicationUsingLettuce;
 import io.flashsale.application.archfixture.StockCounter;
 import io.flashsale.application.port.in.archfixture.ReservationFinder;
@@ -136,6 +137,11 @@ class ArchitectureRulesTest {
     @Test
     void outPortRuleCatchesAPortOutsidePortOut() {
         assertCaught(ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT, StockCounter.class);
+    }
+
+    @Test
+    void portDiscoveryRuleCatchesAnInstanceofOnAnOutPort() {
+        assertCaught(ArchitectureRules.CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS, ApplicationDiscoveringARole.class);
     }
 
     @Test

@@ -61,5 +61,8 @@ class ArchitectureTest {
     static final ArchRule out_ports_live_in_port_out = ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT;
 
     @ArchTest
+    static final ArchRule core_and_wiring_do_not_discover_ports = ArchitectureRules.CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS;
+
+    @ArchTest
     static final ArchRule layers = ArchitectureRules.LAYERS;
 }

@@ -15,6 +15,9 @@ import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.application.service.StockAdjustmentService;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -121,10 +124,11 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, hot, clock);
-        reconciliation = new ReconciliationService(activities, hot, hot, hot, recordedStock, recordedOrders, reports, metrics,
-                clock, settings);
-        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, recordedStock, recordedOrders,
-                reports, metrics, clock, settings, SaleChangesPort.none());
+        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
+                recordedOrders, reports, metrics), clock, settings);
+        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, RelayedEventsPort.NONE,
+                recordedStock, recordedOrders, reports, metrics, clock, settings, SaleChangesPort.none());
     }
 
     // ---- the drift cases ----

@@ -12,6 +12,9 @@ import io.flashsale.application.service.OrderService;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.OrderPlacement;
@@ -274,8 +277,10 @@ class ReplicaReadsIT {
     };
 
     private ReconciliationService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
-        return new ReconciliationService(activities, hot, hot, hot, figures, recordedOrders, reports,
-                new RecordingReconciliationMetrics(), clock, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+        return new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, figures, recordedOrders,
+                reports, new RecordingReconciliationMetrics()), clock,
+                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
     }
 
     private static Reservation reserve(DamageableHotStore hot, ActivityId sale, Instant at) {

@@ -17,21 +17,30 @@ import java.util.Set;
  * the application and the HTTP API know (503 {@code UNAVAILABLE}, or {@code DEGRADED} on the reservation path), instead
  * of Lettuce's exceptions, which they must not see: a connection refused or reset, commands rejected while
  * disconnected, a command timeout, a server still loading its data or busy with a script. An error Redis answered (a
- * script's refusal, a wrong type) stays what it is. One proxy over every port interface of the adapter, so a new method
- * cannot forget it and an adapter's other ports (reconciliation's {@code RelayedEventsPort}) stay visible.
+ * script's refusal, a wrong type) stays what it is. One proxy over every port interface of the adapter, or over the
+ * one role asked for, so a new method cannot forget it.
  */
 final class HotStoreOutages {
 
     private HotStoreOutages() {
     }
 
-    @SuppressWarnings("unchecked")
     static <T> T translating(T adapter) {
         Set<Class<?>> ports = new LinkedHashSet<>();
         for (Class<?> type = adapter.getClass(); type != null; type = type.getSuperclass()) {
             ports.addAll(Set.of(type.getInterfaces()));
         }
-        return (T) Proxy.newProxyInstance(adapter.getClass().getClassLoader(), ports.toArray(Class<?>[]::new),
+        return proxy(adapter, ports.toArray(Class<?>[]::new));
+    }
+
+    /** One role of an adapter that plays several, on its own: its other ports are handed out as ports of their own. */
+    static <T> T translating(Class<T> port, T adapter) {
+        return proxy(adapter, new Class<?>[] {port});
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T proxy(Object adapter, Class<?>[] ports) {
+        return (T) Proxy.newProxyInstance(adapter.getClass().getClassLoader(), ports,
                 (proxy, method, args) -> {
                     try {
                         return method.invoke(adapter, args);

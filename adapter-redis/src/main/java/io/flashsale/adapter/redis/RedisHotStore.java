@@ -9,6 +9,8 @@ import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.port.out.SaleChangesPort;
@@ -286,8 +288,29 @@ public final class RedisHotStore implements AutoCloseable {
      *                 long as the page took (0: none)
      */
     public HotStoreReconciliationPort reconciliation(double readPace) {
-        return HotStoreOutages.translating(new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce,
-                new ReadPace(readPace)));
+        return reconciliationRoles(readPace).reconciliation();
+    }
+
+    /**
+     * Reconciliation's adapter in each of its roles, each a port of its own, so the application is handed every role
+     * it uses rather than discovering one behind another.
+     *
+     * @param readPace as {@link #reconciliation(double)}
+     */
+    public ReconciliationRoles reconciliationRoles(double readPace) {
+        RedisHotStoreReconciliation adapter = new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce,
+                new ReadPace(readPace));
+        return new ReconciliationRoles(HotStoreOutages.translating(HotStoreReconciliationPort.class, adapter),
+                HotStoreOutages.translating(RelayedEventsPort.class, adapter),
+                HotStoreOutages.translating(RecoveryMarkPort.class, adapter));
+    }
+
+    /**
+     * @param relayedEvents the outbox and the broker positions the relay recorded (ADR 29)
+     * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
+     */
+    public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, RelayedEventsPort relayedEvents,
+                                      RecoveryMarkPort recoveryMarks) {
     }
 
     /**

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -83,7 +84,8 @@ public final class LostReservationAudit {
 
     /**
      * @param incarnation the hot store's current incarnation; throws while it cannot be asked
-     * @param relayed     null: no view of the outbox, only the broker is waited for
+     * @param relayed     {@link RelayedEventsPort#NONE}: no view of the outbox (every one reads drained), only the
+     *                    broker is waited for
      * @param hotStore    the hot store itself (not a failover in front of it)
      * @param reconciliations what each audited sale is reconciled with once the audit finished
      */
@@ -93,7 +95,7 @@ public final class LostReservationAudit {
                                 Consumer<Report> reports, ReconcileActivityUseCase reconciliations, Clock clock) {
         this.journal = journal;
         this.incarnation = incarnation;
-        this.relayed = relayed;
+        this.relayed = Objects.requireNonNull(relayed, "relayed");
         this.pipeline = pipeline;
         this.settled = settled;
         this.hotStore = hotStore;
@@ -143,12 +145,10 @@ public final class LostReservationAudit {
     private boolean finish(Pending audit) {
         List<Reservation> entries = journal.between(audit.from, audit.to);
         Set<ActivityId> activities = entries.stream().map(Reservation::activityId).collect(Collectors.toSet());
-        if (relayed != null) {
-            for (ActivityId activity : activities) {
-                if (!relayed.outboxDrained(activity)) {
-                    waiting("the outbox of " + activity.value() + " to be relayed");
-                    return false;
-                }
+        for (ActivityId activity : activities) {
+            if (!relayed.outboxDrained(activity)) {
+                waiting("the outbox of " + activity.value() + " to be relayed");
+                return false;
             }
         }
         if (audit.mark == null) {

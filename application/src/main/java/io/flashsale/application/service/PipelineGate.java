@@ -7,6 +7,7 @@ import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.domain.activity.ActivityId;
 
 import java.lang.System.Logger.Level;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,16 +26,19 @@ final class PipelineGate {
     private final PipelinePositionPort pipeline;
     private final RecoveryMarkPort marks;
 
-    /** @param relayed null, or marks null: no view of the outbox or nowhere to keep a mark, so nothing to wait for */
+    /**
+     * @param relayed {@link RelayedEventsPort#NONE}, or marks {@link RecoveryMarkPort#NONE}: no view of the outbox or
+     *                nowhere to keep a mark, so nothing to wait for
+     */
     PipelineGate(RelayedEventsPort relayed, PipelinePositionPort pipeline, RecoveryMarkPort marks) {
-        this.relayed = relayed;
+        this.relayed = Objects.requireNonNull(relayed, "relayed");
         this.pipeline = pipeline;
-        this.marks = marks;
+        this.marks = Objects.requireNonNull(marks, "marks");
     }
 
     /** True when the activity's rebuild may run now. */
     boolean landed(ActivityId activityId) {
-        if (relayed == null || marks == null) {
+        if (relayed == RelayedEventsPort.NONE || marks == RecoveryMarkPort.NONE) {
             return true;
         }
         if (!relayed.outboxDrained(activityId)) {
@@ -63,8 +67,6 @@ final class PipelineGate {
     }
 
     void rebuilt(ActivityId activityId) {
-        if (marks != null) {
-            marks.clearRecoveryMark(activityId);
-        }
+        marks.clearRecoveryMark(activityId);
     }
 }

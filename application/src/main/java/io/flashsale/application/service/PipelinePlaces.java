@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -46,14 +47,14 @@ final class PipelinePlaces {
     private final RelayedEventsPort relayed;
     private final PipelinePositionPort broker;
 
-    /** @param relayed null when the hot store offers no view of its outbox and positions */
+    /** @param relayed {@link RelayedEventsPort#NONE} when the hot store offers no view of its outbox and positions */
     PipelinePlaces(RelayedEventsPort relayed, PipelinePositionPort broker) {
-        this.relayed = relayed;
+        this.relayed = Objects.requireNonNull(relayed, "relayed");
         this.broker = broker;
     }
 
     boolean exact() {
-        return relayed != null;
+        return relayed != RelayedEventsPort.NONE;
     }
 
     Placed place(ActivityId activityId, HotSkuSnapshot hot, Instant now, Duration grace) {
@@ -63,7 +64,7 @@ final class PipelinePlaces {
         if (candidates.isEmpty()) {
             return new Placed(hot, Map.of());
         }
-        if (relayed == null) {
+        if (!exact()) {
             Instant lately = now.minus(grace);
             return new Placed(hot.withInPipeline(candidates.stream()
                     .filter(held -> !held.reservedAt().isBefore(lately))

@@ -43,6 +43,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -69,66 +70,40 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     private final LedgerRebuild rebuilds;
     private final PipelineGate gate;
 
-    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
-                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
-        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock,
-                ReconciliationSettings.DEFAULTS);
-    }
-
-    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
-                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                 ReconciliationSettings settings) {
-        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
-                LedgerRebuild.PAGE);
-    }
-
-    /** @param rebuildPage orders per step of a rebuild ({@link LedgerRebuild#PAGE} in production) */
-    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
-                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                 ReconciliationSettings settings, int rebuildPage) {
-        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
-                rebuildPage, hotStore instanceof RelayedEventsPort relayed ? relayed : null, PipelinePositionPort.NONE);
-    }
-
-    /** As the full constructor, with rebuilds in steps of {@link LedgerRebuild#PAGE} orders. */
-    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
-                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                 ReconciliationSettings settings, RelayedEventsPort relayed,
-                                 PipelinePositionPort pipeline) {
-        this(activities, stock, hotStore, settlement, recorded, recordedOrders, reports, metrics, clock, settings,
-                LedgerRebuild.PAGE, relayed, pipeline);
-    }
-
     /**
-     * @param rebuildPage orders per step of a rebuild ({@link LedgerRebuild#PAGE} in production)
-     * @param relayed     the hot store's outbox and the broker positions it recorded; null judges a reservation's
-     *                    event by its age (what a store without a view of its outbox leaves)
-     * @param pipeline    where the order consumer stands in the broker
+     * What reconciliation reads, repairs and reports to. A hot store's roles come one port each, the optional ones
+     * as their null objects when the store has none: {@link RelayedEventsPort#NONE} judges a reservation's event by
+     * its age and re-drives it through the hot store, {@link RecoveryMarkPort#NONE} lets a rebuild wait for nothing in
+     * the pipeline, {@link PipelinePositionPort#NONE} sees no broker.
+     *
+     * @param relayed       the hot store's outbox and the broker positions it recorded (ADR 29)
+     * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
+     * @param pipeline      where the order consumer stands in the broker
      */
-    public ReconciliationService(ActivityRepository activities, StockReservationPort stock,
-                                 HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
-                                 RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                 ReconciliationSettings settings, int rebuildPage, RelayedEventsPort relayed,
-                                 PipelinePositionPort pipeline) {
-        this.activities = activities;
-        this.hotStore = hotStore;
-        this.reports = reports;
+    public record Ports(ActivityRepository activities, StockReservationPort stock, HotStoreReconciliationPort hotStore,
+                        HotStoreSettlementPort settlement, RelayedEventsPort relayed, RecoveryMarkPort recoveryMarks,
+                        PipelinePositionPort pipeline, RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                        ReconciliationReportRepository reports, ReconciliationMetrics metrics) {
+
+        public Ports {
+            Objects.requireNonNull(relayed, "relayed");
+            Objects.requireNonNull(recoveryMarks, "recoveryMarks");
+            Objects.requireNonNull(pipeline, "pipeline");
+        }
+    }
+
+    /** Rebuilds run in steps of {@link LedgerRebuild#PAGE} orders. */
+    public ReconciliationService(Ports ports, Clock clock, ReconciliationSettings settings) {
+        this.activities = ports.activities();
+        this.hotStore = ports.hotStore();
+        this.reports = ports.reports();
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, stock, recorded, recordedOrders, reports, metrics, clock, settings,
-                relayed, pipeline);
-        this.rebuilds = new LedgerRebuild(hotStore, settlement, recorded, recordedOrders, metrics, clock, rebuildPage);
-        this.gate = new PipelineGate(relayed, pipeline,
-                hotStore instanceof RecoveryMarkPort recoveryMarks ? recoveryMarks : null);
+        this.skus = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.recordedOrders(), reports,
+                ports.metrics(), clock, settings, ports.relayed(), ports.pipeline());
+        this.rebuilds = new LedgerRebuild(hotStore, ports.settlement(), ports.recorded(), ports.recordedOrders(),
+                ports.metrics(), clock, LedgerRebuild.PAGE);
+        this.gate = new PipelineGate(ports.relayed(), ports.pipeline(), ports.recoveryMarks());
     }
 
     @Override

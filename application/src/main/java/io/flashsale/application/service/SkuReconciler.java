@@ -66,8 +66,8 @@ final class SkuReconciler {
     private final PipelinePlaces places;
 
     /**
-     * @param relayed  the hot store's view of its outbox and the broker positions; null judges a reservation's event
-     *                 by age (the in-memory reference)
+     * @param relayed  the hot store's view of its outbox and the broker positions; {@link RelayedEventsPort#NONE}
+     *                 judges a reservation's event by age (the in-memory reference)
      * @param pipeline where the order consumer stands in the broker
      */
     SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
@@ -451,7 +451,7 @@ final class SkuReconciler {
 
         /** Once per window, and only while the reservation is where this look saw it (the script checks, atomically). */
         private boolean redrive(ReservationId id, Look look) {
-            if (relayed == null) {
+            if (relayed == RelayedEventsPort.NONE) {
                 return hotStore.redrive(id);
             }
             return relayed.redrive(id, look.placed().seenAt(id), settings.redriveWindow());

@@ -55,13 +55,14 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
                                   RecordedStockPort recorded, RecordedOrdersPort orders,
                                   ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
-        this(activities, adjustments, stock, hotStore, recorded, orders, reports, metrics, clock,
-                ReconciliationSettings.DEFAULTS, SaleChangesPort.none());
+        this(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE, recorded, orders, reports, metrics,
+                clock, ReconciliationSettings.DEFAULTS, SaleChangesPort.none());
     }
 
+    /** @param relayed the hot store's outbox and the broker positions it recorded; {@link RelayedEventsPort#NONE}: none */
     public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
                                   StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, RecordedOrdersPort orders,
+                                  RelayedEventsPort relayed, RecordedStockPort recorded, RecordedOrdersPort orders,
                                   ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
                                   ReconciliationSettings settings, SaleChangesPort changes) {
         this.activities = activities;
@@ -71,7 +72,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         // Without the broker's position here, a relayed event counts as still on its way: the scheduled pass, which
         // knows the consumer's position, is the one that judges it lost.
         this.reconciler = new SkuReconciler(hotStore, stock, recorded, orders, reports, metrics, clock, settings,
-                hotStore instanceof RelayedEventsPort relayed ? relayed : null, PipelinePositionPort.NONE);
+                relayed, PipelinePositionPort.NONE);
         this.clock = clock;
     }
 

@@ -17,6 +17,7 @@ import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.stock.AdjustmentProposal;
 import io.flashsale.domain.stock.LedgerAdjustment;
@@ -81,9 +82,9 @@ class AdjustmentApprovalServiceTest {
     private ReconcileActivityUseCase reconciliation;
 
     private AdjustmentApprovalService service() {
-        var applier = new StockAdjustmentService(activities, adjustments, stock, hotStore, recordedStock,
-                recordedOrders, reports, new RecordingReconciliationMetrics(), CLOCK, ReconciliationSettings.DEFAULTS,
-                changes);
+        var applier = new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
+                recordedStock, recordedOrders, reports, new RecordingReconciliationMetrics(), CLOCK,
+                ReconciliationSettings.DEFAULTS, changes);
         return new AdjustmentApprovalService(activities, proposals, applier, reconciliation, CLOCK, TTL);
     }
 

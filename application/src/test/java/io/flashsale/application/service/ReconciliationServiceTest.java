@@ -20,6 +20,9 @@ import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -105,8 +108,10 @@ class ReconciliationServiceTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
-        return new ReconciliationService(activities, stock, hotStore, settlement, recordedStock, recordedOrders,
-                reports, metrics, CLOCK, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
+                recordedOrders, reports, metrics), CLOCK,
+                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
     }
 
     /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */

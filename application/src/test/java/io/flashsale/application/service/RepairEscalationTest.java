@@ -10,6 +10,8 @@ import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -78,8 +80,9 @@ class RepairEscalationTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
-        return new ReconciliationService(activities, stock, hotStore, settlement, recordedStock, recordedOrders,
-                reports, metrics, CLOCK, settings());
+        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
+                recordedOrders, reports, metrics), CLOCK, settings());
     }
 
     private static ReconciliationSettings settings() {
@@ -245,7 +248,7 @@ class RepairEscalationTest {
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
         SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, reports, metrics,
-                CLOCK, settings(), null, PipelinePositionPort.NONE);
+                CLOCK, settings(), RelayedEventsPort.NONE, PipelinePositionPort.NONE);
 
         ReconciliationReport report = reconciler.reconcile(OPEN_SALE, OPEN_SALE.items().getFirst(), Optional.empty(),
                 Set.of(41L), new HashSet<>()).orElseThrow();

@@ -15,6 +15,7 @@ import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -85,8 +86,8 @@ class StockAdjustmentServiceTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recordedStock, recordedOrders,
-                reports, metrics, CLOCK, ReconciliationSettings.DEFAULTS, changes);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
+                recordedStock, recordedOrders, reports, metrics, CLOCK, ReconciliationSettings.DEFAULTS, changes);
     }
 
     private void openSale() {

@@ -2,7 +2,6 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
-import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
@@ -35,14 +34,14 @@ public class DurabilityAuditConfiguration {
 
     @Bean
     LostReservationAudit lostReservationAudit(AcknowledgementJournal journal, RedisHotStore redis,
-                                              HotStoreReconciliationPort hotStore,
+                                              ObjectProvider<RelayedEventsPort> relayed,
                                               ObjectProvider<PipelinePositionPort> pipeline,
                                               SettledReservationsPort settled,
                                               @Qualifier("stockReservationPort") StockReservationPort redisStore,
                                               ReconcileActivityUseCase reconciliations, MeterRegistry meters,
                                               Clock clock) {
-        RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
-        return new LostReservationAudit(journal, redis::incarnation, relayed,
+        return new LostReservationAudit(journal, redis::incarnation,
+                relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), settled, redisStore,
                 new LostReservationReports(meters), reconciliations, clock);
     }

@@ -11,6 +11,7 @@ import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockAdjustmentRepository;
@@ -51,6 +52,11 @@ public class ReconciliationConfiguration {
         return new MicrometerReconciliationMetrics(registry);
     }
 
+    /**
+     * A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29), and one
+     * that keeps recovery marks has a lost sale's rebuild wait for the pipeline (ADR 30); without them, their null
+     * objects.
+     */
     @Bean
     ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
                                                 HotStoreReconciliationPort hotStore,
@@ -58,23 +64,28 @@ public class ReconciliationConfiguration {
                                                 RecordedOrdersPort recordedOrders,
                                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics,
                                                 Clock clock, ReconciliationSettings settings,
+                                                ObjectProvider<RelayedEventsPort> relayed,
+                                                ObjectProvider<RecoveryMarkPort> recoveryMarks,
                                                 ObjectProvider<PipelinePositionPort> pipeline) {
-        // A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29).
-        RelayedEventsPort relayed = hotStore instanceof RelayedEventsPort events ? events : null;
-        return new ReconciliationService(activities, stock, hotStore, settlement, recorded, recordedOrders, reports,
-                metrics, clock, settings, relayed, pipeline.getIfAvailable(() -> PipelinePositionPort.NONE));
+        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+                relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
+                recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, reports, metrics),
+                clock, settings);
     }
 
     @Bean
     StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
                                                   StockAdjustmentRepository adjustments, StockReservationPort stock,
-                                                  HotStoreReconciliationPort hotStore, RecordedStockPort recorded,
-                                                  RecordedOrdersPort recordedOrders,
+                                                  HotStoreReconciliationPort hotStore,
+                                                  ObjectProvider<RelayedEventsPort> relayed,
+                                                  RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, recorded, recordedOrders, reports,
-                metrics, clock, settings, changes);
+        return new StockAdjustmentService(activities, adjustments, stock, hotStore,
+                relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, reports, metrics,
+                clock, settings, changes);
     }
 
     @Bean

@@ -5,6 +5,8 @@ import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
@@ -93,8 +95,23 @@ public class RedisConfiguration {
     }
 
     @Bean
-    HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore redis,
-                                                          ReconciliationProperties reconciliation) {
-        return redis.reconciliation(reconciliation.readPace());
+    RedisHotStore.ReconciliationRoles hotStoreReconciliationRoles(RedisHotStore redis,
+                                                                  ReconciliationProperties reconciliation) {
+        return redis.reconciliationRoles(reconciliation.readPace());
+    }
+
+    @Bean
+    HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.reconciliation();
+    }
+
+    @Bean
+    RelayedEventsPort relayedEventsPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.relayedEvents();
+    }
+
+    @Bean
+    RecoveryMarkPort recoveryMarkPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.recoveryMarks();
     }
 }

@@ -13,6 +13,9 @@ import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
+import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.port.out.RecoveryMarkPort;
+import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.domain.activity.ActivityId;
@@ -76,6 +79,10 @@ class ReconciliationIT extends PipelineTestBase {
     ActivityRepository activities;
     @Autowired
     HotStoreReconciliationPort hotStore;
+    @Autowired
+    RelayedEventsPort relayed;
+    @Autowired
+    RecoveryMarkPort recoveryMarks;
     @Autowired
     ReconciliationReportRepository reports;
     @Autowired
@@ -222,8 +229,9 @@ class ReconciliationIT extends PipelineTestBase {
     @Test
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
             throws InterruptedException, ExecutionException {
-        ReconciliationService production = new ReconciliationService(activities, stock, hotStore, settlement, recorded,
-                recordedOrders, reports, reconciliationMetrics, Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
+        ReconciliationService production = new ReconciliationService(new ReconciliationService.Ports(activities,
+                stock, hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
+                recordedOrders, reports, reconciliationMetrics), Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
         double repairsBefore = meters.counter(MicrometerReconciliationMetrics.REPAIRS).count();
         AtomicBoolean selling = new AtomicBoolean(true);

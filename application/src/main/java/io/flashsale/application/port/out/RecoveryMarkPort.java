@@ -16,4 +16,22 @@ public interface RecoveryMarkPort {
     void keepRecoveryMark(ActivityId activityId, PipelineMark mark);
 
     void clearRecoveryMark(ActivityId activityId);
+
+    /** Nowhere to keep a mark (the in-memory reference, unit tests): a rebuild waits for nothing in the pipeline. */
+    RecoveryMarkPort NONE = new RecoveryMarkPort() {
+        @Override
+        public Optional<PipelineMark> recoveryMark(ActivityId activityId) {
+            return Optional.empty();
+        }
+
+        @Override
+        public void keepRecoveryMark(ActivityId activityId, PipelineMark mark) {
+            // Nothing kept: the gate that holds this port waits for no mark.
+        }
+
+        @Override
+        public void clearRecoveryMark(ActivityId activityId) {
+            // Nothing was kept.
+        }
+    };
 }

@@ -30,4 +30,32 @@ public interface RelayedEventsPort {
 
     /** Whether the activity's outbox holds any entry not yet acknowledged by a relay. */
     boolean outboxDrained(ActivityId activityId);
+
+    /**
+     * A hot store with no view of its outbox (the in-memory reference, unit tests): reconciliation judges a
+     * reservation's event by its age and re-drives it through the hot store itself, and nothing waits for an outbox.
+     * Its answers (no positions, nothing unrelayed, nothing re-driven, every outbox drained) are what such a store
+     * would say; the services recognise it and take the age-based path.
+     */
+    RelayedEventsPort NONE = new RelayedEventsPort() {
+        @Override
+        public Map<ReservationId, EventPosition> positions(ActivityId activityId, Collection<ReservationId> ids) {
+            return Map.of();
+        }
+
+        @Override
+        public Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids) {
+            return Set.of();
+        }
+
+        @Override
+        public boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window) {
+            return false;
+        }
+
+        @Override
+        public boolean outboxDrained(ActivityId activityId) {
+            return true;
+        }
+    };
 }
