@@ -61,8 +61,13 @@ WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
 # Buyers sign in (ADR 80): TOKENS tokens of a key pair made for this run, signed before any measurement
 # (perf/BuyerTokens.java); the jars verify them with its public key. The reserve runs on the hot sale take fresh
 # buyers from the pool in turn (past its end buyers come back, and the per-buyer limit refuses them); the other
-# rows walk the pool from its start.
-TOKENS=${TOKENS:-200000}
+# rows walk the pool from its start. A growing sale (GROWTH) needs a buyer per reservation: its pool is GROWTH plus a
+# tenth, or the sale stops growing where the pool ends (the per-buyer limit refuses returning buyers).
+if [ -n "${GROWTH:-}" ] && [ "$GROWTH" -gt 181818 ]; then
+  TOKENS=${TOKENS:-$(( GROWTH + GROWTH / 10 ))}
+else
+  TOKENS=${TOKENS:-200000}
+fi
 HOT_NEXT=0
 JARS=("$@")
 [ ${#JARS[@]} -gt 0 ] || JARS=(bootstrap/target/flashsale.jar)
