@@ -20,11 +20,14 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.test.utils.ContainerTestUtils;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -78,6 +81,8 @@ class ReservationPipelineIT {
     private RecordingOrderPipelineMetrics metrics;
     @Autowired
     private ScriptedDatabaseProbe database;
+    @Autowired
+    private KafkaListenerEndpointRegistry listeners;
 
     private final ReservationMessageCodec codec = new ReservationMessageCodec();
     private final ActivityId activity = Reservations.newActivity();
@@ -90,6 +95,15 @@ class ReservationPipelineIT {
     @BeforeAll
     static void openAdmin() {
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestServices.kafka().bootstrapServers()));
+    }
+
+    /**
+     * Attempt numbers live with the consumer thread that owns a partition: a record that fails while the group is
+     * still forming may be retried on another thread and counted from 1 again. Tests start on a settled group.
+     */
+    @BeforeEach
+    void waitForEveryPartitionToBeAssigned() {
+        ContainerTestUtils.waitForAssignment(listeners.getListenerContainer(ReservationOrderListener.LISTENER_ID), 3);
     }
 
     @AfterAll
