@@ -3,7 +3,7 @@ package io.flashsale.acceptance.steps;
 import io.cucumber.java.After;
 import io.cucumber.java.en.Given;
 import io.cucumber.java.en.When;
-import io.flashsale.bootstrap.relay.OutboxRelayLoop;
+import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

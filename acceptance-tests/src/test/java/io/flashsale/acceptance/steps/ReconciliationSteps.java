@@ -8,7 +8,7 @@ import io.flashsale.acceptance.api.ApiAnswer;
 import io.flashsale.acceptance.inspect.HotStore;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.port.out.LedgerRepairResult;
-import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;

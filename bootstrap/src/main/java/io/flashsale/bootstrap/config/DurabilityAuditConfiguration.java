@@ -9,7 +9,7 @@ import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.LostReservationAudit;
 import io.flashsale.bootstrap.durability.LostReservationReports;
-import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;

@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
@@ -19,10 +20,11 @@ import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.ExpiryService;
 import io.flashsale.application.service.PaymentService;
 import io.flashsale.application.service.PendingRestoreService;
+import io.flashsale.application.service.WarmUpSchedule;
 import io.flashsale.application.service.WarmUpScheduler;
-import io.flashsale.bootstrap.schedule.LifecyclePasses;
-import io.flashsale.bootstrap.schedule.PeriodicLoop;
-import io.flashsale.bootstrap.schedule.SingleRunners;
+import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
+import io.flashsale.adapter.scheduling.SingleRunners;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -90,10 +92,14 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    PeriodicLoop warmUpLoop(ScheduleWarmUpsUseCase warmUps, RebuildLedgerUseCase rebuilds, WarmUpProperties warmUp,
-                            SingleRunners singleRunners) {
+    WarmUpSchedule warmUpSchedule(ScheduleWarmUpsUseCase warmUps, RebuildLedgerUseCase rebuilds) {
+        return new WarmUpSchedule(warmUps, rebuilds);
+    }
+
+    @Bean
+    PeriodicLoop warmUpLoop(RunWarmUpScheduleUseCase schedule, WarmUpProperties warmUp, SingleRunners singleRunners) {
         return new PeriodicLoop("warm-up-schedule", singleRunners.guard("warm-up",
-                LifecyclePasses.warmUps(warmUps, rebuilds), warmUp.interval()), warmUp.interval(),
+                LifecyclePasses.warmUps(schedule), warmUp.interval()), warmUp.interval(),
                 warmUp.scheduleEnabled());
     }
 

@@ -5,7 +5,7 @@ import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.service.BlocklistService;
 import io.flashsale.application.service.RiskControl;
 import io.flashsale.bootstrap.risk.CaffeineDeviceSightings;
-import io.flashsale.bootstrap.schedule.PeriodicLoop;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.bootstrap.schedule.SingleRunners;
+import io.flashsale.adapter.scheduling.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
 import net.javacrumbs.shedlock.core.LockProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

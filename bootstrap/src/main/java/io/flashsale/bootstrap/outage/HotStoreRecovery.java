@@ -7,7 +7,7 @@ import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
-import io.flashsale.bootstrap.schedule.Pass;
+import io.flashsale.adapter.scheduling.Pass;
 import io.flashsale.domain.activity.ActivityId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.slf4j.Logger;

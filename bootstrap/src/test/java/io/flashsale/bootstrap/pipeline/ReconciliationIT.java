@@ -1,8 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.in.RebuildLedgerUseCase;
-import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
+import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.PurchaseScope;
@@ -17,7 +16,7 @@ import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
-import io.flashsale.bootstrap.schedule.LifecyclePasses;
+import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
@@ -72,9 +71,7 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     HotStoreSettlementPort settlement;
     @Autowired
-    ScheduleWarmUpsUseCase warmUps;
-    @Autowired
-    RebuildLedgerUseCase rebuilds;
+    RunWarmUpScheduleUseCase warmUpSchedule;
     @Autowired
     ActivityRepository activities;
     @Autowired
@@ -126,7 +123,7 @@ class ReconciliationIT extends PipelineTestBase {
 
         commands().del(RedisKeys.activityKeys(activity(id)).toArray(String[]::new));
         assertNotReady(id);
-        LifecyclePasses.warmUps(warmUps, rebuilds).run();
+        LifecyclePasses.warmUps(warmUpSchedule).run();
 
         assertRedisMatchesMysql(id, 0);
         assertThat(redisLedger(id).ledger().available()).isEqualTo(8);

@@ -2,10 +2,9 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.in.RebuildLedgerUseCase;
-import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
+import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.service.RebuildRetryService;
-import io.flashsale.bootstrap.schedule.LifecyclePasses;
+import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -46,9 +45,7 @@ class RecoveryGateIT extends PipelineTestBase {
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
     @Autowired
-    ScheduleWarmUpsUseCase warmUps;
-    @Autowired
-    RebuildLedgerUseCase rebuilds;
+    RunWarmUpScheduleUseCase warmUpSchedule;
     @Autowired
     CircuitBreaker hotStoreBreaker;
     @Autowired
@@ -64,7 +61,7 @@ class RecoveryGateIT extends PipelineTestBase {
             assertThat(reconciled.status()).as(reconciled.body()).isEqualTo(200);
             assertThat(reconciled.json().path("hotStore").asString()).as(reconciled.body())
                     .isEqualTo("AWAITING_PIPELINE");
-            LifecyclePasses.warmUps(warmUps, rebuilds).run();
+            LifecyclePasses.warmUps(warmUpSchedule).run();
             ServiceClient.Reply warmUp = asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null);
             assertThat(warmUp.status()).as(warmUp.body()).isEqualTo(409);
             assertThat(warmUp.json().path("code").asString()).isEqualTo("SALE_HAS_RESERVATIONS");

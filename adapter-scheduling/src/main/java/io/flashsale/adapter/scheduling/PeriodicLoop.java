@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import net.javacrumbs.shedlock.core.LockProvider;

@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.relay;
+package io.flashsale.adapter.scheduling;
 
 import io.flashsale.application.port.in.RelayReservationsUseCase;
 import io.flashsale.application.port.out.EventPublishException;

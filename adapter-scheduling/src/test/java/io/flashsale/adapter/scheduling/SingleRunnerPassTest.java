@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import net.javacrumbs.shedlock.core.LockConfiguration;

@@ -1,7 +1,6 @@
-package io.flashsale.bootstrap.relay;
+package io.flashsale.adapter.scheduling;
 
 import io.flashsale.application.port.in.RelayReservationsUseCase;
-import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;

@@ -1,13 +1,14 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.ReconciliationPass;
-import io.flashsale.application.port.in.WarmUpPass;
+import io.flashsale.application.port.in.WarmUpRound;
 import io.flashsale.domain.activity.ActivityId;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -41,10 +42,10 @@ class LifecyclePassesTest {
     void givenWarmUpsAndArchives_whenRun_thenTheyWaitForTheirIntervalWhateverTheyDid() {
         ActivityId sale = new ActivityId("sale-1");
 
-        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(sale), List.of()),
-                id -> RebuildOutcome.REBUILT).run()).isFalse();
-        assertThat(LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(sale)),
-                id -> RebuildOutcome.REBUILT).run()).isFalse();
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpRound(List.of(sale), List.of(), Optional.empty())).run())
+                .isFalse();
+        assertThat(LifecyclePasses.warmUps(() -> new WarmUpRound(List.of(),
+                List.of(new WarmUpRound.Rebuild(sale, RebuildOutcome.REBUILT)), Optional.empty())).run()).isFalse();
         assertThat(LifecyclePasses.archives(() -> List.of(sale)).run()).isFalse();
     }
 
@@ -65,22 +66,13 @@ class LifecyclePassesTest {
     }
 
     @Test
-    void givenSalesTheHotStoreLost_whenTheWarmUpPassRuns_thenEachIsRebuiltAndAFailureDoesNotStopTheOthers() {
-        ActivityId lost = new ActivityId("lost-1");
-        ActivityId broken = new ActivityId("lost-2");
-        ActivityId other = new ActivityId("lost-3");
-        List<ActivityId> rebuilt = new ArrayList<>();
-
-        Pass pass = LifecyclePasses.warmUps(() -> new WarmUpPass(List.of(), List.of(lost, broken, other)), id -> {
-            if (id.equals(broken)) {
-                throw new IllegalStateException("database down");
-            }
-            rebuilt.add(id);
-            return RebuildOutcome.REBUILT;
-        });
+    void givenARebuildThatFailed_whenTheWarmUpPassRuns_thenTheFailureReachesTheLoop() {
+        ActivityId rebuilt = new ActivityId("lost-1");
+        Pass pass = LifecyclePasses.warmUps(() -> new WarmUpRound(List.of(),
+                List.of(new WarmUpRound.Rebuild(rebuilt, RebuildOutcome.REBUILT)),
+                Optional.of(new IllegalStateException("database down"))));
 
         assertThatThrownBy(pass::run).hasMessage("database down");
-        assertThat(rebuilt).containsExactly(lost, other);
     }
 
     @Test

@@ -1,15 +1,13 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
-import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReleaseDeadLettersUseCase;
 import io.flashsale.application.port.in.ReconciliationPass;
+import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.port.in.WarmUpPass;
-import io.flashsale.application.port.in.RebuildOutcome;
+import io.flashsale.application.port.in.WarmUpRound;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,28 +60,22 @@ public final class LifecyclePasses {
     }
 
     /**
-     * Loads sales due within the lead time; those the hot store lost (they have sales already) are rebuilt from the
-     * database of record, one by one, so a failure with one leaves the others rebuilt.
+     * Loads sales due within the lead time and rebuilds those the hot store lost, as the use case decides; says here
+     * what it did, and fails the pass when a rebuild failed, after the others were tried.
      */
-    public static Pass warmUps(ScheduleWarmUpsUseCase warmUps, RebuildLedgerUseCase rebuilds) {
+    public static Pass warmUps(RunWarmUpScheduleUseCase schedule) {
         return () -> {
-            WarmUpPass pass = warmUps.warmUpDue();
-            if (!pass.warmedUp().isEmpty()) {
-                LOG.info("Warmed up by schedule: {}", ids(pass.warmedUp()));
+            WarmUpRound round = schedule.runWarmUpSchedule();
+            if (!round.warmedUp().isEmpty()) {
+                LOG.info("Warmed up by schedule: {}", ids(round.warmedUp()));
             }
-            RuntimeException failure = null;
-            for (ActivityId lost : pass.awaitingRebuild()) {
-                try {
-                    RebuildOutcome outcome = rebuilds.rebuild(lost);
-                    LOG.warn("Activity {} had sales the hot store lost: rebuild from the database of record {}",
-                            lost.value(), outcome);
-                } catch (RuntimeException e) {
-                    failure = addTo(failure, e);
-                }
+            for (WarmUpRound.Rebuild rebuild : round.rebuilds()) {
+                LOG.warn("Activity {} had sales the hot store lost: rebuild from the database of record {}",
+                        rebuild.activity().value(), rebuild.outcome());
             }
-            if (failure != null) {
+            round.failure().ifPresent(failure -> {
                 throw failure;
-            }
+            });
             return false;
         };
     }
@@ -117,14 +109,6 @@ public final class LifecyclePasses {
 
     private static List<String> ids(List<ActivityId> activities) {
         return activities.stream().map(ActivityId::value).toList();
-    }
-
-    private static RuntimeException addTo(RuntimeException first, RuntimeException next) {
-        if (first == null) {
-            return next;
-        }
-        first.addSuppressed(next);
-        return first;
     }
 
     private static void requirePositive(int batch) {

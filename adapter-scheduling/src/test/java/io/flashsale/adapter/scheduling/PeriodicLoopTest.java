@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

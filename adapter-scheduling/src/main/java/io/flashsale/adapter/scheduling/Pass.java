@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.schedule;
+package io.flashsale.adapter.scheduling;
 
 /** One pass of a background job. */
 @FunctionalInterface

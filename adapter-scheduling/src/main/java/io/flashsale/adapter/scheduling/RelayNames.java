@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.relay;
+package io.flashsale.adapter.scheduling;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
