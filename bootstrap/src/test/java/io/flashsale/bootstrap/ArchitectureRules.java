@@ -29,6 +29,7 @@ final class ArchitectureRules {
     static final String KAFKA_ADAPTER = "io.flashsale.adapter.kafka..";
     static final String MYSQL_ADAPTER = "io.flashsale.adapter.mysql..";
     static final String WEB_ADAPTER = "io.flashsale.adapter.web..";
+    static final String OUTAGE_ADAPTER = "io.flashsale.adapter.outage..";
     static final String BOOTSTRAP = "io.flashsale.bootstrap..";
     static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka..", "kafka.."};
     static final String[] JDBC_PACKAGES = {"org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..",
@@ -71,6 +72,15 @@ final class ArchitectureRules {
     static final ArchRule LETTUCE_ONLY_IN_THE_REDIS_ADAPTER = noClasses()
             .that().resideOutsideOfPackage(REDIS_ADAPTER)
             .should().dependOnClassesThat().resideInAPackage("io.lettuce..")
+            .allowEmptyShould(false);
+
+    /**
+     * The breaker and the bulkhead are the outage adapter's (ADR 0090); bootstrap only builds them with their figures.
+     * The hot store's own adapter knows nothing of its outages: what happens when Redis goes down is in one module.
+     */
+    static final ArchRule RESILIENCE4J_ONLY_IN_THE_OUTAGE_ADAPTER_AND_BOOTSTRAP = noClasses()
+            .that().resideOutsideOfPackages(OUTAGE_ADAPTER, BOOTSTRAP)
+            .should().dependOnClassesThat().resideInAPackage("io.github.resilience4j..")
             .allowEmptyShould(false);
 
     /**

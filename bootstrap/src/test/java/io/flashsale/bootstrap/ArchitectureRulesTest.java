@@ -8,6 +8,7 @@ import com.tngtech.archunit.lang.EvaluationResult;
 import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
 import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterStartingItsOwnServer;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterWithItsOwnBreaker;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheReference;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheWebStack;
@@ -74,6 +75,12 @@ class ArchitectureRulesTest {
     @Test
     void lettuceRuleCatchesLettuceInBootstrapsWiring() {
         assertCaught(ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER, WiringUsingLettuce.class);
+    }
+
+    @Test
+    void resilience4jRuleCatchesABreakerOutsideTheOutageAdapter() {
+        assertCaught(ArchitectureRules.RESILIENCE4J_ONLY_IN_THE_OUTAGE_ADAPTER_AND_BOOTSTRAP,
+                RedisAdapterWithItsOwnBreaker.class);
     }
 
     @Test

@@ -37,6 +37,10 @@ class ArchitectureTest {
     static final ArchRule lettuce_only_in_the_redis_adapter = ArchitectureRules.LETTUCE_ONLY_IN_THE_REDIS_ADAPTER;
 
     @ArchTest
+    static final ArchRule resilience4j_only_in_the_outage_adapter_and_bootstrap =
+            ArchitectureRules.RESILIENCE4J_ONLY_IN_THE_OUTAGE_ADAPTER_AND_BOOTSTRAP;
+
+    @ArchTest
     static final ArchRule kafka_only_in_the_kafka_adapter = ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER;
 
     @ArchTest

@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityNotFoundException;
+import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
@@ -28,7 +29,7 @@ import java.util.Optional;
  * costs the one store still standing nothing. Only a keyed attempt is first looked up by its key (one indexed read),
  * so that a retry is replayed without taking a token, as the reserve script replays before its bucket.
  */
-public class DatabaseReservations {
+public class DatabaseReservations implements ReserveOnDatabaseUseCase {
 
     private final FallbackReservationPort database;
     private final ActivityLookupPort activities;
@@ -46,7 +47,7 @@ public class DatabaseReservations {
         this.buyerBuckets = buyerBuckets;
     }
 
-    /** @throws ActivityNotFoundException when there is no such sale */
+    @Override
     public ReservationOutcome reserve(ReservationRequest request) {
         if (request.keyed()) {
             // A retry is replayed before the bucket is asked, as the reserve script does: it costs no token.

@@ -1,22 +1,23 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
+import io.flashsale.adapter.outage.FailoverStockReservations;
+import io.flashsale.adapter.outage.HotStoreRecovery;
+import io.flashsale.adapter.outage.OutageTolerantSettlement;
+import io.flashsale.adapter.outage.OutageWorkers;
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.adapter.scheduling.Pass;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
-import io.flashsale.application.service.RebuildRetryService;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
-import io.flashsale.bootstrap.outage.FailoverStockReservations;
-import io.flashsale.bootstrap.outage.HotStoreRecovery;
-import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
-import io.flashsale.bootstrap.outage.OutageWorkers;
+import io.flashsale.application.service.RebuildRetryService;
 import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -37,9 +38,9 @@ import java.time.Duration;
 
 /**
  * Redis down, the sale goes on (issue 12, ADR 0039): the hot store port every service uses is the Redis adapter behind
- * a Resilience4j circuit breaker, with the database path as its fallback, and a loop that brings Redis back. The
- * breaker sits here, as a decorator of the port, so that the application stays free of any library: the rules of the
- * database path are the application's ({@link DatabaseReservations}), the switching between stores is wiring.
+ * adapter-outage's circuit breaker, with the database path as its fallback, and a loop that brings Redis back. The
+ * rules of the database path are the application's ({@link DatabaseReservations}); the switching between stores is
+ * adapter-outage's (ADR 0090); here they are only put together and given their figures.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(OutageProperties.class)
@@ -155,12 +156,21 @@ public class OutageConfiguration {
     /** On every instance: each has its own breaker, and a rebuild another instance did already is not done twice. */
     @Bean
     PeriodicLoop hotStoreRecoveryLoop(HotStoreRecovery recovery, OutageProperties outage) {
-        return new PeriodicLoop("hot-store-recovery", recovery, outage.probeInterval(), true);
+        return new PeriodicLoop("hot-store-recovery", once(recovery), outage.probeInterval(), true);
     }
 
     /** Polls at the first wait: each sale's own backoff decides when it is asked again. */
     @Bean
     PeriodicLoop hotStoreRebuildRetryLoop(HotStoreRecovery recovery, OutageProperties outage) {
-        return new PeriodicLoop("hot-store-rebuild-retries", recovery.retries(), outage.rebuildRetryFirst(), true);
+        return new PeriodicLoop("hot-store-rebuild-retries", once(recovery::retryDueRebuilds),
+                outage.rebuildRetryFirst(), true);
+    }
+
+    /** A step that does all it can each time: the loop waits its interval before the next, never runs it at once. */
+    private static Pass once(Runnable step) {
+        return () -> {
+            step.run();
+            return false;
+        };
     }
 }

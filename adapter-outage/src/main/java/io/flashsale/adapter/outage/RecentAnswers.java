@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;

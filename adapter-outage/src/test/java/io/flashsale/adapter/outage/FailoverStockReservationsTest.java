@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.RebuildOutcome;
@@ -6,16 +6,10 @@ import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.service.DatabaseReservations;
-import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
-import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
-import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -56,8 +50,6 @@ class FailoverStockReservationsTest {
     private static final ActivityId SALE = new ActivityId("sale-1");
     private static final SkuId SKU = new SkuId("sku-1");
     private static final Instant NOW = Instant.parse("2026-12-01T11:00:00Z");
-    private static final Activity ACTIVITY = new Activity(SALE, "Sale", NOW.minusSeconds(60), NOW.plusSeconds(3600),
-            PurchaseLimit.ONE, Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1)));
 
     /** Threads of the test's own: the common pool may have one thread on a small machine. */
     private final ExecutorService threads = Executors.newCachedThreadPool();
@@ -71,20 +63,12 @@ class FailoverStockReservationsTest {
             .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50)
             .automaticTransitionFromOpenToHalfOpenEnabled(false).waitDurationInOpenState(Duration.ofDays(1)).build());
     private final FailoverStockReservations failover = new FailoverStockReservations(redis(),
-            new DatabaseReservations(new FallbackReservationPort() {
-                @Override
-                public ReservationOutcome reserve(ReservationRequest request) {
-                    databaseCalls.incrementAndGet();
-                    await(databaseGate);
-                    events.add("database decided");
-                    return new ReservationOutcome.Reserved(request.toReservation());
-                }
-
-                @Override
-                public Optional<Reservation> acceptedBefore(ReservationRequest request) {
-                    return Optional.empty();
-                }
-            }, id -> Optional.of(ACTIVITY)),
+            request -> {
+                databaseCalls.incrementAndGet();
+                await(databaseGate);
+                events.add("database decided");
+                return new ReservationOutcome.Reserved(request.toReservation());
+            },
             breaker, Bulkhead.of("test", BulkheadConfig.custom().maxConcurrentCalls(2)
                     .maxWaitDuration(Duration.ZERO).build()), Duration.ofSeconds(2));
     private final HotStoreRecovery recovery = new HotStoreRecovery(failover, () -> {
@@ -176,7 +160,7 @@ class FailoverStockReservationsTest {
         CompletableFuture<ReservationOutcome> inFlight = CompletableFuture.supplyAsync(this::attempt, threads);
         waitUntil(() -> databaseCalls.get() == 1);
 
-        CompletableFuture<Boolean> recovering = CompletableFuture.supplyAsync(recovery::run, threads);
+        CompletableFuture<Void> recovering = CompletableFuture.runAsync(recovery, threads);
         waitUntil(() -> breaker.getState() == CircuitBreaker.State.HALF_OPEN);
         // Paused: a new attempt neither enters the database path nor goes to a Redis not rebuilt yet.
         assertDegraded(attempt());
@@ -333,13 +317,13 @@ class FailoverStockReservationsTest {
                     }
                 }, Duration.ofSeconds(1), threads::execute);
 
-        awaiting.retries().run();
+        awaiting.retryDueRebuilds();
         assertThat(retryPasses).as("no retry while the breaker is open").hasValue(0);
         awaiting.run();
 
         assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(remembered).containsExactly(SALE);
-        awaiting.retries().run();
+        awaiting.retryDueRebuilds();
         assertThat(retryPasses).hasValue(1);
     }
 

@@ -1,11 +1,11 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import io.flashsale.application.port.in.DegradedException;
+import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.DatabaseReservations;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The hot store behind a circuit breaker. While the breaker is CLOSED every attempt goes to Redis and its failures
  * count; an attempt Redis failed on is answered 503 {@code DEGRADED} (it may or may not have been taken there, so it
- * is never tried again on the database). While it is not CLOSED the database decides ({@link DatabaseReservations}),
- * at most {@code bulkhead} attempts at once, the rest 503 {@code DEGRADED}.
+ * is never tried again on the database). While it is not CLOSED the database decides, by the application's rules
+ * ({@link ReserveOnDatabaseUseCase}), at most {@code bulkhead} attempts at once, the rest 503 {@code DEGRADED}.
  * <p>
  * The switch back is {@link HotStoreRecovery}'s: it {@link #pause()}s the database path, waits for the attempts in it
  * to finish, rebuilds the ledgers from the database and closes the breaker before it {@link #resume()}s. An attempt
@@ -63,7 +63,7 @@ public final class FailoverStockReservations implements StockReservationPort {
     private static final int MEMORY_CAPACITY = 50_000;
 
     private final StockReservationPort redis;
-    private final DatabaseReservations database;
+    private final ReserveOnDatabaseUseCase database;
     private final CircuitBreaker breaker;
     private final Bulkhead bulkhead;
     private final Duration retryAfter;
@@ -73,7 +73,7 @@ public final class FailoverStockReservations implements StockReservationPort {
     private final Set<ActivityId> activities = ConcurrentHashMap.newKeySet();
     private volatile boolean paused;
 
-    public FailoverStockReservations(StockReservationPort redis, DatabaseReservations database,
+    public FailoverStockReservations(StockReservationPort redis, ReserveOnDatabaseUseCase database,
                                      CircuitBreaker breaker, Bulkhead bulkhead, Duration retryAfter) {
         this.redis = redis;
         this.database = database;

@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PendingRestore;

@@ -1,4 +1,4 @@
-package io.flashsale.bootstrap.outage;
+package io.flashsale.adapter.outage;
 
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
@@ -7,7 +7,6 @@ import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
-import io.flashsale.adapter.scheduling.Pass;
 import io.flashsale.domain.activity.ActivityId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.slf4j.Logger;
@@ -27,15 +26,17 @@ import java.util.concurrent.Executor;
  * buyers' purchases, the database path's orders included) or, where Redis kept its ledger, reconciled with it, and only
  * then does the breaker close. Anything failing on the way opens the breaker again; the next pass tries again. A sale
  * whose rebuild cannot finish yet (its reservations are still in the pipeline, another instance rebuilds it) answers
- * NOT_READY and is handed to {@link RetryRebuildsUseCase}, whose {@link #retries()} pass asks again within seconds
+ * NOT_READY and is handed to {@link RetryRebuildsUseCase}, which {@link #retryDueRebuilds()} asks again within seconds
  * once the breaker is closed (ADR 62); it does not hold the breaker open for the others.
  * <p>
  * The pause costs buyers of this instance 503 DEGRADED for as long as the rebuild takes (one small read per sale, and
  * a reconciliation of each sale Redis kept). The sales are brought back a few at a time on {@code workers}, not one
  * after the other: an instance that served many sales since it started (every one is brought back) would otherwise
  * hold its buyers off for minutes (docs/reliability.md, defect 8).
+ * <p>
+ * Each {@link #run()} does all it can: a loop calls it again at its own interval, never at once.
  */
-public final class HotStoreRecovery implements Pass {
+public final class HotStoreRecovery implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(HotStoreRecovery.class);
     private static final long DRAIN_POLL_MILLIS = 5;
@@ -67,16 +68,16 @@ public final class HotStoreRecovery implements Pass {
     }
 
     @Override
-    public boolean run() {
+    public void run() {
         CircuitBreaker breaker = failover.breaker();
         if (breaker.getState() == CircuitBreaker.State.CLOSED) {
             watchClosed(breaker);
-            return false;
+            return;
         }
         try {
             probe.run();
         } catch (RuntimeException stillDown) {
-            return false;
+            return;
         }
         // Paused before half-open: whoever sees the breaker half-open can count on no attempt entering the database
         // path from then on (one that entered earlier is waited for below).
@@ -88,7 +89,7 @@ public final class HotStoreRecovery implements Pass {
             if (!drained()) {
                 LOG.warn("recovery postponed: attempts in the database path did not finish within {}", drainTimeout);
                 breaker.transitionToOpenState();
-                return false;
+                return;
             }
             bringBackAll(failover.activities());
             breaker.transitionToClosedState();
@@ -99,28 +100,24 @@ public final class HotStoreRecovery implements Pass {
         } finally {
             failover.resume();
         }
-        return false;
     }
 
     /**
      * The retries of the rebuilds the recovery left (ADR 62), while the breaker is closed: an open or half-open one
      * rebuilds every sale of this instance at its own next pass anyway.
      */
-    public Pass retries() {
-        return () -> {
-            if (failover.breaker().getState() != CircuitBreaker.State.CLOSED) {
-                return false;
-            }
-            RebuildRetryPass pass = retries.retryDue();
-            if (!pass.loaded().isEmpty()) {
-                LOG.info("sales rebuilt by the recovery's retries: {}", pass.loaded());
-            }
-            if (!pass.leftToSchedule().isEmpty()) {
-                LOG.warn("sales still not rebuilt at the retries' bound, left to the reconciliation schedule: {}",
-                        pass.leftToSchedule());
-            }
-            return false;
-        };
+    public void retryDueRebuilds() {
+        if (failover.breaker().getState() != CircuitBreaker.State.CLOSED) {
+            return;
+        }
+        RebuildRetryPass pass = retries.retryDue();
+        if (!pass.loaded().isEmpty()) {
+            LOG.info("sales rebuilt by the recovery's retries: {}", pass.loaded());
+        }
+        if (!pass.leftToSchedule().isEmpty()) {
+            LOG.warn("sales still not rebuilt at the retries' bound, left to the reconciliation schedule: {}",
+                    pass.leftToSchedule());
+        }
     }
 
     /**
