@@ -20,7 +20,7 @@ import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingPersistence;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingTheBroker;
 import io.flashsale.bootstrap.config.archfixture.WiringUsingLettuce;
-import io.flashsale.bootstrap.metrics.archfixture.DeadLetterRetryListener;
+import io.flashsale.adapter.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.domain.archfixture.DomainUsingApplication;
 import io.flashsale.domain.archfixture.DomainUsingSpring;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class ArchitectureRulesTest {
     }
 
     @Test
-    void kafkaRuleCatchesASpringKafkaRetryListenerInBootstrapsMetrics() {
+    void kafkaRuleCatchesASpringKafkaRetryListenerInTheMetricsAdapter() {
         assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, DeadLetterRetryListener.class);
     }
 

@@ -8,7 +8,7 @@ import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.LostReservationAudit;
-import io.flashsale.bootstrap.durability.LostReservationReports;
+import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;

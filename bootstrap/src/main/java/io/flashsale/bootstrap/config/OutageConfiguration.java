@@ -15,7 +15,7 @@ import io.flashsale.bootstrap.outage.FailoverStockReservations;
 import io.flashsale.bootstrap.outage.HotStoreRecovery;
 import io.flashsale.bootstrap.outage.OutageTolerantSettlement;
 import io.flashsale.bootstrap.outage.OutageWorkers;
-import io.flashsale.bootstrap.ratelimit.LocalRateLimitBuckets;
+import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;

@@ -20,7 +20,7 @@ import io.flashsale.application.service.AdjustmentApprovalService;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.service.StockAdjustmentService;
-import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import io.flashsale.bootstrap.schedule.SingleRunners;

@@ -4,7 +4,7 @@ import io.flashsale.adapter.mysql.MysqlBlocklist;
 import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.service.BlocklistService;
 import io.flashsale.application.service.RiskControl;
-import io.flashsale.bootstrap.risk.CaffeineDeviceSightings;
+import io.flashsale.adapter.redis.local.CaffeineDeviceSightings;
 import io.flashsale.bootstrap.schedule.PeriodicLoop;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

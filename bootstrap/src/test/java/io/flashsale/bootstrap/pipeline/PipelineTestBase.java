@@ -7,7 +7,7 @@ import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.relay.OutboxRelayLoop;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;

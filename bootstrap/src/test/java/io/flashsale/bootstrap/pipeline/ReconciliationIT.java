@@ -16,7 +16,7 @@ import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
-import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.schedule.LifecyclePasses;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
