@@ -150,8 +150,7 @@ final class ArchitectureRules {
     /**
      * Behaviour lives beside what it serves (an adapter, or a use case when it decides business outcomes); bootstrap
      * keeps what Spring needs to start and wire them (ADR 0092). The records and enums nested in a properties class
-     * are its values; {@code PositiveDurations} is the properties' start-up check. Fails while the outage path and the
-     * loops (outage/, schedule/, relay/) are still here.
+     * are its values; {@code PositiveDurations} is the properties' start-up check.
      */
     static final ArchRule BOOTSTRAP_IS_WIRING = classes()
             .that().resideInAPackage(BOOTSTRAP)
@@ -208,8 +207,8 @@ final class ArchitectureRules {
     /** Read by reflection: Spring's annotations and supertypes are not among the imported classes. */
     private static boolean isWiring(Class<?> type) {
         Class<?> enclosing = type.getEnclosingClass();
-        // A record or enum nested in a properties class is one of its values; anything else nested is judged as a
-        // class of its own.
+        // A record, enum or anonymous class nested in a wiring class is part of it (a properties class's values);
+        // any other nested class is judged as a class of its own.
         if (enclosing != null && (type.isRecord() || type.isEnum() || type.isAnonymousClass()) && isWiring(enclosing)) {
             return true;
         }
