@@ -10,6 +10,15 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+import java.util.Arrays;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -148,6 +157,16 @@ final class ArchitectureRules {
             .should(notCheckInstanceofOnAnOutPort())
             .allowEmptyShould(false);
 
+    /**
+     * Behaviour lives beside what it serves (an adapter, or a use case when it decides business outcomes); bootstrap
+     * keeps what Spring needs to start and wire them (ADR 0092). The records and enums nested in a properties class
+     * are its values; {@code PositiveDurations} is the properties' start-up check.
+     */
+    static final ArchRule BOOTSTRAP_IS_WIRING = classes()
+            .that().resideInAPackage(BOOTSTRAP)
+            .should(beWiring())
+            .allowEmptyShould(false);
+
     static final ArchRule LAYERS = layeredArchitecture()
             .consideringOnlyDependenciesInLayers()
             .layer("Domain").definedBy(DOMAIN)
@@ -179,6 +198,40 @@ final class ArchitectureRules {
                 }
             }
         };
+    }
+
+    private static ArchCondition<JavaClass> beWiring() {
+        return new ArchCondition<>("be a @Configuration class, configuration properties, a health indicator, a web"
+                + " server customizer, the Spring Boot main class or an embedded-server launcher") {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                if (!isWiring(javaClass.reflect())) {
+                    events.add(SimpleConditionEvent.violated(javaClass, javaClass.getName()
+                            + " holds behaviour: move it beside the adapter or use case it serves "
+                            + javaClass.getSourceCodeLocation()));
+                }
+            }
+        };
+    }
+
+    /** Read by reflection: Spring's annotations and supertypes are not among the imported classes. */
+    private static boolean isWiring(Class<?> type) {
+        Class<?> enclosing = type.getEnclosingClass();
+        // A record, enum or anonymous class nested in a wiring class is part of it (a properties class's values);
+        // any other nested class is judged as a class of its own.
+        if (enclosing != null && (type.isRecord() || type.isEnum() || type.isAnonymousClass()) && isWiring(enclosing)) {
+            return true;
+        }
+        return AnnotatedElementUtils.hasAnnotation(type, Configuration.class)
+                || Arrays.stream(type.getDeclaredMethods()).anyMatch(method -> method.isAnnotationPresent(Bean.class))
+                || type.isAnnotationPresent(ConfigurationProperties.class)
+                // bound by a launcher's Binder before the context exists, as EmbeddedKafkaProperties is
+                || type.isRecord() && type.getSimpleName().endsWith("Properties")
+                || HealthIndicator.class.isAssignableFrom(type)
+                || WebServerFactoryCustomizer.class.isAssignableFrom(type)
+                || type.getPackageName().startsWith("io.flashsale.bootstrap.embedded")
+                || type == EmbeddedKafkaLauncher.class
+                || type.getName().equals("io.flashsale.bootstrap.config.PositiveDurations");
     }
 
     private static DescribedPredicate<JavaClass> areNotSealed() {

@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
+import io.flashsale.adapter.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterStartingItsOwnServer;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterWithItsOwnBreaker;
@@ -20,8 +21,8 @@ import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingPersistence;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingTheBroker;
+import io.flashsale.bootstrap.config.archfixture.CheckoutRounding;
 import io.flashsale.bootstrap.config.archfixture.WiringUsingLettuce;
-import io.flashsale.bootstrap.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.domain.archfixture.DomainUsingApplication;
 import io.flashsale.domain.archfixture.DomainUsingSpring;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,7 @@ class ArchitectureRulesTest {
     }
 
     @Test
-    void kafkaRuleCatchesASpringKafkaRetryListenerInBootstrapsMetrics() {
+    void kafkaRuleCatchesASpringKafkaRetryListenerInTheMetricsAdapter() {
         assertCaught(ArchitectureRules.KAFKA_ONLY_IN_THE_KAFKA_ADAPTER, DeadLetterRetryListener.class);
     }
 
@@ -149,6 +150,16 @@ class ArchitectureRulesTest {
     @Test
     void portDiscoveryRuleCatchesAnInstanceofOnAnOutPort() {
         assertCaught(ArchitectureRules.CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS, ApplicationDiscoveringARole.class);
+    }
+
+    @Test
+    void wiringRuleCatchesBehaviourInBootstrap() {
+        assertCaught(ArchitectureRules.BOOTSTRAP_IS_WIRING, CheckoutRounding.class);
+    }
+
+    @Test
+    void wiringRuleCatchesAClassNestedInAConfigurationThatIsNotOneOfItsValues() {
+        assertCaught(ArchitectureRules.BOOTSTRAP_IS_WIRING, CheckoutRounding.Wiring.Rounder.class);
     }
 
     @Test

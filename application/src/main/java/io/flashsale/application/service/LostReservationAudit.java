@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.out.LostReservationReport;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -13,7 +14,6 @@ import io.flashsale.domain.reservation.ReservationId;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,8 +25,8 @@ import java.util.stream.Collectors;
 /**
  * After the hot store restarted (its incarnation, Redis's {@code run_id}, changed), finds the reservations this
  * instance told a buyer RESERVED that neither store holds any more: Redis lost them before their event left the
- * outbox, so no order will ever exist. They are reported (a {@link Report} to the listener: ids and buyers, for an
- * operator to contact) and counted, never silently dropped.
+ * outbox, so no order will ever exist. They are reported (a {@link LostReservationReport} to the listener: ids and
+ * buyers, for an operator to contact) and counted, never silently dropped.
  * <p>
  * The audit waits until everything that was in flight has landed, as the rebuild's gate does (ADR 30): the outboxes of
  * the journal's sales drained, then the order consumer at the end offsets of the reservations topic taken after that.
@@ -48,31 +48,13 @@ public final class LostReservationAudit {
     private static final System.Logger LOG = System.getLogger(LostReservationAudit.class.getName());
     private static final long LOG_WAIT_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
 
-    /**
-     * One audit after a restart of the hot store.
-     *
-     * @param audited         journal entries looked at
-     * @param unaudited       entries acknowledged since the last audit that the journal no longer held (overwritten)
-     * @param reachedDatabase entries the database of record has an order for (any status)
-     * @param deadLettered    entries whose event waits in the dead-letter topic
-     * @param keptByHotStore  entries not in the database that the hot store still holds
-     * @param lost            acknowledged, and in neither store nor the pipeline
-     */
-    public record Report(String incarnation, Instant finishedAt, long audited, long unaudited, long reachedDatabase,
-                         long deadLettered, long keptByHotStore, List<Reservation> lost) {
-
-        public Report {
-            lost = List.copyOf(lost);
-        }
-    }
-
     private final AcknowledgementJournal journal;
     private final Supplier<String> incarnation;
     private final RelayedEventsPort relayed;
     private final PipelinePositionPort pipeline;
     private final SettledReservationsPort settled;
     private final StockReservationPort hotStore;
-    private final Consumer<Report> reports;
+    private final Consumer<LostReservationReport> reports;
     private final ReconcileActivityUseCase reconciliations;
     private final Clock clock;
 
@@ -80,7 +62,7 @@ public final class LostReservationAudit {
     private long auditedUpTo;
     private Pending pending;
     private long lastWaitLogged = System.nanoTime() - LOG_WAIT_EVERY_NANOS;
-    private volatile Report last;
+    private volatile LostReservationReport last;
 
     /**
      * @param incarnation the hot store's current incarnation; throws while it cannot be asked
@@ -92,7 +74,8 @@ public final class LostReservationAudit {
     public LostReservationAudit(AcknowledgementJournal journal, Supplier<String> incarnation,
                                 RelayedEventsPort relayed, PipelinePositionPort pipeline,
                                 SettledReservationsPort settled, StockReservationPort hotStore,
-                                Consumer<Report> reports, ReconcileActivityUseCase reconciliations, Clock clock) {
+                                Consumer<LostReservationReport> reports, ReconcileActivityUseCase reconciliations,
+                                Clock clock) {
         this.journal = journal;
         this.incarnation = incarnation;
         this.relayed = Objects.requireNonNull(relayed, "relayed");
@@ -105,7 +88,7 @@ public final class LostReservationAudit {
     }
 
     /** The last audit's report, if any audit finished. */
-    public Report lastReport() {
+    public LostReservationReport lastReport() {
         return last;
     }
 
@@ -173,7 +156,7 @@ public final class LostReservationAudit {
                 lost.add(entry);
             }
         }
-        Report report = new Report(audit.incarnation, clock.instant(), entries.size(),
+        LostReservationReport report = new LostReservationReport(audit.incarnation, clock.instant(), entries.size(),
                 (audit.to - audit.from) - entries.size(), entries.size() - unsettled.size(), deadLettered.size(), kept,
                 lost);
         auditedUpTo = audit.to;

@@ -1,6 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.out.LostReservationReport;
 import io.flashsale.application.port.out.PipelineMark;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -44,7 +45,7 @@ class LostReservationAuditTest {
     private final PipelinePositionPort pipeline = mock(PipelinePositionPort.class);
     private final SettledReservationsPort settled = mock(SettledReservationsPort.class);
     private final StockReservationPort hotStore = mock(StockReservationPort.class);
-    private final List<LostReservationAudit.Report> reports = new ArrayList<>();
+    private final List<LostReservationReport> reports = new ArrayList<>();
     private final ReconcileActivityUseCase reconciliations = mock(ReconcileActivityUseCase.class);
     private String incarnation = "run-1";
     private LostReservationAudit audit;
@@ -92,7 +93,7 @@ class LostReservationAuditTest {
         incarnation = "run-2";
         assertThat(audit.run()).isTrue();
 
-        LostReservationAudit.Report report = reports.getFirst();
+        LostReservationReport report = reports.getFirst();
         assertThat(report.incarnation()).isEqualTo("run-2");
         assertThat(report.audited()).isEqualTo(4);
         assertThat(report.reachedDatabase()).isEqualTo(1);

@@ -4,7 +4,7 @@ import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.BlocklistPort;
 import io.flashsale.application.service.RiskControl;
-import io.flashsale.bootstrap.risk.CaffeineDeviceSightings;
+import io.flashsale.adapter.redis.local.CaffeineDeviceSightings;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;

@@ -1,6 +1,8 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
@@ -8,8 +10,6 @@ import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.AcknowledgementJournal;
 import io.flashsale.application.service.LostReservationAudit;
-import io.flashsale.bootstrap.durability.LostReservationReports;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;

@@ -1,7 +1,14 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.kafka.KafkaPipelineConfiguration;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.OutboxBacklogGauges;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
+import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.adapter.scheduling.OutboxRelayLoop;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
+import io.flashsale.adapter.scheduling.RelayNames;
+import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
@@ -18,13 +25,6 @@ import io.flashsale.application.service.NewsDrivenRelay;
 import io.flashsale.application.service.OrdersGiveWay;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
-import io.flashsale.bootstrap.metrics.OutboxBacklogGauges;
-import io.flashsale.adapter.scheduling.OutboxRelayLoop;
-import io.flashsale.adapter.scheduling.RelayNames;
-import io.flashsale.adapter.scheduling.LifecyclePasses;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
-import io.flashsale.adapter.scheduling.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;

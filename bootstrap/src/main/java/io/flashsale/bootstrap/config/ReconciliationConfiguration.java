@@ -1,5 +1,9 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
+import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.out.ActivityRepository;
@@ -20,10 +24,6 @@ import io.flashsale.application.service.AdjustmentApprovalService;
 import io.flashsale.application.service.ReconciliationService;
 import io.flashsale.application.service.ReconciliationSettings;
 import io.flashsale.application.service.StockAdjustmentService;
-import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
-import io.flashsale.adapter.scheduling.LifecyclePasses;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
-import io.flashsale.adapter.scheduling.SingleRunners;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,11 +1,11 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.mysql.MysqlBlocklist;
+import io.flashsale.adapter.redis.local.CaffeineDeviceSightings;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.application.port.out.BlocklistChangesPort;
 import io.flashsale.application.service.BlocklistService;
 import io.flashsale.application.service.RiskControl;
-import io.flashsale.bootstrap.risk.CaffeineDeviceSightings;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

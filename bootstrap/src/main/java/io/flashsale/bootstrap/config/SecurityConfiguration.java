@@ -4,7 +4,7 @@ import io.flashsale.adapter.web.security.AdminAttempts;
 import io.flashsale.adapter.web.security.AdminCredentials;
 import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.AdminToken;
-import io.flashsale.bootstrap.ratelimit.FailedAdminAttempts;
+import io.flashsale.adapter.web.security.FailedAdminAttempts;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

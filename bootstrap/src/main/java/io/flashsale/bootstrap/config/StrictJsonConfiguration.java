@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.web.IsoInstantDeserializer;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;

@@ -16,7 +16,7 @@ import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.ContentTags;
 import io.flashsale.adapter.web.PipelineFigures;
-import io.flashsale.bootstrap.metrics.MeterPipelineFigures;
+import io.flashsale.adapter.web.MeterPipelineFigures;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.flashsale.adapter.web.LeanReservationFilter;
 import io.flashsale.adapter.web.ResponseEntityWriter;

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.openapi;
 
 import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.adapter.web.openapi.ProblemResponses;
 import io.flashsale.adapter.web.pages.ApiDocsHeadersFilter;
 import io.flashsale.adapter.web.security.AdminOperator;
 import io.flashsale.adapter.web.security.ClientAddress;
@@ -25,17 +26,17 @@ import org.springframework.context.annotation.Configuration;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.flashsale.adapter.web.openapi.ProblemResponses.ADMIN_SCHEME;
+import static io.flashsale.adapter.web.openapi.ProblemResponses.BUYER_SCHEME;
+import static io.flashsale.adapter.web.openapi.ProblemResponses.PROBLEM_SCHEMA;
+
 /**
  * The API description at {@code /v3/api-docs} (OpenAPI 3.1) and Swagger UI at {@code /swagger-ui.html}. The
- * controllers carry no OpenAPI annotations: the problem responses of every operation are added here, from what the
- * handler method declares ({@link ProblemResponses}).
+ * controllers carry no OpenAPI annotations: adapter-web's {@link ProblemResponses}, registered here, adds the problem
+ * responses of every operation from what the handler method declares.
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenApiConfiguration {
-
-    static final String PROBLEM_SCHEMA = "Problem";
-    static final String ADMIN_SCHEME = "admin";
-    static final String BUYER_SCHEME = "buyer";
 
     static {
         // Resolved from the bearer token (or X-User-Id) by BuyerArgumentResolver, not a query object: ProblemResponses

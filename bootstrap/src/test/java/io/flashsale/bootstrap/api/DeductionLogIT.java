@@ -2,7 +2,7 @@ package io.flashsale.bootstrap.api;
 
 import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Logger;
-import io.flashsale.bootstrap.metrics.Slf4jDeductionLog;
+import io.flashsale.adapter.metrics.Slf4jDeductionLog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;

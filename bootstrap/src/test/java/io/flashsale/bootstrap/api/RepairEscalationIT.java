@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.api;
 
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;

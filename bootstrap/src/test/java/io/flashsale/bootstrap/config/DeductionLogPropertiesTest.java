@@ -2,8 +2,8 @@ package io.flashsale.bootstrap.config;
 
 import io.flashsale.application.port.out.Deduction;
 import io.flashsale.application.port.out.DeductionLog;
-import io.flashsale.bootstrap.metrics.Slf4jDeductionLog;
-import io.flashsale.bootstrap.testing.LogCapture;
+import io.flashsale.adapter.metrics.Slf4jDeductionLog;
+import io.flashsale.testsupport.LogCapture;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;

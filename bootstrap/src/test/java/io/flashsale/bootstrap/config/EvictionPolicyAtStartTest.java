@@ -5,7 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.flashsale.application.port.out.NodeEvictionPolicy;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.application.service.EvictionPolicyGuard;
-import io.flashsale.bootstrap.testing.LogCapture;
+import io.flashsale.testsupport.LogCapture;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;

@@ -2,7 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.broker.EmbeddedKafkaBroker;
 import io.flashsale.adapter.kafka.broker.EmbeddedKafkaSettings;
-import io.flashsale.bootstrap.metrics.OutboxBacklogGauges;
+import io.flashsale.adapter.metrics.OutboxBacklogGauges;
 import io.flashsale.testsupport.FreePorts;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;

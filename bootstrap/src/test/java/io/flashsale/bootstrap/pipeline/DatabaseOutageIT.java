@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;

@@ -3,12 +3,13 @@ package io.flashsale.bootstrap.pipeline;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.application.port.out.LostReservationReport;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.application.service.LostReservationAudit;
 import io.flashsale.bootstrap.config.OutageConfiguration;
-import io.flashsale.bootstrap.durability.LostReservationReports;
+import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -160,7 +161,7 @@ class DurabilityModesIT {
             await().atMost(WITHIN).until(() -> restarted.equals(audit.incarnationSeen()) && !audit.auditPending()
                     && audit.lastReport() != null && restarted.equals(audit.lastReport().incarnation()));
             long auditedMs = Duration.ofNanos(System.nanoTime() - restartFrom).toMillis();
-            LostReservationAudit.Report report = audit.lastReport();
+            LostReservationReport report = audit.lastReport();
 
             Set<ReservationId> lostIds = lostByRedis.stream().map(Acknowledged::id).collect(Collectors.toSet());
             Set<ReservationId> neverInMysql = settled.unsettled(lostIds);

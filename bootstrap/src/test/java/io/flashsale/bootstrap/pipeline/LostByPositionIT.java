@@ -2,8 +2,8 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
-import io.flashsale.bootstrap.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;

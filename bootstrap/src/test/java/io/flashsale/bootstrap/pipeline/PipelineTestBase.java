@@ -1,14 +1,14 @@
 package io.flashsale.bootstrap.pipeline;
 
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
+import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
-import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;

@@ -2,7 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
-import io.flashsale.bootstrap.metrics.MicrometerOrderPipelineMetrics;
+import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.config.OutageConfiguration;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
