@@ -67,7 +67,7 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule core_and_wiring_do_not_discover_ports = ArchitectureRules.CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS;
 
-    /** Fails while outage/, schedule/ and relay/ still hold behaviour in bootstrap (issue 29 moves them out). */
+    /** Behaviour lives in the adapters and the application; bootstrap only builds and wires it (ADR 92). */
     @ArchTest
     static final ArchRule bootstrap_is_wiring = ArchitectureRules.BOOTSTRAP_IS_WIRING;
 
