@@ -232,9 +232,13 @@ growth() { # GROWTH=N: reserve in 10 s slices until the hot sale holds N reserva
   local slice rates="" units=0 n=0       # last tenth of the sale, the slow log over the whole growth, the bytes at the end
   slowlog_start
   while [ "$units" -lt "$GROWTH" ]; do
-    n=$((n + 1)); slice=$(DURATION=10s run "growth slice $n" /api/v1/activities/hot/reservations)
+    # Not in $(...): run advances HOT_NEXT, and a subshell would lose it (every slice would send the same buyers).
+    n=$((n + 1)); DURATION=10s run "growth slice $n" /api/v1/activities/hot/reservations > "$WORK/row.txt"
+    slice=$(cat "$WORK/row.txt")
+    local before=$units
     units=$(sale_units); rates="$rates$units $(rate_of "$slice")"$'\n'
     log "growth slice $n: $units reservations, $(rate_of "$slice")/s, slow log: $(slowlog_summary)"
+    if [ "$units" -le "$before" ]; then log "the sale stopped growing at $units reservations"; break; fi
   done
   # Each line of $rates: the reservations after a slice and the slice's rate. First tenth: the slices that ended
   # within it (at least the first); last tenth: the slices that began in it (at least the last).
@@ -337,7 +341,9 @@ for SPEC in "${JARS[@]}"; do
   calm_after=$(db_status); calm_seconds=$(awk -v a="$calm_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   settle; slowlog_start; life_cpu=$(redis_cpu); life_units=$(sale_units); db_before=$(db_status)
   probe "$(probe_seconds)" > "$WORK/probe-sale.txt" & PROBE_PID=$!
-  row=$(run reserve /api/v1/activities/hot/reservations); echo "$row"   # run waits for the pipeline to settle
+  # Not in $(...), which would lose HOT_NEXT: the half-load row would send the reserve row's buyers again.
+  run reserve /api/v1/activities/hot/reservations > "$WORK/row.txt"   # run waits for the pipeline to settle
+  row=$(cat "$WORK/row.txt"); echo "$row"
   wait "$PROBE_PID" || true
   echo "$JAR_LABEL|$db_before|$(db_status)|$(sale_units)|$life_units|$(cat "$WORK/probe-sale.txt")|$calm_before|$calm_after|$calm_seconds|$calm_probe" \
     >> "$WORK/database.txt"

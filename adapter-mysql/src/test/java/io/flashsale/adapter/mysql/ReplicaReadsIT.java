@@ -133,6 +133,7 @@ class ReplicaReadsIT {
 
         assertListedFrom("replica", sale, written);
         assertThat(meters.get(ReplicaRouting.LAG).gauge().value()).isZero();
+        assertThat(meters.get(ReplicaRouting.SERVING).gauge().value()).isOne();
     }
 
     @Test
@@ -145,12 +146,14 @@ class ReplicaReadsIT {
 
         assertListedFrom("primary", sale, written);
         assertThat(meters.get(ReplicaRouting.LAG).gauge().value()).as("lag unknown").isNaN();
+        assertThat(meters.get(ReplicaRouting.SERVING).gauge().value()).isZero();
 
         SERVERS.resumeApplying();
         SERVERS.awaitCaughtUp(Duration.ofSeconds(10));
         awaitRoute(true);
 
         assertListedFrom("replica", sale, written);
+        assertThat(meters.get(ReplicaRouting.SERVING).gauge().value()).isOne();
     }
 
     @Test

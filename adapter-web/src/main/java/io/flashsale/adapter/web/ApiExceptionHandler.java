@@ -11,6 +11,7 @@ import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.HotStoreMayEvictException;
 import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.application.port.out.NodeEvictionPolicy;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
@@ -159,6 +160,16 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
                 .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
                 .body(Problems.of(ProblemCode.BUSY, "the change met another one on the same data and was not made; "
                         + "try again"));
+    }
+
+    /** The hot store's figures drifted: reconciliation repairs them from the database; an error log names the SKU. */
+    @ExceptionHandler(HotStoreFiguresDisagreeException.class)
+    ResponseEntity<ProblemDetail> figuresUnderRepair(HotStoreFiguresDisagreeException e, WebRequest request) {
+        LOG.error("the hot store's figures disagree on {}: {}", request.getDescription(false), e.getMessage());
+        return Problems.status(ProblemCode.STOCK_FIGURES_UNDER_REPAIR.status())
+                .header(HttpHeaders.RETRY_AFTER, Problems.RETRY_AFTER_SECONDS)
+                .body(Problems.of(ProblemCode.STOCK_FIGURES_UNDER_REPAIR,
+                        "the sale's stock figures are being repaired; try again"));
     }
 
     /** Redis is out and the database path cannot take this attempt now: nothing was reserved, try again. */

@@ -125,6 +125,11 @@ public enum ProblemCode {
      */
     HOT_STORE_MAY_EVICT(HttpStatus.SERVICE_UNAVAILABLE),
     /**
+     * The hot store's stock figures for the sale contradict each other (drift): reconciliation repairs them from the
+     * database of record; try again after {@code Retry-After}. Reservations are still judged atomically meanwhile.
+     */
+    STOCK_FIGURES_UNDER_REPAIR(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
      * The change met another one on the same rows in the database of record (a deadlock, a lock wait that timed out)
      * and was rolled back whole; try again after {@code Retry-After}.
      */

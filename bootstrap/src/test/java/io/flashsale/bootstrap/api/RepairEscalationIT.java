@@ -100,7 +100,7 @@ class RepairEscalationIT extends ApiTestBase {
         redis.sync().hincrby(RedisKeys.stock(new ActivityId(id)), RedisKeys.stockField(new SkuId(SKU), "sold"), units);
     }
 
-    /** Read from Redis itself: the service's stock read refuses a ledger whose figures do not add up. */
+    /** Read from Redis itself: the service's stock read answers 503 STOCK_FIGURES_UNDER_REPAIR while they do not add up. */
     private long redisSold(String id) {
         return Long.parseLong(redis.sync().hget(RedisKeys.stock(new ActivityId(id)),
                 RedisKeys.stockField(new SkuId(SKU), "sold")));

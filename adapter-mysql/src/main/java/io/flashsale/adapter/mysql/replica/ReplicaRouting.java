@@ -30,6 +30,7 @@ import java.util.function.LongSupplier;
 public final class ReplicaRouting {
 
     public static final String LAG = "flashsale.db.replica.lag.seconds";
+    public static final String SERVING = "flashsale.db.replica.serving";
     public static final String READS = "flashsale.db.reads";
 
     /** What a read may be: a few seconds behind, or current. */
@@ -71,6 +72,11 @@ public final class ReplicaRouting {
         Gauge.builder(LAG, this, routing -> routing.health.lagSeconds())
                 .description("The replica's replication lag at its last check; NaN when unknown or none configured")
                 .baseUnit("seconds").register(meters);
+        // From the last check, never a check of its own: a scrape must not query the replica.
+        Gauge.builder(SERVING, this, routing -> routing.replica == null ? Double.NaN
+                        : routing.health.usable() ? 1 : 0)
+                .description("1 when the replica's last check found it fit to serve reads, 0 when reads go to the "
+                        + "primary; NaN when none is configured").register(meters);
     }
 
     /** Every read on the primary: no replica is configured. */

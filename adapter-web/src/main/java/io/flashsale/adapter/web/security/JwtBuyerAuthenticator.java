@@ -57,10 +57,11 @@ public final class JwtBuyerAuthenticator implements BuyerAuthenticator {
     public BuyerId authenticate(HttpServletRequest request) {
         String token = bearerToken(request.getHeaders(HttpHeaders.AUTHORIZATION));
         Instant now = clock.instant();
-        Verified known = verified.get(token);
+        VerifiedTokens.TokenDigest digest = VerifiedTokens.TokenDigest.of(token);
+        Verified known = verified.get(digest);
         if (known == null) {
             known = verify(token, now);
-            verified.remember(token, known);
+            verified.remember(digest, known);
         } else if (expired(known.expiresAt(), now)) {
             throw expiredToken();
         }

@@ -67,11 +67,20 @@ public final class VerifiedTokens {
 
     /** The token's verification, or null when it was not verified (or has left). */
     public Verified get(String token) {
-        return verified.getIfPresent(TokenDigest.of(token));
+        return get(TokenDigest.of(token));
     }
 
     public void remember(String token, Verified verification) {
-        verified.put(TokenDigest.of(token), verification);
+        remember(TokenDigest.of(token), verification);
+    }
+
+    /** By a digest already taken, so that a miss followed by its verification digests the token once. */
+    Verified get(TokenDigest digest) {
+        return verified.getIfPresent(digest);
+    }
+
+    void remember(TokenDigest digest, Verified verification) {
+        verified.put(digest, verification);
     }
 
     long size() {
