@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.application.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
@@ -27,10 +28,18 @@ class ScriptRepliesTest {
     }
 
     @Test
-    void givenSegmentsThatDisagreeWithTheLedger_thenTheStoreIsReportedCorrupt() {
+    void givenSegmentsThatDisagreeWithTheLedger_thenTheFiguresAreReportedAsDisagreeing() {
         List<Object> reply = List.of("b", "10", "3", "2", 6L);
 
-        assertThatThrownBy(() -> ScriptReplies.stock(reply)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> ScriptReplies.stock(reply)).isInstanceOf(HotStoreFiguresDisagreeException.class)
                 .hasMessageContaining("segments of b hold 6");
+    }
+
+    @Test
+    void givenALedgerSellingMoreThanItsTotal_thenTheFiguresAreReportedAsDisagreeing() {
+        List<Object> reply = List.of("b", "10", "3", "9", 0L);
+
+        assertThatThrownBy(() -> ScriptReplies.stock(reply)).isInstanceOf(HotStoreFiguresDisagreeException.class)
+                .hasMessageContaining("the ledger of b is impossible");
     }
 }
