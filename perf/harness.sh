@@ -69,6 +69,8 @@ else
   TOKENS=${TOKENS:-200000}
 fi
 HOT_NEXT=0
+# A growing sale outlives 15 minutes: its reservations must not expire (and give their units back) while it grows.
+PAYMENT_TIMEOUT=${GROWTH:+86400}; PAYMENT_TIMEOUT=${PAYMENT_TIMEOUT:-900}
 JARS=("$@")
 [ ${#JARS[@]} -gt 0 ] || JARS=(bootstrap/target/flashsale.jar)
 
@@ -139,7 +141,7 @@ sale() { # sale ID STOCK: create and warm up a sale open for the next hour
   local from to
   from=$(date -u -d '-1 min' +%Y-%m-%dT%H:%M:%SZ); to=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)
   api POST /api/v1/activities "{\"id\":\"$1\",\"name\":\"harness\",\"startsAt\":\"$from\",\"endsAt\":\"$to\",
-    \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"unit\",\"stock\":$2}]}" >/dev/null
+    \"perUserLimit\":1,\"paymentTimeoutSeconds\":$PAYMENT_TIMEOUT,\"items\":[{\"skuId\":\"unit\",\"stock\":$2}]}" >/dev/null
   api POST "/api/v1/activities/$1/warm-up" >/dev/null
 }
 
