@@ -10,7 +10,7 @@
 #   (the schema is dropped unless KEEP=1; the logs stay in the work directory it names).
 #
 #   perf/cluster.sh                      # build the jar first: ./mvnw -o -B -q package -DskipTests
-#   UNITS=2000 RACE_SECONDS=8 CONNECTIONS=32 perf/cluster.sh
+#   UNITS=2000 RACE_SECONDS=8 CONNECTIONS=32 WARM_SECONDS=0 perf/cluster.sh
 #
 # Needs redis-server and redis-cli (6.2+), wrk, curl, a JDK 21+ and the mariadb (or mysql) client on the PATH.
 set -euo pipefail
@@ -22,6 +22,7 @@ JAVA=${JAVA:-java}
 UNITS=${UNITS:-500}
 RACE_SECONDS=${RACE_SECONDS:-10}
 CONNECTIONS=${CONNECTIONS:-8}
+WARM_SECONDS=${WARM_SECONDS:-10}
 INSTANCES=3
 DB_HOST=${DB_HOST:-127.0.0.1}
 DB_PORT=${DB_PORT:-3306}
@@ -34,7 +35,8 @@ SKU=phone
 SCHEMA=flashsale_$RUN
 ADMIN_TOKEN=cluster-demo-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/flashsale-cluster.XXXXXX")
-PIDS=()
+PIDS=()         # the servers: Redis nodes and the broker
+SERVICE_PIDS=() # the instances and the crowds, stopped first
 
 log() { printf '[cluster] %s\n' "$*"; }
 sql() { "$SQL" -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" ${DB_PASSWORD:+-p"$DB_PASSWORD"} -N -B "$@"; }
@@ -44,18 +46,23 @@ for tool in redis-server redis-cli wrk curl; do
   command -v "$tool" >/dev/null || { echo "$tool is not on the PATH" >&2; exit 2; }
 done
 
+stop() { # stop <pid...>: SIGTERM, up to 30 s, then SIGKILL
+  [ $# = 0 ] && return
+  for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 60); do
+    local alive=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && return
+    sleep 0.5
+  done
+  for pid in "$@"; do kill -9 "$pid" 2>/dev/null || true; done
+}
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  log "stopping ${#PIDS[@]} processes"
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for _ in $(seq 1 60); do
-    local alive=0
-    for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && break
-    sleep 0.5
-  done
-  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  log "stopping $((${#SERVICE_PIDS[@]} + ${#PIDS[@]})) processes"
+  stop "${SERVICE_PIDS[@]}"
+  stop "${PIDS[@]}"
   if [ "${KEEP:-0}" != 1 ]; then sql -e "DROP DATABASE IF EXISTS \`$SCHEMA\`" 2>/dev/null || true; fi
   log "logs in $WORK"
   exit $status
@@ -161,7 +168,7 @@ for i in $(seq 1 $INSTANCES); do
     --flashsale.security.buyer-auth=trusted-header \
     --logging.level.root=WARN --logging.level.io.flashsale=INFO \
     > "$WORK/instance-$i.log" 2>&1 &
-  PIDS+=($!)
+  SERVICE_PIDS+=($!)
   # One at a time: Flyway migrates the schema once, and the first instance creates the topic.
   await "instance $i" 180 curl -fsS "http://127.0.0.1:${MANAGEMENT_PORTS[i - 1]}/actuator/health/readiness"
   log "instance $i: http://127.0.0.1:${PORTS[i - 1]} (management ${MANAGEMENT_PORTS[i - 1]})"
@@ -170,31 +177,51 @@ done
 # --- The sale and the race ------------------------------------------------------------------------------------------
 admin() { curl -fsS -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' "$@"; }
 B=http://127.0.0.1:${PORTS[0]}
-admin -X POST "$B/api/v1/activities" -o /dev/null -d "{\"id\":\"$SALE\",\"name\":\"Cluster demo\",
-  \"startsAt\":\"$(date -u -d '-1 minute' +%FT%TZ)\",\"endsAt\":\"$(date -u -d '+1 hour' +%FT%TZ)\",
-  \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"$SKU\",\"stock\":$UNITS}]}"
-admin -X POST "$B/api/v1/activities/$SALE/warm-up" -o /dev/null
-SLOT=$(redis-cli -p "${REDIS_PORTS[0]}" cluster keyslot "fs:{$SALE}:stock")
-log "sale $SALE: $UNITS units of $SKU, hash slot $SLOT; racing $CONNECTIONS connections at each of $INSTANCES instances for ${RACE_SECONDS}s"
-for i in $(seq 1 $INSTANCES); do
-  wrk -t2 -c"$CONNECTIONS" -d"${RACE_SECONDS}s" --timeout 10s -s perf/cluster-buyers.lua "http://127.0.0.1:${PORTS[i - 1]}" \
-    -- "/api/v1/activities/$SALE/reservations" "$SKU" "$RUN-i$i" > "$WORK/wrk-$i.txt" 2>&1 &
-  WRK[i]=$!; PIDS+=($!)
-done
-for i in $(seq 1 $INSTANCES); do wait "${WRK[i]}"; done
-
+open_sale() { # open_sale <id> <units>
+  admin -X POST "$B/api/v1/activities" -o /dev/null -d "{\"id\":\"$1\",\"name\":\"Cluster demo\",
+    \"startsAt\":\"$(date -u -d '-1 minute' +%FT%TZ)\",\"endsAt\":\"$(date -u -d '+1 hour' +%FT%TZ)\",
+    \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"$SKU\",\"stock\":$2}]}"
+  admin -X POST "$B/api/v1/activities/$1/warm-up" -o /dev/null
+}
+race() { # race <sale> <seconds> <output prefix>: a crowd at every instance at once
+  local pids=()
+  for i in $(seq 1 $INSTANCES); do
+    wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s perf/cluster-buyers.lua "http://127.0.0.1:${PORTS[i - 1]}" \
+      -- "/api/v1/activities/$1/reservations" "$SKU" "$1-i$i" > "$WORK/$3-$i.txt" 2>&1 &
+    pids+=($!); SERVICE_PIDS+=($!)
+  done
+  wait "${pids[@]}"
+}
 # Accepted as each instance counted it (its flashsale.reservations timer, outcome Reserved): wrk does not see the
 # answers to the requests in flight when it stops, the service does.
 reserved_by() {
   admin "http://127.0.0.1:${MANAGEMENT_PORTS[$1 - 1]}/actuator/metrics/flashsale.reservations?tag=outcome:Reserved" \
     2>/dev/null | grep -o '"statistic":"COUNT","value":[0-9.]*' | sed 's/.*://; s/\..*//' || echo 0
 }
+
+# A few seconds of a sale of its own first, so that the race meets compiled code rather than three cold JVMs.
+if [ "$WARM_SECONDS" -gt 0 ]; then
+  open_sale "$RUN-warm" 1000000
+  log "warming the instances: ${WARM_SECONDS}s of buyers at a sale of its own"
+  race "$RUN-warm" "$WARM_SECONDS" warm
+fi
+# The counts once the warm-up's last answers are in: two readings a second apart that agree.
+counts() { for i in $(seq 1 $INSTANCES); do printf '%s ' "$(reserved_by "$i")"; done; }
+now=$(counts)
+for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
+read -r -a BEFORE <<<"0 $now"
+
+open_sale "$SALE" "$UNITS"
+SLOT=$(redis-cli -p "${REDIS_PORTS[0]}" cluster keyslot "fs:{$SALE}:stock")
+log "sale $SALE: $UNITS units of $SKU, hash slot $SLOT; racing $CONNECTIONS connections at each of $INSTANCES instances for ${RACE_SECONDS}s"
+race "$SALE" "$RACE_SECONDS" race
+
 ACCEPTED=0
 for i in $(seq 1 $INSTANCES); do
-  line=$(grep '^RESULT' "$WORK/wrk-$i.txt") || { log "wrk at instance $i printed no result: $WORK/wrk-$i.txt"; exit 1; }
-  accepted=$(reserved_by "$i")
+  line=$(grep '^RESULT' "$WORK/race-$i.txt") || { log "wrk at instance $i printed no result: $WORK/race-$i.txt"; exit 1; }
+  accepted=$(($(reserved_by "$i") - BEFORE[i]))
   ACCEPTED=$((ACCEPTED + accepted))
-  printf '  instance %d (port %s): %s reservations accepted; the crowd saw %s\n' "$i" "${PORTS[i - 1]}" "$accepted" \
+  printf '  instance %d (port %s): %s reservations accepted; its crowd saw %s\n' "$i" "${PORTS[i - 1]}" "$accepted" \
     "${line#RESULT }"
 done
 
