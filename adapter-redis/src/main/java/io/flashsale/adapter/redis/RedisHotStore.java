@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The service's one Lettuce client and one shared, thread-safe connection (Lettuce pipelines concurrent callers on
@@ -374,12 +375,21 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
-     * The {@code run_id} of the Redis server behind the shared connection (on a cluster, of the node Lettuce asks): a
-     * new one after every restart, so a caller can tell that Redis may have lost what it had not persisted.
-     * Throws when Redis does not answer.
+     * The {@code run_id} of the Redis server behind the shared connection: a new one after every restart, so a caller
+     * can tell that Redis may have lost what it had not persisted. On a cluster, every master's node id and
+     * {@code run_id}, sorted: a restart of any master, or a replica taking a master's place, changes it, since each
+     * master holds sales of its own. Throws when Redis does not answer.
      */
     public String incarnation() {
-        String info = redis.info("server");
+        if (connection.get() instanceof StatefulRedisClusterConnection<String, String> cluster) {
+            return cluster.sync().upstream().commands().info("server").asMap().entrySet().stream()
+                    .map(master -> master.getKey().getNodeId() + "=" + runId(master.getValue()))
+                    .sorted().collect(Collectors.joining(","));
+        }
+        return runId(redis.info("server"));
+    }
+
+    private static String runId(String info) {
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("run_id:")) {
                 return line.substring("run_id:".length()).trim();

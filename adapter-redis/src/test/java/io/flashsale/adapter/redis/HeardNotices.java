@@ -3,11 +3,9 @@ package io.flashsale.adapter.redis;
 import io.flashsale.application.port.out.SaleChangeListener;
 import io.flashsale.application.port.out.StockReturnListener;
 import io.flashsale.domain.activity.ActivityId;
-import io.flashsale.testsupport.TestServices;
-import io.lettuce.core.KillArgs;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
+import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -39,18 +37,14 @@ final class HeardNotices implements StockReturnListener, SaleChangeListener {
      */
     static long missedAfterTheSubscriptionIsKilled(
             BiConsumer<StatefulRedisPubSubConnection<String, String>, HeardNotices> listen) throws InterruptedException {
-        RedisClient client = RedisClient.create(TestServices.redis().uri());
-        try {
-            StatefulRedisPubSubConnection<String, String> subscription = client.connectPubSub();
-            long clientId = subscription.sync().clientId();
+        String name = "heard-" + UUID.randomUUID().toString().substring(0, 8);
+        try (StatefulRedisPubSubConnection<String, String> subscription = SharedRedis.connectPubSub(name)) {
             var heard = new HeardNotices();
             listen.accept(subscription, heard);
 
-            SharedRedis.connection().sync().clientKill(KillArgs.Builder.id(clientId));
+            SharedRedis.killClientsNamed(name);
 
             return heard.awaitNotice("missed", 10_000);
-        } finally {
-            client.shutdown();
         }
     }
 

@@ -12,7 +12,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterEach;
 
 import java.time.Duration;
@@ -33,11 +33,11 @@ abstract class HotStoreSaleTestBase {
     static final BuyerId ANN = new BuyerId("ann");
     static final BuyerId BOB = new BuyerId("bob");
 
-    final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     final RedisStockReservationAdapter stock = SharedRedis.adapter();
     final RedisHotStoreReconciliation hotStore =
-            new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry());
-    final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.registry());
+            SharedRedis.reconciliation();
+    final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.commands(), SharedRedis.registry());
     final ActivityId activityId;
 
     /** @param idPrefix starts the sale's id, so a leftover key tells which test wrote it */

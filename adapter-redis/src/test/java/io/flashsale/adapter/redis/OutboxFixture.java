@@ -12,7 +12,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -30,10 +30,10 @@ final class OutboxFixture implements AutoCloseable {
 
     static final SkuId SKU = new SkuId("a");
 
-    final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     final String registry = SharedRedis.newRegistry();
-    final RedisStockReservationAdapter stock = new RedisStockReservationAdapter(SharedRedis.connection(), registry);
-    final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(), registry);
+    final RedisStockReservationAdapter stock = SharedRedis.adapter(SharedRedis.connectionCommands(), registry);
+    final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.commands(), registry);
     private final List<ActivityId> activities = new ArrayList<>();
 
     /** A sale of {@code units} units of {@link #SKU}, open now, one unit per buyer; not warmed up. */

@@ -7,7 +7,7 @@ import io.flashsale.domain.reservation.Reservation;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.XReadArgs;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +32,8 @@ class RedisActivityArchiveIT {
     private static final int ATTEMPTS_PER_BUYER = 300;
 
     private final OutboxFixture fixture = new OutboxFixture();
-    private final RedisCommands<String, String> redis = fixture.redis;
-    private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.connection(), fixture.registry);
+    private final RedisClusterCommands<String, String> redis = fixture.redis;
+    private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.commands(), fixture.registry);
     private final List<ActivityId> extraActivities = new ArrayList<>();
 
     @AfterEach

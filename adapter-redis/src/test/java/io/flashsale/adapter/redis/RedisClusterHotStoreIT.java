@@ -15,6 +15,7 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -105,6 +106,19 @@ class RedisClusterHotStoreIT {
         }
         assertThat(returned).containsAll(all);
         assertThat(withNews).as("the other instance heard of every sale's reservation").containsAll(all);
+    }
+
+    @Test
+    void givenACluster_thenTheIncarnationNamesEveryMastersRunId() {
+        var connection = SharedRedisCluster.connection();
+        List<String> masters = connection.getPartitions().stream()
+                .filter(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM)).map(node -> node.getNodeId() + "="
+                        + connection.getConnection(node.getNodeId()).sync().info("server").lines()
+                        .filter(line -> line.startsWith("run_id:")).findFirst().orElseThrow().substring(7).trim())
+                .sorted().toList();
+
+        assertThat(masters).hasSize(3);
+        assertThat(store.incarnation()).as("a restart of any master changes it").isEqualTo(String.join(",", masters));
     }
 
     @Test

@@ -41,7 +41,7 @@ class RedisHotStoreSettlementIT {
     private static final Instant NOW = Instant.now();
 
     private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
-    private final RedisHotStoreSettlement settlement = new RedisHotStoreSettlement(SharedRedis.connection().sync(), activityId -> { });
+    private final RedisHotStoreSettlement settlement = new RedisHotStoreSettlement(SharedRedis.commands(), activityId -> { });
     private final ActivityId activityId = new ActivityId("st-" + UUID.randomUUID().toString().substring(0, 12));
 
     @AfterEach
@@ -157,12 +157,12 @@ class RedisHotStoreSettlementIT {
             placed.add(reserve("buyer-" + i, line("a", 1)).id());
         }
         List<ReservationId> refused = List.of(reserve("ann", line("a", 2)).id(), reserve("bob", line("a", 1)).id());
-        var redis = SharedRedis.connection().sync();
-        Map<String, Long> before = CommandStats.calls(redis.info("commandstats"));
+        var redis = SharedRedis.commands();
+        Map<String, Long> before = CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.stock(activityId)));
 
         Map<ReservationId, ReservationStatus> statuses = settlement.settle(activityId, placed, refused);
 
-        Map<String, Long> calls = CommandStats.between(before, CommandStats.calls(redis.info("commandstats")));
+        Map<String, Long> calls = CommandStats.between(before, CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.stock(activityId))));
         assertThat(statuses).hasSize(32).allSatisfy((id, status) -> assertThat(status).isEqualTo(ReservationStatus.RESERVED));
         // One HMGET of the records; one HINCRBY per moved counter of the SKU (reserved, sold, available, held, version)
         // and per refused buyer's holding; one HDEL of the placed records, one HSET of the refused ones, one HDEL of the

@@ -5,8 +5,6 @@ import io.flashsale.application.port.out.BucketKey;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.BucketLimit;
-import io.flashsale.testsupport.TestServices;
-import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
@@ -103,14 +101,12 @@ class RedisRateLimitBucketsIT {
     void aBucketKeyExpiresSoonAfterItWouldBeFull() {
         String subject = "sale-" + UUID.randomUUID() + ":buyer-3";
         ON_FIRST.tryTake(new BucketKey(AdmissionLimit.BUYER, subject), new BucketLimit(10, 5, Duration.ofSeconds(1)));
-        long ttl = SharedRedis.connection().sync().pttl(PREFIX + "buyer:" + subject);
+        long ttl = SharedRedis.commands().pttl(PREFIX + "buyer:" + subject);
         // Full again within 200 ms of one take, kept 5 s more.
         assertThat(ttl).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(6).toMillis());
     }
 
     private static RedisHotStore connect() {
-        RedisURI uri = RedisURI.create(TestServices.redis().uri());
-        return RedisHotStore.connect(new RedisHotStore.Settings(uri.getHost(), uri.getPort(), null, 0,
-                Duration.ofSeconds(2)), "fs:outbox:activities:it-" + UUID.randomUUID());
+        return RedisHotStore.connect(SharedRedis.settings(Duration.ofSeconds(2)), SharedRedis.newRegistry());
     }
 }

@@ -185,7 +185,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         boolean cycleEnded = false;
         while (!cycleEnded && slices < 50) {
             // A new adapter each time, as the next pass on another instance: the cursor lives in Redis.
-            HoldingsSlice slice = new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry())
+            HoldingsSlice slice = SharedRedis.reconciliation()
                     .auditHoldings(activityId, look, 1).orElseThrow();
             assertThat(slice.steady()).isTrue();
             assertThat(slice.holdings().size()).as("one page of a hundred buckets").isLessThan(buyers);
@@ -234,7 +234,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         stock.fail(failed.id());
         Reservation settledOk = reserve(new BuyerId("fay"), line(A, 1));
         Reservation settledFailed = reserve(new BuyerId("gus"), line(A, 1));
-        new RedisHotStoreSettlement(SharedRedis.connection().sync(), id -> { })
+        new RedisHotStoreSettlement(SharedRedis.commands(), id -> { })
                 .settle(activityId, List.of(settledOk.id()), List.of(settledFailed.id()));
 
         assertThat(redis.hkeys(RedisKeys.inFlight(activityId))).containsExactlyInAnyOrder(reserved.id().value(),

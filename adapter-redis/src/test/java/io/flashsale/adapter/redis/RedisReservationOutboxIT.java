@@ -13,7 +13,7 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.lettuce.core.Range;
 import io.lettuce.core.StreamMessage;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +38,7 @@ class RedisReservationOutboxIT {
 
     private final OutboxFixture fixture = new OutboxFixture();
     private final RedisReservationOutbox outbox = fixture.outbox;
-    private final RedisCommands<String, String> redis = fixture.redis;
+    private final RedisClusterCommands<String, String> redis = fixture.redis;
 
     @AfterEach
     void forgetEverything() {
@@ -277,7 +277,7 @@ class RedisReservationOutboxIT {
         fixture.stock.warmUp(first);
 
         assertThat(outbox.activities()).containsExactlyInAnyOrder(first.id(), second.id());
-        assertThat(new RedisReservationOutbox(SharedRedis.connection(), SharedRedis.newRegistry()).activities())
+        assertThat(new RedisReservationOutbox(SharedRedis.commands(), SharedRedis.newRegistry()).activities())
                 .as("another registry").isEmpty();
     }
 

@@ -13,9 +13,6 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
-import io.flashsale.testsupport.TestServices;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,12 +45,11 @@ class RedisReserveBuyerBucketIT {
     private static final SkuId PHONE = new SkuId("phone");
     /** A burst of 10, then one token a minute: nothing refills while a test runs. */
     private static final BucketLimit TEN_THEN_SLOW = new BucketLimit(10, 1, Duration.ofMinutes(1));
-    private static final RedisClient SECOND_CLIENT = RedisClient.create(TestServices.redis().uri());
-    private static final StatefulRedisConnection<String, String> SECOND_CONNECTION = SECOND_CLIENT.connect();
+    private static final SharedRedis.Connection SECOND_CONNECTION = SharedRedis.connect();
 
     private final RedisStockReservationAdapter first = SharedRedis.adapter();
     private final RedisStockReservationAdapter second =
-            new RedisStockReservationAdapter(SECOND_CONNECTION, SharedRedis.registry());
+            SharedRedis.adapter(SECOND_CONNECTION.commands(), SharedRedis.registry());
     private final AtomicInteger tokens = new AtomicInteger();
     private ActivityId sale;
 
@@ -69,14 +65,13 @@ class RedisReserveBuyerBucketIT {
     void forgetTheSale() {
         SharedRedis.forget(sale);
         for (String buyer : List.of("hammering", "quiet", "b")) {
-            SharedRedis.connection().sync().del(RedisKeys.buyerBucket(sale, new BuyerId(buyer)));
+            SharedRedis.commands().del(RedisKeys.buyerBucket(sale, new BuyerId(buyer)));
         }
     }
 
     @AfterAll
     static void close() {
         SECOND_CONNECTION.close();
-        SECOND_CLIENT.shutdown();
     }
 
     private ReservationRequest attempt(String buyer, BucketLimit bucket) {
@@ -114,7 +109,7 @@ class RedisReserveBuyerBucketIT {
         }
         assertThat(first.stock(sale).orElseThrow().getFirst().ledger().reserved()).isEqualTo(10);
         assertThat(first.holdings(sale, new BuyerId("hammering"))).containsEntry(PHONE, 10L);
-        assertThat(SharedRedis.connection().sync().xlen(RedisKeys.outbox(sale))).isEqualTo(10);
+        assertThat(SharedRedis.commands().xlen(RedisKeys.outbox(sale))).isEqualTo(10);
     }
 
     @Test
@@ -122,7 +117,7 @@ class RedisReserveBuyerBucketIT {
         BucketLimit two = new BucketLimit(2, 2, Duration.ofSeconds(1));
         assertThat(first.reserve(attempt("b", two))).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(second.reserve(attempt("b", two))).isInstanceOf(ReservationOutcome.Reserved.class);
-        var before = SharedRedis.connection().sync();
+        var before = SharedRedis.commands();
         long outbox = before.xlen(RedisKeys.outbox(sale));
         long requests = before.hlen(RedisKeys.requests(sale));
         long reservations = before.hlen(RedisKeys.reservations(sale));
@@ -157,7 +152,7 @@ class RedisReserveBuyerBucketIT {
 
         String key = RedisKeys.buyerBucket(sale, new BuyerId("b"));
         assertThat(key).startsWith("fs:{" + sale.value() + "}:");
-        long ttl = SharedRedis.connection().sync().pttl(key);
+        long ttl = SharedRedis.commands().pttl(key);
         // Full again within 200 ms of one take, kept 5 s more.
         assertThat(ttl).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(6).toMillis());
     }

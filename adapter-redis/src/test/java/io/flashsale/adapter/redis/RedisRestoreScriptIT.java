@@ -16,10 +16,7 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
-import io.flashsale.testsupport.TestServices;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,28 +48,25 @@ class RedisRestoreScriptIT {
     private static final Instant NOW = Instant.now();
     private static final int INSTANCES = 6;
 
-    private static RedisClient client;
-    private static final List<StatefulRedisConnection<String, String>> CONNECTIONS = new ArrayList<>();
+    private static final List<SharedRedis.Connection> CONNECTIONS = new ArrayList<>();
     private static final List<RedisStockReservationAdapter> INSTANCE_ADAPTERS = new ArrayList<>();
 
-    private final RedisCommands<String, String> redis = SharedRedis.connection().sync();
+    private final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
     private final ActivityId activityId = new ActivityId("rs-" + UUID.randomUUID().toString().substring(0, 12));
 
     @BeforeAll
     static void connectOneAdapterPerInstance() {
-        client = RedisClient.create(TestServices.redis().uri());
         for (int instance = 0; instance < INSTANCES; instance++) {
-            StatefulRedisConnection<String, String> connection = client.connect();
+            SharedRedis.Connection connection = SharedRedis.connect();
             CONNECTIONS.add(connection);
-            INSTANCE_ADAPTERS.add(new RedisStockReservationAdapter(connection, SharedRedis.registry()));
+            INSTANCE_ADAPTERS.add(SharedRedis.adapter(connection.commands(), SharedRedis.registry()));
         }
     }
 
     @AfterAll
     static void disconnect() {
-        CONNECTIONS.forEach(StatefulRedisConnection::close);
-        client.shutdown();
+        CONNECTIONS.forEach(SharedRedis.Connection::close);
     }
 
     @AfterEach

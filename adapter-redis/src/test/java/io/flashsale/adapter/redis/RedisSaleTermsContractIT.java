@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 /** The sale-terms contract on the real Redis: sale_terms.lua writes, reserve.lua and warm_up.lua read (ADR 79). */
 class RedisSaleTermsContractIT extends SaleTermsContract {
 
-    private final RedisSaleTerms terms = new RedisSaleTerms(SharedRedis.connection());
+    private final RedisSaleTerms terms = new RedisSaleTerms(SharedRedis.commands());
 
     @Override
     protected StockReservationPort stock() {

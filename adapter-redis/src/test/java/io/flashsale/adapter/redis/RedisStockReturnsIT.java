@@ -14,7 +14,6 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,8 +48,7 @@ class RedisStockReturnsIT {
 
     @BeforeEach
     void twoInstances() {
-        var settings = new RedisHotStore.Settings(TestServices.redis().host(), TestServices.redis().port(), null, 0,
-                Duration.ofSeconds(10));
+        var settings = SharedRedis.settings(Duration.ofSeconds(10));
         one = RedisHotStore.connect(settings, registry);
         other = RedisHotStore.connect(settings, registry);
         one.stockReturns().subscribe(heardByOne);
@@ -64,7 +62,7 @@ class RedisStockReturnsIT {
     @AfterEach
     void forget() {
         SharedRedis.forget(activityId);
-        SharedRedis.connection().sync().del(registry);
+        SharedRedis.commands().del(registry);
         one.close();
         other.close();
     }

@@ -36,10 +36,10 @@ class RedisWindowClockIT {
     private static final Duration SKEW = Duration.ofHours(2);
 
     private final RedisStockReservationAdapter instanceAhead = new RedisStockReservationAdapter(
-            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { },
+            SharedRedis.connectionCommands(), SharedRedis.registry(), activityId -> { },
             activityId -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
     private final RedisStockReservationAdapter instanceBehind = new RedisStockReservationAdapter(
-            ConnectionCommands.of(SharedRedis.connection()), SharedRedis.registry(), activityId -> { },
+            SharedRedis.connectionCommands(), SharedRedis.registry(), activityId -> { },
             activityId -> { }, true, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
     private final List<ActivityId> sales = new ArrayList<>();
 
@@ -58,7 +58,7 @@ class RedisWindowClockIT {
 
     /** Redis TIME now, as the script reads it. */
     private static Instant redisTime() {
-        List<String> time = SharedRedis.connection().sync().time();
+        List<String> time = SharedRedis.commands().time();
         return Instant.ofEpochSecond(Long.parseLong(time.get(0)), Long.parseLong(time.get(1)) * 1000);
     }
 
@@ -118,7 +118,7 @@ class RedisWindowClockIT {
             assertThat(instanceAhead.findReservation(reserved.reservation().id()).orElseThrow().reservedAt())
                     .as("the record").isEqualTo(answeredAt);
         }
-        List<StreamMessage<String, String>> events = SharedRedis.connection().sync()
+        List<StreamMessage<String, String>> events = SharedRedis.commands()
                 .xrange(RedisKeys.outbox(open), Range.create("-", "+"));
         assertThat(events).extracting(event -> ReservationRecord.unpack(event.getBody().get("reservedAt")))
                 .as("the outbox events the order's deadline is counted from")

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# One sale across a local Redis Cluster and three service instances, on this machine:
+#   3 Redis masters + 3 replicas (redis-server processes on free ports, joined by redis-cli --cluster create
+#   --cluster-replicas 1), one KRaft Kafka broker (a JVM of its own, run from the Kafka classes inside the service's
+#   jar), a fresh schema on the machine's MariaDB/MySQL, and 3 instances of bootstrap/target/flashsale.jar on the
+#   cluster, buyers signed in by the trusted X-User-Id header. It creates a sale through the admin API, races buyers
+#   at the three instances at once (wrk, a new buyer per request), waits for the orders and prints, per instance and
+#   in total, what was accepted, then the orders and stock in MySQL and the stock in Redis. Exit status 1 when units
+#   were oversold or the orders are not exactly the accepted reservations. Everything it started is stopped on exit
+#   (the schema is dropped unless KEEP=1; the logs stay in the work directory it names).
+#
+#   perf/cluster.sh                      # build the jar first: ./mvnw -o -B -q package -DskipTests
+#   UNITS=2000 RACE_SECONDS=8 CONNECTIONS=32 WARM_SECONDS=0 perf/cluster.sh
+#
+# Needs redis-server and redis-cli (6.2+), wrk, curl, a JDK 21+ and the mariadb (or mysql) client on the PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JAR=$(realpath "${JAR:-bootstrap/target/flashsale.jar}")
+JAVA=${JAVA:-$( (ls -d /usr/lib/jvm/*25*/bin/java /usr/lib/jvm/*21*/bin/java 2>/dev/null || true) | head -1)}
+JAVA=${JAVA:-java}
+UNITS=${UNITS:-500}
+RACE_SECONDS=${RACE_SECONDS:-10}
+CONNECTIONS=${CONNECTIONS:-8}
+WARM_SECONDS=${WARM_SECONDS:-10}
+INSTANCES=3
+DB_HOST=${DB_HOST:-127.0.0.1}
+DB_PORT=${DB_PORT:-3306}
+DB_USER=${DB_USER:-root}
+DB_PASSWORD=${DB_PASSWORD:-}
+SQL=$(command -v mariadb || command -v mysql)
+RUN=cl$(date +%s)$((RANDOM % 1000))
+SALE=$RUN
+SKU=phone
+SCHEMA=flashsale_$RUN
+ADMIN_TOKEN=cluster-demo-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/flashsale-cluster.XXXXXX")
+PIDS=()         # the servers: Redis nodes and the broker
+SERVICE_PIDS=() # the instances and the crowds, stopped first
+
+log() { printf '[cluster] %s\n' "$*"; }
+sql() { "$SQL" -h "$DB_HOST" -P "$DB_PORT" -u "$DB_USER" ${DB_PASSWORD:+-p"$DB_PASSWORD"} -N -B "$@"; }
+
+[ -f "$JAR" ] || { echo "no jar at $JAR: ./mvnw -o -B -q package -DskipTests" >&2; exit 2; }
+for tool in redis-server redis-cli wrk curl; do
+  command -v "$tool" >/dev/null || { echo "$tool is not on the PATH" >&2; exit 2; }
+done
+
+stop() { # stop <pid...>: SIGTERM, up to 30 s, then SIGKILL
+  [ $# = 0 ] && return
+  for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
+  for _ in $(seq 1 60); do
+    local alive=0
+    for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && return
+    sleep 0.5
+  done
+  for pid in "$@"; do kill -9 "$pid" 2>/dev/null || true; done
+}
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  log "stopping $((${#SERVICE_PIDS[@]} + ${#PIDS[@]})) processes"
+  stop "${SERVICE_PIDS[@]}"
+  stop "${PIDS[@]}"
+  if [ "${KEEP:-0}" != 1 ]; then sql -e "DROP DATABASE IF EXISTS \`$SCHEMA\`" 2>/dev/null || true; fi
+  log "logs in $WORK"
+  exit $status
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free() { ! (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# A free port below 55536 whose +10000 (a Redis node's cluster bus) is free too.
+free_port() {
+  while true; do
+    local port=$((20000 + RANDOM % 25000))
+    if free "$port" && free $((port + 10000)) && [[ " ${TAKEN:-} " != *" $port "* ]]; then
+      TAKEN="${TAKEN:-} $port"; echo "$port"; return
+    fi
+  done
+}
+await() { # await <what> <seconds> <command...>
+  local what=$1 seconds=$2; shift 2
+  for _ in $(seq 1 $((seconds * 2))); do
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.5
+  done
+  log "$what did not come up within ${seconds}s; see $WORK"; return 1
+}
+
+# --- Redis: 3 masters, 3 replicas --------------------------------------------------------------------------------
+REDIS_PORTS=()
+for _ in $(seq 1 6); do REDIS_PORTS+=("$(free_port)"); done
+for port in "${REDIS_PORTS[@]}"; do
+  mkdir -p "$WORK/redis-$port"
+  redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file nodes.conf \
+    --cluster-node-timeout 5000 --dir "$WORK/redis-$port" --save "" --appendonly no \
+    --logfile "$WORK/redis-$port.log" &
+  PIDS+=($!)
+done
+for port in "${REDIS_PORTS[@]}"; do await "redis $port" 10 redis-cli -p "$port" ping; done
+NODES=$(printf '127.0.0.1:%s ' "${REDIS_PORTS[@]}")
+# shellcheck disable=SC2086
+redis-cli --cluster create $NODES --cluster-replicas 1 --cluster-yes > "$WORK/cluster-create.log"
+cluster_ready() {
+  for port in "${REDIS_PORTS[@]}"; do
+    redis-cli -p "$port" cluster info | grep -q 'cluster_state:ok' || return 1
+  done
+  [ "$(redis-cli -p "${REDIS_PORTS[0]}" cluster nodes | grep -c 'slave.*connected')" = 3 ] || return 1
+  for port in "${REDIS_PORTS[@]}"; do
+    if redis-cli -p "$port" info replication | grep -q 'role:slave'; then
+      redis-cli -p "$port" info replication | grep -q 'master_link_status:up' || return 1
+    fi
+  done
+}
+await "the Redis Cluster" 30 cluster_ready
+CLUSTER_NODES=$(printf '127.0.0.1:%s,' "${REDIS_PORTS[@]}"); CLUSTER_NODES=${CLUSTER_NODES%,}
+log "Redis Cluster: $(redis-cli -p "${REDIS_PORTS[0]}" cluster nodes | awk '{split($2,a,"@"); sub(/myself,/,"",$3); printf "%s %s%s; ", a[1], $3, ($9 ? " " $9 : "")}')"
+
+# --- Kafka: one KRaft broker --------------------------------------------------------------------------------------
+KAFKA_PORT=$(free_port); CONTROLLER_PORT=$(free_port)
+mkdir -p "$WORK/kafka"
+cat > "$WORK/kafka/server.properties" <<EOF
+node.id=1
+process.roles=broker,controller
+controller.quorum.voters=1@127.0.0.1:$CONTROLLER_PORT
+controller.listener.names=CONTROLLER
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$CONTROLLER_PORT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$WORK/kafka/logs
+# The service creates its topic with its partitions (flashsale.kafka.partitions, 3: one an instance).
+auto.create.topics.enable=false
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+group.initial.rebalance.delay.ms=0
+offsets.topic.num.partitions=3
+EOF
+# The Kafka classes the service embeds for demo mode, started through the jar's PropertiesLauncher.
+# (A command, not a function: a function sent to the background runs in a subshell, whose id would be the one kept.)
+kafka=("$JAVA" -Xms128m -Xmx384m -XX:+UseSerialGC -cp "$JAR")
+launcher=org.springframework.boot.loader.launch.PropertiesLauncher
+CLUSTER_ID=-
+while [ "${CLUSTER_ID:0:1}" = - ]; do # a leading '-' would read as an option
+  CLUSTER_ID=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+done
+"${kafka[@]}" -Dloader.main=kafka.tools.StorageTool $launcher format -t "$CLUSTER_ID" \
+  -c "$WORK/kafka/server.properties" > "$WORK/kafka-format.log" 2>&1
+"${kafka[@]}" -Dloader.main=kafka.Kafka $launcher "$WORK/kafka/server.properties" > "$WORK/kafka.log" 2>&1 &
+PIDS+=($!)
+await "Kafka" 90 bash -c "echo > /dev/tcp/127.0.0.1/$KAFKA_PORT"
+log "Kafka: 127.0.0.1:$KAFKA_PORT"
+
+# --- MariaDB: a fresh schema; 3 service instances ---------------------------------------------------------------
+sql -e "CREATE DATABASE \`$SCHEMA\`"
+log "MariaDB: $DB_HOST:$DB_PORT schema $SCHEMA"
+PORTS=(); MANAGEMENT_PORTS=()
+for i in $(seq 1 $INSTANCES); do
+  PORTS+=("$(free_port)"); MANAGEMENT_PORTS+=("$(free_port)")
+  "$JAVA" -Xms256m -Xmx768m -jar "$JAR" \
+    --server.port="${PORTS[i - 1]}" --management.server.port="${MANAGEMENT_PORTS[i - 1]}" \
+    --spring.data.redis.cluster.nodes="$CLUSTER_NODES" \
+    --spring.kafka.bootstrap-servers="127.0.0.1:$KAFKA_PORT" \
+    --spring.datasource.url="jdbc:mysql://$DB_HOST:$DB_PORT/$SCHEMA" \
+    --spring.datasource.username="$DB_USER" --spring.datasource.password="$DB_PASSWORD" \
+    --flashsale.admin.token="$ADMIN_TOKEN" --flashsale.admin.token-file="$WORK/admin-token-$i" \
+    --flashsale.security.buyer-auth=trusted-header \
+    --logging.level.root=WARN --logging.level.io.flashsale=INFO \
+    > "$WORK/instance-$i.log" 2>&1 &
+  SERVICE_PIDS+=($!)
+  # One at a time: Flyway migrates the schema once, and the first instance creates the topic.
+  await "instance $i" 180 curl -fsS "http://127.0.0.1:${MANAGEMENT_PORTS[i - 1]}/actuator/health/readiness"
+  log "instance $i: http://127.0.0.1:${PORTS[i - 1]} (management ${MANAGEMENT_PORTS[i - 1]})"
+done
+
+# --- The sale and the race ------------------------------------------------------------------------------------------
+admin() { curl -fsS -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' "$@"; }
+B=http://127.0.0.1:${PORTS[0]}
+open_sale() { # open_sale <id> <units>
+  admin -X POST "$B/api/v1/activities" -o /dev/null -d "{\"id\":\"$1\",\"name\":\"Cluster demo\",
+    \"startsAt\":\"$(date -u -d '-1 minute' +%FT%TZ)\",\"endsAt\":\"$(date -u -d '+1 hour' +%FT%TZ)\",
+    \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"$SKU\",\"stock\":$2}]}"
+  admin -X POST "$B/api/v1/activities/$1/warm-up" -o /dev/null
+}
+race() { # race <sale> <seconds> <output prefix>: a crowd at every instance at once
+  local pids=()
+  for i in $(seq 1 $INSTANCES); do
+    wrk -t2 -c"$CONNECTIONS" -d"$2s" --timeout 10s -s perf/cluster-buyers.lua "http://127.0.0.1:${PORTS[i - 1]}" \
+      -- "/api/v1/activities/$1/reservations" "$SKU" "$1-i$i" > "$WORK/$3-$i.txt" 2>&1 &
+    pids+=($!); SERVICE_PIDS+=($!)
+  done
+  wait "${pids[@]}"
+}
+# Accepted as each instance counted it (its flashsale.reservations timer, outcome Reserved): wrk does not see the
+# answers to the requests in flight when it stops, the service does.
+reserved_by() {
+  admin "http://127.0.0.1:${MANAGEMENT_PORTS[$1 - 1]}/actuator/metrics/flashsale.reservations?tag=outcome:Reserved" \
+    2>/dev/null | grep -o '"statistic":"COUNT","value":[0-9.]*' | sed 's/.*://; s/\..*//' || echo 0
+}
+
+# A few seconds of a sale of its own first, so that the race meets compiled code rather than three cold JVMs.
+if [ "$WARM_SECONDS" -gt 0 ]; then
+  open_sale "$RUN-warm" 1000000
+  log "warming the instances: ${WARM_SECONDS}s of buyers at a sale of its own"
+  race "$RUN-warm" "$WARM_SECONDS" warm
+fi
+# The counts once the warm-up's last answers are in: two readings a second apart that agree.
+counts() { for i in $(seq 1 $INSTANCES); do printf '%s ' "$(reserved_by "$i")"; done; }
+now=$(counts)
+for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
+read -r -a BEFORE <<<"0 $now"
+
+open_sale "$SALE" "$UNITS"
+SLOT=$(redis-cli -p "${REDIS_PORTS[0]}" cluster keyslot "fs:{$SALE}:stock")
+log "sale $SALE: $UNITS units of $SKU, hash slot $SLOT; racing $CONNECTIONS connections at each of $INSTANCES instances for ${RACE_SECONDS}s"
+race "$SALE" "$RACE_SECONDS" race
+
+ACCEPTED=0
+for i in $(seq 1 $INSTANCES); do
+  line=$(grep '^RESULT' "$WORK/race-$i.txt") || { log "wrk at instance $i printed no result: $WORK/race-$i.txt"; exit 1; }
+  accepted=$(($(reserved_by "$i") - BEFORE[i]))
+  ACCEPTED=$((ACCEPTED + accepted))
+  printf '  instance %d (port %s): %s reservations accepted; its crowd saw %s\n' "$i" "${PORTS[i - 1]}" "$accepted" \
+    "${line#RESULT }"
+done
+
+# --- The books ------------------------------------------------------------------------------------------------------
+orders() { sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$SALE' AND status <> 'FAILED'"; }
+for _ in $(seq 1 120); do [ "$(orders)" -ge "$ACCEPTED" ] && break; sleep 0.5; done
+ORDERS=$(orders)
+FAILED=$(sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$SALE' AND status = 'FAILED'")
+UNITS_ORDERED=$(sql -e "SELECT COALESCE(SUM(l.quantity), 0) FROM \`$SCHEMA\`.purchase_order o JOIN
+  \`$SCHEMA\`.purchase_order_line l ON l.reservation_id = o.reservation_id
+  WHERE o.activity_id='$SALE' AND o.status <> 'FAILED'")
+read -r MYSQL_STOCK MYSQL_SOLD < <(sql -e "SELECT stock, sold FROM \`$SCHEMA\`.activity_item
+  WHERE activity_id='$SALE' AND sku_id='$SKU'")
+REDIS_FIELDS=$(redis-cli -c -p "${REDIS_PORTS[0]}" hgetall "fs:{$SALE}:stock" | paste - -)
+REDIS_AVAILABLE=$(awk -v sku="$SKU" '$1 ~ "^" sku ":avail:" {sum += $2} END {print sum + 0}' <<<"$REDIS_FIELDS")
+redis_figure() { awk -v f="$SKU:$1" '$1 == f {print $2}' <<<"$REDIS_FIELDS"; }
+MASTER=$(redis-cli -p "${REDIS_PORTS[0]}" cluster nodes | awk -v slot="$SLOT" '$3 ~ /master/ {
+  for (i = 9; i <= NF; i++) { split($i, r, "-"); if (slot >= r[1] && slot <= (r[2] == "" ? r[1] : r[2])) print $2 } }')
+
+echo "=== cluster demo $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores ==="
+echo "reservations accepted: $ACCEPTED of $UNITS units (per instance above)$([ "$ACCEPTED" = "$UNITS" ] && echo ', sold out')"
+echo "orders in MySQL: $ORDERS placed ($UNITS_ORDERED units), $FAILED failed"
+echo "stock in MySQL: stock $MYSQL_STOCK, sold $MYSQL_SOLD, left $((MYSQL_STOCK - MYSQL_SOLD))"
+echo "stock in Redis (master ${MASTER%@*}): total $(redis_figure total), reserved $(redis_figure reserved), sold $(redis_figure sold), available $REDIS_AVAILABLE"
+
+status=0
+if [ "$ACCEPTED" -gt "$UNITS" ] || [ "$UNITS_ORDERED" -gt "$UNITS" ] || [ "$MYSQL_SOLD" -gt "$MYSQL_STOCK" ]; then
+  echo "OVERSOLD"; status=1
+fi
+if [ "$ORDERS" != "$ACCEPTED" ] || [ "$FAILED" != 0 ]; then
+  echo "ORDERS ($ORDERS placed, $FAILED failed) ARE NOT THE ACCEPTED RESERVATIONS ($ACCEPTED)"; status=1
+fi
+if [ "$REDIS_AVAILABLE" != $((UNITS - ACCEPTED)) ]; then
+  echo "REDIS HOLDS $REDIS_AVAILABLE AVAILABLE, NOT $((UNITS - ACCEPTED))"; status=1
+fi
+[ $status = 0 ] && echo "OK: no oversell, every accepted reservation is one order"
+exit $status
