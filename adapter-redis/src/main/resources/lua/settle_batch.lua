@@ -19,28 +19,32 @@ local ids = {}
 for i = 2, #ARGV do
     ids[i - 1] = ARGV[i]
 end
--- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074).
-local records = fs_records_read(reservations, ids)
+-- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074). A record
+-- is decoded whole only when it fails (it is written back); a confirmed one is read for its status and lines alone,
+-- as fs_record_read would give them, without the tables of a decode (ADR 0089).
+local values = fs_call_read_all('HMGET', reservations, ids)
 local reply, moves, needReserved, needHolding, seen = {}, {}, {}, {}, {}
 -- A sale's reservations mostly carry the same few line texts ("sku:1"), and every line moves the same few counters of
 -- its SKU: each text is decoded, and each counter's field name made (fs_sku_fields), once per call.
 local linesOf = {}
 for i, id in ipairs(ids) do
-    local r = records[i]
-    reply[i] = r and r.status or ''
+    local status = fs_record_status_read(values[i] or nil)
+    reply[i] = status or ''
     -- An id named twice is moved once; both answer the status it had before this call.
-    if r and r.status == 'RESERVED' and not seen[id] then
+    if status == 'RESERVED' and not seen[id] then
         seen[id] = true
-        local lines = linesOf[r.lines]
+        local confirming = i <= confirmed
+        local r = not confirming and fs_record_decode(values[i])
+        local text = r and r.lines or fs_record_lines_of(values[i])
+        local lines = text and linesOf[text]
         if not lines then
             local why
-            lines, why = fs_decode_lines(r.lines)
+            lines, why = fs_decode_lines(text)
             if not lines then
                 return fs_refuse(id .. ': ' .. why)
             end
-            linesOf[r.lines] = lines
+            linesOf[text] = lines
         end
-        local confirming = i <= confirmed
         moves[#moves + 1] = { id = id, record = r, lines = lines, confirming = confirming }
         for _, line in ipairs(lines) do
             needReserved[line.sku] = (needReserved[line.sku] or 0) + line.quantity
