@@ -39,6 +39,7 @@ RELAY_READ = 500
 SETTLE_BATCH = 100
 ACK_BATCH = 100
 WARM_ROUND = 2048
+BUCKET_KEEP_MILLIS = 3_600_000
 
 
 def key(part):
@@ -129,7 +130,11 @@ def main():
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
                     keys.append(key('rl:' + buyer))
-                    args += cost.attempt(script, token, buyer, len(keys), bits, hashes, True)
+                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True)
+                    # Its bucket outlives the run: Redis's active expiry of the buckets would otherwise land in a
+                    # phase at a moment that depends on the machine's speed, and the counts would move with the load.
+                    attempt[9] = BUCKET_KEEP_MILLIS
+                    args += attempt
                     life['ids'].append('cost.' + token)
                 replies = redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)
                 if any(reply[0] != 'RESERVED' for reply in replies):

@@ -106,12 +106,12 @@ local function writeAll()
     end
     local records, entries, inflightIds = {}, {}, {}
     for _, a in ipairs(accepted) do
-        records[#records + 1], records[#records + 2] = a.id, fs_record_encode({ status = 'RESERVED', buyer = a.buyer,
-            requestId = a.requestId, lines = a.lines, reservedAt = a.reservedAt })
+        records[#records + 1], records[#records + 2] = a.id, fs_record_reserved(a.buyer, a.requestId, a.lines,
+            a.reservedAt)
         entries[#entries + 1], entries[#entries + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        if a.shape == filter().shape then
-            fs_keys_note_word(acceptedKeys, a.word, tonumber(a.mask))
+        if ARGV[a.first + 11] == filter().shape then
+            fs_keys_note_word(acceptedKeys, ARGV[a.first + 12], tonumber(ARGV[a.first + 13]))
         else
             fs_keys_bits(acceptedKeys, a.requestField)
         end
@@ -180,8 +180,8 @@ end
 -- A segmented SKU is taken from a rotating first segment onwards until the quantity is covered, so the whole SKU's
 -- stock always counts. The moves are the call's (see writeAll); every invariant of lib/ledger.lua holds once written:
 -- <sku>:held moves with each holding, and <sku>:version goes up once per line, as a call per attempt did.
-local function accept(a, lines)
-    for _, line in ipairs(lines) do
+local function accept(a, lines, firstField)
+    for i, line in ipairs(lines) do
         local rest, first = line.quantity, 0
         if line.segments > 1 then
             first = redis.call('HINCRBY', stock, line.fields.cursor, 1) % line.segments
@@ -199,7 +199,7 @@ local function accept(a, lines)
             end
         end
         fs_counters_add(moves, line.fields.reserved, line.quantity)
-        local field = a.buyer .. ':' .. line.sku
+        local field = i == 1 and firstField or a.buyer .. ':' .. line.sku
         held[field] = held[field] + line.quantity
         heldMoved[#heldMoved + 1] = field
         fs_counters_add(moves, line.fields.held, line.quantity)
@@ -237,9 +237,10 @@ local function reserve(a)
     end
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
-    if a.bucket then
-        local taken, wait = fs_bucket_take(a.bucket.key, a.bucket.capacity, a.bucket.interval, a.bucket.keep,
-            clock().at)
+    local first = a.first
+    if a.bucketKey then
+        local taken, wait = fs_bucket_take(a.bucketKey, number(ARGV[first + 7]), number(ARGV[first + 8]),
+            number(ARGV[first + 9]), clock().at)
         if not taken then
             return { 'RATE_LIMITED', wait }
         end
@@ -252,10 +253,10 @@ local function reserve(a)
         return { 'NOT_READY' }
     end
     local nowSec, nowNano
-    if a.nowSec == '' then
+    if ARGV[first + 3] == '' then
         nowSec, nowNano = clock().sec, clock().micros * 1000
     else
-        nowSec, nowNano = number(a.nowSec), number(a.nowNano)
+        nowSec, nowNano = number(ARGV[first + 3]), number(ARGV[first + 4])
     end
     if isBefore(nowSec, nowNano, number(w[2]), number(w[3])) then
         return { 'NOT_STARTED', w[2], w[3] }
@@ -281,8 +282,11 @@ local function reserve(a)
     end
 
     -- 5. Line by line: the buyer's limit first, then the stock summed over the SKU's segments.
-    for _, line in ipairs(lines) do
-        local has = holdingOf(a.buyer .. ':' .. line.sku)
+    local firstField
+    for i, line in ipairs(lines) do
+        local field = a.buyer .. ':' .. line.sku
+        firstField = firstField or field
+        local has = holdingOf(field)
         if has + line.quantity > line.limit then
             return { 'LIMIT_EXCEEDED', line.sku, line.limit, has }
         end
@@ -300,7 +304,7 @@ local function reserve(a)
     end
 
     -- 6. Every line passed.
-    return accept(a, lines)
+    return accept(a, lines, firstField)
 end
 
 -- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
@@ -312,16 +316,14 @@ if (#ARGV - 1) % ATTEMPT_ARGUMENTS ~= 0 then
 end
 local attempts = {}
 for first = 2, #ARGV, ATTEMPT_ARGUMENTS do
-    local a = {
-        id = ARGV[first], buyer = ARGV[first + 1], requestId = ARGV[first + 2],
-        nowSec = ARGV[first + 3], nowNano = ARGV[first + 4], reservedAt = ARGV[first + 5],
-        lines = ARGV[first + 6], shape = ARGV[first + 11], word = ARGV[first + 12], mask = ARGV[first + 13]
-    }
-    a.requestField = a.buyer .. ':' .. a.requestId
+    -- Only what the attempt's judging and writing keep using is copied: its other arguments are read from ARGV at
+    -- `first` when needed (every table field is an allocation the call pays for, ADR 0089).
+    local buyer, requestId = ARGV[first + 1], ARGV[first + 2]
+    local a = { first = first, id = ARGV[first], buyer = buyer, requestId = requestId,
+                requestField = buyer .. ':' .. requestId, reservedAt = ARGV[first + 5], lines = ARGV[first + 6] }
     if ARGV[first + 7] ~= '' then
-        a.bucket = { capacity = number(ARGV[first + 7]), interval = number(ARGV[first + 8]),
-            keep = number(ARGV[first + 9]), key = KEYS[number(ARGV[first + 10]) or 0] }
-        if not a.bucket.key then
+        a.bucketKey = KEYS[number(ARGV[first + 10]) or 0]
+        if not a.bucketKey then
             return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
         end
     end

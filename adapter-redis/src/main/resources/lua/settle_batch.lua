@@ -19,29 +19,37 @@ local ids = {}
 for i = 2, #ARGV do
     ids[i - 1] = ARGV[i]
 end
--- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074).
-local records = fs_records_read(reservations, ids)
-local reply, moves, needReserved, needHolding, seen = {}, {}, {}, {}, {}
+-- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074). A record
+-- is decoded whole only when it fails (it is written back); a confirmed one is read for its status and lines alone,
+-- as fs_record_read would give them, without the tables of a decode (ADR 0089).
+local values = fs_call_read_all('HMGET', reservations, ids)
+local reply, needReserved, needHolding, seen = {}, {}, {}, {}
+-- The reservations this call moves, in ARGV order: their ids, decoded lines and, for a failed one, its whole record
+-- (false for a confirmed one, which is never decoded whole).
+local moves, moveLines, moveRecords = {}, {}, {}
 -- A sale's reservations mostly carry the same few line texts ("sku:1"), and every line moves the same few counters of
 -- its SKU: each text is decoded, and each counter's field name made (fs_sku_fields), once per call.
 local linesOf = {}
 for i, id in ipairs(ids) do
-    local r = records[i]
-    reply[i] = r and r.status or ''
+    local status = fs_record_status_read(values[i] or nil)
+    reply[i] = status or ''
     -- An id named twice is moved once; both answer the status it had before this call.
-    if r and r.status == 'RESERVED' and not seen[id] then
+    if status == 'RESERVED' and not seen[id] then
         seen[id] = true
-        local lines = linesOf[r.lines]
+        local confirming = i <= confirmed
+        local r = not confirming and fs_record_decode(values[i])
+        local text = r and r.lines or fs_record_lines_of(values[i])
+        local lines = text and linesOf[text]
         if not lines then
             local why
-            lines, why = fs_decode_lines(r.lines)
+            lines, why = fs_decode_lines(text)
             if not lines then
                 return fs_refuse(id .. ': ' .. why)
             end
-            linesOf[r.lines] = lines
+            linesOf[text] = lines
         end
-        local confirming = i <= confirmed
-        moves[#moves + 1] = { id = id, record = r, lines = lines, confirming = confirming }
+        local m = #moves + 1
+        moves[m], moveLines[m], moveRecords[m] = id, lines, r
         for _, line in ipairs(lines) do
             needReserved[line.sku] = (needReserved[line.sku] or 0) + line.quantity
             if not confirming then
@@ -56,26 +64,38 @@ if short then
     return fs_refuse(short)
 end
 local counters = fs_counters()
-local gone, failedRecords, settledIds = {}, {}, {}
-for _, move in ipairs(moves) do
-    for _, line in ipairs(move.lines) do
-        local f = fs_sku_fields(line.sku)
-        fs_counters_add(counters, f.reserved, -line.quantity)
-        if move.confirming then
-            fs_counters_add(counters, f.sold, line.quantity)
-        else
+-- Confirmed moves counted per decoded line text (a batch's few), each text's counters moved once by their sum.
+local confirmedOf, confirmedTexts = {}, {}
+local gone, failedRecords = {}, {}
+for m, id in ipairs(moves) do
+    local lines, r = moveLines[m], moveRecords[m]
+    if not r then
+        if not confirmedOf[lines] then
+            confirmedOf[lines] = 0
+            confirmedTexts[#confirmedTexts + 1] = lines
+        end
+        confirmedOf[lines] = confirmedOf[lines] + 1
+        gone[#gone + 1] = id
+    else
+        for _, line in ipairs(lines) do
+            local f = fs_sku_fields(line.sku)
+            fs_counters_add(counters, f.reserved, -line.quantity)
             fs_counters_add(counters, f.avail, line.quantity)
             fs_counters_add(counters, f.held, -line.quantity)
+            fs_counters_add(counters, f.version, 1)
         end
-        fs_counters_add(counters, f.version, 1)
+        r.status = 'FAILED'
+        failedRecords[#failedRecords + 1], failedRecords[#failedRecords + 2] = id, fs_record_encode(r)
     end
-    if move.confirming then
-        gone[#gone + 1] = move.id
-    else
-        move.record.status = 'FAILED'
-        failedRecords[#failedRecords + 1], failedRecords[#failedRecords + 2] = move.id, fs_record_encode(move.record)
+end
+for _, lines in ipairs(confirmedTexts) do
+    local n = confirmedOf[lines]
+    for _, line in ipairs(lines) do
+        local f = fs_sku_fields(line.sku)
+        fs_counters_add(counters, f.reserved, -line.quantity * n)
+        fs_counters_add(counters, f.sold, line.quantity * n)
+        fs_counters_add(counters, f.version, n)
     end
-    settledIds[#settledIds + 1] = move.id
 end
 fs_counters_write(counters, stock)
 -- A failed order's units go back to the buyer's allowance: each holding down by the batch's sum, removed at zero.
@@ -86,5 +106,5 @@ for field, units in pairs(needHolding) do
 end
 fs_call_all('HDEL', reservations, gone, 1)
 fs_call_all('HSET', reservations, failedRecords, 2)
-fs_call_all('HDEL', KEYS[4], settledIds, 1)
+fs_call_all('HDEL', KEYS[4], moves, 1)
 return reply

@@ -326,9 +326,30 @@ local function fs_record_encode(r)
     return text
 end
 
+-- A fresh RESERVED record, the text fs_record_encode makes of it, without the table: every accepted reservation
+-- writes one (reserve.lua).
+local function fs_record_reserved(buyer, requestId, lines, reservedAt)
+    return 'R|' .. buyer .. '|' .. requestId .. '|' .. lines .. '|' .. reservedAt
+end
+
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
 local function fs_record_status_of(value)
     return FS_LETTER_STATUS[string.sub(value, 1, 1)]
+end
+
+-- The status fs_record_read gives a stored value (nil for none, for a tombstone and for an unknown letter), read from
+-- its first part alone: a batch that moves mostly fresh records decodes none of them whole (settle_batch.lua).
+local function fs_record_status_read(value)
+    if value and string.byte(value, 2) == 124 then
+        return FS_LETTER_STATUS[string.sub(value, 1, 1)]
+    end
+    return nil
+end
+
+-- The lines part of a stored record as fs_record_decode reads it (nil when empty or missing), without the decode.
+local function fs_record_lines_of(value)
+    local lines = string.match(value, '^[^|]*|[^|]*|[^|]*|([^|]*)')
+    return lines ~= '' and lines or nil
 end
 
 -- Whether a status may be written: a script checks a status it was given before it moves anything.
@@ -349,16 +370,6 @@ local function fs_record_read(hash, id)
     return fs_record_of(redis.call('HGET', hash, id))
 end
 
--- fs_record_read for many ids with one HMGET: the records in the ids' order (nil where fs_record_read gives nil).
--- A value is read as the text it is (false is what HMGET gives for a missing field).
-local function fs_records_read(hash, ids)
-    local records = {}
-    for i, value in ipairs(fs_call_read_all('HMGET', hash, ids)) do
-        records[i] = fs_record_of(value or nil)
-    end
-    return records
-end
-
 -- A stored record with its broker position set, as fs_record_read, a change of pos and fs_record_write would store
 -- it; nil where fs_record_read gives nil. The relay's acknowledgement sets the position of records that hold none
 -- yet, cancelledAt or redrivenAt either, by appending it to the text (no decode, no encode).
@@ -366,8 +377,8 @@ local function fs_record_with_pos(value, pos)
     if not value then
         return nil
     end
-    local _, bars = string.gsub(value, '|', '|')
-    if bars == 4 and pos ~= '' then
+    -- Exactly five parts: a pattern that matches builds no string (counting the bars with gsub built a copy).
+    if pos ~= '' and string.find(value, '^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*$') then
         return value .. '|' .. pos
     end
     local r = fs_record_of(value)
