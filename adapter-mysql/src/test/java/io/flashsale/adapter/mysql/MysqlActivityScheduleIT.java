@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -57,7 +56,7 @@ class MysqlActivityScheduleIT {
     ActivityRepository activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     MysqlSettledReservations settled;

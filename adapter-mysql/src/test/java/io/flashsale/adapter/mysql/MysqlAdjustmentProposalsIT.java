@@ -2,7 +2,6 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.ProposalApproval;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.stock.AdjustmentProposal;
@@ -46,7 +45,7 @@ class MysqlAdjustmentProposalsIT extends ReconciliationDatabase {
     ActivityRepository activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     DataSource dataSource;

@@ -2,7 +2,6 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -56,7 +55,7 @@ class MysqlFallbackReservationsIT {
     @Autowired
     FallbackReservationPort fallback;
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
     @Autowired
     ActivityRepository activities;
     @Autowired

@@ -2,7 +2,6 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.SkuId;
@@ -43,7 +42,7 @@ class MysqlRecordedStockIT extends ReconciliationDatabase {
     ActivityRepository activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Test
     void givenOrdersInEveryStateAndAnAdjustment_thenOneSkusFiguresComeBackAsTheDatabaseHoldsThem() {

@@ -2,7 +2,6 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -43,7 +42,7 @@ class MysqlStockAdjustmentsIT extends ReconciliationDatabase {
     ActivityRepository activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     DataSource dataSource;

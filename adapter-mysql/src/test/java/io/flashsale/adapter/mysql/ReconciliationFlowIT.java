@@ -7,7 +7,6 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.StockAdjustmentResult;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.service.CancellationService;
 import io.flashsale.application.service.OrderService;
@@ -85,7 +84,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     };
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     ActivityRepository activities;
@@ -121,14 +120,15 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     @BeforeEach
     void wireTheServices() {
         ReconciliationSettings settings = new ReconciliationSettings(GRACE, 5, Duration.ofSeconds(60));
-        pipeline = new OrderService(orders, hot, NO_PIPELINE_METRICS, clock);
+        pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
-        cancellations = new CancellationService(orders, hot, clock);
+        cancellations = new CancellationService(orders, orders, orders, hot, clock);
         reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, reports, metrics), clock, settings);
-        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, metrics, clock, settings, SaleChangesPort.none());
+                recordedOrders, orders, reports, metrics), clock, settings);
+        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustmentRecords, hot, hot,
+                RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),
+                clock, settings);
     }
 
     // ---- the drift cases ----

@@ -7,7 +7,7 @@ import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -39,13 +39,13 @@ public class DeadLetterReleaseService implements ReleaseDeadLettersUseCase {
 
     private final DeadLetterPort deadLetters;
     private final StockReservationPort stock;
-    private final OrderRepository orders;
+    private final OrderPlacementPort orders;
     private final HotStoreSettlementPort hotStore;
     private final ActivityRecordsPort activities;
     private final OrderPipelineMetrics metrics;
     private final Clock clock;
 
-    public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderRepository orders,
+    public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderPlacementPort orders,
                                     HotStoreSettlementPort hotStore, ActivityRecordsPort activities,
                                     OrderPipelineMetrics metrics, Clock clock) {
         this.deadLetters = deadLetters;

@@ -19,6 +19,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
@@ -83,7 +84,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     public record Ports(ActivityRepository activities, StockReservationPort stock, HotStoreReconciliationPort hotStore,
                         HotStoreSettlementPort settlement, RelayedEventsPort relayed, RecoveryMarkPort recoveryMarks,
                         PipelinePositionPort pipeline, RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                        ReconciliationReportRepository reports, ReconciliationMetrics metrics) {
+                        OrderTransitionsPort transitions, ReconciliationReportRepository reports,
+                        ReconciliationMetrics metrics) {
 
         public Ports {
             Objects.requireNonNull(relayed, "relayed");
@@ -99,8 +101,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         this.reports = ports.reports();
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.recordedOrders(), reports,
-                ports.metrics(), clock, settings, ports.relayed(), ports.pipeline());
+        this.skus = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.recordedOrders(),
+                ports.transitions(), reports, ports.metrics(), clock, settings, ports.relayed(), ports.pipeline());
         this.rebuilds = new LedgerRebuild(hotStore, ports.settlement(), ports.recorded(), ports.recordedOrders(),
                 ports.metrics(), clock, LedgerRebuild.PAGE);
         this.gate = new PipelineGate(ports.relayed(), ports.pipeline(), ports.recoveryMarks());

@@ -11,6 +11,7 @@ import io.flashsale.application.port.out.AdjustmentProposalRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ProposalApproval;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -75,6 +76,8 @@ class AdjustmentApprovalServiceTest {
     @Mock
     private RecordedOrdersPort recordedOrders;
     @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
     private ReconciliationReportRepository reports;
     @Mock
     private SaleChangesPort changes;
@@ -82,9 +85,9 @@ class AdjustmentApprovalServiceTest {
     private ReconcileActivityUseCase reconciliation;
 
     private AdjustmentApprovalService service() {
-        var applier = new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, new RecordingReconciliationMetrics(), CLOCK,
-                ReconciliationSettings.DEFAULTS, changes);
+        var applier = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock,
+                hotStore, RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports,
+                new RecordingReconciliationMetrics(), changes), CLOCK, ReconciliationSettings.DEFAULTS);
         return new AdjustmentApprovalService(activities, proposals, applier, reconciliation, CLOCK, TTL);
     }
 

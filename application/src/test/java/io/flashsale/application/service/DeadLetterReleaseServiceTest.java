@@ -7,7 +7,7 @@ import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
@@ -51,7 +51,7 @@ class DeadLetterReleaseServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderRepository orders;
+    private OrderPlacementPort orders;
     @Mock
     private HotStoreSettlementPort hotStore;
     @Mock

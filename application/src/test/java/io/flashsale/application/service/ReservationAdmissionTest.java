@@ -5,7 +5,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -83,7 +83,7 @@ class ReservationAdmissionTest {
     @Mock
     private ActivityRepository activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
     private IdGenerator ids;
 

@@ -4,7 +4,7 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.Deduction;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -45,7 +45,7 @@ class ReservationServiceDeductionLogTest {
     @Mock
     private ActivityRepository activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
     private IdGenerator ids;
     private final List<Deduction> logged = new ArrayList<>();

@@ -5,7 +5,7 @@ import io.flashsale.application.port.out.AcceptedRequests;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -47,7 +47,7 @@ class ReservationServiceKnownRefusalsTest {
     @Mock
     private ActivityRepository activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
     private IdGenerator ids;
     private final KnownRefusals known = KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100));

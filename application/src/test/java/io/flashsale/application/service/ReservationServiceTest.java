@@ -5,7 +5,7 @@ import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -58,7 +58,7 @@ class ReservationServiceTest {
     @Mock
     private ActivityRepository activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
     private IdGenerator ids;
     private ReservationService service;

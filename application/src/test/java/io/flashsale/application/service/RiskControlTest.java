@@ -6,7 +6,7 @@ import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.BlocklistPort;
 import io.flashsale.application.port.out.DeviceSightings;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -168,7 +168,7 @@ class RiskControlTest {
         ReservationAdmission admission = new ReservationAdmission(
                 new AdmissionPolicy(limit, Map.of(), limit, limit, Map.of()), shared, local);
         ReservationService service = new ReservationService(stock, mock(ActivityLookupPort.class),
-                mock(OrderRepository.class), ids, Clock.fixed(AT, ZoneOffset.UTC), KnownRefusals.none(), admission,
+                mock(OrderLookupPort.class), ids, Clock.fixed(AT, ZoneOffset.UTC), KnownRefusals.none(), admission,
                 io.flashsale.application.port.out.ReservationAliasPort.none(),
                 listing(entry(BlockKind.ADDRESS, "192.0.2.0/24")));
 

@@ -9,6 +9,7 @@ import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
@@ -81,13 +82,16 @@ class StockAdjustmentServiceTest {
     @Mock
     private RecordedOrdersPort recordedOrders;
     @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
     private SaleChangesPort changes;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, metrics, CLOCK, ReconciliationSettings.DEFAULTS, changes);
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+                RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports, metrics, changes), CLOCK,
+                ReconciliationSettings.DEFAULTS);
     }
 
     private void openSale() {

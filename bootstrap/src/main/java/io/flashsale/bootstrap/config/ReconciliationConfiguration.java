@@ -13,6 +13,7 @@ import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
@@ -61,7 +62,7 @@ public class ReconciliationConfiguration {
     ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
                                                 HotStoreReconciliationPort hotStore,
                                                 HotStoreSettlementPort settlement, RecordedStockPort recorded,
-                                                RecordedOrdersPort recordedOrders,
+                                                RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
                                                 ReconciliationReportRepository reports, ReconciliationMetrics metrics,
                                                 Clock clock, ReconciliationSettings settings,
                                                 ObjectProvider<RelayedEventsPort> relayed,
@@ -70,7 +71,8 @@ public class ReconciliationConfiguration {
         return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
-                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, reports, metrics),
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions, reports,
+                metrics),
                 clock, settings);
     }
 
@@ -80,12 +82,13 @@ public class ReconciliationConfiguration {
                                                   HotStoreReconciliationPort hotStore,
                                                   ObjectProvider<RelayedEventsPort> relayed,
                                                   RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                                  OrderTransitionsPort transitions,
                                                   ReconciliationReportRepository reports,
                                                   ReconciliationMetrics metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore,
-                relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, reports, metrics,
-                clock, settings, changes);
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+                relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
+                metrics, changes), clock, settings);
     }
 
     @Bean

@@ -1,39 +1,39 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.metrics.MachineCpu;
+import io.flashsale.adapter.metrics.Slf4jDeductionLog;
+import io.flashsale.adapter.metrics.TimedReservations;
 import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
+import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
+import io.flashsale.application.id.UuidV7IdGenerator;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivityRepository;
 import io.flashsale.application.port.out.DeductionLog;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.UnarchivedActivitiesPort;
 import io.flashsale.application.port.out.SaleTermsRepository;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
-import io.flashsale.application.service.ActivityListingService;
+import io.flashsale.application.port.out.UnarchivedActivitiesPort;
 import io.flashsale.application.service.AcknowledgementJournal;
+import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.ActivityService;
-import io.flashsale.application.service.EvictionPolicyGuard;
-import io.flashsale.application.service.RecentStockFigures;
 import io.flashsale.application.service.BuyerCrowd;
 import io.flashsale.application.service.CountedReservations;
+import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
+import io.flashsale.application.service.RecentStockFigures;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.application.service.RiskControl;
 import io.flashsale.application.service.SaleControlService;
-import io.flashsale.application.id.UuidV7IdGenerator;
-import io.flashsale.adapter.metrics.MachineCpu;
-import io.flashsale.adapter.metrics.Slf4jDeductionLog;
-import io.flashsale.adapter.metrics.TimedReservations;
-import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
 import org.springframework.beans.factory.annotation.Qualifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -115,7 +115,7 @@ public class UseCaseConfiguration {
 
     @Bean
     ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
-                                          OrderRepository orders, IdGenerator ids, Clock clock,
+                                          OrderLookupPort orders, IdGenerator ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
                                           ReservationAliasPort aliases, RiskControl risk,
                                           DeductionLog deductions) {

@@ -5,7 +5,7 @@ import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.scheduling.OutboxRelayLoop;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationEventPublisher;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -89,7 +89,7 @@ abstract class PipelineTestBase {
     @Autowired
     MysqlSalesFigures figures;
     @Autowired
-    OrderRepository orders;
+    OrderLookupPort orders;
     @Autowired
     StockReservationPort stock;
     @Autowired

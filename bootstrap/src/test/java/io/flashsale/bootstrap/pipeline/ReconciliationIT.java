@@ -11,6 +11,7 @@ import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.ReconciliationMetrics;
 import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
@@ -68,6 +69,8 @@ class ReconciliationIT extends PipelineTestBase {
     RecordedStockPort recorded;
     @Autowired
     RecordedOrdersPort recordedOrders;
+    @Autowired
+    OrderTransitionsPort transitions;
     @Autowired
     HotStoreSettlementPort settlement;
     @Autowired
@@ -228,7 +231,8 @@ class ReconciliationIT extends PipelineTestBase {
             throws InterruptedException, ExecutionException {
         ReconciliationService production = new ReconciliationService(new ReconciliationService.Ports(activities,
                 stock, hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
-                recordedOrders, reports, reconciliationMetrics), Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
+                recordedOrders, transitions, reports, reconciliationMetrics), Clock.systemUTC(),
+                ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
         double repairsBefore = meters.counter(MicrometerReconciliationMetrics.REPAIRS).count();
         AtomicBoolean selling = new AtomicBoolean(true);
