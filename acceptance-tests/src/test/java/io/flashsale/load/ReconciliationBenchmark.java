@@ -87,7 +87,7 @@ public final class ReconciliationBenchmark {
     private static final int WRITE_BATCH = 500;
     private static final long SLOWLOG_FROM_MICROS = 1000;
 
-    /** Pause between background passes (0: back to back, the worst case; the schedule's is a minute). */
+    /** PausePort between background passes (0: back to back, the worst case; the schedule's is a minute). */
     private static int PASS_PAUSE_MILLIS;
     /** Reconciliation's read pace (ADR 64): after each page of a pass a pause this many times as long as the page. */
     private static double READ_PACE;

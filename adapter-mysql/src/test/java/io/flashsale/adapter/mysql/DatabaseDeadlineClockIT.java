@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.domain.activity.Activity;
@@ -63,7 +63,7 @@ class DatabaseDeadlineClockIT {
     @Autowired
     MysqlProviderPayments payments;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     DataSource dataSource;
 

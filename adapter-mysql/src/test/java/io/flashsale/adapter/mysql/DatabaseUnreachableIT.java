@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
@@ -67,7 +67,7 @@ class DatabaseUnreachableIT {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     MysqlSalesFigures figures;
 

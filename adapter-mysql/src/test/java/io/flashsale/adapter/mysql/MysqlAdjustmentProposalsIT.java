@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.ProposalApproval;
 import io.flashsale.domain.activity.Activity;
@@ -42,7 +42,7 @@ class MysqlAdjustmentProposalsIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.FallbackReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -57,7 +57,7 @@ class MysqlFallbackReservationsIT {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     MysqlSalesFigures figures;
     @Autowired

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -60,7 +60,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlSalesFigures figures;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
@@ -77,7 +77,7 @@ class MysqlOrderRepositoryIT {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlSalesFigures figures;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.application.port.out.RefusedPayment;
 import io.flashsale.domain.activity.Activity;
@@ -53,7 +53,7 @@ class MysqlProviderPaymentsIT extends LifecycleDatabase {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     DataSource dataSource;
 

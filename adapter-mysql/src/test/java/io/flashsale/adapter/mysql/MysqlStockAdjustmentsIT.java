@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -39,7 +39,7 @@ class MysqlStockAdjustmentsIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -3,8 +3,8 @@ package io.flashsale.adapter.mysql;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.application.service.CancellationService;
@@ -68,7 +68,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
 
     private static final Duration PAYMENT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration LATCH_WAIT = Duration.ofSeconds(20);
-    private static final OrderPipelineMetrics NO_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }
@@ -82,7 +82,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlSalesFigures figures;

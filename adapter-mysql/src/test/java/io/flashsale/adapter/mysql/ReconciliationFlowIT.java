@@ -5,8 +5,8 @@ import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.service.CancellationService;
 import io.flashsale.application.service.OrderService;
@@ -73,7 +73,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     private static final Duration GRACE = Duration.ofSeconds(60);
     private static final SkuId A = new SkuId("a");
     private static final SkuId B = new SkuId("b");
-    private static final OrderPipelineMetrics NO_PIPELINE_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_PIPELINE_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }
@@ -87,7 +87,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlRecordedStock recordedStock;

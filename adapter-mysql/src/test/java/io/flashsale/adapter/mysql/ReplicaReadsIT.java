@@ -4,7 +4,7 @@ import io.flashsale.adapter.mysql.replica.ReplicaRouting;
 import io.flashsale.adapter.mysql.replica.ReplicaSettings;
 import io.flashsale.adapter.mysql.replica.RoutedReconciliationReports;
 import io.flashsale.adapter.mysql.replica.RoutedRecordedStock;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.service.OrderService;
@@ -265,7 +265,7 @@ class ReplicaReadsIT {
         }
     }
 
-    private static final OrderPipelineMetrics NO_PIPELINE_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_PIPELINE_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }

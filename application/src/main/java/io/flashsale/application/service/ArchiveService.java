@@ -3,7 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ArchiveActivityUseCase;
 import io.flashsale.application.port.in.ArchiveOutcome;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
@@ -30,14 +30,14 @@ import java.util.Set;
  */
 public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesUseCase {
 
-    private final ActivityRepository activities;
+    private final ActivitiesPort activities;
     private final HotStoreArchivePort hotStore;
     private final SettledReservationsPort settled;
     private final Clock clock;
     private final SaleChangesPort changes;
 
     /** @param changes told of each archive: a read of the sale shows its ledgers on record from then on */
-    public ArchiveService(ActivityRepository activities, HotStoreArchivePort hotStore, SettledReservationsPort settled,
+    public ArchiveService(ActivitiesPort activities, HotStoreArchivePort hotStore, SettledReservationsPort settled,
                           Clock clock, SaleChangesPort changes) {
         this.activities = activities;
         this.hotStore = hotStore;

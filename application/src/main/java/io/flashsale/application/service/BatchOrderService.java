@@ -4,7 +4,7 @@ import io.flashsale.application.port.in.OrderBatchFailedException;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RestoreQueuePort;
@@ -41,21 +41,21 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
     private final OrderTransitionsPort transitions;
     private final HotStoreSettlementPort hotStore;
     private final StockReservationPort stock;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final OrderService single;
     private final Clock clock;
     private final OrdersGiveWay giveWay;
 
     public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
                              RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
-                             OrderPipelineMetrics metrics, Clock clock) {
+                             OrderPipelineMetricsPort metrics, Clock clock) {
         this(orders, transitions, restoreQueue, hotStore, stock, metrics, clock, OrdersGiveWay.never());
     }
 
     /** @param giveWay holds each batch back while this instance's buyers queue for its CPU (ADR 65) */
     public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
                              RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
-                             OrderPipelineMetrics metrics, Clock clock, OrdersGiveWay giveWay) {
+                             OrderPipelineMetricsPort metrics, Clock clock, OrdersGiveWay giveWay) {
         this.giveWay = giveWay;
         this.orders = orders;
         this.transitions = transitions;

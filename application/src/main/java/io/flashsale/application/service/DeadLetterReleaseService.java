@@ -6,7 +6,7 @@ import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -42,12 +42,12 @@ public class DeadLetterReleaseService implements ReleaseDeadLettersUseCase {
     private final OrderPlacementPort orders;
     private final HotStoreSettlementPort hotStore;
     private final ActivityRecordsPort activities;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final Clock clock;
 
     public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderPlacementPort orders,
                                     HotStoreSettlementPort hotStore, ActivityRecordsPort activities,
-                                    OrderPipelineMetrics metrics, Clock clock) {
+                                    OrderPipelineMetricsPort metrics, Clock clock) {
         this.deadLetters = deadLetters;
         this.stock = stock;
         this.orders = orders;

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.PlaceOrderUseCase;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.PendingRestore;
@@ -31,12 +31,12 @@ public class OrderService implements PlaceOrderUseCase {
     private final OrderPlacementPort orders;
     private final OrderTransitionsPort transitions;
     private final StockReservationPort stock;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final HotStoreRestores restores;
     private final Clock clock;
 
     public OrderService(OrderPlacementPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
-                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock) {
+                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock) {
         this.orders = orders;
         this.transitions = transitions;
         this.stock = stock;

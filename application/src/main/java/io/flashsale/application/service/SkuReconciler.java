@@ -11,8 +11,8 @@ import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -59,8 +59,8 @@ final class SkuReconciler {
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
     private final OrderTransitionsPort transitions;
-    private final ReconciliationReportRepository reports;
-    private final ReconciliationMetrics metrics;
+    private final ReconciliationReportsPort reports;
+    private final ReconciliationMetricsPort metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final RelayedEventsPort relayed;
@@ -73,7 +73,7 @@ final class SkuReconciler {
      * @param pipeline where the order consumer stands in the broker
      */
     SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
-                  RecordedOrdersPort orders, OrderTransitionsPort transitions, ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                  RecordedOrdersPort orders, OrderTransitionsPort transitions, ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
                   Clock clock, ReconciliationSettings settings, RelayedEventsPort relayed, PipelinePositionPort pipeline) {
         this.relayed = relayed;
         this.pipeline = pipeline;

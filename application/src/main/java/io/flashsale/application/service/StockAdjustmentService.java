@@ -5,7 +5,7 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ListStockAdjustmentsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
@@ -13,10 +13,10 @@ import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -45,8 +45,8 @@ import java.util.Set;
  */
 public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
 
-    private final ActivityRepository activities;
-    private final StockAdjustmentRepository adjustments;
+    private final ActivitiesPort activities;
+    private final StockAdjustmentsPort adjustments;
     private final HotStoreReconciliationPort hotStore;
     private final SkuReconciler reconciler;
     private final Clock clock;
@@ -59,10 +59,10 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
      * @param relayed the hot store's outbox and the broker positions it recorded
      * @param changes told of each recorded adjustment: the sale's stock on record changed
      */
-    public record Ports(ActivityRepository activities, StockAdjustmentRepository adjustments, StockReservationPort stock,
+    public record Ports(ActivitiesPort activities, StockAdjustmentsPort adjustments, StockReservationPort stock,
                         HotStoreReconciliationPort hotStore, RelayedEventsPort relayed, RecordedStockPort recorded,
                         RecordedOrdersPort orders, OrderTransitionsPort transitions,
-                        ReconciliationReportRepository reports, ReconciliationMetrics metrics, SaleChangesPort changes) {
+                        ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes) {
 
         public Ports {
             Objects.requireNonNull(relayed, "relayed");

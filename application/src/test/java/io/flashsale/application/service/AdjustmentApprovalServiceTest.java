@@ -6,17 +6,17 @@ import io.flashsale.application.port.in.ProposalApprovalResult;
 import io.flashsale.application.port.in.ProposalRejectionResult;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.AdjustmentProposalRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ProposalApproval;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
@@ -62,11 +62,11 @@ class AdjustmentApprovalServiceTest {
     private static final String PETER = "peter";
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private AdjustmentProposalRepository proposals;
+    private AdjustmentProposalsPort proposals;
     @Mock
-    private StockAdjustmentRepository adjustments;
+    private StockAdjustmentsPort adjustments;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -78,7 +78,7 @@ class AdjustmentApprovalServiceTest {
     @Mock
     private OrderTransitionsPort transitions;
     @Mock
-    private ReconciliationReportRepository reports;
+    private ReconciliationReportsPort reports;
     @Mock
     private SaleChangesPort changes;
     @Mock

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ArchiveOutcome;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
@@ -42,7 +42,7 @@ class ArchiveServiceTest {
     private static final Instant EARLIER = NOW.minus(Duration.ofMinutes(5));
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private HotStoreArchivePort hotStore;
     @Mock

@@ -5,7 +5,7 @@ import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -63,7 +63,7 @@ class BatchOrderServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
     private BatchOrderService service;
 
     @BeforeEach

@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -62,7 +62,7 @@ class OrderServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
     private OrderService service;
 
     @BeforeEach

@@ -7,13 +7,13 @@ import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.SkuNotFoundException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.PendingRestore;
@@ -92,7 +92,7 @@ import static org.mockito.Mockito.when;
 class ReconciliationServiceTest {
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -106,7 +106,7 @@ class ReconciliationServiceTest {
     @Mock
     private OrderTransitionsPort transitions;
     @Mock
-    private ReconciliationReportRepository reports;
+    private ReconciliationReportsPort reports;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 

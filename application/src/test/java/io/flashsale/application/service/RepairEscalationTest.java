@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
@@ -9,7 +9,7 @@ import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
@@ -64,7 +64,7 @@ class RepairEscalationTest {
     private static final Map<BuyerId, Long> PURCHASES = Map.of(ANN, 1L, BOB, 2L);
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -78,7 +78,7 @@ class RepairEscalationTest {
     @Mock
     private OrderTransitionsPort transitions;
     @Mock
-    private ReconciliationReportRepository reports;
+    private ReconciliationReportsPort reports;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 

@@ -6,7 +6,7 @@ import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.ActivityLookupPort;
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -63,7 +63,7 @@ class SameRequestAliasTest {
     @Mock
     private ActivityLookupPort activities;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     @Mock
     private ReservationAliasPort aliases;
     private ReservationService reads;

@@ -8,7 +8,7 @@ import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OrderLookupPort;
@@ -69,14 +69,14 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    WarmUpScheduler warmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock,
+    WarmUpScheduler warmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock,
                                     WarmUpProperties warmUp, EvictionPolicyGuard eviction) {
         return new WarmUpScheduler(activities, stock, clock, warmUp.lead(), ActivityService.DEFAULT_LOAD_GRACE,
                 eviction);
     }
 
     @Bean
-    ArchiveService archiveService(ActivityRepository activities, HotStoreArchivePort hotStore,
+    ArchiveService archiveService(ActivitiesPort activities, HotStoreArchivePort hotStore,
                                   SettledReservationsPort settled, Clock clock, SaleChangesPort changes) {
         return new ArchiveService(activities, hotStore, settled, clock, changes);
     }

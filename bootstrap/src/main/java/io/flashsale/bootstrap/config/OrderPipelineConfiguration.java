@@ -11,11 +11,11 @@ import io.flashsale.adapter.scheduling.RelayNames;
 import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -64,15 +64,15 @@ public class OrderPipelineConfiguration {
     @Bean
     BatchOrderService batchOrderService(OrderPlacementPort placement, OrderTransitionsPort transitions,
                                         RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
-                                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock,
+                                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock,
                                         BuyerCrowd buyers, GiveWayProperties giveWay) {
         return new BatchOrderService(placement, transitions, restoreQueue, hotStore, stock, metrics, clock,
                 OrdersGiveWay.to(buyers, giveWay.maxWait(), giveWay.look(), clock));
     }
 
     @Bean
-    OutboxRelayService outboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisher publisher,
-                                          OrderPipelineMetrics metrics, RelayProperties relay) {
+    OutboxRelayService outboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisherPort publisher,
+                                          OrderPipelineMetricsPort metrics, RelayProperties relay) {
         return new OutboxRelayService(outbox, publisher, metrics, relayName, relay.staleAfter(), relay.batchSize());
     }
 
@@ -111,7 +111,7 @@ public class OrderPipelineConfiguration {
     @Bean
     DeadLetterReleaseService deadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock,
                                                       OrderPlacementPort placement, HotStoreSettlementPort hotStore,
-                                                      RememberedActivities activities, OrderPipelineMetrics metrics,
+                                                      RememberedActivities activities, OrderPipelineMetricsPort metrics,
                                                       Clock clock) {
         return new DeadLetterReleaseService(deadLetters, stock, placement, hotStore, activities, metrics, clock);
     }

@@ -6,7 +6,7 @@ import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 import io.flashsale.application.port.out.OrderLookupPort;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -95,7 +95,7 @@ abstract class PipelineTestBase {
     @Autowired
     ReservationOutboxPort outbox;
     @Autowired
-    ReservationEventPublisher publisher;
+    ReservationEventPublisherPort publisher;
     @Autowired
     OutboxRelayLoop relayLoop;
     @Autowired

@@ -4,13 +4,13 @@ import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
@@ -76,7 +76,7 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     RunWarmUpScheduleUseCase warmUpSchedule;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     HotStoreReconciliationPort hotStore;
     @Autowired
@@ -84,9 +84,9 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     RecoveryMarkPort recoveryMarks;
     @Autowired
-    ReconciliationReportRepository reports;
+    ReconciliationReportsPort reports;
     @Autowired
-    ReconciliationMetrics reconciliationMetrics;
+    ReconciliationMetricsPort reconciliationMetrics;
 
     @Test
     void givenTheStockHashDeleted_whenReconciled_thenRepairedFromMysqlAndTheSaleSellsOnFromTheTrueRemainder() {
