@@ -141,6 +141,19 @@ final class ArchitectureRules {
             .because("an in-port is a use case; sealed interfaces there are the use cases' result types, not ports")
             .allowEmptyShould(false);
 
+    /**
+     * One name style for out-ports (ADR 94): an interface an adapter implements for the application ends in Port.
+     * Sealed interfaces in port.out are the ports' result types; ...Listener ones are the callbacks an adapter makes
+     * into the application.
+     */
+    static final ArchRule OUT_PORTS_ARE_NAMED_PORT = classes()
+            .that().resideInAPackage("io.flashsale.application.port.out..").and().areInterfaces()
+            .and(areNotSealed()).and().haveSimpleNameNotEndingWith("Listener")
+            .should().haveSimpleNameEndingWith("Port")
+            .because("a reader of port.out tells the contracts an adapter implements from the values they exchange "
+                    + "by the name alone")
+            .allowEmptyShould(false);
+
     static final ArchRule OUT_PORTS_LIVE_IN_PORT_OUT = classes()
             .that().resideInAPackage(APPLICATION).and().areInterfaces()
             .and().resideOutsideOfPackage("io.flashsale.application.port.in..")

@@ -17,6 +17,7 @@ import io.flashsale.application.archfixture.ApplicationDiscoveringARole;
 import io.flashsale.application.archfixture.ApplicationUsingLettuce;
 import io.flashsale.application.archfixture.StockCounter;
 import io.flashsale.application.port.in.archfixture.ReservationFinder;
+import io.flashsale.application.port.out.archfixture.OrderArchive;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingPersistence;
@@ -145,6 +146,11 @@ class ArchitectureRulesTest {
     @Test
     void outPortRuleCatchesAPortOutsidePortOut() {
         assertCaught(ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT, StockCounter.class);
+    }
+
+    @Test
+    void outPortNamingRuleCatchesAnOutPortNotNamedPort() {
+        assertCaught(ArchitectureRules.OUT_PORTS_ARE_NAMED_PORT, OrderArchive.class);
     }
 
     @Test

@@ -65,6 +65,9 @@ class ArchitectureTest {
     static final ArchRule out_ports_live_in_port_out = ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT;
 
     @ArchTest
+    static final ArchRule out_ports_are_named_port = ArchitectureRules.OUT_PORTS_ARE_NAMED_PORT;
+
+    @ArchTest
     static final ArchRule core_and_wiring_do_not_discover_ports = ArchitectureRules.CORE_AND_WIRING_DO_NOT_DISCOVER_PORTS;
 
     /** Behaviour lives in the adapters and the application; bootstrap only builds and wires it (ADR 92). */

@@ -2,7 +2,7 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.application.port.out.DatabaseProbePort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
@@ -20,7 +20,7 @@ import java.time.Duration;
 /**
  * The reservation pipeline's Kafka beans, on top of Spring Boot's Kafka auto-configuration (its ProducerFactory,
  * KafkaTemplate, ConsumerFactory, listener container factory and KafkaAdmin, which creates the two topics below
- * when they are absent). Needs a {@link PlaceOrderBatchUseCase} bean and an {@link OrderPipelineMetrics} bean, which
+ * when they are absent). Needs a {@link PlaceOrderBatchUseCase} bean and an {@link OrderPipelineMetricsPort} bean, which
  * hears of every dead-lettered event; any {@link RetryListener} beans hear of every failed delivery and dead letter too.
  *
  * <p>Properties, with defaults: {@code flashsale.kafka.topic} (flashsale.reservations),
@@ -82,7 +82,7 @@ public class KafkaPipelineConfiguration {
     ReservationListenerContainerSetup reservationListenerContainerSetup(
             KafkaTemplate<String, String> kafkaTemplate, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
             RetryPolicy reservationRetryPolicy, ObjectProvider<DatabaseProbePort> database,
-            OrderPipelineMetrics metrics, ObjectProvider<RetryListener> retryListeners) {
+            OrderPipelineMetricsPort metrics, ObjectProvider<RetryListener> retryListeners) {
         return new ReservationListenerContainerSetup(kafkaTemplate, deadLetterTopic, reservationRetryPolicy,
                 database.getIfAvailable(() -> DatabaseProbePort.UNPROBED), metrics,
                 retryListeners.orderedStream().toList());

@@ -2,7 +2,7 @@ package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * {@code max.block.ms} (60 s by default) while the broker is unreachable, before this publisher's own wait starts:
  * keep {@code spring.kafka.producer.properties[max.block.ms]} at or below the acknowledgement timeout.
  */
-public class KafkaReservationEventPublisher implements ReservationEventPublisher {
+public class KafkaReservationEventPublisher implements ReservationEventPublisherPort {
 
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
 

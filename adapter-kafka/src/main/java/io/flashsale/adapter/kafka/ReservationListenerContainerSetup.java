@@ -1,7 +1,7 @@
 package io.flashsale.adapter.kafka;
 
 import io.flashsale.application.port.out.DatabaseProbePort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
@@ -35,13 +35,13 @@ import java.util.List;
  *   <li>A batch that met a store out of reach ({@link StoresUnavailableBatchException}) is back-pressure, not a
  *   failure of its events (ADR 78): the attempts never run out; between two of them the container is paused and the
  *   database probed every {@link RetryPolicy#probeInterval()} ({@link DatabaseProbingBackOffHandler}), and resumed once
- *   it answers. Every such attempt is counted ({@link OrderPipelineMetrics#waitedForStores}).</li>
+ *   it answers. Every such attempt is counted ({@link OrderPipelineMetricsPort#waitedForStores}).</li>
  *   <li>A failing event is retried with exponential back-off, then published unchanged (key, value, headers plus
  *   spring-kafka's {@code kafka_dlt-*} headers) to the dead-letter topic, on whichever partition its key hashes to
  *   (so the dead-letter topic may have fewer partitions than the main one). An event that cannot be decoded
  *   ({@link MalformedReservationMessageException}) is dead-lettered at once. If the dead-letter topic does not
  *   take it, the event is not committed and is tried again.</li>
- *   <li>Every dead-lettered event is reported to the application's {@link OrderPipelineMetrics}, so operators
+ *   <li>Every dead-lettered event is reported to the application's {@link OrderPipelineMetricsPort}, so operators
  *   count dead letters without seeing Kafka.</li>
  * </ul>
  */
@@ -63,7 +63,7 @@ public class ReservationListenerContainerSetup
      */
     public ReservationListenerContainerSetup(KafkaOperations<?, ?> template, String deadLetterTopic,
                                              RetryPolicy retryPolicy, DatabaseProbePort database,
-                                             OrderPipelineMetrics metrics, List<RetryListener> retryListeners) {
+                                             OrderPipelineMetricsPort metrics, List<RetryListener> retryListeners) {
         var recoverer = new DeadLetterPublishingRecoverer(template,
                 (record, failure) -> new TopicPartition(deadLetterTopic, -1));
         backPressure = new DatabaseProbingBackOffHandler(database);
@@ -100,7 +100,7 @@ public class ReservationListenerContainerSetup
     }
 
     /** Counts the attempts of batches that waited for a store out of reach. */
-    private record StoreWaitReport(OrderPipelineMetrics metrics) implements RetryListener {
+    private record StoreWaitReport(OrderPipelineMetricsPort metrics) implements RetryListener {
 
         @Override
         public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {
@@ -116,7 +116,7 @@ public class ReservationListenerContainerSetup
     }
 
     /** Hands each dead-lettered event to the application's metrics port, by its key: the reservation id. */
-    private record DeadLetterReport(OrderPipelineMetrics metrics) implements RetryListener {
+    private record DeadLetterReport(OrderPipelineMetricsPort metrics) implements RetryListener {
 
         @Override
         public void failedDelivery(ConsumerRecord<?, ?> record, Exception failure, int deliveryAttempt) {

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ class FirstStartIT {
     private static final String TOPIC = "first-start-it-" + UUID.randomUUID();
 
     @Autowired
-    private ReservationEventPublisher publisher;
+    private ReservationEventPublisherPort publisher;
     @Autowired
     private KafkaListenerEndpointRegistry listeners;
     @Autowired

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.domain.order.OrderPlacement;
 
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The application's metrics port as the Kafka adapter reaches it: dead letters and waits for the stores. */
-final class RecordingOrderPipelineMetrics implements OrderPipelineMetrics {
+final class RecordingOrderPipelineMetrics implements OrderPipelineMetricsPort {
 
     private final List<String> deadLettered = new CopyOnWriteArrayList<>();
     private final AtomicInteger storeWaits = new AtomicInteger();

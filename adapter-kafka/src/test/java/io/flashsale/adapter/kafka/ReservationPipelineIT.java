@@ -7,7 +7,7 @@ import ch.qos.logback.core.read.ListAppender;
 import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.EventPosition;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.testsupport.TestServices;
@@ -68,7 +68,7 @@ class ReservationPipelineIT {
     private static Admin admin;
 
     @Autowired
-    private ReservationEventPublisher publisher;
+    private ReservationEventPublisherPort publisher;
     @Autowired
     private DeadLetterPort deadLetters;
     @Autowired

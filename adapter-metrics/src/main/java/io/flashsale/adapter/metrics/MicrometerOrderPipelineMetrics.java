@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.ReservationId;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * refusal is also a WARN line, because it means the database of record and Redis disagree and reconciliation has work
  * to do; so is every dead letter, because it waits for an admin to replay it.
  */
-public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetrics {
+public final class MicrometerOrderPipelineMetrics implements OrderPipelineMetricsPort {
 
     public static final String ORDERS = "flashsale.orders";
     public static final String RELAYED = "flashsale.relay.relayed";

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * repair is also a WARN line with the activity, SKU, classification and figures, for an operator to follow up; every
  * repair held back for review an ERROR line.
  */
-public final class MicrometerReconciliationMetrics implements ReconciliationMetrics {
+public final class MicrometerReconciliationMetrics implements ReconciliationMetricsPort {
 
     public static final String DRIFT = "flashsale.reconciliation.drift";
     public static final String REVIEW = "flashsale.reconciliation.review";

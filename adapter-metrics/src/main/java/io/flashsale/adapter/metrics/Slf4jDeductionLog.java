@@ -1,7 +1,7 @@
 package io.flashsale.adapter.metrics;
 
 import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.DeductionLog;
+import io.flashsale.application.port.out.DeductionLogPort;
 import io.flashsale.domain.reservation.ReservationLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +17,7 @@ import java.util.function.Function;
  * {@code deduction requestId=.. buyer=.. activity=.. sku=a,b quantity=1,2 outcome=Reserved elapsedMicros=..}. The
  * logger's appender is asynchronous (logback-spring.xml): the request thread formats the line and queues it.
  */
-public final class Slf4jDeductionLog implements DeductionLog {
+public final class Slf4jDeductionLog implements DeductionLogPort {
 
     public static final String LOGGER = "flashsale.deductions";
 

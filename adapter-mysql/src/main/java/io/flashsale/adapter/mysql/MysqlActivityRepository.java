@@ -3,7 +3,7 @@ package io.flashsale.adapter.mysql;
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
 import io.flashsale.application.port.out.ActivityRecord;
 import io.flashsale.application.port.out.ActivityRecordsPort;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -21,7 +21,7 @@ import java.util.Optional;
  * Activities in MySQL: an activity and its items are written in one transaction and change after only by an audited
  * stock adjustment (the item's stock) and the archive mark set once after the sale.
  */
-public class MysqlActivityRepository implements ActivityRepository, ActivityRecordsPort {
+public class MysqlActivityRepository implements ActivitiesPort, ActivityRecordsPort {
 
     /** The range of a DATETIME column on both MySQL and MariaDB. */
     private static final Instant EARLIEST = Instant.parse("1000-01-01T00:00:00Z");

@@ -100,9 +100,8 @@ public class MysqlAdapterConfiguration {
     }
 
     @Bean
-    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper,
-                                            MysqlOrderRepository mysqlOrderRepository) {
-        return new MysqlRecordedOrders(orderDao, orderRowMapper, mysqlOrderRepository);
+    MysqlRecordedOrders mysqlRecordedOrders(OrderDao orderDao, OrderRowMapper orderRowMapper) {
+        return new MysqlRecordedOrders(orderDao, orderRowMapper);
     }
 
     /** What the order consumer asks before it takes its partitions up again after a database outage (ADR 78). */

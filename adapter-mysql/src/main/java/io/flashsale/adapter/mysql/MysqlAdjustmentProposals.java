@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.AdjustmentProposalRepository;
+import io.flashsale.application.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.ProposalApproval;
 import io.flashsale.domain.activity.ActivityId;
@@ -20,7 +20,7 @@ import java.util.Optional;
  * {@link MysqlStockAdjustments} does (locking the item row after it), then moves the proposal out of PENDING by a
  * conditional update, all in one transaction: of racing approvals one applies it and the others find it approved.
  */
-public class MysqlAdjustmentProposals implements AdjustmentProposalRepository {
+public class MysqlAdjustmentProposals implements AdjustmentProposalsPort {
 
     private final AdjustmentProposalDao dao;
     private final MysqlStockAdjustments adjustments;

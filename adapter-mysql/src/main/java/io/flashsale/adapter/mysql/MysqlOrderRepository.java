@@ -1,7 +1,10 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
@@ -28,9 +31,11 @@ import java.util.Optional;
  * stored as a FAILED order in a second transaction. Every later move is one conditional UPDATE out of
  * ORDERED; the transaction that changes the row gives the stock back in the same transaction, and no other
  * can. Lock waits, deadlocks and lost connections are not caught: they reach the caller, whose retry finds
- * either nothing done or everything done.
+ * either nothing done or everything done. One class serves the four order ports, since they share the one conditional
+ * close and its stock giving-back; each caller is given only the port it uses.
  */
-public class MysqlOrderRepository implements OrderRepository {
+public class MysqlOrderRepository
+        implements OrderPlacementPort, OrderLookupPort, OrderTransitionsPort, RestoreQueuePort {
 
     private final OrderDao dao;
     private final OrderRowMapper mapper;
@@ -180,24 +185,6 @@ public class MysqlOrderRepository implements OrderRepository {
     public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
         return counted(ReservationStatus.CANCELLED, transactions.execute(
                 status -> close(reservationId, ReservationStatus.CANCELLED, cancelledAt, null)));
-    }
-
-    @Override
-    public Optional<ReservationId> expireNextDue(Instant now) {
-        Order expired = transactions.execute(status -> {
-            String due = dao.selectNextDueForUpdate(deadlineClock.judgedAt(mapper.storedPrecision(now)));
-            if (due == null) {
-                return null;
-            }
-            ReservationId id = new ReservationId(due);
-            Order closed = close(id, ReservationStatus.EXPIRED, now, now);
-            if (closed == null) {
-                throw new IllegalStateException("order " + id + " was locked as ORDERED and yet did not expire");
-            }
-            return closed;
-        });
-        counted(ReservationStatus.EXPIRED, expired);
-        return Optional.ofNullable(expired).map(Order::id);
     }
 
     @Override

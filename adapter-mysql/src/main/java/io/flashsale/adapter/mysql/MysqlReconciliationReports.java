@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
@@ -13,7 +13,7 @@ import java.util.List;
  * Reconciliation reports in {@code reconciliation_report}: inserted once, read newest first; a NEEDS_REVIEW one is
  * later closed, once, by the operator who approved the repair or by reconciliation (ADR 85).
  */
-public class MysqlReconciliationReports implements ReconciliationReportRepository {
+public class MysqlReconciliationReports implements ReconciliationReportsPort {
 
     private final ReconciliationReportDao dao;
 

@@ -13,27 +13,18 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An activity's orders in pages for a rebuild of the hot store, and reconciliation's cancel of an order whose buyer
- * cancelled first in the hot store (the one conditional close {@link MysqlOrderRepository} makes every move out of
- * ORDERED with). Reservation ids are {@code <activityId>.<token>}
- * (ADR 5), so one activity's orders are one range of the primary key: a page is a range scan of at most {@code max}
- * rows, then its lines in one more statement.
+ * An activity's orders in pages for a rebuild of the hot store, and the orders reconciliation looks up by id or by when
+ * they closed. Reservation ids are {@code <activityId>.<token>} (ADR 5), so one activity's orders are one range of the
+ * primary key: a page is a range scan of at most {@code max} rows, then its lines in one more statement.
  */
 public class MysqlRecordedOrders implements RecordedOrdersPort {
 
     private final OrderDao dao;
     private final OrderRowMapper mapper;
-    private final MysqlOrderRepository orders;
 
-    MysqlRecordedOrders(OrderDao dao, OrderRowMapper mapper, MysqlOrderRepository orders) {
+    MysqlRecordedOrders(OrderDao dao, OrderRowMapper mapper) {
         this.dao = dao;
         this.mapper = mapper;
-        this.orders = orders;
-    }
-
-    @Override
-    public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
-        return orders.cancelReleased(reservationId, cancelledAt);
     }
 
     @Override

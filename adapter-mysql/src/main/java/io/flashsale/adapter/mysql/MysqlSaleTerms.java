@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.SaleTermsRepository;
+import io.flashsale.application.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.shared.InvalidValueException;
 
@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /** A sale's pause and window in its {@code activity} row (ADR 79); each change is one conditional UPDATE. */
-public class MysqlSaleTerms implements SaleTermsRepository {
+public class MysqlSaleTerms implements SaleTermsPort {
 
     private final ActivityDao dao;
 

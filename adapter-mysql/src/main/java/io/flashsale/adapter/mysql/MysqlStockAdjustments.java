@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
@@ -17,7 +17,7 @@ import java.util.List;
  * sold update locks too, so an adjustment and an order never interleave), changes the stock only while it stays at or
  * above sold, and appends the adjustment row with the figures it saw. Nothing here updates or deletes an adjustment.
  */
-public class MysqlStockAdjustments implements StockAdjustmentRepository {
+public class MysqlStockAdjustments implements StockAdjustmentsPort {
 
     private final StockAdjustmentDao dao;
     private final TransactionOperations transactions;

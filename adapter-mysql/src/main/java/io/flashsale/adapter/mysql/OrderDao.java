@@ -53,12 +53,6 @@ interface OrderDao {
     int markPaid(@Param("reservationId") String reservationId, @Param("at") Instant at,
                  @Param("judgedAt") Instant judgedAt);
 
-    /**
-     * The ORDERED order past its payment deadline at {@code judgedAt} (null: the database's clock) first, locked; rows
-     * other transactions hold are skipped.
-     */
-    String selectNextDueForUpdate(@Param("judgedAt") Instant judgedAt);
-
     /** Takes units off the buyer's purchase row unless it holds fewer; returns the rows changed (0 or 1). */
     int subtractFromPurchase(@Param("activityId") String activityId, @Param("buyerId") String buyerId,
                              @Param("skuId") String skuId, @Param("quantity") int quantity);

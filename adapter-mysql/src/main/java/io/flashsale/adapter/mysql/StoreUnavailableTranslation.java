@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -50,7 +50,7 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
     /** The adapter's classes that implement an application out-port (not its DAOs, mappers or configuration). */
     private static ClassFilter portsOfThisAdapter() {
         String adapter = StoreUnavailableTranslation.class.getPackageName();
-        String ports = OrderRepository.class.getPackageName();
+        String ports = OrderPlacementPort.class.getPackageName();
         return type -> type.getPackageName().equals(adapter) && Arrays.stream(ClassUtils.getAllInterfacesForClass(type))
                 .anyMatch(port -> port.getPackageName().equals(ports));
     }

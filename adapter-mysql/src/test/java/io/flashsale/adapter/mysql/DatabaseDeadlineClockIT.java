@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.domain.activity.Activity;
@@ -60,11 +59,11 @@ class DatabaseDeadlineClockIT {
     }
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
     @Autowired
     MysqlProviderPayments payments;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     DataSource dataSource;
 
@@ -115,8 +114,7 @@ class DatabaseDeadlineClockIT {
         Instant dueAt = databaseNow.plusSeconds(3);
         Reservation order = placed(sale, "buyer-1", dueAt.minus(TIMEOUT), ahead);
 
-        assertThat(orders.expireDue(ahead.instant(), 10)).as("batched pass, ten minutes ahead").isEmpty();
-        assertThat(orders.expireNextDue(ahead.instant())).as("one-by-one pass, ten minutes ahead").isEmpty();
+        assertThat(orders.expireDue(ahead.instant(), 10)).as("ten minutes ahead").isEmpty();
         assertThat(status(order)).isEqualTo(ReservationStatus.ORDERED);
 
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))

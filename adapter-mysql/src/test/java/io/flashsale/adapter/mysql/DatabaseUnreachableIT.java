@@ -1,9 +1,8 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -66,9 +65,9 @@ class DatabaseUnreachableIT {
     @Autowired
     FallbackReservationPort fallback;
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     MysqlSalesFigures figures;
 

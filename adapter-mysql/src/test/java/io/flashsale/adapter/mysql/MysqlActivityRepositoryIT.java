@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -62,7 +62,7 @@ class MysqlActivityRepositoryIT {
     private static final TimeZone ORIGINAL_ZONE = TimeZone.getDefault();
 
     @Autowired
-    ActivityRepository repository;
+    ActivitiesPort repository;
 
     @Autowired
     DataSource dataSource;

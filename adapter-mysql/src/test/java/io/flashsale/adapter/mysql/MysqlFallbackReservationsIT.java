@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -56,9 +55,9 @@ class MysqlFallbackReservationsIT {
     @Autowired
     FallbackReservationPort fallback;
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     MysqlSalesFigures figures;
     @Autowired

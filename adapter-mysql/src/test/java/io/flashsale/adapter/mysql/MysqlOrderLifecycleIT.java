@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -58,10 +57,10 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
     private static final Duration TIMEOUT = Duration.ofMinutes(1);
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlSalesFigures figures;
@@ -104,7 +103,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         assertThat(books().sold(sale)).containsExactly("a 1");
         assertThat(books().flows(reservation.id())).containsExactly("a SALE 1");
         assertThat(orders.closeWithRestore(reservation.id(), ReservationStatus.CANCELLED, paidAt)).isFalse();
-        assertThat(orders.expireNextDue(reservedAt.plus(TIMEOUT).plusSeconds(1))).isEmpty();
+        assertThat(expireOneDue(reservedAt.plus(TIMEOUT).plusSeconds(1))).isEmpty();
         assertThat(books().sold(sale)).containsExactly("a 1");
     }
 
@@ -121,7 +120,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
 
         assertThat(orders.find(late.id()).orElseThrow().status()).isEqualTo(ReservationStatus.ORDERED);
         assertThat(orders.find(onTime.id()).orElseThrow().status()).isEqualTo(ReservationStatus.PAID);
-        assertThat(orders.expireNextDue(deadline)).contains(late.id());
+        assertThat(expireOneDue(deadline)).contains(late.id());
         assertThat(books().sold(sale)).containsExactly("a 1");
     }
 
@@ -278,7 +277,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         assertThat(orders.closeWithRestore(cancelled.id(), ReservationStatus.CANCELLED, placedAt.plusSeconds(2)))
                 .isFalse();
         assertThat(orders.cancelReleased(released.id(), placedAt.plusSeconds(1))).isTrue();
-        assertThat(orders.expireNextDue(due)).isPresent();
+        assertThat(expireOneDue(due)).isPresent();
         assertThat(orders.expireDue(due, 10)).hasSize(2);
 
         assertThat(restored("cancelled") - cancelledBefore).as("2 + 1 cancelled, 1 released").isEqualTo(4);
@@ -410,10 +409,10 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         orders.markPaid(paid.id(), placedAt.plusSeconds(1));
         Instant beforeAnyDeadline = placedAt.plusMillis(9_999);
 
-        assertThat(orders.expireNextDue(beforeAnyDeadline)).isEmpty();
-        assertThat(orders.expireNextDue(placedAt.plusSeconds(16))).contains(early.id());
-        assertThat(orders.expireNextDue(placedAt.plusSeconds(16))).contains(late.id());
-        assertThat(orders.expireNextDue(placedAt.plusSeconds(16))).isEmpty();
+        assertThat(expireOneDue(beforeAnyDeadline)).isEmpty();
+        assertThat(expireOneDue(placedAt.plusSeconds(16))).contains(early.id());
+        assertThat(expireOneDue(placedAt.plusSeconds(16))).contains(late.id());
+        assertThat(expireOneDue(placedAt.plusSeconds(16))).isEmpty();
 
         assertThat(books().status(paid.id())).isEqualTo("PAID");
         assertThat(books().sold(sale)).containsExactly("a 1");
@@ -442,14 +441,14 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
             }
 
             long started = System.nanoTime();
-            assertThat(orders.expireNextDue(now)).contains(second.id());
-            assertThat(orders.expireNextDue(now)).isEmpty();
+            assertThat(expireOneDue(now)).contains(second.id());
+            assertThat(expireOneDue(now)).isEmpty();
             assertThat(Duration.ofNanos(System.nanoTime() - started))
                     .as("no lock wait: locked rows are skipped").isLessThan(Duration.ofSeconds(LOCK_WAIT_SECONDS - 1));
             otherInstance.rollback();
         }
 
-        assertThat(orders.expireNextDue(now)).contains(first.id());
+        assertThat(expireOneDue(now)).contains(first.id());
         assertThat(books().sold(sale)).containsExactly("a 0");
     }
 
@@ -504,7 +503,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         List<Callable<String>> contenders = new ArrayList<>(List.of(
                 () -> orders.closeWithRestore(contested.id(), ReservationStatus.CANCELLED, now) ? "CANCELLED" : "",
                 () -> orders.closeWithRestore(contested.id(), ReservationStatus.CANCELLED, now) ? "CANCELLED" : "",
-                () -> orders.expireNextDue(now).map(id -> id.equals(contested.id()) ? "EXPIRED" : "OTHER " + id)
+                () -> expireOneDue(now).map(id -> id.equals(contested.id()) ? "EXPIRED" : "OTHER " + id)
                         .orElse(""),
                 () -> orders.markPaid(contested.id(), now) ? "PAID" : "",
                 () -> orders.markPaid(contested.id(), now) ? "PAID" : ""));
@@ -581,6 +580,11 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
         }
     }
 
+    /** The expiry's production path with a batch of one: the order it expired, if any was due. */
+    private Optional<ReservationId> expireOneDue(Instant now) {
+        return orders.expireDue(now, 1).stream().map(PendingRestore::reservationId).findFirst();
+    }
+
     /** Instances expiring until nothing is due; returns what each one expired. */
     private List<List<ReservationId>> expireConcurrently(Instant now, int instances) throws Exception {
         CountDownLatch start = new CountDownLatch(1);
@@ -590,8 +594,8 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
                 passes.add(pool.submit(() -> {
                     start.await();
                     List<ReservationId> expired = new ArrayList<>();
-                    for (Optional<ReservationId> next = orders.expireNextDue(now); next.isPresent();
-                         next = orders.expireNextDue(now)) {
+                    for (Optional<ReservationId> next = expireOneDue(now); next.isPresent();
+                         next = expireOneDue(now)) {
                         expired.add(next.get());
                     }
                     return expired;

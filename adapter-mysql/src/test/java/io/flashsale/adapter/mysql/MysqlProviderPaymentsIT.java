@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.application.port.out.RefusedPayment;
 import io.flashsale.domain.activity.Activity;
@@ -52,9 +51,9 @@ class MysqlProviderPaymentsIT extends LifecycleDatabase {
     @Autowired
     MysqlProviderPayments payments;
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     DataSource dataSource;
 

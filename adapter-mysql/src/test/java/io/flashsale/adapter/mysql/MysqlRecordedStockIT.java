@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.SkuId;
@@ -40,10 +39,10 @@ class MysqlRecordedStockIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Test
     void givenOrdersInEveryStateAndAnAdjustment_thenOneSkusFiguresComeBackAsTheDatabaseHoldsThem() {

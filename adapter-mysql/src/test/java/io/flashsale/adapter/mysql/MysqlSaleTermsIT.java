@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.SaleTermsRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -30,10 +30,10 @@ class MysqlSaleTermsIT {
     private static final Instant ENDS_AT = Instant.parse("2030-06-01T12:00:00Z");
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
-    SaleTermsRepository terms;
+    SaleTermsPort terms;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {

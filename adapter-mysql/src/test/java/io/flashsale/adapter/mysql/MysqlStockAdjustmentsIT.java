@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -40,10 +39,10 @@ class MysqlStockAdjustmentsIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     DataSource dataSource;

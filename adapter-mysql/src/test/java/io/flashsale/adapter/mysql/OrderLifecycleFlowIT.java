@@ -3,9 +3,9 @@ package io.flashsale.adapter.mysql;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.application.service.CancellationService;
 import io.flashsale.application.service.ExpiryService;
@@ -68,7 +68,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
 
     private static final Duration PAYMENT_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration LATCH_WAIT = Duration.ofSeconds(20);
-    private static final OrderPipelineMetrics NO_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }
@@ -79,10 +79,10 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
     };
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlSalesFigures figures;
@@ -102,10 +102,10 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
 
     @BeforeEach
     void wireTheServices() {
-        pipeline = new OrderService(orders, hot, NO_METRICS, clock);
-        cancellations = new CancellationService(orders, hot, clock);
-        payments = new PaymentService(orders, hot, clock);
-        expiry = new ExpiryService(orders, hot, clock);
+        pipeline = new OrderService(orders, orders, orders, hot, NO_METRICS, clock);
+        cancellations = new CancellationService(orders, orders, orders, hot, clock);
+        payments = new PaymentService(orders, orders, hot, clock);
+        expiry = new ExpiryService(orders, orders, hot, clock);
         sweep = new PendingRestoreService(orders, hot, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
     }
@@ -127,7 +127,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
             looked.countDown();
             await(cancelled);
         }, args -> {
-        }), hot, NO_METRICS, clock);
+        }), orders, orders, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -166,7 +166,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(cancelled);
-        }), hot, NO_METRICS, clock);
+        }), orders, orders, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -229,7 +229,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(paid);
-        }), hot, NO_METRICS, clock);
+        }), orders, orders, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -261,7 +261,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(paid);
-        }), hot, NO_METRICS, clock);
+        }), orders, orders, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -388,8 +388,9 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
     }
 
     /** The real repository, with a pause before and after {@code place}: where a delivery can be overtaken. */
-    private OrderRepository pausingPlace(Consumer<Object[]> beforePlace, Consumer<Object[]> afterPlace) {
-        return (OrderRepository) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{OrderRepository.class},
+    private OrderPlacementPort pausingPlace(Consumer<Object[]> beforePlace, Consumer<Object[]> afterPlace) {
+        return (OrderPlacementPort) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{OrderPlacementPort.class},
                 (proxy, method, args) -> {
                     boolean placing = method.getName().equals("place");
                     if (placing) {

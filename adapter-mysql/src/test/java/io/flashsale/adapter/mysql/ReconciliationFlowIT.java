@@ -5,9 +5,8 @@ import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.service.CancellationService;
 import io.flashsale.application.service.OrderService;
@@ -74,7 +73,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     private static final Duration GRACE = Duration.ofSeconds(60);
     private static final SkuId A = new SkuId("a");
     private static final SkuId B = new SkuId("b");
-    private static final OrderPipelineMetrics NO_PIPELINE_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_PIPELINE_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }
@@ -85,10 +84,10 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     };
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Autowired
     MysqlRecordedStock recordedStock;
@@ -121,14 +120,15 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     @BeforeEach
     void wireTheServices() {
         ReconciliationSettings settings = new ReconciliationSettings(GRACE, 5, Duration.ofSeconds(60));
-        pipeline = new OrderService(orders, hot, NO_PIPELINE_METRICS, clock);
+        pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
-        cancellations = new CancellationService(orders, hot, clock);
+        cancellations = new CancellationService(orders, orders, orders, hot, clock);
         reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, reports, metrics), clock, settings);
-        adjustments = new StockAdjustmentService(activities, adjustmentRecords, hot, hot, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, metrics, clock, settings, SaleChangesPort.none());
+                recordedOrders, orders, reports, metrics), clock, settings);
+        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustmentRecords, hot, hot,
+                RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),
+                clock, settings);
     }
 
     // ---- the drift cases ----

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -26,11 +25,11 @@ final class ReconciliationSales {
     static final SkuId A = new SkuId("a");
     static final SkuId B = new SkuId("b");
 
-    private final ActivityRepository activities;
-    private final OrderRepository orders;
+    private final ActivitiesPort activities;
+    private final MysqlOrderRepository orders;
     final Instant era = TestEras.next();
 
-    ReconciliationSales(ActivityRepository activities, OrderRepository orders) {
+    ReconciliationSales(ActivitiesPort activities, MysqlOrderRepository orders) {
         this.activities = activities;
         this.orders = orders;
     }

@@ -4,8 +4,7 @@ import io.flashsale.adapter.mysql.replica.ReplicaRouting;
 import io.flashsale.adapter.mysql.replica.ReplicaSettings;
 import io.flashsale.adapter.mysql.replica.RoutedReconciliationReports;
 import io.flashsale.adapter.mysql.replica.RoutedRecordedStock;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.service.OrderService;
@@ -102,7 +101,7 @@ class ReplicaReadsIT {
     MysqlActivityRepository activities;
 
     @Autowired
-    OrderRepository orders;
+    MysqlOrderRepository orders;
 
     @Autowired
     MysqlRecordedOrders recordedOrders;
@@ -246,7 +245,7 @@ class ReplicaReadsIT {
 
             Reservation sold = reserve(hot, sale.id(), sales.era.plusSeconds(5));
             TestClock clock = new TestClock(sales.era.plusSeconds(6));
-            assertThat(new OrderService(orders, hot, NO_PIPELINE_METRICS, clock).placeOrder(sold))
+            assertThat(new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock).placeOrder(sold))
                     .isInstanceOf(OrderPlacement.Placed.class);
             assertThat(hot.stock(sale.id()).orElseThrow().getFirst().ledger()).isEqualTo(new StockLedger(5, 0, 1));
             awaitTrue(lenient::replicaInUse, Duration.ofSeconds(10), "the lag within the generous bound");
@@ -269,7 +268,7 @@ class ReplicaReadsIT {
         }
     }
 
-    private static final OrderPipelineMetrics NO_PIPELINE_METRICS = new OrderPipelineMetrics() {
+    private static final OrderPipelineMetricsPort NO_PIPELINE_METRICS = new OrderPipelineMetricsPort() {
         @Override
         public void recorded(OrderPlacement placement) {
         }
@@ -282,7 +281,7 @@ class ReplicaReadsIT {
     private ReconciliationService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
         return new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, figures, recordedOrders,
-                reports, new RecordingReconciliationMetrics()), clock,
+                orders, reports, new RecordingReconciliationMetrics()), clock,
                 new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
     }
 

@@ -2,7 +2,7 @@ package io.flashsale.adapter.outage;
 
 import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -124,7 +124,7 @@ public final class FailoverStockReservations implements StockReservationPort {
      * lacks: a repeat of one of those must reach {@link #reserve}, which replays it, not be answered "sold out".
      */
     public AcceptedRequestsPort acceptedRequests(AcceptedRequestsPort hotStore) {
-        return activityId -> hotStore.read(activityId).map(keys -> (AcceptedRequests) (buyerId, requestId) ->
+        return activityId -> hotStore.read(activityId).map(keys -> (AcceptedRequestsSnapshotPort) (buyerId, requestId) ->
                 keys.mayHold(buyerId, requestId) || databaseAnswers.holds(activityId, buyerId, requestId));
     }
 

@@ -4,7 +4,7 @@ import io.flashsale.application.port.in.DegradedException;
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.RebuildRetryPass;
 import io.flashsale.application.port.in.RetryRebuildsUseCase;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -101,11 +101,11 @@ class FailoverStockReservationsTest {
     void givenARequestTheDatabasePathAnswered_whenTheSalesAcceptedKeysAreRead_thenItsKeyMayBeHeldThere() {
         breaker.transitionToOpenState();
         assertThat(attempt("decided-by-the-database")).isInstanceOf(ReservationOutcome.Reserved.class);
-        AcceptedRequests nothingInRedis = (buyer, request) -> false;
+        AcceptedRequestsSnapshotPort nothingInRedis = (buyer, request) -> false;
         AcceptedRequestsPort keys = failover.acceptedRequests(sale -> sale.equals(SALE)
                 ? Optional.of(nothingInRedis) : Optional.empty());
 
-        AcceptedRequests read = keys.read(SALE).orElseThrow();
+        AcceptedRequestsSnapshotPort read = keys.read(SALE).orElseThrow();
 
         assertThat(read.mayHold(new BuyerId("buyer"), new RequestId("decided-by-the-database")))
                 .as("Redis's index lacks it: a repeat must reach the failover, which replays it").isTrue();

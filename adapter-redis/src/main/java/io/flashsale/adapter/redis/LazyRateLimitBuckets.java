@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.RedisConnectionException;
 
@@ -14,16 +14,16 @@ import java.util.function.Supplier;
  * be reached a take fails at once, and a new connection is tried at most every {@link #RETRY_AFTER_FAILURE}: the
  * admission lets such attempts through rather than waiting on a connect timeout per request.
  */
-final class LazyRateLimitBuckets implements RateLimitBuckets {
+final class LazyRateLimitBuckets implements RateLimitBucketsPort {
 
     static final Duration RETRY_AFTER_FAILURE = Duration.ofMillis(500);
 
-    private final Supplier<RateLimitBuckets> connect;
-    private volatile RateLimitBuckets connected;
+    private final Supplier<RateLimitBucketsPort> connect;
+    private volatile RateLimitBucketsPort connected;
     private boolean failedBefore;
     private long retryAtNanos;
 
-    LazyRateLimitBuckets(Supplier<RateLimitBuckets> connect) {
+    LazyRateLimitBuckets(Supplier<RateLimitBucketsPort> connect) {
         this.connect = connect;
     }
 
@@ -32,8 +32,8 @@ final class LazyRateLimitBuckets implements RateLimitBuckets {
         return buckets().tryTake(key, limit);
     }
 
-    private RateLimitBuckets buckets() {
-        RateLimitBuckets now = connected;
+    private RateLimitBucketsPort buckets() {
+        RateLimitBucketsPort now = connected;
         if (now != null) {
             return now;
         }

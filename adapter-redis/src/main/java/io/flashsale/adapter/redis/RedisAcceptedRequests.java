@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.codec.StringCodec;
@@ -25,9 +25,9 @@ final class RedisAcceptedRequests implements AcceptedRequestsPort {
     }
 
     @Override
-    public Optional<AcceptedRequests> read(ActivityId activityId) {
+    public Optional<AcceptedRequestsSnapshotPort> read(ActivityId activityId) {
         byte[] value = redis.dispatch(CommandType.GET, new ByteArrayOutput<>(StringCodec.UTF8),
                 new CommandArgs<>(StringCodec.UTF8).addKey(RedisKeys.acceptedRequests(activityId)));
-        return AcceptedRequestsFilter.of(value).map(AcceptedRequests.class::cast);
+        return AcceptedRequestsFilter.of(value).map(AcceptedRequestsSnapshotPort.class::cast);
     }
 }

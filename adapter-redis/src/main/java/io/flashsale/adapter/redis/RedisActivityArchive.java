@@ -20,7 +20,6 @@ import java.util.Set;
  */
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
-    private static final String CHECK = "check";
     private static final String DELETE = "delete";
 
     private final RedisClusterCommands<String, String> redis;
@@ -65,11 +64,6 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
         return pages.reservationIds(RedisKeys.reservations(activityId), ReservationStatus.CANCELLED::equals).stream()
                 .map(ReservationId::new)
                 .toList();
-    }
-
-    @Override
-    public boolean outboxDrained(ActivityId activityId) {
-        return run(activityId, CHECK);
     }
 
     @Override

@@ -8,7 +8,7 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
@@ -322,11 +322,11 @@ public final class RedisHotStore implements AutoCloseable {
      * @param prefix  the key prefix of every bucket, e.g. {@code fs:rl:}
      * @param timeout how long one take may wait for Redis before it fails
      */
-    public RateLimitBuckets rateLimitBuckets(String prefix, Duration timeout) {
+    public RateLimitBucketsPort rateLimitBuckets(String prefix, Duration timeout) {
         return new LazyRateLimitBuckets(() -> connectRateLimitBuckets(prefix, timeout));
     }
 
-    private RateLimitBuckets connectRateLimitBuckets(String prefix, Duration timeout) {
+    private RateLimitBucketsPort connectRateLimitBuckets(String prefix, Duration timeout) {
         synchronized (extraConnections) {
             if (client instanceof RedisClusterClient cluster) {
                 StatefulRedisClusterConnection<String, String> own = cluster.connect();

@@ -4,7 +4,7 @@ import io.flashsale.adapter.redis.internal.BucketArguments;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -20,7 +20,7 @@ import java.util.List;
  * buyer's bucket is kept by {@code reserve.lua} itself, in the sale's slot, one round trip for both (ADR 0060). A key expires {@link BucketArguments#KEEP_AFTER_FULL} after its bucket would be full again, so
  * Redis holds recent callers' buckets only.
  */
-public final class RedisRateLimitBuckets implements RateLimitBuckets {
+public final class RedisRateLimitBuckets implements RateLimitBucketsPort {
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript take;

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -105,7 +105,7 @@ class AcceptedRequestsFilterIT {
         }
         probe.run(redis, ScriptOutputType.INTEGER, new String[] {filter}, args.toArray(String[]::new));
 
-        AcceptedRequests read = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
+        AcceptedRequestsSnapshotPort read = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
 
         assertThat(added).allSatisfy(key -> assertThat(read.mayHold(new BuyerId(key[0]), new RequestId(key[1])))
                 .as("added %s", String.join(":", key)).isTrue());

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.SkuStock;
@@ -14,7 +14,7 @@ import java.util.Optional;
  * A database of record holding a few sales, none archived and none sold yet: just what the warm-up schedule asks.
  * Only the schedule's queries are answered.
  */
-final class DueActivities implements ActivityRepository {
+final class DueActivities implements ActivitiesPort {
 
     private final List<Activity> activities;
 

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
@@ -91,7 +91,7 @@ class KeyedSoldOutAnswersIT {
      */
     private static AcceptedRequestsPort arrivingLate(AcceptedRequestsPort port) {
         return activityId -> {
-            Optional<AcceptedRequests> read = port.read(activityId);
+            Optional<AcceptedRequestsSnapshotPort> read = port.read(activityId);
             try {
                 Thread.sleep(LATE_MS);
             } catch (InterruptedException interrupted) {

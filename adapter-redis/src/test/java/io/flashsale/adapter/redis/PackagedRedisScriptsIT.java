@@ -115,7 +115,7 @@ class PackagedRedisScriptsIT {
         assertThat(claimed).hasSize(10);
         outbox.acknowledge(activityId, claimed);
         assertThat(outbox.backlog(activityId)).isEqualTo(OutboxBacklog.EMPTY);
-        assertThat(archive.outboxDrained(activityId)).isTrue();
+        assertThat(reconciliation.outboxDrained(activityId)).isTrue();
 
         // The order pipeline places eight in a batch and one singly, and one is refused (its unit stays reserved).
         settlement.settle(activityId, ids(made.subList(0, 8)), List.of());

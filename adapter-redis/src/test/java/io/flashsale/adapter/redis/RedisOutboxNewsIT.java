@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.in.RelayReservationsUseCase;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.NewsDrivenRelay;
 import io.flashsale.application.service.OutboxRelayService;
@@ -324,7 +324,7 @@ class RedisOutboxNewsIT {
     }
 
     /** What the broker would get: the moment each reservation was handed on. */
-    private final class Recorder implements ReservationEventPublisher {
+    private final class Recorder implements ReservationEventPublisherPort {
 
         @Override
         public void publish(List<Reservation> reservations) {
@@ -334,7 +334,7 @@ class RedisOutboxNewsIT {
         }
     }
 
-    private static final class NoMetrics implements OrderPipelineMetrics {
+    private static final class NoMetrics implements OrderPipelineMetricsPort {
 
         @Override
         public void recorded(OrderPlacement placement) {

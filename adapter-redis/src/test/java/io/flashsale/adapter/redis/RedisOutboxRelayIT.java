@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.service.OutboxRelayService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.order.OrderPlacement;
@@ -47,7 +47,7 @@ class RedisOutboxRelayIT {
     private final AtomicInteger failedPasses = new AtomicInteger();
 
     /** Stands in for the broker: remembers what it acknowledged, or refuses everything while down. */
-    private static final class RecordingPublisher implements ReservationEventPublisher {
+    private static final class RecordingPublisher implements ReservationEventPublisherPort {
 
         final Queue<Reservation> published = new ConcurrentLinkedQueue<>();
         volatile boolean down;
@@ -61,7 +61,7 @@ class RedisOutboxRelayIT {
         }
     }
 
-    private static final class CountingMetrics implements OrderPipelineMetrics {
+    private static final class CountingMetrics implements OrderPipelineMetricsPort {
 
         final AtomicInteger relayed = new AtomicInteger();
 

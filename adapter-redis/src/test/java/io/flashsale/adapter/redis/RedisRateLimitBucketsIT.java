@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.BucketLimit;
 import org.junit.jupiter.api.AfterAll;
@@ -32,8 +32,8 @@ class RedisRateLimitBucketsIT {
     private static final String PREFIX = "fs:rl:it-" + UUID.randomUUID() + ":";
     private static final RedisHotStore FIRST = connect();
     private static final RedisHotStore SECOND = connect();
-    private static final RateLimitBuckets ON_FIRST = FIRST.rateLimitBuckets(PREFIX, Duration.ofSeconds(2));
-    private static final RateLimitBuckets ON_SECOND = SECOND.rateLimitBuckets(PREFIX, Duration.ofSeconds(2));
+    private static final RateLimitBucketsPort ON_FIRST = FIRST.rateLimitBuckets(PREFIX, Duration.ofSeconds(2));
+    private static final RateLimitBucketsPort ON_SECOND = SECOND.rateLimitBuckets(PREFIX, Duration.ofSeconds(2));
     /** A burst of 10, then one token a minute: nothing refills while a test runs. */
     private static final BucketLimit TEN_THEN_SLOW = new BucketLimit(10, 1, Duration.ofMinutes(1));
 
@@ -52,7 +52,7 @@ class RedisRateLimitBucketsIT {
         List<Future<Integer>> taken = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
             for (int t = 0; t < threads; t++) {
-                RateLimitBuckets instance = t % 2 == 0 ? ON_FIRST : ON_SECOND;
+                RateLimitBucketsPort instance = t % 2 == 0 ? ON_FIRST : ON_SECOND;
                 taken.add(pool.submit(() -> {
                     start.await();
                     int mine = 0;

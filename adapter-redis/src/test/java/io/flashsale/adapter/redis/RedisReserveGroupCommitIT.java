@@ -5,7 +5,7 @@ import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
@@ -306,7 +306,7 @@ class RedisReserveGroupCommitIT {
                 request.buyerId(), request.requestId()), size.bits(), size.hashes()).index()).distinct().count())
                 .isGreaterThan(1_000);
         assertThat(calls.get("bitfield")).isEqualTo(5L);
-        AcceptedRequests filter = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
+        AcceptedRequestsSnapshotPort filter = new RedisAcceptedRequests(redis).read(activityId).orElseThrow();
         assertThat(requests).allSatisfy(request ->
                 assertThat(filter.mayHold(request.buyerId(), request.requestId())).isTrue());
         assertThat(redis.hlen(RedisKeys.reservations(activityId))).isEqualTo(1_100);

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.port.out.ActivityLookupPort;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.KnownRefusals;
 import io.flashsale.application.service.ReservationService;
@@ -36,7 +36,7 @@ final class ReservationServices {
     static ReservationService over(StockReservationPort stock, KnownRefusals known, Clock clock, List<Order> orders) {
         ActivityLookupPort noLookups = id -> Optional.empty();
         Map<ReservationId, Order> byId = orders.stream().collect(Collectors.toMap(Order::id, Function.identity()));
-        OrderRepository ordersOnRecord = port(OrderRepository.class, (method, args) ->
+        OrderLookupPort ordersOnRecord = port(OrderLookupPort.class, (method, args) ->
                 method.equals("find") && args.length == 1 && args[0] instanceof ReservationId id
                         ? Optional.ofNullable(byId.get(id)) : null);
         return new ReservationService(stock, noLookups, ordersOnRecord,

@@ -1,6 +1,6 @@
 package io.flashsale.application.id;
 
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.IdGeneratorPort;
 
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * by their millisecond: one process never hands out a millisecond below one it used before, even when the clock steps
  * back; ids of one millisecond come in random order among themselves.
  */
-public final class UuidV7IdGenerator implements IdGenerator {
+public final class UuidV7IdGenerator implements IdGeneratorPort {
 
     private static final long VERSION_7 = 0x7000L;
     private static final long RAND_A_BITS = 0x0FFFL;

@@ -12,8 +12,8 @@ import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.in.WarmUpActivityUseCase;
 import io.flashsale.application.port.out.ActivityRecord;
 import io.flashsale.application.port.out.ActivityRecordsPort;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -35,17 +35,17 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     /** How long a warm-up waits, by default, for another one's load in flight. */
     public static final Duration DEFAULT_LOAD_GRACE = LoadInFlight.DEFAULT_GRACE;
 
-    private final ActivityRepository activities;
+    private final ActivitiesPort activities;
     private final ActivityRecordsPort records;
     private final StockReservationPort stock;
-    private final IdGenerator ids;
+    private final IdGeneratorPort ids;
     private final Duration loadGrace;
     private final SaleChangesPort changes;
     private final RecentStockFigures figures;
     private final EvictionPolicyGuard eviction;
 
     /** Reads the repository itself and tells nobody of a creation. */
-    public ActivityService(ActivityRepository activities, StockReservationPort stock, IdGenerator ids,
+    public ActivityService(ActivitiesPort activities, StockReservationPort stock, IdGeneratorPort ids,
                            Duration loadGrace) {
         this(activities, id -> ActivityRecord.read(activities, id), stock, ids, loadGrace, SaleChangesPort.none());
     }
@@ -54,20 +54,20 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
      * @param records   the sales as the read path sees them, usually remembered in front of {@code activities}
      * @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost
      */
-    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes) {
+    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes) {
         this(activities, records, stock, ids, loadGrace, changes, RecentStockFigures.none(stock));
     }
 
     /** @param figures the hot store's live figures as the buyers' reads see them (at most one read per sale per moment) */
-    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
+    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
         this(activities, records, stock, ids, loadGrace, changes, figures, EvictionPolicyGuard.trusting());
     }
 
     /** @param eviction refuses a warm-up while the hot store may evict a sale's keys (ADR 77) */
-    public ActivityService(ActivityRepository activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGenerator ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures,
+    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
+                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures,
                            EvictionPolicyGuard eviction) {
         this.activities = activities;
         this.records = records;

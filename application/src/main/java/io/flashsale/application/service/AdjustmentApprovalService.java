@@ -10,8 +10,8 @@ import io.flashsale.application.port.in.ProposalRejectionResult;
 import io.flashsale.application.port.in.ProposeStockAdjustmentUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.AdjustmentProposalRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.port.out.ProposalApproval;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -37,14 +37,14 @@ public class AdjustmentApprovalService implements ProposeStockAdjustmentUseCase,
 
     private static final System.Logger LOG = System.getLogger(AdjustmentApprovalService.class.getName());
 
-    private final ActivityRepository activities;
-    private final AdjustmentProposalRepository proposals;
+    private final ActivitiesPort activities;
+    private final AdjustmentProposalsPort proposals;
     private final StockAdjustmentService adjustments;
     private final ReconcileActivityUseCase reconciliation;
     private final Clock clock;
     private final Duration ttl;
 
-    public AdjustmentApprovalService(ActivityRepository activities, AdjustmentProposalRepository proposals,
+    public AdjustmentApprovalService(ActivitiesPort activities, AdjustmentProposalsPort proposals,
                                      StockAdjustmentService adjustments, ReconcileActivityUseCase reconciliation,
                                      Clock clock, Duration ttl) {
         if (ttl == null || !ttl.isPositive()) {

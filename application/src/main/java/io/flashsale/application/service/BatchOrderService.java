@@ -2,10 +2,12 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.OrderBatchFailedException;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.HotStoreSettlementPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
@@ -35,28 +37,32 @@ import java.util.Map;
  */
 public class BatchOrderService implements PlaceOrderBatchUseCase {
 
-    private final OrderRepository orders;
+    private final OrderPlacementPort orders;
+    private final OrderTransitionsPort transitions;
     private final HotStoreSettlementPort hotStore;
     private final StockReservationPort stock;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final OrderService single;
     private final Clock clock;
     private final OrdersGiveWay giveWay;
 
-    public BatchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore, StockReservationPort stock,
-                             OrderPipelineMetrics metrics, Clock clock) {
-        this(orders, hotStore, stock, metrics, clock, OrdersGiveWay.never());
+    public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
+                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
+                             OrderPipelineMetricsPort metrics, Clock clock) {
+        this(orders, transitions, restoreQueue, hotStore, stock, metrics, clock, OrdersGiveWay.never());
     }
 
     /** @param giveWay holds each batch back while this instance's buyers queue for its CPU (ADR 65) */
-    public BatchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore, StockReservationPort stock,
-                             OrderPipelineMetrics metrics, Clock clock, OrdersGiveWay giveWay) {
+    public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
+                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
+                             OrderPipelineMetricsPort metrics, Clock clock, OrdersGiveWay giveWay) {
         this.giveWay = giveWay;
         this.orders = orders;
+        this.transitions = transitions;
         this.hotStore = hotStore;
         this.stock = stock;
         this.metrics = metrics;
-        this.single = new OrderService(orders, stock, metrics, clock);
+        this.single = new OrderService(orders, transitions, restoreQueue, stock, metrics, clock);
         this.clock = clock;
     }
 
@@ -139,7 +145,7 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
             for (ReservationId id : confirm) {
                 if (before.get(id) == ReservationStatus.CANCELLED) {
                     // Released by the buyer between our look and the commit. A no-op if the order left ORDERED since.
-                    orders.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
+                    transitions.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
                 }
             }
         });

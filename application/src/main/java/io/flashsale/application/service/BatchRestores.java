@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -20,12 +20,12 @@ import java.util.Map;
  */
 final class BatchRestores {
 
-    private final OrderRepository orders;
+    private final RestoreQueuePort restoreQueue;
     private final HotStoreSettlementPort hotStore;
     private final Clock clock;
 
-    BatchRestores(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
-        this.orders = orders;
+    BatchRestores(RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, Clock clock) {
+        this.restoreQueue = restoreQueue;
         this.hotStore = hotStore;
         this.clock = clock;
     }
@@ -50,9 +50,9 @@ final class BatchRestores {
             }
         });
         if (!done.isEmpty()) {
-            orders.hotStoreRestoredAll(done);
+            restoreQueue.hotStoreRestoredAll(done);
         }
-        postponed.forEach(id -> orders.postponeHotStoreRestore(id, clock.instant().plus(HotStoreRestores.RETRY_AFTER)));
+        postponed.forEach(id -> restoreQueue.postponeHotStoreRestore(id, clock.instant().plus(HotStoreRestores.RETRY_AFTER)));
         return done.size();
     }
 }

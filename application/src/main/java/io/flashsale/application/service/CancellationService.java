@@ -2,9 +2,11 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.CancelReservationUseCase;
 import io.flashsale.application.port.in.CancellationResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
@@ -29,21 +31,24 @@ public class CancellationService implements CancelReservationUseCase {
     /** The hot store is told after the database, so it can move on between the two reads: look again, boundedly. */
     private static final int LOOKS = 3;
 
-    private final OrderRepository orders;
+    private final OrderLookupPort orders;
+    private final OrderTransitionsPort transitions;
     private final StockReservationPort stock;
     private final HotStoreRestores restores;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
-    public CancellationService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        this(orders, stock, ReservationAliasPort.none(), clock);
+    public CancellationService(OrderLookupPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
+                               StockReservationPort stock, Clock clock) {
+        this(orders, transitions, restoreQueue, stock, ReservationAliasPort.none(), clock);
     }
 
-    public CancellationService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
-                               Clock clock) {
+    public CancellationService(OrderLookupPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
+                               StockReservationPort stock, ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
+        this.transitions = transitions;
         this.stock = stock;
-        this.restores = new HotStoreRestores(orders, stock, clock);
+        this.restores = new HotStoreRestores(restoreQueue, stock, clock);
         this.aliases = aliases;
         this.clock = clock;
     }
@@ -107,7 +112,7 @@ public class CancellationService implements CancelReservationUseCase {
         return switch (order.status()) {
             case ORDERED -> {
                 Instant now = clock.instant();
-                if (!orders.closeWithRestore(order.id(), ReservationStatus.CANCELLED, now)) {
+                if (!transitions.closeWithRestore(order.id(), ReservationStatus.CANCELLED, now)) {
                     yield Optional.empty();
                 }
                 restores.tryComplete(PendingRestore.of(order, ReservationStatus.CANCELLED));

@@ -6,7 +6,7 @@ import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
 import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.reservation.AdmissionLimit;
@@ -33,7 +33,7 @@ public class DatabaseReservations implements ReserveOnDatabaseUseCase {
 
     private final FallbackReservationPort database;
     private final ActivityLookupPort activities;
-    private final RateLimitBuckets buyerBuckets;
+    private final RateLimitBucketsPort buyerBuckets;
 
     public DatabaseReservations(FallbackReservationPort database, ActivityLookupPort activities) {
         this(database, activities, null);
@@ -41,7 +41,7 @@ public class DatabaseReservations implements ReserveOnDatabaseUseCase {
 
     /** @param buyerBuckets where the buyer's bucket is taken from while the database decides; null: no buyer limit */
     public DatabaseReservations(FallbackReservationPort database, ActivityLookupPort activities,
-                                RateLimitBuckets buyerBuckets) {
+                                RateLimitBucketsPort buyerBuckets) {
         this.database = database;
         this.activities = activities;
         this.buyerBuckets = buyerBuckets;

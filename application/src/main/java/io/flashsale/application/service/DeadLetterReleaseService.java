@@ -6,8 +6,8 @@ import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -39,15 +39,15 @@ public class DeadLetterReleaseService implements ReleaseDeadLettersUseCase {
 
     private final DeadLetterPort deadLetters;
     private final StockReservationPort stock;
-    private final OrderRepository orders;
+    private final OrderPlacementPort orders;
     private final HotStoreSettlementPort hotStore;
     private final ActivityRecordsPort activities;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final Clock clock;
 
-    public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderRepository orders,
+    public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderPlacementPort orders,
                                     HotStoreSettlementPort hotStore, ActivityRecordsPort activities,
-                                    OrderPipelineMetrics metrics, Clock clock) {
+                                    OrderPipelineMetricsPort metrics, Clock clock) {
         this.deadLetters = deadLetters;
         this.stock = stock;
         this.orders = orders;

@@ -2,8 +2,9 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.port.out.RestoreQueuePort;
 
 import java.time.Clock;
 import java.util.List;
@@ -16,13 +17,14 @@ import java.util.List;
  */
 public class ExpiryService implements ExpireUnpaidOrdersUseCase {
 
-    private final OrderRepository orders;
+    private final OrderTransitionsPort transitions;
     private final BatchRestores restores;
     private final Clock clock;
 
-    public ExpiryService(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
-        this.orders = orders;
-        this.restores = new BatchRestores(orders, hotStore, clock);
+    public ExpiryService(OrderTransitionsPort transitions, RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
+                         Clock clock) {
+        this.transitions = transitions;
+        this.restores = new BatchRestores(restoreQueue, hotStore, clock);
         this.clock = clock;
     }
 
@@ -31,7 +33,7 @@ public class ExpiryService implements ExpireUnpaidOrdersUseCase {
         if (max < 1) {
             throw new IllegalArgumentException("max must be positive");
         }
-        List<PendingRestore> expired = orders.expireDue(clock.instant(), max);
+        List<PendingRestore> expired = transitions.expireDue(clock.instant(), max);
         if (expired.isEmpty()) {
             return 0;
         }

@@ -1,6 +1,6 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.reservation.ReservationId;
@@ -19,12 +19,12 @@ final class HotStoreRestores {
     /** The hot store has not been told the order exists yet; the order pipeline tells it within moments. */
     static final Duration RETRY_AFTER = Duration.ofSeconds(2);
 
-    private final OrderRepository orders;
+    private final RestoreQueuePort restoreQueue;
     private final StockReservationPort stock;
     private final Clock clock;
 
-    HotStoreRestores(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        this.orders = orders;
+    HotStoreRestores(RestoreQueuePort restoreQueue, StockReservationPort stock, Clock clock) {
+        this.restoreQueue = restoreQueue;
         this.stock = stock;
         this.clock = clock;
     }
@@ -34,12 +34,12 @@ final class HotStoreRestores {
         ReservationId reservationId = restore.reservationId();
         if (stock.restore(restore).filter(ReservationStatus.RESERVED::equals).isPresent()) {
             // Still RESERVED: the order pipeline confirms it soon, and only an ORDERED reservation can be restored.
-            orders.postponeHotStoreRestore(reservationId, clock.instant().plus(RETRY_AFTER));
+            restoreQueue.postponeHotStoreRestore(reservationId, clock.instant().plus(RETRY_AFTER));
             return false;
         }
         // Restored now, given back already (restored before, or released by the buyer while RESERVED), or unknown to
         // the hot store.
-        orders.hotStoreRestored(reservationId);
+        restoreQueue.hotStoreRestored(reservationId);
         return true;
     }
 

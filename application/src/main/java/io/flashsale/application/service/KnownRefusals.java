@@ -1,6 +1,6 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.SaleChangeListener;
 import io.flashsale.application.port.out.StockReturnListener;
@@ -60,7 +60,7 @@ public final class KnownRefusals implements StockReturnListener, SaleChangeListe
     }
 
     /** The sale's accepted request keys, read after every refusal learnt up to {@code vouchesUpTo}. */
-    private record AcceptedRead(AcceptedRequests keys, long vouchesUpTo) {
+    private record AcceptedRead(AcceptedRequestsSnapshotPort keys, long vouchesUpTo) {
 
         boolean vouchesFor(Remembered refusal) {
             return refusal.learnt() <= vouchesUpTo;
@@ -245,7 +245,7 @@ public final class KnownRefusals implements StockReturnListener, SaleChangeListe
             // Every refusal counted so far was answered before this read begins, so the read holds every key
             // accepted before those answers.
             long vouchesUpTo = learnings.get();
-            Optional<AcceptedRequests> keys = acceptedRequests.read(activityId);
+            Optional<AcceptedRequestsSnapshotPort> keys = acceptedRequests.read(activityId);
             if (keys.isEmpty() || returnsHeard.get() != ticket) {
                 return;
             }

@@ -9,7 +9,7 @@ import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -43,12 +43,12 @@ final class LedgerRebuild {
     private final HotStoreSettlementPort settlement;
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
-    private final ReconciliationMetrics metrics;
+    private final ReconciliationMetricsPort metrics;
     private final Clock clock;
     private final int page;
 
     LedgerRebuild(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement, RecordedStockPort recorded,
-                  RecordedOrdersPort orders, ReconciliationMetrics metrics, Clock clock, int page) {
+                  RecordedOrdersPort orders, ReconciliationMetricsPort metrics, Clock clock, int page) {
         if (page < 1) {
             throw new IllegalArgumentException("page must be positive, was " + page);
         }

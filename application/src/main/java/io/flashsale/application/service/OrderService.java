@@ -1,9 +1,11 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.PlaceOrderUseCase;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
@@ -26,17 +28,20 @@ import java.util.Optional;
  */
 public class OrderService implements PlaceOrderUseCase {
 
-    private final OrderRepository orders;
+    private final OrderPlacementPort orders;
+    private final OrderTransitionsPort transitions;
     private final StockReservationPort stock;
-    private final OrderPipelineMetrics metrics;
+    private final OrderPipelineMetricsPort metrics;
     private final HotStoreRestores restores;
     private final Clock clock;
 
-    public OrderService(OrderRepository orders, StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock) {
+    public OrderService(OrderPlacementPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
+                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock) {
         this.orders = orders;
+        this.transitions = transitions;
         this.stock = stock;
         this.metrics = metrics;
-        this.restores = new HotStoreRestores(orders, stock, clock);
+        this.restores = new HotStoreRestores(restoreQueue, stock, clock);
         this.clock = clock;
     }
 
@@ -73,7 +78,7 @@ public class OrderService implements PlaceOrderUseCase {
         Optional<Reservation> held = stock.findReservation(id);
         if (held.isPresent() && held.get().status() == ReservationStatus.CANCELLED) {
             // Released by the buyer between our look and the commit. A no-op if the order left ORDERED meanwhile.
-            orders.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
+            transitions.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
         }
     }
 

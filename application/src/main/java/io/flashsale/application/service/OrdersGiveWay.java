@@ -1,6 +1,6 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.Pause;
+import io.flashsale.application.port.out.PausePort;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -22,14 +22,14 @@ public final class OrdersGiveWay {
     private final Duration look;
     private final InstantSource clock;
     private final LongSupplier nanoTime;
-    private final Pause pause;
+    private final PausePort pause;
 
     /**
      * @param maxWait the longest any reservation waits for its order because of the crowd; zero never holds
      * @param look    how often a held batch looks at the crowd again (the crowd works its answer out at most as often)
      */
     public OrdersGiveWay(BuyerCrowd buyers, Duration maxWait, Duration look, InstantSource clock, LongSupplier nanoTime,
-                         Pause pause) {
+                         PausePort pause) {
         if (maxWait.isNegative() || look.isNegative() || look.isZero()) {
             throw new IllegalArgumentException("maxWait must not be negative and look must be positive");
         }
@@ -47,7 +47,7 @@ public final class OrdersGiveWay {
     }
 
     public static OrdersGiveWay to(BuyerCrowd buyers, Duration maxWait, Duration look, Clock clock) {
-        return new OrdersGiveWay(buyers, maxWait, look, clock, System::nanoTime, Pause.SLEEP);
+        return new OrdersGiveWay(buyers, maxWait, look, clock, System::nanoTime, PausePort.SLEEP);
     }
 
     /** Returns once the crowd is gone or the batch has waited enough; how long it held the batch back. */

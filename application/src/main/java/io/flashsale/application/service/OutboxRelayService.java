@@ -3,9 +3,9 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.RelayReservationsUseCase;
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
 
@@ -23,13 +23,13 @@ import java.util.List;
 public class OutboxRelayService implements RelayReservationsUseCase {
 
     private final ReservationOutboxPort outbox;
-    private final ReservationEventPublisher publisher;
-    private final OrderPipelineMetrics metrics;
+    private final ReservationEventPublisherPort publisher;
+    private final OrderPipelineMetricsPort metrics;
     private final String relayName;
     private final Duration staleAfter;
     private final int batchSize;
 
-    public OutboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisher publisher, OrderPipelineMetrics metrics,
+    public OutboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisherPort publisher, OrderPipelineMetricsPort metrics,
                               String relayName, Duration staleAfter, int batchSize) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive");

@@ -2,7 +2,8 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.PayReservationUseCase;
 import io.flashsale.application.port.in.PaymentResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
@@ -32,18 +33,21 @@ public class PaymentService implements PayReservationUseCase {
     /** The hot store is told after the database: one more look covers a move that happened between the two reads. */
     private static final int LOOKS = 2;
 
-    private final OrderRepository orders;
+    private final OrderLookupPort orders;
+    private final OrderTransitionsPort transitions;
     private final StockReservationPort stock;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
-    public PaymentService(OrderRepository orders, StockReservationPort stock, Clock clock) {
-        this(orders, stock, ReservationAliasPort.none(), clock);
+    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
+                          Clock clock) {
+        this(orders, transitions, stock, ReservationAliasPort.none(), clock);
     }
 
-    public PaymentService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
-                          Clock clock) {
+    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
+                          ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
+        this.transitions = transitions;
         this.stock = stock;
         this.aliases = aliases;
         this.clock = clock;
@@ -91,7 +95,7 @@ public class PaymentService implements PayReservationUseCase {
             return new PaymentResult.NotPayable(hotStatus.get());
         }
         Instant now = clock.instant();
-        if (orders.markPaid(id, now)) {
+        if (transitions.markPaid(id, now)) {
             mirrorPaid(id);
             return new PaymentResult.Paid(order.closed(ReservationStatus.PAID, now).toReservation());
         }

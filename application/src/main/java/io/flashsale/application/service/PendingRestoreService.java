@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.PendingRestore;
 
 import java.time.Clock;
@@ -15,13 +15,13 @@ import java.util.List;
  */
 public class PendingRestoreService implements CompletePendingRestoresUseCase {
 
-    private final OrderRepository orders;
+    private final RestoreQueuePort restoreQueue;
     private final BatchRestores restores;
     private final Clock clock;
 
-    public PendingRestoreService(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
-        this.orders = orders;
-        this.restores = new BatchRestores(orders, hotStore, clock);
+    public PendingRestoreService(RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, Clock clock) {
+        this.restoreQueue = restoreQueue;
+        this.restores = new BatchRestores(restoreQueue, hotStore, clock);
         this.clock = clock;
     }
 
@@ -30,7 +30,7 @@ public class PendingRestoreService implements CompletePendingRestoresUseCase {
         if (max < 1) {
             throw new IllegalArgumentException("max must be positive");
         }
-        List<PendingRestore> due = orders.dueHotStoreRestores(clock.instant(), max);
+        List<PendingRestore> due = restoreQueue.dueHotStoreRestores(clock.instant(), max);
         return due.isEmpty() ? 0 : restores.complete(due);
     }
 }

@@ -3,7 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ConfirmPaymentUseCase;
 import io.flashsale.application.port.in.PaymentNotification;
 import io.flashsale.application.port.in.ProviderPaymentResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort;
 import io.flashsale.application.port.out.RefusedPayment;
 import io.flashsale.application.port.out.ReservationAliasPort;
@@ -31,13 +31,13 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
     /** The hot store is told after the database: one more look covers a move that happened between the two reads. */
     private static final int LOOKS = 2;
 
-    private final OrderRepository orders;
+    private final OrderLookupPort orders;
     private final ProviderPaymentsPort payments;
     private final StockReservationPort stock;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
-    public ProviderPaymentService(OrderRepository orders, ProviderPaymentsPort payments, StockReservationPort stock,
+    public ProviderPaymentService(OrderLookupPort orders, ProviderPaymentsPort payments, StockReservationPort stock,
                                   ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
         this.payments = payments;

@@ -15,15 +15,16 @@ import io.flashsale.application.port.in.ReconcileSkuUseCase;
 import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -61,9 +62,9 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     static final String CLEARED_BY = "reconciliation";
     static final int MAX_OPERATOR = 100;
 
-    private final ActivityRepository activities;
+    private final ActivitiesPort activities;
     private final HotStoreReconciliationPort hotStore;
-    private final ReconciliationReportRepository reports;
+    private final ReconciliationReportsPort reports;
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final SkuReconciler skus;
@@ -80,10 +81,11 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
      * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
      * @param pipeline      where the order consumer stands in the broker
      */
-    public record Ports(ActivityRepository activities, StockReservationPort stock, HotStoreReconciliationPort hotStore,
+    public record Ports(ActivitiesPort activities, StockReservationPort stock, HotStoreReconciliationPort hotStore,
                         HotStoreSettlementPort settlement, RelayedEventsPort relayed, RecoveryMarkPort recoveryMarks,
                         PipelinePositionPort pipeline, RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                        ReconciliationReportRepository reports, ReconciliationMetrics metrics) {
+                        OrderTransitionsPort transitions, ReconciliationReportsPort reports,
+                        ReconciliationMetricsPort metrics) {
 
         public Ports {
             Objects.requireNonNull(relayed, "relayed");
@@ -99,8 +101,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
         this.reports = ports.reports();
         this.clock = clock;
         this.settings = settings;
-        this.skus = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.recordedOrders(), reports,
-                ports.metrics(), clock, settings, ports.relayed(), ports.pipeline());
+        this.skus = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.recordedOrders(),
+                ports.transitions(), reports, ports.metrics(), clock, settings, ports.relayed(), ports.pipeline());
         this.rebuilds = new LedgerRebuild(hotStore, ports.settlement(), ports.recorded(), ports.recordedOrders(),
                 ports.metrics(), clock, LedgerRebuild.PAGE);
         this.gate = new PipelineGate(ports.relayed(), ports.pipeline(), ports.recoveryMarks());

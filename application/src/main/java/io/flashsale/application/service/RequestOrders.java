@@ -1,6 +1,6 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;
@@ -13,7 +13,7 @@ final class RequestOrders {
     private RequestOrders() {
     }
 
-    static Optional<Order> of(ReservationAliasPort aliases, OrderRepository orders, ReservationId reservationId) {
+    static Optional<Order> of(ReservationAliasPort aliases, OrderLookupPort orders, ReservationId reservationId) {
         return aliases.orderReservationOf(reservationId).flatMap(orders::find);
     }
 }

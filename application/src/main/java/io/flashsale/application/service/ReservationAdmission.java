@@ -3,7 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -29,12 +29,12 @@ public final class ReservationAdmission {
     private static final long LOG_EVERY_NANOS = Duration.ofSeconds(30).toNanos();
 
     private final AdmissionPolicy policy;
-    private final RateLimitBuckets shared;
-    private final RateLimitBuckets local;
+    private final RateLimitBucketsPort shared;
+    private final RateLimitBucketsPort local;
     private final boolean limitsAnything;
     private final AtomicLong lastFailureLogged = new AtomicLong(System.nanoTime() - LOG_EVERY_NANOS);
 
-    public ReservationAdmission(AdmissionPolicy policy, RateLimitBuckets shared, RateLimitBuckets local) {
+    public ReservationAdmission(AdmissionPolicy policy, RateLimitBucketsPort shared, RateLimitBucketsPort local) {
         this.policy = policy;
         this.shared = shared;
         this.local = local;

@@ -7,9 +7,9 @@ import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.DeductionLog;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.DeductionLogPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.order.Order;
@@ -43,22 +43,22 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
 
     private final StockReservationPort stock;
     private final ActivityLookupPort activities;
-    private final OrderRepository orders;
-    private final IdGenerator ids;
+    private final OrderLookupPort orders;
+    private final IdGeneratorPort ids;
     private final Clock clock;
     private final KnownRefusals known;
     private final ReservationAdmission admission;
     private final ReservationAliasPort aliases;
     private final RiskControl risk;
-    private final DeductionLog deductions;
+    private final DeductionLogPort deductions;
 
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock) {
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock) {
         this(stock, activities, orders, ids, clock, KnownRefusals.none());
     }
 
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock, KnownRefusals known) {
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock, KnownRefusals known) {
         this(stock, activities, orders, ids, clock, known, ReservationAdmission.unlimited());
     }
 
@@ -67,14 +67,14 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      * @param admission the rate limits asked after the known refusals (those cost less than the limits) and before
      *                  the store
      */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission) {
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission) {
         this(stock, activities, orders, ids, clock, known, admission, ReservationAliasPort.none());
     }
 
     /** @param aliases asked by reads only, when the database has no order of the id and the hot store no live one */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
                               ReservationAliasPort aliases) {
         this(stock, activities, orders, ids, clock, known, admission, aliases, RiskControl.none());
     }
@@ -83,16 +83,16 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      * @param risk asked first: the blocklist and the device limit are answered from memory, before any refusal or
      *             limit that may cost a round trip (ADR 0081)
      */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
                               ReservationAliasPort aliases, RiskControl risk) {
-        this(stock, activities, orders, ids, clock, known, admission, aliases, risk, DeductionLog.none());
+        this(stock, activities, orders, ids, clock, known, admission, aliases, risk, DeductionLogPort.none());
     }
 
     /** @param deductions told of every attempt the store answered, with its outcome and time (ADR 0087) */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderRepository orders,
-                              IdGenerator ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
-                              ReservationAliasPort aliases, RiskControl risk, DeductionLog deductions) {
+    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
+                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+                              ReservationAliasPort aliases, RiskControl risk, DeductionLogPort deductions) {
         this.risk = risk;
         this.deductions = deductions;
         this.stock = stock;

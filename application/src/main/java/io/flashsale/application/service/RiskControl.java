@@ -3,7 +3,7 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.BlocklistPort;
-import io.flashsale.application.port.out.DeviceSightings;
+import io.flashsale.application.port.out.DeviceSightingsPort;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationOutcome.Blocked.Refusal;
 import io.flashsale.domain.risk.BlockKind;
@@ -25,7 +25,7 @@ public final class RiskControl {
     private static final System.Logger LOG = System.getLogger(RiskControl.class.getName());
 
     private final BlocklistPort store;
-    private final DeviceSightings sightings;
+    private final DeviceSightingsPort sightings;
     private final int maxBuyersPerDevice;
     private volatile Blocklist blocklist = Blocklist.empty();
 
@@ -33,7 +33,7 @@ public final class RiskControl {
      * @param sightings          the buyers each device was seen with lately; null with {@code maxBuyersPerDevice} 0
      * @param maxBuyersPerDevice how many distinct buyers one device may carry in its window; 0: no such limit
      */
-    public RiskControl(BlocklistPort store, DeviceSightings sightings, int maxBuyersPerDevice) {
+    public RiskControl(BlocklistPort store, DeviceSightingsPort sightings, int maxBuyersPerDevice) {
         if (maxBuyersPerDevice < 0 || maxBuyersPerDevice > 0 && sightings == null) {
             throw new IllegalArgumentException("a device limit of " + maxBuyersPerDevice + " needs its sightings");
         }

@@ -5,10 +5,10 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.MoveSaleWindowCommand;
 import io.flashsale.application.port.in.MoveSaleWindowUseCase;
 import io.flashsale.application.port.in.PauseSaleUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.SaleTermsRepository;
+import io.flashsale.application.port.out.SaleTermsPort;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -27,13 +27,13 @@ public class SaleControlService implements PauseSaleUseCase, MoveSaleWindowUseCa
     /** How often a window move is judged again when another move of the same sale landed in between. */
     static final int MOVE_ATTEMPTS = 3;
 
-    private final ActivityRepository activities;
-    private final SaleTermsRepository terms;
+    private final ActivitiesPort activities;
+    private final SaleTermsPort terms;
     private final HotStoreSaleTermsPort hotStore;
     private final SaleChangesPort changes;
     private final Clock clock;
 
-    public SaleControlService(ActivityRepository activities, SaleTermsRepository terms, HotStoreSaleTermsPort hotStore,
+    public SaleControlService(ActivitiesPort activities, SaleTermsPort terms, HotStoreSaleTermsPort hotStore,
                               SaleChangesPort changes, Clock clock) {
         this.activities = activities;
         this.terms = terms;

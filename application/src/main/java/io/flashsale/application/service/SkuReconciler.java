@@ -6,12 +6,13 @@ import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -57,8 +58,9 @@ final class SkuReconciler {
     private final StockReservationPort stock;
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
-    private final ReconciliationReportRepository reports;
-    private final ReconciliationMetrics metrics;
+    private final OrderTransitionsPort transitions;
+    private final ReconciliationReportsPort reports;
+    private final ReconciliationMetricsPort metrics;
     private final Clock clock;
     private final ReconciliationSettings settings;
     private final RelayedEventsPort relayed;
@@ -71,7 +73,7 @@ final class SkuReconciler {
      * @param pipeline where the order consumer stands in the broker
      */
     SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
-                  RecordedOrdersPort orders, ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                  RecordedOrdersPort orders, OrderTransitionsPort transitions, ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
                   Clock clock, ReconciliationSettings settings, RelayedEventsPort relayed, PipelinePositionPort pipeline) {
         this.relayed = relayed;
         this.pipeline = pipeline;
@@ -80,6 +82,7 @@ final class SkuReconciler {
         this.stock = stock;
         this.recorded = recorded;
         this.orders = orders;
+        this.transitions = transitions;
         this.reports = reports;
         this.metrics = metrics;
         this.clock = clock;
@@ -440,7 +443,7 @@ final class SkuReconciler {
                 if (cancelOverdue.contains(held.id()) && actedOn.add(held.id())) {
                     decidedBy(reckoning);
                     // The buyer's cancel won in the hot store; the database follows it, giving the units back once.
-                    if (orders.cancelReleased(held.id(), held.cancelledAt())) {
+                    if (transitions.cancelReleased(held.id(), held.cancelledAt())) {
                         confirmed.add(held.id());
                     }
                     moved = true;

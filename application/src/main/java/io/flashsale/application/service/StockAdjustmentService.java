@@ -5,17 +5,18 @@ import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ListStockAdjustmentsUseCase;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -28,6 +29,7 @@ import io.flashsale.domain.stock.StockAdjustment;
 import java.time.Clock;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -43,36 +45,41 @@ import java.util.Set;
  */
 public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
 
-    private final ActivityRepository activities;
-    private final StockAdjustmentRepository adjustments;
+    private final ActivitiesPort activities;
+    private final StockAdjustmentsPort adjustments;
     private final HotStoreReconciliationPort hotStore;
     private final SkuReconciler reconciler;
     private final Clock clock;
-    /** Told of each recorded adjustment: the sale's stock on record changed. */
     private final SaleChangesPort changes;
 
-    public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
-                                  StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RecordedStockPort recorded, RecordedOrdersPort orders,
-                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock) {
-        this(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE, recorded, orders, reports, metrics,
-                clock, ReconciliationSettings.DEFAULTS, SaleChangesPort.none());
+    /**
+     * What an adjustment records, applies and reconciles with. The hot store's optional view comes as its null object
+     * when the store has none: {@link RelayedEventsPort#NONE} judges a reservation's event by its age.
+     *
+     * @param relayed the hot store's outbox and the broker positions it recorded
+     * @param changes told of each recorded adjustment: the sale's stock on record changed
+     */
+    public record Ports(ActivitiesPort activities, StockAdjustmentsPort adjustments, StockReservationPort stock,
+                        HotStoreReconciliationPort hotStore, RelayedEventsPort relayed, RecordedStockPort recorded,
+                        RecordedOrdersPort orders, OrderTransitionsPort transitions,
+                        ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes) {
+
+        public Ports {
+            Objects.requireNonNull(relayed, "relayed");
+            Objects.requireNonNull(changes, "changes");
+        }
     }
 
-    /** @param relayed the hot store's outbox and the broker positions it recorded; {@link RelayedEventsPort#NONE}: none */
-    public StockAdjustmentService(ActivityRepository activities, StockAdjustmentRepository adjustments,
-                                  StockReservationPort stock, HotStoreReconciliationPort hotStore,
-                                  RelayedEventsPort relayed, RecordedStockPort recorded, RecordedOrdersPort orders,
-                                  ReconciliationReportRepository reports, ReconciliationMetrics metrics, Clock clock,
-                                  ReconciliationSettings settings, SaleChangesPort changes) {
-        this.activities = activities;
-        this.changes = changes;
-        this.adjustments = adjustments;
-        this.hotStore = hotStore;
+    public StockAdjustmentService(Ports ports, Clock clock, ReconciliationSettings settings) {
+        this.activities = ports.activities();
+        this.changes = ports.changes();
+        this.adjustments = ports.adjustments();
+        this.hotStore = ports.hotStore();
         // Without the broker's position here, a relayed event counts as still on its way: the scheduled pass, which
         // knows the consumer's position, is the one that judges it lost.
-        this.reconciler = new SkuReconciler(hotStore, stock, recorded, orders, reports, metrics, clock, settings,
-                relayed, PipelinePositionPort.NONE);
+        this.reconciler = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.orders(),
+                ports.transitions(), ports.reports(), ports.metrics(), clock, settings, ports.relayed(),
+                PipelinePositionPort.NONE);
         this.clock = clock;
     }
 

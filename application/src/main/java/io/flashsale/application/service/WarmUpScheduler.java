@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.port.in.WarmUpPass;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -25,30 +25,30 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
     public static final Duration DEFAULT_LEAD = Duration.ofSeconds(60);
 
-    private final ActivityRepository activities;
+    private final ActivitiesPort activities;
     private final StockReservationPort stock;
     private final Clock clock;
     private final Duration lead;
     private final Duration loadGrace;
     private final EvictionPolicyGuard eviction;
 
-    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock) {
+    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock) {
         this(activities, stock, clock, DEFAULT_LEAD);
     }
 
     /** @param lead how long before {@code startsAt} an activity is loaded; zero loads it as it opens */
-    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead) {
+    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead) {
         this(activities, stock, clock, lead, LoadInFlight.DEFAULT_GRACE);
     }
 
     /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
-    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead,
+    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead,
                            Duration loadGrace) {
         this(activities, stock, clock, lead, loadGrace, EvictionPolicyGuard.trusting());
     }
 
     /** @param eviction refuses the pass while the hot store may evict a sale's keys (ADR 77) */
-    public WarmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock, Duration lead,
+    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead,
                            Duration loadGrace, EvictionPolicyGuard eviction) {
         if (lead == null || lead.isNegative()) {
             throw new IllegalArgumentException("lead must be zero or positive, was " + lead);
@@ -112,7 +112,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
      * Reservations exist only after a load, so a sale never loaded has none: this is exact, and costs two primary-key
      * reads on this admin or scheduled path, never on a reservation.
      */
-    static boolean mayHaveReservations(ActivityRepository activities, ActivityId activityId) {
+    static boolean mayHaveReservations(ActivitiesPort activities, ActivityId activityId) {
         return activities.wasLoaded(activityId) || activities.recordedStock(activityId).orElse(List.of()).stream()
                 .map(SkuStock::ledger)
                 .anyMatch(ledger -> ledger.sold() > 0);

@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ListActivitiesUseCase;
 import io.flashsale.application.port.in.ListedActivity;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -27,7 +27,7 @@ class ActivityListingServiceTest {
     private static final Instant NOW = Instant.parse("2030-06-01T11:00:00Z");
 
     @Mock
-    ActivityRepository activities;
+    ActivitiesPort activities;
 
     @Test
     void givenSalesBeforeInAndAfterTheirWindow_thenEachIsListedWithItsPhaseNowAndAtMostTheListedMaximumAreAsked() {

@@ -2,8 +2,8 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityView;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -40,11 +40,11 @@ class ActivityServiceAfterArchiveTest {
     private static final List<SkuStock> ON_RECORD = List.of(new SkuStock(new SkuId("a"), new StockLedger(10, 0, 7)));
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     private ActivityService service;
 
     /** No grace for a load in flight: these tests have none, and a refusal comes at once. */

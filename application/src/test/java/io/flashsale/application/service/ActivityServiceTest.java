@@ -8,8 +8,8 @@ import io.flashsale.application.port.in.CreateActivityCommand;
 import io.flashsale.application.port.in.SaleHasReservationsException;
 import io.flashsale.application.port.out.ActivityRecord;
 import io.flashsale.application.port.out.ActivityRecordsPort;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
@@ -52,11 +52,11 @@ class ActivityServiceTest {
     private static final List<SkuStock> LEDGERS = List.of(new SkuStock(new SkuId("a"), new StockLedger(10, 2, 1)));
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     @Mock
     private ActivityRecordsPort records;
     private ActivityService service;

@@ -6,16 +6,17 @@ import io.flashsale.application.port.in.ProposalApprovalResult;
 import io.flashsale.application.port.in.ProposalRejectionResult;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.AdjustmentProposalRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.ProposalApproval;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
@@ -61,11 +62,11 @@ class AdjustmentApprovalServiceTest {
     private static final String PETER = "peter";
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private AdjustmentProposalRepository proposals;
+    private AdjustmentProposalsPort proposals;
     @Mock
-    private StockAdjustmentRepository adjustments;
+    private StockAdjustmentsPort adjustments;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -75,16 +76,18 @@ class AdjustmentApprovalServiceTest {
     @Mock
     private RecordedOrdersPort recordedOrders;
     @Mock
-    private ReconciliationReportRepository reports;
+    private OrderTransitionsPort transitions;
+    @Mock
+    private ReconciliationReportsPort reports;
     @Mock
     private SaleChangesPort changes;
     @Mock
     private ReconcileActivityUseCase reconciliation;
 
     private AdjustmentApprovalService service() {
-        var applier = new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, new RecordingReconciliationMetrics(), CLOCK,
-                ReconciliationSettings.DEFAULTS, changes);
+        var applier = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock,
+                hotStore, RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports,
+                new RecordingReconciliationMetrics(), changes), CLOCK, ReconciliationSettings.DEFAULTS);
         return new AdjustmentApprovalService(activities, proposals, applier, reconciliation, CLOCK, TTL);
     }
 

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ArchiveOutcome;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
@@ -42,7 +42,7 @@ class ArchiveServiceTest {
     private static final Instant EARLIER = NOW.minus(Duration.ofMinutes(5));
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private HotStoreArchivePort hotStore;
     @Mock
@@ -68,7 +68,6 @@ class ArchiveServiceTest {
         when(hotStore.reservedCount(id)).thenReturn(0L);
         when(hotStore.cancelledReservations(id)).thenReturn(List.of(ReservationId.of(id, "settled")));
         when(settled.unsettled(List.of(ReservationId.of(id, "settled")))).thenReturn(Set.of());
-        when(hotStore.outboxDrained(id)).thenReturn(true);
     }
 
     private void clearable(ActivityId id) {
@@ -114,7 +113,6 @@ class ArchiveServiceTest {
         InOrder order = inOrder(hotStore, activities);
         order.verify(hotStore).reservedCount(SALE);
         order.verify(hotStore).cancelledReservations(SALE);
-        order.verify(hotStore).outboxDrained(SALE);
         order.verify(hotStore).delete(SALE);
         order.verify(activities).markArchived(SALE, NOW);
     }
@@ -183,18 +181,7 @@ class ArchiveServiceTest {
     }
 
     @Test
-    void givenAnOutboxNotDrained_thenOutboxNotDrainedAndNothingIsDeletedOrMarked() {
-        ended(SALE);
-        nothingInFlight(SALE);
-        when(hotStore.outboxDrained(SALE)).thenReturn(false);
-
-        assertThat(service().archive(SALE)).isEqualTo(new ArchiveOutcome.OutboxNotDrained());
-        verify(hotStore, never()).delete(any());
-        verify(activities, never()).markArchived(any(), any());
-    }
-
-    @Test
-    void givenAnEntryArrivingBetweenTheCheckAndTheDelete_thenTheRefusedDeleteLeavesTheActivityUnarchived() {
+    void givenAnOutboxNotDrained_thenTheDeleteRefusesAndTheActivityStaysUnarchived() {
         ended(SALE);
         nothingInFlight(SALE);
         when(hotStore.delete(SALE)).thenReturn(false);

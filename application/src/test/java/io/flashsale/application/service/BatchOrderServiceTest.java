@@ -1,10 +1,12 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.OrderBatchFailedException;
+import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort.HeldStatus;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -51,18 +53,22 @@ class BatchOrderServiceTest {
     private static final Instant NOW = Instant.parse("2030-06-01T10:15:31.5Z");
 
     @Mock
-    private OrderRepository orders;
+    private OrderPlacementPort orders;
+    @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
+    private RestoreQueuePort restoreQueue;
     @Mock
     private HotStoreSettlementPort hotStore;
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
     private BatchOrderService service;
 
     @BeforeEach
     void setUp() {
-        service = new BatchOrderService(orders, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
@@ -76,7 +82,7 @@ class BatchOrderServiceTest {
                     verify(orders, never()).placeAll(any(), any());
                     nanos.addAndGet(pause.toNanos()); // no buyer arrives after the first: gone after a quiet look
                 });
-        service = new BatchOrderService(orders, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC), giveWay);
+        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC), giveWay);
         when(hotStore.statuses(any(), any())).thenReturn(Map.of());
         when(orders.placeAll(List.of(a1), NOW)).thenReturn(List.of(placed(a1)));
         when(hotStore.settle(any(), any(), any())).thenReturn(Map.of());
@@ -101,7 +107,7 @@ class BatchOrderServiceTest {
 
         assertThat(placements).extracting(p -> p.getClass().getSimpleName())
                 .containsExactly("Placed", "Refused", "Placed");
-        InOrder order = inOrder(hotStore, orders);
+        InOrder order = inOrder(hotStore, orders, transitions, restoreQueue);
         order.verify(hotStore).statuses(SALE, List.of(a1.id(), a2.id()));
         order.verify(hotStore).statuses(OTHER, List.of(b1.id()));
         order.verify(orders).placeAll(List.of(a1, a2, b1), NOW);
@@ -153,7 +159,7 @@ class BatchOrderServiceTest {
 
         service.placeOrders(List.of(raced));
 
-        verify(orders).cancelReleased(raced.id(), cancelledAt);
+        verify(transitions).cancelReleased(raced.id(), cancelledAt);
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.CancellationResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,14 +39,18 @@ import static org.mockito.Mockito.when;
 class CancellationServiceTest {
 
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
+    @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
+    private RestoreQueuePort restoreQueue;
     @Mock
     private StockReservationPort stock;
     private CancellationService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new CancellationService(orders, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new CancellationService(orders, transitions, restoreQueue, stock, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
@@ -55,61 +61,61 @@ class CancellationServiceTest {
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
 
-        verify(orders, never()).closeWithRestore(any(), any(), any());
-        verify(orders, never()).cancelReleased(any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).cancelReleased(any(), any());
     }
 
     @Test
     void givenAnOrderedOrder_whenCancelled_thenTheDatabaseClosesAndRestoresFirstThenTheHotStoreRestores() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
 
-        InOrder order = inOrder(orders, stock);
-        order.verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        InOrder order = inOrder(orders, stock, transitions, restoreQueue);
+        order.verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
         order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
-        order.verify(orders).hotStoreRestored(ID);
+        order.verify(restoreQueue).hotStoreRestored(ID);
         verify(stock, never()).release(any(), any());
     }
 
     @Test
     void givenTheHotStoreHasNotConfirmedTheOrderYet_whenCancelled_thenCancelledAndTheHotStoreRestoreIsPostponed() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.RESERVED));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
-        verify(orders).postponeHotStoreRestore(ID, NOW.plus(HotStoreRestores.RETRY_AFTER));
-        verify(orders, never()).hotStoreRestored(any());
+        verify(restoreQueue).postponeHotStoreRestore(ID, NOW.plus(HotStoreRestores.RETRY_AFTER));
+        verify(restoreQueue, never()).hotStoreRestored(any());
         verify(stock, never()).release(any(), any());
     }
 
     @Test
     void givenTheHotStoreIsDown_whenAnOrderIsCancelled_thenTheDatabasesDecisionStandsAndTheRestoreStaysDue() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
-        verify(orders, never()).hotStoreRestored(any());
+        verify(restoreQueue, never()).hotStoreRestored(any());
     }
 
     @Test
     void givenTheExpiryWinsTheTransitionFirst_whenCancelled_thenNotCancellableAsExpiredAndNothingIsRestoredHere() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.EXPIRED)));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(false);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(false);
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(ReservationStatus.EXPIRED));
 
         verify(stock, never()).restore(any());
-        verify(orders, never()).hotStoreRestored(any());
+        verify(restoreQueue, never()).hotStoreRestored(any());
     }
 
     @Test
@@ -119,7 +125,7 @@ class CancellationServiceTest {
         assertThat(service.cancel(ALICE, ID))
                 .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
 
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
         verify(stock, never()).restore(any());
     }
 
@@ -141,7 +147,7 @@ class CancellationServiceTest {
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(status));
 
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
     }
 
     @Test
@@ -149,11 +155,11 @@ class CancellationServiceTest {
         when(orders.find(ID)).thenReturn(Optional.empty(), Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
         when(stock.release(ID, NOW)).thenReturn(false);
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
-        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
     }
 
     @Test
@@ -168,7 +174,7 @@ class CancellationServiceTest {
         when(stock.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotFound());
 
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
         verify(stock, never()).release(any(), any());
     }
 }

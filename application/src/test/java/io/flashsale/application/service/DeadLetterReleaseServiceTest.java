@@ -6,8 +6,8 @@ import io.flashsale.application.port.out.ActivityRecordsPort;
 import io.flashsale.application.port.out.DeadLetter;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
@@ -51,13 +51,13 @@ class DeadLetterReleaseServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderRepository orders;
+    private OrderPlacementPort orders;
     @Mock
     private HotStoreSettlementPort hotStore;
     @Mock
     private ActivityRecordsPort activities;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
 
     private DeadLetterReleaseService at(Instant now) {
         when(deadLetters.list(100)).thenReturn(List.of(LETTER));

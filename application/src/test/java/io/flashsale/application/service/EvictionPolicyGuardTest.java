@@ -8,7 +8,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.reservation.PurchaseLimit;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import org.junit.jupiter.api.Test;
@@ -66,7 +66,7 @@ class EvictionPolicyGuardTest {
     }
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
 

@@ -1,7 +1,8 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
@@ -37,19 +38,21 @@ class ExpiryServiceTest {
     private static final ReservationId ELSEWHERE = ReservationId.of(OTHER_SALE, "third");
 
     @Mock
-    private OrderRepository orders;
+    private OrderTransitionsPort transitions;
+    @Mock
+    private RestoreQueuePort restoreQueue;
     @Mock
     private HotStoreSettlementPort hotStore;
     private ExpiryService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new ExpiryService(orders, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new ExpiryService(transitions, restoreQueue, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
     void givenDueOrdersOfTwoSales_thenOneDatabaseBatchOneHotStoreScriptPerSaleAndOneStatementMarksThemDone() {
-        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND), expired(ELSEWHERE)));
+        when(transitions.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND), expired(ELSEWHERE)));
         when(hotStore.restore(SALE,
                 List.of(pending(FIRST, ReservationStatus.EXPIRED), pending(SECOND, ReservationStatus.EXPIRED))))
                 .thenReturn(Map.of(FIRST, ReservationStatus.ORDERED, SECOND, ReservationStatus.ORDERED));
@@ -58,34 +61,34 @@ class ExpiryServiceTest {
 
         assertThat(service.expireDue(10)).isEqualTo(3);
 
-        verify(orders).hotStoreRestoredAll(List.of(FIRST, SECOND, ELSEWHERE));
+        verify(restoreQueue).hotStoreRestoredAll(List.of(FIRST, SECOND, ELSEWHERE));
     }
 
     @Test
     void givenAnOrderTheHotStoreHasNotConfirmedYet_thenItsRestoreIsPostponedAndTheOthersAreDone() {
-        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND)));
+        when(transitions.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST), expired(SECOND)));
         when(hotStore.restore(any(), any())).thenReturn(Map.of(FIRST, ReservationStatus.RESERVED));
 
         assertThat(service.expireDue(10)).isEqualTo(2);
 
-        verify(orders).postponeHotStoreRestore(FIRST, NOW.plus(HotStoreRestores.RETRY_AFTER));
+        verify(restoreQueue).postponeHotStoreRestore(FIRST, NOW.plus(HotStoreRestores.RETRY_AFTER));
         // SECOND is unknown to the hot store: nothing is left to give back there.
-        verify(orders).hotStoreRestoredAll(List.of(SECOND));
+        verify(restoreQueue).hotStoreRestoredAll(List.of(SECOND));
     }
 
     @Test
     void givenTheHotStoreFails_thenTheOrdersStayExpiredWithTheirRestoresDue() {
-        when(orders.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST)));
+        when(transitions.expireDue(NOW, 10)).thenReturn(List.of(expired(FIRST)));
         when(hotStore.restore(any(), any())).thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.expireDue(10)).isEqualTo(1);
 
-        verify(orders, never()).hotStoreRestoredAll(any());
+        verify(restoreQueue, never()).hotStoreRestoredAll(any());
     }
 
     @Test
     void givenNothingDue_thenZeroAndTheHotStoreIsNotAsked() {
-        when(orders.expireDue(NOW, 10)).thenReturn(List.of());
+        when(transitions.expireDue(NOW, 10)).thenReturn(List.of());
 
         assertThat(service.expireDue(10)).isZero();
 

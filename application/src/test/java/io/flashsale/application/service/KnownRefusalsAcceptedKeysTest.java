@@ -1,6 +1,6 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.ActivityId;
@@ -49,7 +49,7 @@ class KnownRefusalsAcceptedKeysTest {
     @Mock
     private AcceptedRequestsPort port;
     @Mock
-    private AcceptedRequests accepted;
+    private AcceptedRequestsSnapshotPort accepted;
     private KnownRefusals known;
 
     @BeforeEach

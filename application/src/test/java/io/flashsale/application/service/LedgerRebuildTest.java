@@ -126,11 +126,6 @@ class LedgerRebuildTest {
         }
 
         @Override
-        public boolean cancelReleased(ReservationId reservationId, Instant cancelledAt) {
-            throw new AssertionError("a rebuild cancels nothing");
-        }
-
-        @Override
         public List<Order> orders(Collection<ReservationId> reservationIds) {
             return orders.stream().filter(order -> reservationIds.contains(order.id())).toList();
         }

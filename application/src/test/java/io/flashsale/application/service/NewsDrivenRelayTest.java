@@ -2,10 +2,10 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.EventPosition;
 import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OutboxBacklog;
 import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -284,7 +284,7 @@ class NewsDrivenRelayTest {
         }
     }
 
-    private static final class FakeBroker implements ReservationEventPublisher {
+    private static final class FakeBroker implements ReservationEventPublisherPort {
 
         final List<Reservation> published = new ArrayList<>();
         boolean failing;
@@ -304,7 +304,7 @@ class NewsDrivenRelayTest {
         }
     }
 
-    private static final class NoMetrics implements OrderPipelineMetrics {
+    private static final class NoMetrics implements OrderPipelineMetricsPort {
 
         @Override
         public void recorded(OrderPlacement placement) {

@@ -1,7 +1,9 @@
 package io.flashsale.application.service;
 
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -52,16 +54,20 @@ class OrderServiceTest {
     private static final ReservationId ID = RESERVATION.id();
 
     @Mock
-    private OrderRepository orders;
+    private OrderPlacementPort orders;
+    @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
+    private RestoreQueuePort restoreQueue;
     @Mock
     private StockReservationPort stock;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
     private OrderService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new OrderService(orders, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new OrderService(orders, transitions, restoreQueue, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private void hotStoreSays(ReservationStatus status) {
@@ -86,12 +92,12 @@ class OrderServiceTest {
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(placed);
 
-        InOrder order = inOrder(stock, orders);
+        InOrder order = inOrder(stock, orders, transitions, restoreQueue);
         order.verify(stock).findReservation(ID);
         order.verify(orders).place(RESERVATION, NOW);
         order.verify(stock).confirm(ID);
         verify(metrics).recorded(placed);
-        verifyNoMoreInteractions(stock, metrics, orders);
+        verifyNoMoreInteractions(stock, metrics, orders, transitions, restoreQueue);
     }
 
     @Test
@@ -117,7 +123,7 @@ class OrderServiceTest {
 
         verify(stock).confirm(ID);
         verify(metrics).recorded(already);
-        verify(orders, never()).cancelReleased(any(), any());
+        verify(transitions, never()).cancelReleased(any(), any());
     }
 
     @Test
@@ -198,7 +204,7 @@ class OrderServiceTest {
 
         verify(stock, never()).confirm(any());
         verify(stock, never()).restore(any());
-        verify(orders, never()).cancelReleased(any(), any());
+        verify(transitions, never()).cancelReleased(any(), any());
     }
 
     @Test
@@ -212,11 +218,11 @@ class OrderServiceTest {
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(placed);
 
-        InOrder order = inOrder(orders, stock);
+        InOrder order = inOrder(orders, stock, transitions, restoreQueue);
         order.verify(orders).place(RESERVATION, NOW);
         order.verify(stock).confirm(ID);
-        order.verify(orders).cancelReleased(ID, CANCELLED_AT);
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        order.verify(transitions).cancelReleased(ID, CANCELLED_AT);
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
         verify(stock, never()).restore(any());
     }
 
@@ -228,7 +234,7 @@ class OrderServiceTest {
 
         service.placeOrder(RESERVATION);
 
-        verify(orders, never()).cancelReleased(any(), any());
+        verify(transitions, never()).cancelReleased(any(), any());
     }
 
     @Test
@@ -241,7 +247,7 @@ class OrderServiceTest {
         service.placeOrder(RESERVATION);
 
         verify(stock).confirm(ID);
-        verify(orders).cancelReleased(ID, CANCELLED_AT);
+        verify(transitions).cancelReleased(ID, CANCELLED_AT);
     }
 
     // ---- an earlier delivery's order moved on before the hot store heard of it ----
@@ -272,10 +278,10 @@ class OrderServiceTest {
 
         service.placeOrder(RESERVATION);
 
-        InOrder order = inOrder(stock, orders);
+        InOrder order = inOrder(stock, orders, transitions, restoreQueue);
         order.verify(stock).confirm(ID);
         order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
-        order.verify(orders).hotStoreRestored(ID);
+        order.verify(restoreQueue).hotStoreRestored(ID);
     }
 
     @Test
@@ -288,7 +294,7 @@ class OrderServiceTest {
         service.placeOrder(RESERVATION);
 
         verify(stock).restore(argThat(restoring(ID, ReservationStatus.EXPIRED)));
-        verify(orders).hotStoreRestored(ID);
-        verify(orders, never()).postponeHotStoreRestore(any(), any());
+        verify(restoreQueue).hotStoreRestored(ID);
+        verify(restoreQueue, never()).postponeHotStoreRestore(any(), any());
     }
 }

@@ -1,9 +1,9 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -51,9 +51,9 @@ class OutboxRelayServiceTest {
     @Mock
     private ReservationOutboxPort outbox;
     @Mock
-    private ReservationEventPublisher publisher;
+    private ReservationEventPublisherPort publisher;
     @Mock
-    private OrderPipelineMetrics metrics;
+    private OrderPipelineMetricsPort metrics;
     private OutboxRelayService relay;
 
     @BeforeEach

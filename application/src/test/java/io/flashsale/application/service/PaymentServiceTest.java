@@ -1,7 +1,8 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.PaymentResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderTransitionsPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,37 +36,39 @@ import static org.mockito.Mockito.when;
 class PaymentServiceTest {
 
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
+    @Mock
+    private OrderTransitionsPort transitions;
     @Mock
     private StockReservationPort stock;
     private PaymentService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new PaymentService(orders, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new PaymentService(orders, transitions, stock, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
     void givenAnOrderedOrderConfirmedInTheHotStore_whenPaid_thenTheDatabaseDecidesAndTheHotStoreMirrorsIt() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
-        when(orders.markPaid(ID, NOW)).thenReturn(true);
+        when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         PaymentResult result = service.pay(ALICE, ID);
 
         assertThat(result).isEqualTo(new PaymentResult.Paid(held(ReservationStatus.PAID)));
-        InOrder order = inOrder(orders, stock);
-        order.verify(orders).markPaid(ID, NOW);
+        InOrder order = inOrder(orders, stock, transitions);
+        order.verify(transitions).markPaid(ID, NOW);
         order.verify(stock).markPaid(ID);
         verify(stock, never()).restore(any());
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
     }
 
     @Test
     void givenTheHotStoreFailsToMirrorThePayment_thenThePaymentStandsAsTheDatabaseDecidedIt() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.empty());
-        when(orders.markPaid(ID, NOW)).thenReturn(true);
+        when(transitions.markPaid(ID, NOW)).thenReturn(true);
         when(stock.markPaid(ID)).thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.pay(ALICE, ID)).isInstanceOf(PaymentResult.Paid.class);
@@ -77,7 +80,7 @@ class PaymentServiceTest {
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.AlreadyPaid(held(ReservationStatus.PAID)));
 
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
         verify(stock, never()).markPaid(any());
     }
 
@@ -88,7 +91,7 @@ class PaymentServiceTest {
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(status));
 
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
     }
 
     @ParameterizedTest
@@ -99,14 +102,14 @@ class PaymentServiceTest {
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(hot));
 
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
     }
 
     @Test
     void givenTheExpiryWinsTheTransitionFirst_whenPaid_thenNotPayableAsExpired() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.EXPIRED)));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
-        when(orders.markPaid(ID, NOW)).thenReturn(false);
+        when(transitions.markPaid(ID, NOW)).thenReturn(false);
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(ReservationStatus.EXPIRED));
 
@@ -118,7 +121,7 @@ class PaymentServiceTest {
         // The database refused the move (its deadline is in the UPDATE) and the order is still ORDERED there.
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
-        when(orders.markPaid(ID, NOW)).thenReturn(false);
+        when(transitions.markPaid(ID, NOW)).thenReturn(false);
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(ReservationStatus.EXPIRED));
 
@@ -146,7 +149,7 @@ class PaymentServiceTest {
     void givenTheOrderAppearsBetweenTheTwoReads_whenPaid_thenTheSecondLookPaysIt() {
         when(orders.find(ID)).thenReturn(Optional.empty(), Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
-        when(orders.markPaid(ID, NOW)).thenReturn(true);
+        when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         assertThat(service.pay(ALICE, ID)).isInstanceOf(PaymentResult.Paid.class);
     }
@@ -162,6 +165,6 @@ class PaymentServiceTest {
 
         when(stock.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotFound());
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
     }
 }

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
 import io.flashsale.application.port.out.PendingRestore;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -33,18 +33,18 @@ class PendingRestoreServiceTest {
     private static final ReservationId EXPIRED = ReservationId.of(SALE, "expired");
 
     @Mock
-    private OrderRepository orders;
+    private RestoreQueuePort restoreQueue;
     @Mock
     private HotStoreSettlementPort hotStore;
     private PendingRestoreService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new PendingRestoreService(orders, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new PendingRestoreService(restoreQueue, hotStore, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private void due(PendingRestore... pending) {
-        when(orders.dueHotStoreRestores(NOW, 50)).thenReturn(List.of(pending));
+        when(restoreQueue.dueHotStoreRestores(NOW, 50)).thenReturn(List.of(pending));
     }
 
     @Test
@@ -56,7 +56,7 @@ class PendingRestoreServiceTest {
 
         assertThat(service.completePendingRestores(50)).isEqualTo(2);
 
-        verify(orders).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
+        verify(restoreQueue).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
     }
 
     @Test
@@ -66,7 +66,7 @@ class PendingRestoreServiceTest {
 
         assertThat(service.completePendingRestores(50)).isEqualTo(2);
 
-        verify(orders).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
+        verify(restoreQueue).hotStoreRestoredAll(List.of(CANCELLED, EXPIRED));
     }
 
     @Test
@@ -76,8 +76,8 @@ class PendingRestoreServiceTest {
 
         assertThat(service.completePendingRestores(50)).isZero();
 
-        verify(orders).postponeHotStoreRestore(EXPIRED, NOW.plus(HotStoreRestores.RETRY_AFTER));
-        verify(orders, never()).hotStoreRestoredAll(any());
+        verify(restoreQueue).postponeHotStoreRestore(EXPIRED, NOW.plus(HotStoreRestores.RETRY_AFTER));
+        verify(restoreQueue, never()).hotStoreRestoredAll(any());
     }
 
     @Test
@@ -88,7 +88,7 @@ class PendingRestoreServiceTest {
 
         assertThatThrownBy(() -> service.completePendingRestores(50)).isSameAs(redisDown);
 
-        verify(orders, never()).hotStoreRestoredAll(any());
+        verify(restoreQueue, never()).hotStoreRestoredAll(any());
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.PaymentNotification;
 import io.flashsale.application.port.in.ProviderPaymentResult;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.application.port.out.RefusedPayment;
@@ -45,7 +45,7 @@ class ProviderPaymentServiceTest {
     private static final PaymentNotification NOTIFICATION = new PaymentNotification(ID, REFERENCE, PROVIDER_PAID_AT);
 
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
     private ProviderPaymentsPort payments;
     @Mock

@@ -7,16 +7,17 @@ import io.flashsale.application.port.in.ActivityReconciliation;
 import io.flashsale.application.port.in.RebuildOutcome;
 import io.flashsale.application.port.in.ReconciliationPass;
 import io.flashsale.application.port.in.SkuNotFoundException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HoldingsSlice;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSnapshot;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.RebuildStart;
 import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -91,7 +92,7 @@ import static org.mockito.Mockito.when;
 class ReconciliationServiceTest {
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -103,14 +104,16 @@ class ReconciliationServiceTest {
     @Mock
     private RecordedOrdersPort recordedOrders;
     @Mock
-    private ReconciliationReportRepository reports;
+    private OrderTransitionsPort transitions;
+    @Mock
+    private ReconciliationReportsPort reports;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
         return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, reports, metrics), CLOCK,
+                recordedOrders, transitions, reports, metrics), CLOCK,
                 new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
     }
 
@@ -384,12 +387,12 @@ class ReconciliationServiceTest {
                 SKU, 10_000, 1, Map.of(ANN, 1L), Map.of(cancelled, order(cancelled, ReservationStatus.ORDERED, true,
                 STALE)), Set.of(), List.of())))
                 .thenReturn(recorded(10_000, 0, Map.of()));
-        when(recordedOrders.cancelReleased(cancelled, STALE)).thenReturn(true);
+        when(transitions.cancelReleased(cancelled, STALE)).thenReturn(true);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
-        verify(recordedOrders, times(1)).cancelReleased(cancelled, STALE);
-        verify(recordedOrders, times(1)).cancelReleased(any(), any());
+        verify(transitions, times(1)).cancelReleased(cancelled, STALE);
+        verify(transitions, times(1)).cancelReleased(any(), any());
         assertThat(report.confirmed()).containsExactly(cancelled);
     }
 

@@ -1,14 +1,15 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.NoRepairAwaitingApprovalException;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
 import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
@@ -63,7 +64,7 @@ class RepairEscalationTest {
     private static final Map<BuyerId, Long> PURCHASES = Map.of(ANN, 1L, BOB, 2L);
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -75,14 +76,16 @@ class RepairEscalationTest {
     @Mock
     private RecordedOrdersPort recordedOrders;
     @Mock
-    private ReconciliationReportRepository reports;
+    private OrderTransitionsPort transitions;
+    @Mock
+    private ReconciliationReportsPort reports;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
         return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, reports, metrics), CLOCK, settings());
+                recordedOrders, transitions, reports, metrics), CLOCK, settings());
     }
 
     private static ReconciliationSettings settings() {
@@ -247,8 +250,8 @@ class RepairEscalationTest {
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
-        SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, reports, metrics,
-                CLOCK, settings(), RelayedEventsPort.NONE, PipelinePositionPort.NONE);
+        SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, transitions, reports,
+                metrics, CLOCK, settings(), RelayedEventsPort.NONE, PipelinePositionPort.NONE);
 
         ReconciliationReport report = reconciler.reconcile(OPEN_SALE, OPEN_SALE.items().getFirst(), Optional.empty(),
                 Set.of(41L), new HashSet<>()).orElseThrow();

@@ -1,12 +1,12 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -54,7 +54,7 @@ class ReservationAdmissionTest {
     private static final BucketLimit ONE = new BucketLimit(1, 1, Duration.ofSeconds(2));
 
     /** Buckets that never refill, with every key asked for in order; a token given back is taken no more. */
-    static final class CountingBuckets implements RateLimitBuckets {
+    static final class CountingBuckets implements RateLimitBucketsPort {
         final Map<BucketKey, Long> taken = new HashMap<>();
         final List<BucketKey> asked = new ArrayList<>();
 
@@ -81,11 +81,11 @@ class ReservationAdmissionTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
 
     private ReservationService service(AdmissionPolicy policy) {
         return new ReservationService(stock, activities, orders, ids,
@@ -186,7 +186,7 @@ class ReservationAdmissionTest {
 
     @Test
     void whenTheSharedBucketsCannotBeAsked_thenTheAttemptGoesOnToTheStore() {
-        RateLimitBuckets down = (key, limit) -> {
+        RateLimitBucketsPort down = (key, limit) -> {
             throw new IllegalStateException("Redis does not answer");
         };
         var admission = new ReservationAdmission(new AdmissionPolicy(ONE, Map.of(), ONE, null, Map.of()), down, local);

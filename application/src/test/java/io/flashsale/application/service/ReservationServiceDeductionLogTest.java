@@ -1,10 +1,10 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -43,11 +43,11 @@ class ReservationServiceDeductionLogTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     private final List<Deduction> logged = new ArrayList<>();
     private ReservationService service;
 

@@ -1,11 +1,11 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -45,11 +45,11 @@ class ReservationServiceKnownRefusalsTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     private final KnownRefusals known = KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100));
     private ReservationService service;
 
@@ -85,7 +85,7 @@ class ReservationServiceKnownRefusalsTest {
 
     @Test
     void givenAKnownSoldOutSkuAndItsAcceptedKeys_whenNewKeysAttempt_thenOnlyAKeyThatMayHaveBeenAcceptedAsksTheStore() {
-        AcceptedRequests acceptedKeys = (buyer, key) -> key.value().equals("accepted-before");
+        AcceptedRequestsSnapshotPort acceptedKeys = (buyer, key) -> key.value().equals("accepted-before");
         AcceptedRequestsPort keys = activityId -> Optional.of(acceptedKeys);
         service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100), keys, Duration.ofSeconds(1)));

@@ -3,9 +3,9 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.ReservationView;
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -56,11 +56,11 @@ class ReservationServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     private ReservationService service;
 
     @BeforeEach

@@ -4,10 +4,10 @@ import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.application.port.in.ReserveStockCommand;
 import io.flashsale.application.port.out.ActivityLookupPort;
 import io.flashsale.application.port.out.BlocklistPort;
-import io.flashsale.application.port.out.DeviceSightings;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.DeviceSightingsPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -48,7 +48,7 @@ class RiskControlTest {
     private final BlocklistPort store = mock(BlocklistPort.class);
 
     /** Sightings counted in a plain map, with no window: each test is well inside one. */
-    private static final class CountedSightings implements DeviceSightings {
+    private static final class CountedSightings implements DeviceSightingsPort {
         final Map<DeviceId, Set<BuyerId>> seen = new HashMap<>();
 
         @Override
@@ -161,14 +161,14 @@ class RiskControlTest {
     @Test
     void aBlockedAttemptIsAnsweredBeforeKnownRefusalsRateLimitsOrTheStore() {
         StockReservationPort stock = mock(StockReservationPort.class);
-        RateLimitBuckets shared = mock(RateLimitBuckets.class);
-        RateLimitBuckets local = mock(RateLimitBuckets.class);
-        IdGenerator ids = mock(IdGenerator.class);
+        RateLimitBucketsPort shared = mock(RateLimitBucketsPort.class);
+        RateLimitBucketsPort local = mock(RateLimitBucketsPort.class);
+        IdGeneratorPort ids = mock(IdGeneratorPort.class);
         BucketLimit limit = new BucketLimit(5, 5, Duration.ofSeconds(1));
         ReservationAdmission admission = new ReservationAdmission(
                 new AdmissionPolicy(limit, Map.of(), limit, limit, Map.of()), shared, local);
         ReservationService service = new ReservationService(stock, mock(ActivityLookupPort.class),
-                mock(OrderRepository.class), ids, Clock.fixed(AT, ZoneOffset.UTC), KnownRefusals.none(), admission,
+                mock(OrderLookupPort.class), ids, Clock.fixed(AT, ZoneOffset.UTC), KnownRefusals.none(), admission,
                 io.flashsale.application.port.out.ReservationAliasPort.none(),
                 listing(entry(BlockKind.ADDRESS, "192.0.2.0/24")));
 

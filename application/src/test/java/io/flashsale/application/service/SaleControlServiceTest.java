@@ -3,10 +3,10 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.MoveSaleWindowCommand;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.SaleTermsRepository;
+import io.flashsale.application.port.out.SaleTermsPort;
 import io.flashsale.application.port.out.StoreContentionException;
 import io.flashsale.application.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
@@ -49,9 +49,9 @@ class SaleControlServiceTest {
             Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(ActivityItem.of("a", 10)));
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private SaleTermsRepository terms;
+    private SaleTermsPort terms;
     @Mock
     private HotStoreSaleTermsPort hotStore;
     @Mock

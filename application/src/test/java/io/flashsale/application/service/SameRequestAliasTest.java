@@ -3,9 +3,11 @@ package io.flashsale.application.service;
 import io.flashsale.application.port.in.CancellationResult;
 import io.flashsale.application.port.in.PaymentResult;
 import io.flashsale.application.port.in.ReservationView;
+import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.ActivityLookupPort;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.reservation.Reservation;
@@ -51,13 +53,17 @@ class SameRequestAliasTest {
     private static final ReservationId SECOND = new ReservationId(SALE.value() + ".01JSECOND");
 
     @Mock
-    private OrderRepository orders;
+    private OrderLookupPort orders;
+    @Mock
+    private OrderTransitionsPort transitions;
+    @Mock
+    private RestoreQueuePort restoreQueue;
     @Mock
     private StockReservationPort stock;
     @Mock
     private ActivityLookupPort activities;
     @Mock
-    private IdGenerator ids;
+    private IdGeneratorPort ids;
     @Mock
     private ReservationAliasPort aliases;
     private ReservationService reads;
@@ -69,8 +75,8 @@ class SameRequestAliasTest {
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
         reads = new ReservationService(stock, activities, orders, ids, clock, KnownRefusals.none(),
                 ReservationAdmission.unlimited(), aliases);
-        payments = new PaymentService(orders, stock, aliases, clock);
-        cancellations = new CancellationService(orders, stock, aliases, clock);
+        payments = new PaymentService(orders, transitions, stock, aliases, clock);
+        cancellations = new CancellationService(orders, transitions, restoreQueue, stock, aliases, clock);
     }
 
     @Test
@@ -105,7 +111,7 @@ class SameRequestAliasTest {
         Optional<ReservationView> view = reads.view(ALICE, SECOND);
 
         assertThat(view.map(v -> v.reservation().id())).contains(SECOND);
-        verifyNoInteractions(aliases, orders);
+        verifyNoInteractions(aliases, orders, transitions, restoreQueue);
     }
 
     @Test
@@ -124,7 +130,7 @@ class SameRequestAliasTest {
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(stock.findReservation(ID)).thenReturn(Optional.empty());
-        when(orders.markPaid(ID, NOW)).thenReturn(true);
+        when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         PaymentResult result = payments.pay(ALICE, SECOND);
 
@@ -141,7 +147,7 @@ class SameRequestAliasTest {
 
         assertThat(payments.pay(MALLORY, SECOND)).isEqualTo(new PaymentResult.NotFound());
 
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
     }
 
     @Test
@@ -152,7 +158,7 @@ class SameRequestAliasTest {
         when(orders.find(ID)).thenReturn(Optional.of(order(ReservationStatus.PAID)));
 
         assertThat(payments.pay(ALICE, SECOND)).isInstanceOf(PaymentResult.AlreadyPaid.class);
-        verify(orders, never()).markPaid(any(), any());
+        verify(transitions, never()).markPaid(any(), any());
     }
 
     @Test
@@ -161,7 +167,7 @@ class SameRequestAliasTest {
         when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
@@ -190,7 +196,7 @@ class SameRequestAliasTest {
         when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
         when(stock.release(SECOND, NOW)).thenReturn(true);
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
@@ -200,7 +206,7 @@ class SameRequestAliasTest {
         assertThat(((CancellationResult.Cancelled) result).reservation().id()).as("the id the buyer cancelled")
                 .isEqualTo(SECOND);
         verify(stock).release(SECOND, NOW);
-        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
         verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
         verify(stock, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
     }
@@ -214,7 +220,7 @@ class SameRequestAliasTest {
                 .thenReturn(Optional.of(order(ReservationStatus.PAID)));
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
         verify(stock, never()).restore(any());
     }
 
@@ -224,12 +230,12 @@ class SameRequestAliasTest {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
         when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.CANCELLED)));
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
-        when(orders.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
+        when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
         when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.AlreadyCancelled.class);
-        verify(orders).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
+        verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
         verify(stock, never()).release(any(), any());
     }
 
@@ -242,7 +248,7 @@ class SameRequestAliasTest {
         cancellations.cancel(ALICE, SECOND);
 
         verify(orders, never()).findByRequest(any(), any(), any());
-        verify(orders, never()).closeWithRestore(any(), any(), any());
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
     }
 
     private static Reservation second(ReservationStatus status) {

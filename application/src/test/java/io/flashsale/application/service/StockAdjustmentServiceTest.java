@@ -5,15 +5,16 @@ import io.flashsale.application.port.in.ActivityArchivedException;
 import io.flashsale.application.port.in.ActivityNotFoundException;
 import io.flashsale.application.port.in.SkuNotFoundException;
 import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.AdjustmentRecording;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.domain.activity.SkuId;
@@ -67,9 +68,9 @@ class StockAdjustmentServiceTest {
     private static final String OPERATOR = "admin-7";
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
-    private StockAdjustmentRepository adjustments;
+    private StockAdjustmentsPort adjustments;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -77,17 +78,20 @@ class StockAdjustmentServiceTest {
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
-    private ReconciliationReportRepository reports;
+    private ReconciliationReportsPort reports;
     @Mock
     private RecordedOrdersPort recordedOrders;
+    @Mock
+    private OrderTransitionsPort transitions;
     @Mock
     private SaleChangesPort changes;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore, RelayedEventsPort.NONE,
-                recordedStock, recordedOrders, reports, metrics, CLOCK, ReconciliationSettings.DEFAULTS, changes);
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+                RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports, metrics, changes), CLOCK,
+                ReconciliationSettings.DEFAULTS);
     }
 
     private void openSale() {

@@ -1,7 +1,7 @@
 package io.flashsale.application.service;
 
 import io.flashsale.application.port.in.WarmUpPass;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -38,7 +38,7 @@ class WarmUpSchedulerTest {
     private static final SkuId SKU = new SkuId("a");
 
     @Mock
-    private ActivityRepository activities;
+    private ActivitiesPort activities;
     @Mock
     private StockReservationPort stock;
 

@@ -1,6 +1,6 @@
 package io.flashsale.application.testing;
 
-import io.flashsale.application.port.out.ReconciliationMetrics;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reconciliation.SkuRebuild;
@@ -12,7 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Keeps everything reconciliation reports, so tests can see the gauge values, repairs and rebuilds. Shipped in the
  * application test-jar for the adapters' flow tests.
  */
-public final class RecordingReconciliationMetrics implements ReconciliationMetrics {
+public final class RecordingReconciliationMetrics implements ReconciliationMetricsPort {
 
     public final List<ReconciliationReport> reported = new CopyOnWriteArrayList<>();
     public final List<ReconciliationReport> repaired = new CopyOnWriteArrayList<>();

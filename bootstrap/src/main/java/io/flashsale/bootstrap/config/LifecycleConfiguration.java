@@ -1,30 +1,32 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.adapter.scheduling.PeriodicLoop;
+import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.SettledReservationsPort;
 import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.ArchiveService;
 import io.flashsale.application.service.CancellationService;
-import io.flashsale.application.service.ActivityService;
 import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.ExpiryService;
 import io.flashsale.application.service.PaymentService;
 import io.flashsale.application.service.PendingRestoreService;
 import io.flashsale.application.service.WarmUpSchedule;
 import io.flashsale.application.service.WarmUpScheduler;
-import io.flashsale.adapter.scheduling.LifecyclePasses;
-import io.flashsale.adapter.scheduling.PeriodicLoop;
-import io.flashsale.adapter.scheduling.SingleRunners;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,37 +44,39 @@ import java.time.Clock;
 public class LifecycleConfiguration {
 
     @Bean
-    PaymentService paymentService(OrderRepository orders, StockReservationPort stock, ReservationAliasPort aliases,
-                                  Clock clock) {
-        return new PaymentService(orders, stock, aliases, clock);
+    PaymentService paymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
+                                  ReservationAliasPort aliases, Clock clock) {
+        return new PaymentService(orders, transitions, stock, aliases, clock);
     }
 
     @Bean
-    CancellationService cancellationService(OrderRepository orders, StockReservationPort stock,
+    CancellationService cancellationService(OrderLookupPort orders, OrderTransitionsPort transitions,
+                                            RestoreQueuePort restoreQueue, StockReservationPort stock,
                                             ReservationAliasPort aliases, Clock clock) {
-        return new CancellationService(orders, stock, aliases, clock);
+        return new CancellationService(orders, transitions, restoreQueue, stock, aliases, clock);
     }
 
     @Bean
-    ExpiryService expiryService(OrderRepository orders, HotStoreSettlementPort hotStore, Clock clock) {
-        return new ExpiryService(orders, hotStore, clock);
+    ExpiryService expiryService(OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
+                                HotStoreSettlementPort hotStore, Clock clock) {
+        return new ExpiryService(transitions, restoreQueue, hotStore, clock);
     }
 
     @Bean
-    PendingRestoreService pendingRestoreService(OrderRepository orders, HotStoreSettlementPort hotStore,
+    PendingRestoreService pendingRestoreService(RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
                                                 Clock clock) {
-        return new PendingRestoreService(orders, hotStore, clock);
+        return new PendingRestoreService(restoreQueue, hotStore, clock);
     }
 
     @Bean
-    WarmUpScheduler warmUpScheduler(ActivityRepository activities, StockReservationPort stock, Clock clock,
+    WarmUpScheduler warmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock,
                                     WarmUpProperties warmUp, EvictionPolicyGuard eviction) {
         return new WarmUpScheduler(activities, stock, clock, warmUp.lead(), ActivityService.DEFAULT_LOAD_GRACE,
                 eviction);
     }
 
     @Bean
-    ArchiveService archiveService(ActivityRepository activities, HotStoreArchivePort hotStore,
+    ArchiveService archiveService(ActivitiesPort activities, HotStoreArchivePort hotStore,
                                   SettledReservationsPort settled, Clock clock, SaleChangesPort changes) {
         return new ArchiveService(activities, hotStore, settled, clock, changes);
     }

@@ -11,11 +11,13 @@ import io.flashsale.adapter.scheduling.RelayNames;
 import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.out.DeadLetterPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderPipelineMetrics;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.port.out.RestoreQueuePort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.BatchOrderService;
 import io.flashsale.application.service.BuyerCrowd;
@@ -60,16 +62,17 @@ public class OrderPipelineConfiguration {
 
     /** Each batch waits while this instance's buyers queue for its CPU, at most the configured wait (ADR 65). */
     @Bean
-    BatchOrderService batchOrderService(OrderRepository orders, HotStoreSettlementPort hotStore,
-                                        StockReservationPort stock, OrderPipelineMetrics metrics, Clock clock,
+    BatchOrderService batchOrderService(OrderPlacementPort placement, OrderTransitionsPort transitions,
+                                        RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
+                                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock,
                                         BuyerCrowd buyers, GiveWayProperties giveWay) {
-        return new BatchOrderService(orders, hotStore, stock, metrics, clock,
+        return new BatchOrderService(placement, transitions, restoreQueue, hotStore, stock, metrics, clock,
                 OrdersGiveWay.to(buyers, giveWay.maxWait(), giveWay.look(), clock));
     }
 
     @Bean
-    OutboxRelayService outboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisher publisher,
-                                          OrderPipelineMetrics metrics, RelayProperties relay) {
+    OutboxRelayService outboxRelayService(ReservationOutboxPort outbox, ReservationEventPublisherPort publisher,
+                                          OrderPipelineMetricsPort metrics, RelayProperties relay) {
         return new OutboxRelayService(outbox, publisher, metrics, relayName, relay.staleAfter(), relay.batchSize());
     }
 
@@ -107,10 +110,10 @@ public class OrderPipelineConfiguration {
     /** A dead letter holds its units until its payment deadline at most (ADR 78); the sales' terms from memory. */
     @Bean
     DeadLetterReleaseService deadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock,
-                                                      OrderRepository orders, HotStoreSettlementPort hotStore,
-                                                      RememberedActivities activities, OrderPipelineMetrics metrics,
+                                                      OrderPlacementPort placement, HotStoreSettlementPort hotStore,
+                                                      RememberedActivities activities, OrderPipelineMetricsPort metrics,
                                                       Clock clock) {
-        return new DeadLetterReleaseService(deadLetters, stock, orders, hotStore, activities, metrics, clock);
+        return new DeadLetterReleaseService(deadLetters, stock, placement, hotStore, activities, metrics, clock);
     }
 
     @Bean

@@ -3,7 +3,7 @@ package io.flashsale.bootstrap.config;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.PaymentNotificationFilter;
 import io.flashsale.adapter.web.security.NotificationSignature;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderLookupPort;
 import io.flashsale.application.port.out.ProviderPaymentsPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -27,7 +27,7 @@ public class PaymentConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(PaymentConfiguration.class);
 
     @Bean
-    ProviderPaymentService providerPaymentService(OrderRepository orders, ProviderPaymentsPort payments,
+    ProviderPaymentService providerPaymentService(OrderLookupPort orders, ProviderPaymentsPort payments,
                                                   StockReservationPort stock, ReservationAliasPort aliases,
                                                   Clock clock) {
         return new ProviderPaymentService(orders, payments, stock, aliases, clock);

@@ -6,19 +6,20 @@ import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.adapter.scheduling.SingleRunners;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.AdjustmentProposalRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
 import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.AdjustmentApprovalService;
 import io.flashsale.application.service.ReconciliationService;
@@ -58,11 +59,11 @@ public class ReconciliationConfiguration {
      * objects.
      */
     @Bean
-    ReconciliationService reconciliationService(ActivityRepository activities, StockReservationPort stock,
+    ReconciliationService reconciliationService(ActivitiesPort activities, StockReservationPort stock,
                                                 HotStoreReconciliationPort hotStore,
                                                 HotStoreSettlementPort settlement, RecordedStockPort recorded,
-                                                RecordedOrdersPort recordedOrders,
-                                                ReconciliationReportRepository reports, ReconciliationMetrics metrics,
+                                                RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
+                                                ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
                                                 Clock clock, ReconciliationSettings settings,
                                                 ObjectProvider<RelayedEventsPort> relayed,
                                                 ObjectProvider<RecoveryMarkPort> recoveryMarks,
@@ -70,27 +71,29 @@ public class ReconciliationConfiguration {
         return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
-                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, reports, metrics),
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions, reports,
+                metrics),
                 clock, settings);
     }
 
     @Bean
-    StockAdjustmentService stockAdjustmentService(ActivityRepository activities,
-                                                  StockAdjustmentRepository adjustments, StockReservationPort stock,
+    StockAdjustmentService stockAdjustmentService(ActivitiesPort activities,
+                                                  StockAdjustmentsPort adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore,
                                                   ObjectProvider<RelayedEventsPort> relayed,
                                                   RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
-                                                  ReconciliationReportRepository reports,
-                                                  ReconciliationMetrics metrics, Clock clock,
+                                                  OrderTransitionsPort transitions,
+                                                  ReconciliationReportsPort reports,
+                                                  ReconciliationMetricsPort metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
-        return new StockAdjustmentService(activities, adjustments, stock, hotStore,
-                relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, reports, metrics,
-                clock, settings, changes);
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+                relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
+                metrics, changes), clock, settings);
     }
 
     @Bean
-    AdjustmentApprovalService adjustmentApprovalService(ActivityRepository activities,
-                                                        AdjustmentProposalRepository proposals,
+    AdjustmentApprovalService adjustmentApprovalService(ActivitiesPort activities,
+                                                        AdjustmentProposalsPort proposals,
                                                         StockAdjustmentService adjustments,
                                                         ReconcileActivityUseCase reconciliation, Clock clock,
                                                         AdjustmentProperties properties) {

@@ -10,7 +10,7 @@ import io.flashsale.application.port.out.RelayedEventsPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.OutboxNewsPort;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
@@ -42,7 +42,7 @@ public class RedisConfiguration {
 
     /** The buyer and client rate-limit buckets every instance shares (ADR 0037). */
     @Bean
-    RateLimitBuckets sharedRateLimitBuckets(RedisHotStore redis, RateLimitProperties rateLimits) {
+    RateLimitBucketsPort sharedRateLimitBuckets(RedisHotStore redis, RateLimitProperties rateLimits) {
         return redis.rateLimitBuckets(rateLimits.keyPrefix(), rateLimits.storeTimeout());
     }
 

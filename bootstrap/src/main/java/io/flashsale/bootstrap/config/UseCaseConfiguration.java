@@ -1,39 +1,39 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.metrics.MachineCpu;
+import io.flashsale.adapter.metrics.Slf4jDeductionLog;
+import io.flashsale.adapter.metrics.TimedReservations;
 import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
+import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
+import io.flashsale.application.id.UuidV7IdGenerator;
 import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.DeductionLog;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.DeductionLogPort;
 import io.flashsale.application.port.out.HotStoreSaleTermsPort;
-import io.flashsale.application.port.out.IdGenerator;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.IdGeneratorPort;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.RateLimitBuckets;
 import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.UnarchivedActivitiesPort;
-import io.flashsale.application.port.out.SaleTermsRepository;
+import io.flashsale.application.port.out.SaleTermsPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
-import io.flashsale.application.service.ActivityListingService;
+import io.flashsale.application.port.out.UnarchivedActivitiesPort;
 import io.flashsale.application.service.AcknowledgementJournal;
+import io.flashsale.application.service.ActivityListingService;
 import io.flashsale.application.service.ActivityService;
-import io.flashsale.application.service.EvictionPolicyGuard;
-import io.flashsale.application.service.RecentStockFigures;
 import io.flashsale.application.service.BuyerCrowd;
 import io.flashsale.application.service.CountedReservations;
+import io.flashsale.application.service.EvictionPolicyGuard;
 import io.flashsale.application.service.JournaledReservations;
 import io.flashsale.application.service.KnownRefusals;
+import io.flashsale.application.service.RecentStockFigures;
 import io.flashsale.application.service.ReservationAdmission;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.application.service.RiskControl;
 import io.flashsale.application.service.SaleControlService;
-import io.flashsale.application.id.UuidV7IdGenerator;
-import io.flashsale.adapter.metrics.MachineCpu;
-import io.flashsale.adapter.metrics.Slf4jDeductionLog;
-import io.flashsale.adapter.metrics.TimedReservations;
-import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
 import org.springframework.beans.factory.annotation.Qualifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -60,7 +60,7 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    IdGenerator idGenerator(Clock clock) {
+    IdGeneratorPort idGenerator(Clock clock) {
         return new UuidV7IdGenerator(clock);
     }
 
@@ -77,8 +77,8 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    ActivityService activityService(ActivityRepository activities, RememberedActivities remembered,
-                                    StockReservationPort stock, IdGenerator ids, SaleChangesPort changes,
+    ActivityService activityService(ActivitiesPort activities, RememberedActivities remembered,
+                                    StockReservationPort stock, IdGeneratorPort ids, SaleChangesPort changes,
                                     ActivityCacheProperties cache, Clock clock, EvictionPolicyGuard eviction) {
         return new ActivityService(activities, remembered, stock, ids, ActivityService.DEFAULT_LOAD_GRACE, changes,
                 RecentStockFigures.remembering(stock, cache.figuresFreshFor(), clock), eviction);
@@ -108,31 +108,31 @@ public class UseCaseConfiguration {
 
     /** The operator's pause, resume and window moves (ADR 79). */
     @Bean
-    SaleControlService saleControlService(ActivityRepository activities, SaleTermsRepository terms,
+    SaleControlService saleControlService(ActivitiesPort activities, SaleTermsPort terms,
                                           HotStoreSaleTermsPort hotStore, SaleChangesPort changes, Clock clock) {
         return new SaleControlService(activities, terms, hotStore, changes, clock);
     }
 
     @Bean
     ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
-                                          OrderRepository orders, IdGenerator ids, Clock clock,
+                                          OrderLookupPort orders, IdGeneratorPort ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
                                           ReservationAliasPort aliases, RiskControl risk,
-                                          DeductionLog deductions) {
+                                          DeductionLogPort deductions) {
         return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases, risk,
                 deductions);
     }
 
     /** A line per attempt the hot store answered, all of them or a share, on an asynchronous appender (ADR 0087). */
     @Bean
-    DeductionLog deductionLog(DeductionLogProperties properties) {
-        return properties.share() > 0 ? new Slf4jDeductionLog(properties.share()) : DeductionLog.none();
+    DeductionLogPort deductionLog(DeductionLogProperties properties) {
+        return properties.share() > 0 ? new Slf4jDeductionLog(properties.share()) : DeductionLogPort.none();
     }
 
     /** Rate limits (ADR 0037): buyer and client buckets shared in Redis, the sale's admission per instance. */
     @Bean
     ReservationAdmission reservationAdmission(RateLimitProperties properties,
-                                              @Qualifier("sharedRateLimitBuckets") RateLimitBuckets shared) {
+                                              @Qualifier("sharedRateLimitBuckets") RateLimitBucketsPort shared) {
         return new ReservationAdmission(properties.toPolicy(), shared, new LocalRateLimitBuckets());
     }
 

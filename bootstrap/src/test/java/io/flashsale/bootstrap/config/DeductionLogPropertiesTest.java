@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.DeductionLog;
+import io.flashsale.application.port.out.DeductionLogPort;
 import io.flashsale.adapter.metrics.Slf4jDeductionLog;
 import io.flashsale.testsupport.LogCapture;
 import io.flashsale.domain.activity.ActivityId;
@@ -32,7 +32,7 @@ class DeductionLogPropertiesTest {
 
     /** How many of 2,000 attempts the wired log wrote, on the real deduction logger. */
     private static int linesOf(DeductionLogProperties properties) {
-        DeductionLog log = new UseCaseConfiguration().deductionLog(properties);
+        DeductionLogPort log = new UseCaseConfiguration().deductionLog(properties);
         SkuId phone = new SkuId("phone");
         try (LogCapture capture = LogCapture.of(Slf4jDeductionLog.LOGGER)) {
             for (int i = 0; i < 2000; i++) {

@@ -59,7 +59,7 @@ class OutPortsTableTest {
         assertThat(rows).hasSizeGreaterThan(20);
         rows.forEach((port, row) -> assertThat(row.promise()).as("%s's Javadoc", port).isNotBlank());
         assertThat(rows.get("StockReservationPort").implementations()).contains("adapter-redis: `RedisStockReservationAdapter`");
-        assertThat(rows.get("OrderRepository").implementations()).startsWith("adapter-mysql: ");
+        assertThat(rows.get("OrderPlacementPort").implementations()).startsWith("adapter-mysql: ");
     }
 
     record Row(String promise, String implementations) {

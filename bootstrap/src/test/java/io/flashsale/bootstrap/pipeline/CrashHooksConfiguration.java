@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.application.service.BatchOrderService;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -14,7 +14,7 @@ class CrashHooksConfiguration {
 
     @Bean
     @Primary
-    CrashingPlaceOrder crashingPlaceOrder(BatchOrderService batchOrderService, OrderRepository orders,
+    CrashingPlaceOrder crashingPlaceOrder(BatchOrderService batchOrderService, OrderPlacementPort orders,
                                           ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
         return new CrashingPlaceOrder(batchOrderService, orders, listeners);
     }

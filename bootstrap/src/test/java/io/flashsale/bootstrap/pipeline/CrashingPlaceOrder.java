@@ -2,7 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.port.out.OrderRepository;
+import io.flashsale.application.port.out.OrderPlacementPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
@@ -53,7 +53,7 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
     }
 
     private final PlaceOrderBatchUseCase delegate;
-    private final OrderRepository orders;
+    private final OrderPlacementPort orders;
     private final ObjectProvider<KafkaListenerEndpointRegistry> listeners;
     private final AtomicInteger deliveries = new AtomicInteger();
     private final Set<ReservationId> crashed = ConcurrentHashMap.newKeySet();
@@ -65,7 +65,7 @@ final class CrashingPlaceOrder implements PlaceOrderBatchUseCase {
     private volatile Holding holding;
     private volatile ActivityId poisonedActivity;
 
-    CrashingPlaceOrder(PlaceOrderBatchUseCase delegate, OrderRepository orders,
+    CrashingPlaceOrder(PlaceOrderBatchUseCase delegate, OrderPlacementPort orders,
                        ObjectProvider<KafkaListenerEndpointRegistry> listeners) {
         this.delegate = delegate;
         this.orders = orders;

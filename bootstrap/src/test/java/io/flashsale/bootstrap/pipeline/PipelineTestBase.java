@@ -5,8 +5,8 @@ import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.scheduling.OutboxRelayLoop;
-import io.flashsale.application.port.out.OrderRepository;
-import io.flashsale.application.port.out.ReservationEventPublisher;
+import io.flashsale.application.port.out.OrderLookupPort;
+import io.flashsale.application.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -89,13 +89,13 @@ abstract class PipelineTestBase {
     @Autowired
     MysqlSalesFigures figures;
     @Autowired
-    OrderRepository orders;
+    OrderLookupPort orders;
     @Autowired
     StockReservationPort stock;
     @Autowired
     ReservationOutboxPort outbox;
     @Autowired
-    ReservationEventPublisher publisher;
+    ReservationEventPublisherPort publisher;
     @Autowired
     OutboxRelayLoop relayLoop;
     @Autowired

@@ -4,13 +4,14 @@ import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.out.ActivityRepository;
+import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.port.out.HotStoreSettlementPort;
 import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.ReconciliationMetrics;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
+import io.flashsale.application.port.out.OrderTransitionsPort;
 import io.flashsale.application.port.out.RecordedOrdersPort;
 import io.flashsale.application.port.out.RecordedStockPort;
 import io.flashsale.application.port.out.RecoveryMarkPort;
@@ -69,11 +70,13 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     RecordedOrdersPort recordedOrders;
     @Autowired
+    OrderTransitionsPort transitions;
+    @Autowired
     HotStoreSettlementPort settlement;
     @Autowired
     RunWarmUpScheduleUseCase warmUpSchedule;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
     HotStoreReconciliationPort hotStore;
     @Autowired
@@ -81,9 +84,9 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     RecoveryMarkPort recoveryMarks;
     @Autowired
-    ReconciliationReportRepository reports;
+    ReconciliationReportsPort reports;
     @Autowired
-    ReconciliationMetrics reconciliationMetrics;
+    ReconciliationMetricsPort reconciliationMetrics;
 
     @Test
     void givenTheStockHashDeleted_whenReconciled_thenRepairedFromMysqlAndTheSaleSellsOnFromTheTrueRemainder() {
@@ -228,7 +231,8 @@ class ReconciliationIT extends PipelineTestBase {
             throws InterruptedException, ExecutionException {
         ReconciliationService production = new ReconciliationService(new ReconciliationService.Ports(activities,
                 stock, hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
-                recordedOrders, reports, reconciliationMetrics), Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
+                recordedOrders, transitions, reports, reconciliationMetrics), Clock.systemUTC(),
+                ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
         double repairsBefore = meters.counter(MicrometerReconciliationMetrics.REPAIRS).count();
         AtomicBoolean selling = new AtomicBoolean(true);

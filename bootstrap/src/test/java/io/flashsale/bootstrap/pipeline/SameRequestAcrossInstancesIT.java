@@ -3,8 +3,8 @@ package io.flashsale.bootstrap.pipeline;
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.outage.FailoverStockReservations;
 import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivityRepository;
-import io.flashsale.application.port.out.IdGenerator;
+import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.service.DatabaseReservations;
@@ -59,9 +59,9 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     @Autowired
     DatabaseReservations databasePath;
     @Autowired
-    ActivityRepository activities;
+    ActivitiesPort activities;
     @Autowired
-    IdGenerator ids;
+    IdGeneratorPort ids;
     @Autowired
     ReservationAliasPort aliases;
 

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
-import io.flashsale.application.port.out.ReconciliationReportRepository;
+import io.flashsale.application.port.out.ReconciliationReportsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
@@ -14,13 +14,13 @@ import java.util.List;
  * for an operator are read from the primary: an approval and a pass decide by them, and a review opened a moment ago
  * must not be missed.
  */
-public final class RoutedReconciliationReports implements ReconciliationReportRepository {
+public final class RoutedReconciliationReports implements ReconciliationReportsPort {
 
-    private final ReconciliationReportRepository primary;
-    private final ReconciliationReportRepository replica;
+    private final ReconciliationReportsPort primary;
+    private final ReconciliationReportsPort replica;
     private final ReplicaRouting routing;
 
-    public RoutedReconciliationReports(ReconciliationReportRepository primary, ReconciliationReportRepository replica,
+    public RoutedReconciliationReports(ReconciliationReportsPort primary, ReconciliationReportsPort replica,
                                        ReplicaRouting routing) {
         this.primary = primary;
         this.replica = replica;

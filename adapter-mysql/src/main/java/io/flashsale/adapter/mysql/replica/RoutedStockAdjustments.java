@@ -2,7 +2,7 @@ package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
 import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.StockAdjustmentRepository;
+import io.flashsale.application.port.out.StockAdjustmentsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.StockAdjustment;
@@ -11,13 +11,13 @@ import java.time.Instant;
 import java.util.List;
 
 /** Adjustments recorded on the primary, listed from the replica while it trails by at most the bound. */
-public final class RoutedStockAdjustments implements StockAdjustmentRepository {
+public final class RoutedStockAdjustments implements StockAdjustmentsPort {
 
-    private final StockAdjustmentRepository primary;
-    private final StockAdjustmentRepository replica;
+    private final StockAdjustmentsPort primary;
+    private final StockAdjustmentsPort replica;
     private final ReplicaRouting routing;
 
-    public RoutedStockAdjustments(StockAdjustmentRepository primary, StockAdjustmentRepository replica,
+    public RoutedStockAdjustments(StockAdjustmentsPort primary, StockAdjustmentsPort replica,
                                   ReplicaRouting routing) {
         this.primary = primary;
         this.replica = replica;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.out.AcceptedRequests;
+import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 
@@ -17,7 +17,7 @@ import java.util.Optional;
  * (the header's layout byte): 1, every bit of a key in one 32-bit word (ADR 83), or 0, each bit anywhere (filters
  * made before it).
  */
-public final class AcceptedRequestsFilter implements AcceptedRequests {
+public final class AcceptedRequestsFilter implements AcceptedRequestsSnapshotPort {
 
     static final int HEADER_BYTES = 8;
     /** The layout of filters made since ADR 83: a key's bits in one word. */

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis.local;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.flashsale.application.port.out.DeviceSightings;
+import io.flashsale.application.port.out.DeviceSightingsPort;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.risk.DeviceId;
 
@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * earlier when more than {@code maximumDevices} are tracked (the least used go first). A device's set holds at most
  * the count asked for, so a device farm cannot grow one entry without bound.
  */
-public final class CaffeineDeviceSightings implements DeviceSightings {
+public final class CaffeineDeviceSightings implements DeviceSightingsPort {
 
     private final Cache<DeviceId, Set<BuyerId>> devices;
 

@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flashsale.application.port.out.BucketAnswer;
 import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBuckets;
+import io.flashsale.application.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
@@ -16,7 +16,7 @@ import java.time.Duration;
  * enough: a sale's admission, and the buyer's bucket on the database path while Redis is down; the shared limits are
  * {@code RedisRateLimitBuckets}. Buckets not used for ten minutes are forgotten (a full bucket is made again).
  */
-public final class LocalRateLimitBuckets implements RateLimitBuckets {
+public final class LocalRateLimitBuckets implements RateLimitBucketsPort {
 
     private final Cache<BucketKey, Bucket> buckets = Caffeine.newBuilder()
             .expireAfterAccess(Duration.ofMinutes(10))

@@ -11,7 +11,7 @@ import java.util.Optional;
 public interface AcceptedRequestsPort {
 
     /** What the store holds now, empty when it keeps nothing usable for the sale (then every keyed attempt asks it). */
-    Optional<AcceptedRequests> read(ActivityId activityId);
+    Optional<AcceptedRequestsSnapshotPort> read(ActivityId activityId);
 
     /** Knows nothing: every keyed attempt asks the store. */
     static AcceptedRequestsPort none() {

@@ -5,7 +5,10 @@ import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.List;
 
-/** The hot store's side of archiving an ended sale: is anything of it still in flight, and dropping it. */
+/**
+ * The hot store's side of archiving an ended sale: is anything of it still in flight, and dropping it once its outbox
+ * is drained (checked in the delete's own atomic step).
+ */
 public interface HotStoreArchivePort {
 
     /** Reservations of the activity the hot store holds as RESERVED (accepted, not yet ordered); 0 when not loaded. */
@@ -16,9 +19,6 @@ public interface HotStoreArchivePort {
      * events may still be on their way to the order pipeline, which must find them cancelled) or closed as orders.
      */
     List<ReservationId> cancelledReservations(ActivityId activityId);
-
-    /** True when the activity has no outbox or the relays acknowledged all of it: nothing pending, nothing unread. */
-    boolean outboxDrained(ActivityId activityId);
 
     /**
      * Drops every key of the activity and its outbox registration. The outbox is checked again in the same atomic

@@ -28,7 +28,7 @@ public interface RelayedEventsPort {
      */
     boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window);
 
-    /** Whether the activity's outbox holds any entry not yet acknowledged by a relay. */
+    /** True when the activity has no outbox or the relays acknowledged all of it: nothing pending, nothing unread. */
     boolean outboxDrained(ActivityId activityId);
 
     /**

@@ -9,7 +9,7 @@ import java.time.Duration;
  * What the order pipeline reports to operators: counts per placement kind, a log line for every refusal, and every
  * reservation event the order consumer gave up on.
  */
-public interface OrderPipelineMetrics {
+public interface OrderPipelineMetricsPort {
 
     void recorded(OrderPlacement placement);
 

@@ -7,7 +7,7 @@ import io.flashsale.domain.risk.DeviceId;
  * The buyers each device was seen with lately, on this instance: a device's window opens at its first sighting and
  * closes after a fixed time, taking its buyers with it.
  */
-public interface DeviceSightings {
+public interface DeviceSightingsPort {
 
     /**
      * Notes that {@code buyer} used {@code device} and answers how many distinct buyers the device has had in its

@@ -5,7 +5,7 @@ import io.flashsale.domain.reservation.Reservation;
 import java.util.List;
 
 /** Hands accepted reservations to the order pipeline. */
-public interface ReservationEventPublisher {
+public interface ReservationEventPublisherPort {
 
     /**
      * Returns only when the broker acknowledged every reservation (durably, acks=all).

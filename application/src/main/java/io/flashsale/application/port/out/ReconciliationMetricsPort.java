@@ -7,7 +7,7 @@ import io.flashsale.domain.reconciliation.SkuRebuild;
 import java.util.List;
 
 /** What reconciliation reports to operators: the drift per SKU, every repair, every rebuild. */
-public interface ReconciliationMetrics {
+public interface ReconciliationMetricsPort {
 
     /** Every report: the SKU's drift gauge takes {@link ReconciliationReport#driftUnits()} (0 when in sync). */
     void reported(ReconciliationReport report);

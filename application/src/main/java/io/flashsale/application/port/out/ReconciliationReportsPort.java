@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** Reconciliation reports worth keeping (drift found, or something done), in the database of record. */
-public interface ReconciliationReportRepository {
+public interface ReconciliationReportsPort {
 
     void save(ReconciliationReport report);
 

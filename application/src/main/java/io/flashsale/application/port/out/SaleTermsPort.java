@@ -5,7 +5,7 @@ import io.flashsale.domain.activity.ActivityId;
 import java.time.Instant;
 
 /** A sale's pause and window in the database of record, the truth a warm-up or a rebuild loads (ADR 79). */
-public interface SaleTermsRepository {
+public interface SaleTermsPort {
 
     /** Records the sale as paused or not; false when there is no such sale. */
     boolean recordPaused(ActivityId activityId, boolean paused);

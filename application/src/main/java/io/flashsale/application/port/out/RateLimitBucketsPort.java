@@ -6,7 +6,7 @@ import io.flashsale.domain.reservation.BucketLimit;
  * Token buckets by name. A bucket is made full with its limit the first time it is named, and forgotten some time
  * after it would be full again, so the store holds buckets of recent callers only.
  */
-public interface RateLimitBuckets {
+public interface RateLimitBucketsPort {
 
     /** Takes one token from the bucket {@code key} if it holds one. */
     BucketAnswer tryTake(BucketKey key, BucketLimit limit);

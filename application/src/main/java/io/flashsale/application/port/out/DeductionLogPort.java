@@ -1,12 +1,12 @@
 package io.flashsale.application.port.out;
 
 /** Told of every attempt the stock store answered, the refusals included, for an operator's log (ADR 0087). */
-public interface DeductionLog {
+public interface DeductionLogPort {
 
     void deducted(Deduction deduction);
 
     /** Tells no one: the log is off. */
-    static DeductionLog none() {
+    static DeductionLogPort none() {
         return deduction -> {
         };
     }

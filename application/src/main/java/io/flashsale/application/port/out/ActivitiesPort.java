@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Activities in the database of record. */
-public interface ActivityRepository extends ActivityLookupPort, UnarchivedActivitiesPort {
+public interface ActivitiesPort extends ActivityLookupPort, UnarchivedActivitiesPort {
 
     /** @throws ActivityAlreadyExistsException when the id is taken */
     void add(Activity activity);

@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** The audited stock adjustments in the database of record: the only path that changes a SKU's total. Append-only. */
-public interface StockAdjustmentRepository {
+public interface StockAdjustmentsPort {
 
     /**
      * In one transaction: {@code stock = stock + delta} unless that falls below sold (or passes the maximum), and one

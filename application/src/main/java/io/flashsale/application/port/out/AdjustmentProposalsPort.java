@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Proposed stock adjustments in the database of record, and the one transaction that applies an approved one. */
-public interface AdjustmentProposalRepository {
+public interface AdjustmentProposalsPort {
 
     /** Appends a pending proposal; changes no stock. */
     AdjustmentProposal propose(ActivityId activityId, SkuId skuId, long delta, String reason, String proposedBy,
@@ -24,7 +24,7 @@ public interface AdjustmentProposalRepository {
     /**
      * In one transaction, so that racing approvals apply it once: while the proposal is still pending at {@code at}
      * and {@code approver} is not its proposer, records its adjustment exactly as
-     * {@link StockAdjustmentRepository#record} does (in the proposer's name) and marks it approved by
+     * {@link StockAdjustmentsPort#record} does (in the proposer's name) and marks it approved by
      * {@code approver}, naming the adjustment. A refused recording leaves the proposal pending.
      */
     ProposalApproval approve(AdjustmentProposal proposal, String approver, Instant at);
