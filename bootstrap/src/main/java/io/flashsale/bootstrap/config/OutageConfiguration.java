@@ -11,6 +11,7 @@ import io.flashsale.adapter.scheduling.Pass;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.application.port.in.RebuildLedgerUseCase;
 import io.flashsale.application.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.FallbackReservationPort;
@@ -90,7 +91,7 @@ public class OutageConfiguration {
      * database does (ADR 0081): no shared store is asked, and the database, the one store still standing, is not.
      */
     @Bean
-    DatabaseReservations databaseReservations(FallbackReservationPort database, RememberedActivities remembered) {
+    ReserveOnDatabaseUseCase databaseReservations(FallbackReservationPort database, RememberedActivities remembered) {
         return new DatabaseReservations(database, remembered, new LocalRateLimitBuckets());
     }
 
@@ -98,7 +99,7 @@ public class OutageConfiguration {
     @Bean
     @Primary
     FailoverStockReservations failoverStockReservations(
-            @Qualifier("stockReservationPort") StockReservationPort redis, DatabaseReservations database,
+            @Qualifier("stockReservationPort") StockReservationPort redis, ReserveOnDatabaseUseCase database,
             CircuitBreaker hotStoreBreaker, Bulkhead databasePathBulkhead, OutageProperties outage) {
         return new FailoverStockReservations(redis, database, hotStoreBreaker, databasePathBulkhead,
                 outage.retryAfter());

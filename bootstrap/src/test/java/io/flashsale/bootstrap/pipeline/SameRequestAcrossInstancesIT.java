@@ -7,7 +7,7 @@ import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.application.port.out.IdGeneratorPort;
 import io.flashsale.application.port.out.ReservationAliasPort;
 import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.DatabaseReservations;
+import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.service.ReservationService;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -57,7 +57,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     @Qualifier("stockReservationPort")
     StockReservationPort redis;
     @Autowired
-    DatabaseReservations databasePath;
+    ReserveOnDatabaseUseCase databasePath;
     @Autowired
     ActivitiesPort activities;
     @Autowired
