@@ -7,13 +7,15 @@
 -- the client signs nothing); past the pool's end it starts again at its beginning (buyers then come back). The buyer's
 -- name also goes in X-User-Id, which buyer-auth=jwt ignores, so that older jars (trusted-header) and the plain
 -- servlet's ceiling (perf/RawServletCeiling.java) read the same requests.
-local counter = 0
+-- The threads do not go equally fast, so a run reports the most requests any one thread sent (furthest=): the next
+-- run on the same sale starts past furthest x threads tokens, or the slower threads' buyers would come back in it.
+counter = 0 -- global: done() reads each thread's count through thread:get
 local pause = 0
-local threads = 0
+local threads = {}
 
 function setup(thread)
-  threads = threads + 1
-  thread:set("index", threads)
+  table.insert(threads, thread)
+  thread:set("index", #threads)
 end
 
 function init(args)
@@ -47,7 +49,9 @@ end
 
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format("RESULT requests=%d duration_us=%d non2xx=%d socket_errors=%d p50_us=%d p99_us=%d\n",
+  local furthest = 0
+  for _, thread in ipairs(threads) do furthest = math.max(furthest, thread:get("counter") or 0) end
+  io.write(string.format("RESULT requests=%d duration_us=%d non2xx=%d socket_errors=%d p50_us=%d p99_us=%d furthest=%d\n",
     summary.requests, summary.duration, e.status, e.connect + e.read + e.write + e.timeout,
-    latency:percentile(50), latency:percentile(99)))
+    latency:percentile(50), latency:percentile(99), furthest))
 end

@@ -62,9 +62,10 @@ WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
 # (perf/BuyerTokens.java); the jars verify them with its public key. The reserve runs on the hot sale take fresh
 # buyers from the pool in turn (past its end buyers come back, and the per-buyer limit refuses them); the other
 # rows walk the pool from its start. A growing sale (GROWTH) needs a buyer per reservation: its pool is GROWTH plus a
-# tenth, or the sale stops growing where the pool ends (the per-buyer limit refuses returning buyers).
+# quarter (a run skips the tokens its slower threads did not reach), or the sale stops growing where the pool ends
+# (the per-buyer limit refuses returning buyers).
 if [ -n "${GROWTH:-}" ] && [ "$GROWTH" -gt 181818 ]; then
-  TOKENS=${TOKENS:-$(( GROWTH + GROWTH / 10 ))}
+  TOKENS=${TOKENS:-$(( GROWTH + GROWTH / 4 ))}
 else
   TOKENS=${TOKENS:-200000}
 fi
@@ -152,8 +153,9 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS [keyed]]]: one wrk run; prints a
   out=$(wrk -t"$THREADS" -c"${4:-$CONNECTIONS}" -d"$DURATION" -s "${WRK_SCRIPT:-perf/buyers.lua}" "http://127.0.0.1:$PORT" \
     -- "$2" unit "${3:-0}" "r$RANDOM$RANDOM" "${5:-}" "$WORK" "$first" "$THREADS" 2>&1 | grep '^RESULT' || true)
   LAST_REQUESTS=$(grep -o 'requests=[0-9]*' <<<"$out" | cut -d= -f2 || true)
-  if [ -n "$hot" ]; then
-    HOT_NEXT=$((HOT_NEXT + ${LAST_REQUESTS:-0}))
+  if [ -n "$hot" ]; then # past every token a thread of this run took (buyers.lua: furthest x threads)
+    local furthest; furthest=$(grep -o 'furthest=[0-9]*' <<<"$out" | cut -d= -f2 || true)
+    HOT_NEXT=$((HOT_NEXT + ${furthest:-${LAST_REQUESTS:-0}} * THREADS))
     [ "$HOT_NEXT" -gt "$TOKENS" ] && log "the hot sale has had $HOT_NEXT attempts from a pool of $TOKENS buyers:" \
       "buyers came back (TOKENS=... for more)"
   fi
