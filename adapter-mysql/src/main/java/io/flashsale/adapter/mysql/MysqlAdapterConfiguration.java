@@ -90,7 +90,7 @@ public class MysqlAdapterConfiguration {
                 new RestoredStock(meters.getIfAvailable(SimpleMeterRegistry::new)), deadlineClock);
     }
 
-    /** Redis outage (issue 12): reservations decided by the database while the hot store is out. */
+    /** Redis outage (ADR 39): reservations decided by the database while the hot store is out. */
     @Bean
     MysqlFallbackReservations mysqlFallbackReservations(OrderDao orderDao, FallbackDao fallbackDao,
                                                         OrderRowMapper orderRowMapper,

@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The database path of a reservation (Redis down, issue 12) against the real server: one transaction that takes the
+ * The database path of a reservation (Redis down, ADR 39) against the real server: one transaction that takes the
  * stock, guards the buyer's limit and writes the order ORDERED; a refusal leaves nothing; an idempotency key is honoured;
  * and a crowd of real threads on real row locks never oversells nor takes a buyer over the limit.
  */

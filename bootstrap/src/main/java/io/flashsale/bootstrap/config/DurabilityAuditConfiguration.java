@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import java.time.Clock;
 
 /**
- * Acknowledged reservations Redis lost are reported, not silently dropped (issue 12, ADR 0047): every instance
+ * Acknowledged reservations Redis lost are reported, not silently dropped (ADR 0047): every instance
  * journals what it told buyers RESERVED and, after each Redis restart, audits its own journal against both stores.
  */
 @Configuration(proxyBeanMethods = false)

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import java.time.Duration;
 
 /**
- * The audit of acknowledged reservations after a Redis restart (issue 12, ADR 0047).
+ * The audit of acknowledged reservations after a Redis restart (ADR 0047).
  *
  * @param enabled     false: nothing is journaled and no restart is watched for
  * @param journalSize the most recent reservations this instance acknowledged that it remembers (rounded up to a power

@@ -94,7 +94,7 @@ public class OrderPipelineConfiguration {
     }
 
     /**
-     * Outbox depth and oldest age (issue 12): the wall clock, as the outbox's entry ids carry Redis's, not the
+     * Outbox depth and oldest age (ADR 38): the wall clock, as the outbox's entry ids carry Redis's, not the
      * (possibly moved) service clock.
      */
     @Bean

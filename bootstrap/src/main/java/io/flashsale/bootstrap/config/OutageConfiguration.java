@@ -38,7 +38,7 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Redis down, the sale goes on (issue 12, ADR 0039): the hot store port every service uses is the Redis adapter behind
+ * Redis down, the sale goes on (ADR 0039): the hot store port every service uses is the Redis adapter behind
  * adapter-outage's circuit breaker, with the database path as its fallback, and a loop that brings Redis back. The
  * rules of the database path are the application's ({@link DatabaseReservations}); the switching between stores is
  * adapter-outage's (ADR 0090); here they are only put together and given their figures.

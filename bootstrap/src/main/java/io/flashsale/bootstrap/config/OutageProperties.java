@@ -8,7 +8,7 @@ import java.time.Duration;
 /**
  * Redis down, the sale goes on (ADR 0039): the circuit breaker around the hot store and the database path.
  *
- * @param enabled              false: no breaker, a Redis failure fails the attempt (the behaviour before issue 12)
+ * @param enabled              false: no breaker, a Redis failure fails the attempt (the behaviour before ADR 39)
  * @param failureRateThreshold percentage of failed reserve calls, over the last {@code slidingWindow} calls (and at
  *                             least {@code minimumCalls}), that opens the breaker
  * @param databaseConcurrency  attempts the database decides at once on one instance; more get 503 DEGRADED. Keep it

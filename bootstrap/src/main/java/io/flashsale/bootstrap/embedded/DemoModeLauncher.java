@@ -95,7 +95,7 @@ public final class DemoModeLauncher implements BeanFactoryPostProcessor, Disposa
                         environment.getProperty(REDIS_PORT, Integer.class, 6379)))
                 : Optional.empty();
         if (configured.isPresent() && !answers.test(configured.get())) {
-            // Issue 12: the service starts while its Redis is down and connects when it answers; the database decides
+            // ADR 39: the service starts while its Redis is down and connects when it answers; the database decides
             // reservations meanwhile. A configured server is still never replaced by an embedded one.
             LOG.warn("Redis: the configured server {} does not answer; starting without it, it is connected to when "
                     + "it answers", configured.get());

@@ -29,7 +29,7 @@ public class HealthConfiguration {
         return new RedisHealthIndicator(redis);
     }
 
-    /** Redis outage (issue 12): in the readiness group instead of {@code redis}, UP while the database decides too. */
+    /** Redis outage (ADR 39): in the readiness group instead of {@code redis}, UP while the database decides too. */
     @Bean
     HealthIndicator hotStoreHealthIndicator(RedisHotStore redis, ObjectProvider<CircuitBreaker> breaker) {
         return new HotStoreHealthIndicator(redis, breaker.getIfAvailable());

@@ -7,7 +7,7 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Whether this instance can take reservations, for the readiness group: UP while Redis decides them, and UP while the
- * database does (the hot store's breaker is open, issue 12), with {@code decidedBy} saying which. DOWN only when the
+ * database does (the hot store's breaker is open, ADR 39), with {@code decidedBy} saying which. DOWN only when the
  * breaker is closed and Redis does not answer: the moments before the breaker opens. Without a breaker (the outage
  * mode off) it is Redis's own health. The {@code redis} indicator still shows Redis itself, DOWN during an outage.
  */

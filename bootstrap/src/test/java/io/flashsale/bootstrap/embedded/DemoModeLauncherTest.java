@@ -49,7 +49,7 @@ class DemoModeLauncherTest {
 
         launcher.postProcessBeanFactory(new DefaultListableBeanFactory());
 
-        // Issue 12: the service runs on the database until that Redis answers; it is never replaced by an embedded one.
+        // ADR 39: the service runs on the database until that Redis answers; it is never replaced by an embedded one.
         assertThat(launcher.redis()).isNull();
         assertThat(environment.getProperty("spring.data.redis.port")).isEqualTo(Integer.toString(silentPort));
         launcher.destroy();

@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The three Redis durability modes (issue 12, ADR 0038 and 0047), with the whole service on its own redis-server:
+ * The three Redis durability modes (ADR 0038 and 0047), with the whole service on its own redis-server:
  * buyers reserve over HTTP, the server is SIGKILLed under that load, and what it kept is read by a second server of
  * the test's own on the same data directory. Then the service's Redis is started again on that directory and the test
  * shows that every acknowledged reservation Redis lost is either repaired from MySQL (it reached the database through

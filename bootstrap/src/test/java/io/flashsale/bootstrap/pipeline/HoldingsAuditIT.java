@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 8 / ADR 59: drift that keeps a SKU's sum of holdings (one buyer a unit over, another a unit under) is invisible
+ * ADR 59: drift that keeps a SKU's sum of holdings (one buyer a unit over, another a unit under) is invisible
  * to a paged look, which compares only the sum (ADR 43). The rolling audit reads a few pages of holdings per pass and
  * finds it within a bounded number of passes; main never found it.
  */

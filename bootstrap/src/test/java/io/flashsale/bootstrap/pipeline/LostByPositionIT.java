@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 8, item 3: a reservation counts as lost only when it is provably nowhere in the order pipeline, whatever its
+ * ADR 29: a reservation counts as lost only when it is provably nowhere in the order pipeline, whatever its
  * age. Each test waits past the old age grace ({@link #RECONCILIATION_GRACE}), by which main re-drove every event
  * that was merely queued in Kafka or parked in the dead-letter topic.
  */

@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 8, item 5 on real Redis, Kafka and MariaDB: a partial loss that leaves stale records behind is rebuilt from
+ * ADRs 30 and 31 on real Redis, Kafka and MariaDB: a partial loss that leaves stale records behind is rebuilt from
  * MySQL's orders, so nothing that survived acts on the rebuilt ledger; and with the request index gone, a retried
  * request becomes a second reservation in Redis but never a second order (the unique request key refuses it).
  */

@@ -22,13 +22,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 8, item 5: Redis loses a sale while its accepted reservations sit unconsumed in Kafka. The sale answers 503
+ * ADR 30: Redis loses a sale while its accepted reservations sit unconsumed in Kafka. The sale answers 503
  * NOT_READY, a warm-up is refused with 409 SALE_HAS_RESERVATIONS and the rebuild waits, until the consumer has read
  * up to the end offsets taken at the loss; then the rebuild loads MySQL's truth, with those orders in it, and the
  * sale sells exactly what is left. On main the rebuild (and the warm-up) loaded the original totals at once, and Redis
  * then sold the backlog's units a second time.
  * <p>
- * Issue 14 (ADR 62): the same loss found by the breaker's recovery, Redis back empty after an outage. Its rebuild
+ * ADR 62: the same loss found by the breaker's recovery, Redis back empty after an outage. Its rebuild
  * answers AWAITING_PIPELINE, the breaker closes for the others, and the recovery's retries rebuild the sale within
  * seconds of the drain; the reconciliation and warm-up schedules are off ({@link PipelineTestBase}), so nothing else
  * could have. Before, such a sale waited for the reconciliation schedule.

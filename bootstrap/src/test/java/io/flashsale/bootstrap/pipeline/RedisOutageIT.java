@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Redis down, the sale goes on (issue 12): the whole service on its OWN redis-server, which the tests start late,
+ * Redis down, the sale goes on (ADR 39): the whole service on its OWN redis-server, which the tests start late,
  * SIGKILL and start again empty; Kafka and MariaDB are the shared ones. The service starts while its Redis is down.
  * During the outage MySQL decides reservations (ORDERED at once), payments and cancellations keep working; when Redis
  * is back the ledger is rebuilt from MySQL before the breaker closes and Redis sells what is left. At the end exactly
