@@ -3,11 +3,11 @@
 --   * no counter (<sku>:total, :reserved, :sold, :avail:<i>, a holding) is ever taken below zero: a script checks
 --     every move first and refuses, writing nothing, with fs_refuse;
 --   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
---     <sku>:version (fs_bump_version; a batch script by one per line it moved, in one HINCRBY); a repair applies
+--     <sku>:version (fs_bump_version; fs_moves_add by one per line it moves, summed per call); a repair applies
 --     only while the version it read is unchanged;
 --   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it;
 --   * <sku>:held is the sum of every buyer's holding of the SKU, moved with each holding (fs_add_holding,
---     fs_take_holding), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
+--     fs_moves_write), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
 --   * the in-flight index (fs:{a}:inflight, reservation id -> '1') lists every reservation MySQL has not settled yet:
 --     added by reserve.lua, removed when a script settles it (confirm, settle_batch, a release that is not the buyer's)
 --     or when reconciliation finds it settled (reconcile_settled.lua). Reconciliation pages over it, not over every
@@ -69,8 +69,8 @@ local function fs_counters_write(counters, key)
     end
 end
 
--- The stock hash's field names of a SKU, made once per script call and SKU: a batch moves the same few SKUs many
--- times, and the scripts name the fields from this one place.
+-- The stock hash's field names of a SKU (as RedisKeys.stockField names them), made once per script call and SKU: a
+-- batch moves the same few SKUs many times, and the scripts name the fields from this one place.
 local FS_SKU_FIELDS = {}
 local function fs_sku_fields(sku)
     local f = FS_SKU_FIELDS[sku]
@@ -83,12 +83,13 @@ local function fs_sku_fields(sku)
 end
 
 local function fs_bump_version(stock, sku)
-    redis.call('HINCRBY', stock, sku .. ':version', 1)
+    redis.call('HINCRBY', stock, fs_sku_fields(sku).version, 1)
 end
 
 -- The version a repair compares: the load it belongs to and the SKU's move count within that load.
 local function fs_version(meta, stock, sku)
-    return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (redis.call('HGET', stock, sku .. ':version') or '0')
+    local version = redis.call('HGET', stock, fs_sku_fields(sku).version)
+    return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (version or '0')
 end
 
 -- A fresh load id from the server's clock, so that no caller can hand in a stale one.
@@ -128,60 +129,69 @@ local function fs_decode_lines(encoded)
     return fs_pairs_to_lines(flat, 1)
 end
 
--- nil when every line can take quantity from hash's <prefix><sku><suffix> without going below zero, else the reason.
-local function fs_short(hash, lines, prefix, suffix)
-    for _, line in ipairs(lines) do
-        local field = prefix .. line.sku .. suffix
-        local has = fs_number(redis.call('HGET', hash, field))
-        if has < line.quantity then
-            return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
-        end
-    end
-    return nil
-end
-
--- fs_short for a batch: needs maps <field> -> units the batch takes from hash's <field><suffix>, summed over it.
-local function fs_short_of_sums(hash, needs, suffix)
-    for field, quantity in pairs(needs) do
-        local has = fs_number(redis.call('HGET', hash, field .. suffix))
-        if has < quantity then
-            return field .. suffix .. ' holds ' .. has .. ', cannot take ' .. quantity
-        end
-    end
-    return nil
-end
-
 -- Adds units to a buyer's holding of a SKU and to the SKU's sum of holdings.
 local function fs_add_holding(stock, holdings, buyer, sku, quantity)
     redis.call('HINCRBY', holdings, buyer .. ':' .. sku, quantity)
-    redis.call('HINCRBY', stock, sku .. ':held', quantity)
+    redis.call('HINCRBY', stock, fs_sku_fields(sku).held, quantity)
 end
 
--- Takes units off a buyer's holding of a SKU, removing it at zero (checked first with fs_short), and off the SKU's sum
--- of holdings. The sum is a figure reconciliation checks and repairs, so it is not a reason to refuse a move.
-local function fs_take_holding(stock, holdings, buyer, sku, quantity)
-    local field = buyer .. ':' .. sku
-    if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
-        redis.call('HDEL', holdings, field)
-    end
-    redis.call('HINCRBY', stock, sku .. ':held', -quantity)
+-- ---- Moves of reservations' units: what confirm, release, fail, restore and the batch scripts share ----
+-- What a transition does to each line of a reservation: its units leave the SKU's figure `from` for `to` (keys of
+-- fs_sku_fields) and, with `holding`, the buyer's holding and the SKU's sum of holdings; the SKU's version moves
+-- either way (FS_VERSION_ONLY: a move of nothing else, as a failure that keeps its units).
+local FS_ORDER = { from = 'reserved', to = 'sold' }
+local FS_GIVE_BACK = { from = 'reserved', to = 'avail', holding = true }
+local FS_RESTORE = { from = 'sold', to = 'avail', holding = true }
+local FS_VERSION_ONLY = {}
+
+-- The moves of a call, summed per counter: what they take from each (checked by fs_moves_short before anything is
+-- written) and what they add to it (written by fs_moves_write, one HINCRBY per counter), in the order first moved.
+local function fs_moves()
+    return { taken = fs_counters(), stock = fs_counters(), holdings = fs_counters() }
 end
 
--- Gives the units of every line back from <figure> ('reserved' or 'sold'): the figure down, available up (only the sum
--- over segments counts, so segment 1 takes them), the buyer's holdings down, each SKU's version bumped. Everything is
--- checked first: the reason, with nothing written, when a counter would go below zero; nil when done.
-local function fs_give_back(stock, holdings, buyer, lines, figure)
-    local why = fs_short(stock, lines, '', ':' .. figure) or fs_short(holdings, lines, buyer .. ':', '')
-    if why then
-        return why
-    end
+-- Adds the moves of n reservations of the same lines (of one buyer, for a kind that moves holdings).
+local function fs_moves_add(moves, kind, lines, n, buyer)
     for _, line in ipairs(lines) do
-        redis.call('HINCRBY', stock, line.sku .. ':' .. figure, -line.quantity)
-        redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-        fs_take_holding(stock, holdings, buyer, line.sku, line.quantity)
-        fs_bump_version(stock, line.sku)
+        local f, units = fs_sku_fields(line.sku), line.quantity * n
+        if kind.from then
+            fs_counters_add(moves.taken, f[kind.from], units)
+            fs_counters_add(moves.stock, f[kind.from], -units)
+            fs_counters_add(moves.stock, f[kind.to], units)
+        end
+        if kind.holding then
+            fs_counters_add(moves.holdings, buyer .. ':' .. line.sku, units)
+            fs_counters_add(moves.stock, f.held, -units)
+        end
+        fs_counters_add(moves.stock, f.version, n)
+    end
+end
+
+-- nil when every field of hash holds at least what counters take from it, else the first one short, as the reason.
+local function fs_short(hash, counters)
+    for _, field in ipairs(counters.order) do
+        local has, quantity = fs_number(redis.call('HGET', hash, field)), counters.units[field]
+        if has < quantity then
+            return field .. ' holds ' .. has .. ', cannot take ' .. quantity
+        end
     end
     return nil
+end
+
+-- nil when no counter the moves take from would go below zero, else the reason: the caller refuses, writing nothing.
+local function fs_moves_short(moves, stock, holdings)
+    return fs_short(stock, moves.taken) or fs_short(holdings, moves.holdings)
+end
+
+-- Writes the moves: each stock counter once, each holding down once and removed at zero.
+local function fs_moves_write(moves, stock, holdings)
+    fs_counters_write(moves.stock, stock)
+    local taken = moves.holdings
+    for _, field in ipairs(taken.order) do
+        if redis.call('HINCRBY', holdings, field, -taken.units[field]) == 0 then
+            redis.call('HDEL', holdings, field)
+        end
+    end
 end
 
 -- The last-delivered id of the consumer group on the outbox stream, nil when the group does not exist.
@@ -244,14 +254,22 @@ local function fs_now_micros()
     return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
--- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by '|', which no id, line,
--- position or instant ever holds (a reservation MySQL ordered has none, and one restored after it was ordered only its
--- status letter: ADR 71, see fs_settle and fs_restore_find):
+-- ---- Reservation records ----
+-- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by FS_RECORD_SEPARATOR ('|'),
+-- which no id, line, position or instant ever holds (a reservation MySQL ordered has none, and one restored after it
+-- was ordered only its status letter: ADR 71, see fs_settle and fs_restore_find):
 --   status letter | buyer | requestId | lines "sku:q,sku:q" | reservedAt | pos | cancelledAt | redrivenAt
 -- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
 -- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
 -- out. An instant is packed as base-36 epoch seconds '.' base-36 nano-of-second (fs_instant_pack). The adapter's
--- ReservationRecord reads and writes the same text.
+-- ReservationRecord reads and writes the same text, with the same separator and status letters (LuaNamesIT checks
+-- them). The patterns that read a record are made from the separator: any one part; the lines (the fourth part);
+-- exactly five parts.
+local FS_RECORD_SEPARATOR = '|'
+local FS_RECORD_SEPARATOR_BYTE = string.byte(FS_RECORD_SEPARATOR)
+local FS_RECORD_PART = '[^' .. FS_RECORD_SEPARATOR .. ']*'
+local FS_RECORD_LINES = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 3) .. '(' .. FS_RECORD_PART .. ')'
+local FS_RECORD_FIVE_PARTS = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 4) .. FS_RECORD_PART .. '$'
 local FS_STATUS_LETTER = { RESERVED = 'R', ORDERED = 'O', PAID = 'P', CANCELLED = 'C', EXPIRED = 'E', FAILED = 'F' }
 local FS_LETTER_STATUS = { R = 'RESERVED', O = 'ORDERED', P = 'PAID', C = 'CANCELLED', E = 'EXPIRED', F = 'FAILED' }
 local FS_BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -301,7 +319,7 @@ local function fs_record_decode(value)
         return nil
     end
     local p, n = {}, 0
-    for part in string.gmatch(value .. '|', '([^|]*)|') do
+    for part in string.gmatch(value .. FS_RECORD_SEPARATOR, '(' .. FS_RECORD_PART .. ')' .. FS_RECORD_SEPARATOR) do
         n = n + 1
         if part ~= '' then
             p[n] = part
@@ -313,15 +331,15 @@ end
 
 -- One concatenation, no table: every accepted reservation writes a record.
 local function fs_record_encode(r)
-    local text = FS_STATUS_LETTER[r.status] .. '|' .. r.buyer .. '|' .. r.requestId .. '|' .. r.lines .. '|'
-        .. r.reservedAt
+    local s = FS_RECORD_SEPARATOR
+    local text = FS_STATUS_LETTER[r.status] .. s .. r.buyer .. s .. r.requestId .. s .. r.lines .. s .. r.reservedAt
     local pos, cancelledAt, redrivenAt = r.pos or '', r.cancelledAt or '', r.redrivenAt or ''
     if redrivenAt ~= '' then
-        return text .. '|' .. pos .. '|' .. cancelledAt .. '|' .. redrivenAt
+        return text .. s .. pos .. s .. cancelledAt .. s .. redrivenAt
     elseif cancelledAt ~= '' then
-        return text .. '|' .. pos .. '|' .. cancelledAt
+        return text .. s .. pos .. s .. cancelledAt
     elseif pos ~= '' then
-        return text .. '|' .. pos
+        return text .. s .. pos
     end
     return text
 end
@@ -329,7 +347,8 @@ end
 -- A fresh RESERVED record, the text fs_record_encode makes of it, without the table: every accepted reservation
 -- writes one (reserve.lua).
 local function fs_record_reserved(buyer, requestId, lines, reservedAt)
-    return 'R|' .. buyer .. '|' .. requestId .. '|' .. lines .. '|' .. reservedAt
+    local s = FS_RECORD_SEPARATOR
+    return FS_STATUS_LETTER.RESERVED .. s .. buyer .. s .. requestId .. s .. lines .. s .. reservedAt
 end
 
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
@@ -340,7 +359,7 @@ end
 -- The status fs_record_read gives a stored value (nil for none, for a tombstone and for an unknown letter), read from
 -- its first part alone: a batch that moves mostly fresh records decodes none of them whole (settle_batch.lua).
 local function fs_record_status_read(value)
-    if value and string.byte(value, 2) == 124 then
+    if value and string.byte(value, 2) == FS_RECORD_SEPARATOR_BYTE then
         return FS_LETTER_STATUS[string.sub(value, 1, 1)]
     end
     return nil
@@ -348,7 +367,7 @@ end
 
 -- The lines part of a stored record as fs_record_decode reads it (nil when empty or missing), without the decode.
 local function fs_record_lines_of(value)
-    local lines = string.match(value, '^[^|]*|[^|]*|[^|]*|([^|]*)')
+    local lines = string.match(value, FS_RECORD_LINES)
     return lines ~= '' and lines or nil
 end
 
@@ -360,7 +379,7 @@ end
 -- The record of a reservation, nil for none and for what a restore leaves of an order (its status letter alone, ADR
 -- 71): no script that reads a record moves or rewrites a restored order, only a restore finds it (fs_restore_find).
 local function fs_record_of(value)
-    if value and not string.find(value, '|', 1, true) then
+    if value and not string.find(value, FS_RECORD_SEPARATOR, 1, true) then
         return nil
     end
     return fs_record_decode(value)
@@ -378,8 +397,8 @@ local function fs_record_with_pos(value, pos)
         return nil
     end
     -- Exactly five parts: a pattern that matches builds no string (counting the bars with gsub built a copy).
-    if pos ~= '' and string.find(value, '^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*$') then
-        return value .. '|' .. pos
+    if pos ~= '' and string.find(value, FS_RECORD_FIVE_PARTS) then
+        return value .. FS_RECORD_SEPARATOR .. pos
     end
     local r = fs_record_of(value)
     if not r then
@@ -393,15 +412,37 @@ local function fs_record_write(hash, id, r)
     redis.call('HSET', hash, id, fs_record_encode(r))
 end
 
--- The first step of a one-reservation transition (confirm, fail, release): the record and its decoded lines when it
--- is in status `from`; nil when it is not, so the caller answers 0 and a transition made twice is harmless; the
--- record, nil lines and the reason when its lines do not decode.
+-- The first step of every one-reservation transition: the record when it is in status `from`, else nil, so that the
+-- caller answers 0 and a transition made twice is harmless.
 local function fs_record_in(hash, id, from)
     local r = fs_record_read(hash, id)
-    if not r or r.status ~= from then
+    if r and r.status == from then
+        return r
+    end
+    return nil
+end
+
+-- The skeleton of a one-reservation transition that moves units (confirm, release, fail): the record in status
+-- `from`, its lines' units moved as `kind` says (fs_moves_add), checked first. Answers the record (nil when it is not
+-- in `from`) and the reason, with nothing written, when its lines do not decode or a counter would go below zero; the
+-- caller writes what becomes of the record.
+local function fs_record_move(stock, holdings, reservations, id, from, kind)
+    local r = fs_record_in(reservations, id, from)
+    if not r then
         return nil
     end
-    return r, fs_decode_lines(r.lines)
+    local lines, why = fs_decode_lines(r.lines)
+    if not lines then
+        return r, why
+    end
+    local moves = fs_moves()
+    fs_moves_add(moves, kind, lines, 1, r.buyer)
+    why = fs_moves_short(moves, stock, holdings)
+    if why then
+        return r, why
+    end
+    fs_moves_write(moves, stock, holdings)
+    return r, nil
 end
 
 -- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
@@ -554,4 +595,23 @@ end
 
 local function fs_restored(hash, id, status)
     redis.call('HSET', hash, id, FS_STATUS_LETTER[status])
+end
+
+-- The skeleton of a restore of one closed order (restore.lua, and each order of restore_batch.lua): the status the
+-- hot store holds for it (fs_restore_find) and, when that is ORDERED, its units' move added to moves (FS_RESTORE, from
+-- the record when there is one, else from the caller's buyer and lines "sku:q,sku:q"). The reason as second answer
+-- when the final status is not CANCELLED or EXPIRED, or the order's lines do not decode.
+local function fs_restore_add(moves, reservations, requests, id, finalStatus, buyer, requestId, lines)
+    if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
+        return nil, 'cannot restore to ' .. tostring(finalStatus)
+    end
+    local status, r = fs_restore_find(reservations, requests, id, buyer, requestId)
+    if status ~= 'ORDERED' then
+        return status
+    end
+    local decoded, why = fs_decode_lines(r and r.lines or lines)
+    if decoded then
+        fs_moves_add(moves, FS_RESTORE, decoded, 1, r and r.buyer or buyer)
+    end
+    return status, why
 end
