@@ -1,5 +1,9 @@
--- Shared by every script: LuaScript puts this text in front of each script before it takes the SHA, so one copy of
--- the rules serves them all (new scripts call the same functions). Invariants every script keeps:
+-- Shared by every script: LuaLibrary puts in front of each script the definitions of this file it uses (directly or
+-- through one another, in this file's order) before its SHA is taken, so one copy of the rules serves them all and a
+-- script pays only for what it calls (ADR 83). One file by topic, each topic under a "-- ----" heading, in an order
+-- where every definition comes after those it uses (ADR 96): calls and counters; a SKU's fields, versions and lines;
+-- moves of reservations' units; the outbox; rate limits; reservation records and their transitions; the filter of
+-- accepted request keys; the request index, settling and restoring. Invariants every script keeps:
 --   * no counter (<sku>:total, :reserved, :sold, :avail:<i>, a holding) is ever taken below zero: a script checks
 --     every move first and refuses, writing nothing, with fs_refuse;
 --   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
@@ -14,6 +18,8 @@
 --     reservation of the sale (ADR 43);
 --   * the filter of accepted request keys (fs:{a}:keys) holds every key of the request index while it is usable: a
 --     script that adds an index entry adds the key with fs_keys_add in the same step (ADR 69).
+
+-- ---- Calls and counters ----
 
 -- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
 local function fs_refuse(why)
@@ -69,8 +75,10 @@ local function fs_counters_write(counters, key)
     end
 end
 
--- The stock hash's field names of a SKU (as RedisKeys.stockField names them), made once per script call and SKU: a
--- batch moves the same few SKUs many times, and the scripts name the fields from this one place.
+-- ---- A SKU's fields, versions and lines ----
+
+-- The stock hash's field names of a SKU (as RedisKeys names them: LuaLibraryNamesTest), made once per script call
+-- and SKU: a batch moves the same few SKUs many times, and the scripts name the fields from this one place.
 local FS_SKU_FIELDS = {}
 local function fs_sku_fields(sku)
     local f = FS_SKU_FIELDS[sku]
@@ -136,6 +144,7 @@ local function fs_add_holding(stock, holdings, buyer, sku, quantity)
 end
 
 -- ---- Moves of reservations' units: what confirm, release, fail, restore and the batch scripts share ----
+
 -- What a transition does to each line of a reservation: its units leave the SKU's figure `from` for `to` (keys of
 -- fs_sku_fields) and, with `holding`, the buyer's holding and the SKU's sum of holdings; the SKU's version moves
 -- either way (FS_VERSION_ONLY: a move of nothing else, as a failure that keeps its units).
@@ -194,6 +203,8 @@ local function fs_moves_write(moves, stock, holdings)
     end
 end
 
+-- ---- The outbox ----
+
 -- The last-delivered id of the consumer group on the outbox stream, nil when the group does not exist.
 local function fs_last_delivered(outbox, group)
     for _, info in ipairs(redis.call('XINFO', 'GROUPS', outbox)) do
@@ -228,6 +239,8 @@ local function fs_outbox_drained(outbox, group)
     return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
 end
 
+-- ---- Rate limits ----
+
 -- Takes one token from a rate-limit bucket (ADR 0048, folded into reserve.lua by ADR 0060). The bucket is kept as
 -- the GCRA's theoretical arrival time in microseconds of Redis TIME (one clock for every instance): a token bucket of
 -- `capacity` whose tokens come back one every `interval` microseconds, greedily (as Bucket4j's refillGreedy), as one
@@ -254,7 +267,8 @@ local function fs_now_micros()
     return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
--- ---- Reservation records ----
+-- ---- Reservation records and their transitions ----
+
 -- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by FS_RECORD_SEPARATOR ('|'),
 -- which no id, line, position or instant ever holds (a reservation MySQL ordered has none, and one restored after it
 -- was ordered only its status letter: ADR 71, see fs_settle and fs_restore_find):
@@ -262,12 +276,13 @@ end
 -- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
 -- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
 -- out. An instant is packed as base-36 epoch seconds '.' base-36 nano-of-second (fs_instant_pack). The adapter's
--- ReservationRecord reads and writes the same text, with the same separator and status letters (LuaNamesIT checks
--- them). The patterns that read a record are made from the separator: any one part; the lines (the fourth part);
--- exactly five parts.
+-- ReservationRecord reads and writes the same text, with the same separator and status letters (LuaLibraryNamesTest
+-- checks them). The patterns that read a record are made from the separator: any one part; one part captured with the
+-- separator after it; the lines (the fourth part); exactly five parts.
 local FS_RECORD_SEPARATOR = '|'
 local FS_RECORD_SEPARATOR_BYTE = string.byte(FS_RECORD_SEPARATOR)
 local FS_RECORD_PART = '[^' .. FS_RECORD_SEPARATOR .. ']*'
+local FS_RECORD_NEXT_PART = '(' .. FS_RECORD_PART .. ')' .. FS_RECORD_SEPARATOR
 local FS_RECORD_LINES = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 3) .. '(' .. FS_RECORD_PART .. ')'
 local FS_RECORD_FIVE_PARTS = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 4) .. FS_RECORD_PART .. '$'
 local FS_STATUS_LETTER = { RESERVED = 'R', ORDERED = 'O', PAID = 'P', CANCELLED = 'C', EXPIRED = 'E', FAILED = 'F' }
@@ -319,7 +334,7 @@ local function fs_record_decode(value)
         return nil
     end
     local p, n = {}, 0
-    for part in string.gmatch(value .. FS_RECORD_SEPARATOR, '(' .. FS_RECORD_PART .. ')' .. FS_RECORD_SEPARATOR) do
+    for part in string.gmatch(value .. FS_RECORD_SEPARATOR, FS_RECORD_NEXT_PART) do
         n = n + 1
         if part ~= '' then
             p[n] = part
@@ -445,6 +460,8 @@ local function fs_record_move(stock, holdings, reservations, id, from, kind)
     return r, nil
 end
 
+-- ---- The filter of accepted request keys ----
+
 -- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
 -- index has held since the filter was made, so that an instance holding a copy can tell a key surely never accepted
 -- (answered "sold out" from memory) from one that may have been (asked here, which replays it). Every script that
@@ -546,6 +563,8 @@ local function fs_keys_add(filter, key)
     fs_keys_bits(filter, key)
     fs_keys_set(filter)
 end
+
+-- ---- The request index, settling and restoring ----
 
 -- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and
 -- the sale do not say already (ADR 71): the id's token (what follows '<sale>.'), or '' when the token is the request id
