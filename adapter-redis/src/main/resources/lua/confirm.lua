@@ -7,7 +7,7 @@
 -- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r, why = fs_record_move(stock, nil, reservations, id, 'RESERVED', FS_ORDER)
+local r, why = fs_reserved_move(stock, nil, reservations, id, 'sold')
 if not r then
     return 0
 end

@@ -8,7 +8,7 @@
 -- Reply: 1 when failed now, 0 otherwise.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r, why = fs_record_move(stock, nil, reservations, id, 'RESERVED', FS_VERSION_ONLY)
+local r, why = fs_reserved_move(stock, nil, reservations, id, nil)
 if not r then
     return 0
 end

@@ -6,7 +6,7 @@
 -- Reply: 1 when released now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local r, why = fs_record_move(stock, holdings, reservations, id, 'RESERVED', FS_GIVE_BACK)
+local r, why = fs_reserved_move(stock, holdings, reservations, id, 'avail')
 if not r then
     return 0
 end

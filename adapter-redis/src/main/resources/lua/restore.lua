@@ -11,15 +11,14 @@
 --        restored now. Error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id, finalStatus = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]
-local moves = fs_moves()
-local status, why = fs_restore_add(moves, reservations, KEYS[4], id, finalStatus, ARGV[3], ARGV[4], ARGV[5])
-why = why or fs_moves_short(moves, stock, holdings)
+local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], id, finalStatus, ARGV[3], ARGV[4], ARGV[5])
+why = why or (lines and fs_lines_short(stock, holdings, buyer, lines, 'sold', 'avail'))
 if why then
     return fs_refuse(why)
 end
 if status ~= 'ORDERED' then
     return status
 end
-fs_moves_write(moves, stock, holdings)
+fs_lines_move(stock, holdings, buyer, lines, 'sold', 'avail')
 fs_restored(reservations, id, finalStatus)
 return status

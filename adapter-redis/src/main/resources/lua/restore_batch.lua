@@ -15,13 +15,14 @@ local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
 local reply, moves, restored = {}, fs_moves(), {}
 for i = 1, #ARGV, 5 do
     local id, finalStatus = ARGV[i], ARGV[i + 1]
-    local status, why = fs_restore_add(moves, reservations, KEYS[4], id, finalStatus, ARGV[i + 2], ARGV[i + 3],
-        ARGV[i + 4])
+    local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], id, finalStatus, ARGV[i + 2],
+        ARGV[i + 3], ARGV[i + 4])
     if why then
         return fs_refuse(id .. ': ' .. why)
     end
     reply[#reply + 1] = status
     if status == 'ORDERED' then
+        fs_moves_add(moves, lines, 'sold', 'avail', 1, buyer)
         restored[#restored + 1] = { id = id, status = finalStatus }
     end
 end

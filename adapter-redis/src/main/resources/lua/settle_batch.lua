@@ -22,7 +22,7 @@ end
 -- Every record of the batch with one HMGET; the moves summed per counter and written once each (fs_moves, ADR 0074).
 -- A record is decoded whole only when it fails (it is written back); a confirmed one is read for its status and lines
 -- alone, as fs_record_read would give them, without the tables of a decode (ADR 0089). This loop runs per
--- reservation, so it is written out here rather than calling the library's one-reservation skeleton (fs_record_move).
+-- reservation, so it is written out here rather than calling the library's one-reservation skeleton (fs_reserved_move).
 local values = fs_call_read_all('HMGET', reservations, ids)
 local reply, seen, moves = {}, {}, fs_moves()
 -- The reservations this call moves (they leave the in-flight index), the confirmed ones (their records leave), and the
@@ -58,14 +58,14 @@ for i, id in ipairs(ids) do
             confirmedOf[lines] = confirmedOf[lines] + 1
             gone[#gone + 1] = id
         else
-            fs_moves_add(moves, FS_GIVE_BACK, lines, 1, r.buyer)
+            fs_moves_add(moves, lines, 'reserved', 'avail', 1, r.buyer)
             r.status = 'FAILED'
             failedRecords[#failedRecords + 1], failedRecords[#failedRecords + 2] = id, fs_record_encode(r)
         end
     end
 end
 for _, lines in ipairs(confirmedTexts) do
-    fs_moves_add(moves, FS_ORDER, lines, confirmedOf[lines])
+    fs_moves_add(moves, lines, 'reserved', 'sold', confirmedOf[lines])
 end
 local short = fs_moves_short(moves, stock, holdings)
 if short then

@@ -77,26 +77,37 @@ end
 
 -- ---- A SKU's fields, versions and lines ----
 
--- The stock hash's field names of a SKU (as RedisKeys names them: LuaLibraryNamesTest), made once per script call
--- and SKU: a batch moves the same few SKUs many times, and the scripts name the fields from this one place.
+-- A SKU's field in the stock hash, <sku>:<figure> as RedisKeys.stockField names it (LuaLibraryNamesTest checks it):
+-- 'reserved', 'sold', 'held', 'version'; 'avail' names the first segment of what is available, <sku>:avail:1, where
+-- units that come back go. One concatenation: a script that moves a SKU once makes each name once.
+local function fs_stock_field(sku, figure)
+    if figure == 'avail' then
+        return sku .. ':avail:1'
+    end
+    return sku .. ':' .. figure
+end
+
+-- The stock fields a move touches (fs_stock_field), made once per script call and SKU: a batch moves the same few SKUs
+-- many times.
 local FS_SKU_FIELDS = {}
 local function fs_sku_fields(sku)
     local f = FS_SKU_FIELDS[sku]
     if not f then
-        f = { reserved = sku .. ':reserved', sold = sku .. ':sold', avail = sku .. ':avail:1', held = sku .. ':held',
-              version = sku .. ':version' }
+        f = { reserved = fs_stock_field(sku, 'reserved'), sold = fs_stock_field(sku, 'sold'),
+              avail = fs_stock_field(sku, 'avail'), held = fs_stock_field(sku, 'held'),
+              version = fs_stock_field(sku, 'version') }
         FS_SKU_FIELDS[sku] = f
     end
     return f
 end
 
 local function fs_bump_version(stock, sku)
-    redis.call('HINCRBY', stock, fs_sku_fields(sku).version, 1)
+    redis.call('HINCRBY', stock, fs_stock_field(sku, 'version'), 1)
 end
 
 -- The version a repair compares: the load it belongs to and the SKU's move count within that load.
 local function fs_version(meta, stock, sku)
-    local version = redis.call('HGET', stock, fs_sku_fields(sku).version)
+    local version = redis.call('HGET', stock, fs_stock_field(sku, 'version'))
     return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (version or '0')
 end
 
@@ -140,35 +151,76 @@ end
 -- Adds units to a buyer's holding of a SKU and to the SKU's sum of holdings.
 local function fs_add_holding(stock, holdings, buyer, sku, quantity)
     redis.call('HINCRBY', holdings, buyer .. ':' .. sku, quantity)
-    redis.call('HINCRBY', stock, fs_sku_fields(sku).held, quantity)
+    redis.call('HINCRBY', stock, fs_stock_field(sku, 'held'), quantity)
 end
 
 -- ---- Moves of reservations' units: what confirm, release, fail, restore and the batch scripts share ----
 
--- What a transition does to each line of a reservation: its units leave the SKU's figure `from` for `to` (keys of
--- fs_sku_fields) and, with `holding`, the buyer's holding and the SKU's sum of holdings; the SKU's version moves
--- either way (FS_VERSION_ONLY: a move of nothing else, as a failure that keeps its units).
-local FS_ORDER = { from = 'reserved', to = 'sold' }
-local FS_GIVE_BACK = { from = 'reserved', to = 'avail', holding = true }
-local FS_RESTORE = { from = 'sold', to = 'avail', holding = true }
-local FS_VERSION_ONLY = {}
+-- A transition moves each line's units out of the SKU's figure `from` into `to` (figures as fs_stock_field names them:
+-- 'reserved', 'sold', 'avail'; no `from`: none move, as a failure that keeps its units), and units that become
+-- available leave the buyer's holding and the SKU's sum of holdings too; the SKU's version moves by one per line
+-- either way.
+-- Every move is checked before any is written. A one-reservation script moves its lines directly (fs_lines_short,
+-- fs_lines_move), naming each field as it goes; a batch sums its moves per counter first (fs_moves) and names each
+-- SKU's fields once (fs_sku_fields): the tables that takes cost a one-reservation call more than they save it.
 
--- The moves of a call, summed per counter: what they take from each (checked by fs_moves_short before anything is
+-- nil when every line's units can leave `from` (and, when they become available, the buyer's holding), else the
+-- first shortfall as the reason.
+local function fs_lines_short(stock, holdings, buyer, lines, from, to)
+    if from then
+        for _, line in ipairs(lines) do
+            local field = fs_stock_field(line.sku, from)
+            local has = fs_number(redis.call('HGET', stock, field))
+            if has < line.quantity then
+                return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
+            end
+        end
+    end
+    if to == 'avail' then
+        for _, line in ipairs(lines) do
+            local field = buyer .. ':' .. line.sku
+            local has = fs_number(redis.call('HGET', holdings, field))
+            if has < line.quantity then
+                return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
+            end
+        end
+    end
+    return nil
+end
+
+-- Moves every line's units (checked first with fs_lines_short), a few commands per line.
+local function fs_lines_move(stock, holdings, buyer, lines, from, to)
+    for _, line in ipairs(lines) do
+        local sku, quantity = line.sku, line.quantity
+        if from then
+            redis.call('HINCRBY', stock, fs_stock_field(sku, from), -quantity)
+            redis.call('HINCRBY', stock, fs_stock_field(sku, to), quantity)
+        end
+        if to == 'avail' then
+            local field = buyer .. ':' .. sku
+            if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
+                redis.call('HDEL', holdings, field)
+            end
+            redis.call('HINCRBY', stock, fs_stock_field(sku, 'held'), -quantity)
+        end
+        redis.call('HINCRBY', stock, fs_stock_field(sku, 'version'), 1)
+    end
+end
+
+-- A batch's moves, summed per counter: what they take from each (checked by fs_moves_short before anything is
 -- written) and what they add to it (written by fs_moves_write, one HINCRBY per counter), in the order first moved.
 local function fs_moves()
     return { taken = fs_counters(), stock = fs_counters(), holdings = fs_counters() }
 end
 
--- Adds the moves of n reservations of the same lines (of one buyer, for a kind that moves holdings).
-local function fs_moves_add(moves, kind, lines, n, buyer)
+-- Adds the moves of n reservations of the same lines (of one buyer, when their units become available).
+local function fs_moves_add(moves, lines, from, to, n, buyer)
     for _, line in ipairs(lines) do
         local f, units = fs_sku_fields(line.sku), line.quantity * n
-        if kind.from then
-            fs_counters_add(moves.taken, f[kind.from], units)
-            fs_counters_add(moves.stock, f[kind.from], -units)
-            fs_counters_add(moves.stock, f[kind.to], units)
-        end
-        if kind.holding then
+        fs_counters_add(moves.taken, f[from], units)
+        fs_counters_add(moves.stock, f[from], -units)
+        fs_counters_add(moves.stock, f[to], units)
+        if to == 'avail' then
             fs_counters_add(moves.holdings, buyer .. ':' .. line.sku, units)
             fs_counters_add(moves.stock, f.held, -units)
         end
@@ -177,7 +229,7 @@ local function fs_moves_add(moves, kind, lines, n, buyer)
 end
 
 -- nil when every field of hash holds at least what counters take from it, else the first one short, as the reason.
-local function fs_short(hash, counters)
+local function fs_short_of_sums(hash, counters)
     for _, field in ipairs(counters.order) do
         local has, quantity = fs_number(redis.call('HGET', hash, field)), counters.units[field]
         if has < quantity then
@@ -189,7 +241,7 @@ end
 
 -- nil when no counter the moves take from would go below zero, else the reason: the caller refuses, writing nothing.
 local function fs_moves_short(moves, stock, holdings)
-    return fs_short(stock, moves.taken) or fs_short(holdings, moves.holdings)
+    return fs_short_of_sums(stock, moves.taken) or fs_short_of_sums(holdings, moves.holdings)
 end
 
 -- Writes the moves: each stock counter once, each holding down once and removed at zero.
@@ -276,15 +328,17 @@ end
 -- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
 -- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
 -- out. An instant is packed as base-36 epoch seconds '.' base-36 nano-of-second (fs_instant_pack). The adapter's
--- ReservationRecord reads and writes the same text, with the same separator and status letters (LuaLibraryNamesTest
--- checks them). The patterns that read a record are made from the separator: any one part; one part captured with the
--- separator after it; the lines (the fourth part); exactly five parts.
+-- ReservationRecord reads and writes the same text, with the same separator and status letters. The separator's byte
+-- and the patterns that read a record spell it out (made from it at run time, every call would pay for the text);
+-- LuaLibraryNamesTest checks they are made of FS_RECORD_SEPARATOR, and that it is ReservationRecord's: a fresh RESERVED
+-- record's letter and separator; one part captured with the separator after it; the lines (the fourth part); exactly
+-- five parts.
 local FS_RECORD_SEPARATOR = '|'
-local FS_RECORD_SEPARATOR_BYTE = string.byte(FS_RECORD_SEPARATOR)
-local FS_RECORD_PART = '[^' .. FS_RECORD_SEPARATOR .. ']*'
-local FS_RECORD_NEXT_PART = '(' .. FS_RECORD_PART .. ')' .. FS_RECORD_SEPARATOR
-local FS_RECORD_LINES = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 3) .. '(' .. FS_RECORD_PART .. ')'
-local FS_RECORD_FIVE_PARTS = '^' .. string.rep(FS_RECORD_PART .. FS_RECORD_SEPARATOR, 4) .. FS_RECORD_PART .. '$'
+local FS_RECORD_SEPARATOR_BYTE = 124
+local FS_RECORD_RESERVED = 'R|'
+local FS_RECORD_NEXT_PART = '([^|]*)|'
+local FS_RECORD_LINES = '^[^|]*|[^|]*|[^|]*|([^|]*)'
+local FS_RECORD_FIVE_PARTS = '^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*$'
 local FS_STATUS_LETTER = { RESERVED = 'R', ORDERED = 'O', PAID = 'P', CANCELLED = 'C', EXPIRED = 'E', FAILED = 'F' }
 local FS_LETTER_STATUS = { R = 'RESERVED', O = 'ORDERED', P = 'PAID', C = 'CANCELLED', E = 'EXPIRED', F = 'FAILED' }
 local FS_BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -363,7 +417,7 @@ end
 -- writes one (reserve.lua).
 local function fs_record_reserved(buyer, requestId, lines, reservedAt)
     local s = FS_RECORD_SEPARATOR
-    return FS_STATUS_LETTER.RESERVED .. s .. buyer .. s .. requestId .. s .. lines .. s .. reservedAt
+    return FS_RECORD_RESERVED .. buyer .. s .. requestId .. s .. lines .. s .. reservedAt
 end
 
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
@@ -437,26 +491,22 @@ local function fs_record_in(hash, id, from)
     return nil
 end
 
--- The skeleton of a one-reservation transition that moves units (confirm, release, fail): the record in status
--- `from`, its lines' units moved as `kind` says (fs_moves_add), checked first. Answers the record (nil when it is not
--- in `from`) and the reason, with nothing written, when its lines do not decode or a counter would go below zero; the
--- caller writes what becomes of the record.
-local function fs_record_move(stock, holdings, reservations, id, from, kind)
-    local r = fs_record_in(reservations, id, from)
+-- The skeleton of a one-reservation transition out of RESERVED (confirm, release, fail): the record when it is
+-- RESERVED (nil otherwise: the caller answers 0), its lines' units moved from 'reserved' to `to` ('sold', 'avail', or
+-- nil for none: see fs_lines_move), checked first; the reason, with nothing written, as second answer when its lines
+-- do not decode or a counter would go below zero. The caller writes what becomes of the record.
+local function fs_reserved_move(stock, holdings, reservations, id, to)
+    local r = fs_record_in(reservations, id, 'RESERVED')
     if not r then
         return nil
     end
     local lines, why = fs_decode_lines(r.lines)
-    if not lines then
-        return r, why
-    end
-    local moves = fs_moves()
-    fs_moves_add(moves, kind, lines, 1, r.buyer)
-    why = fs_moves_short(moves, stock, holdings)
+    local from = to and 'reserved'
+    why = why or fs_lines_short(stock, holdings, r.buyer, lines, from, to)
     if why then
         return r, why
     end
-    fs_moves_write(moves, stock, holdings)
+    fs_lines_move(stock, holdings, r.buyer, lines, from, to)
     return r, nil
 end
 
@@ -616,21 +666,18 @@ local function fs_restored(hash, id, status)
     redis.call('HSET', hash, id, FS_STATUS_LETTER[status])
 end
 
--- The skeleton of a restore of one closed order (restore.lua, and each order of restore_batch.lua): the status the
--- hot store holds for it (fs_restore_find) and, when that is ORDERED, its units' move added to moves (FS_RESTORE, from
--- the record when there is one, else from the caller's buyer and lines "sku:q,sku:q"). The reason as second answer
--- when the final status is not CANCELLED or EXPIRED, or the order's lines do not decode.
-local function fs_restore_add(moves, reservations, requests, id, finalStatus, buyer, requestId, lines)
+-- The first step of a restore of one closed order (restore.lua, and each order of restore_batch.lua): the status the
+-- hot store holds for it (fs_restore_find) and, when that is ORDERED, whose units it gives back and its decoded lines
+-- (the record's when there is one, else the caller's buyer and lines "sku:q,sku:q"). The reason as last answer when
+-- the final status is not CANCELLED or EXPIRED, or the order's lines do not decode.
+local function fs_restore_lines(reservations, requests, id, finalStatus, buyer, requestId, lines)
     if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
-        return nil, 'cannot restore to ' .. tostring(finalStatus)
+        return nil, nil, nil, 'cannot restore to ' .. tostring(finalStatus)
     end
     local status, r = fs_restore_find(reservations, requests, id, buyer, requestId)
     if status ~= 'ORDERED' then
         return status
     end
     local decoded, why = fs_decode_lines(r and r.lines or lines)
-    if decoded then
-        fs_moves_add(moves, FS_RESTORE, decoded, 1, r and r.buyer or buyer)
-    end
-    return status, why
+    return status, r and r.buyer or buyer, decoded, why
 end

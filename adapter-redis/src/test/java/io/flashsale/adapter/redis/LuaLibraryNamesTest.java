@@ -10,12 +10,15 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,10 +33,37 @@ class LuaLibraryNamesTest {
     private static final String LIBRARY = read("/lua/lib/ledger.lua");
 
     @Test
-    void theRecordsSeparatorIsReservationRecords() {
-        String encoded = record(ReservationStatus.RESERVED).encode();
+    void theRecordsSeparatorIsReservationRecords_andThePatternsThatReadARecordAreMadeOfIt() {
+        String separator = constant("FS_RECORD_SEPARATOR = '(.)'");
+        String part = "[^" + separator + "]*";
 
-        assertThat(constant("FS_RECORD_SEPARATOR = '(.)'")).isEqualTo(encoded.substring(1, 2));
+        assertThat(separator).isEqualTo(record(ReservationStatus.RESERVED).encode().substring(1, 2));
+        assertThat(constant("FS_RECORD_RESERVED = '(.*)'")).isEqualTo(record(ReservationStatus.RESERVED).encode()
+                .substring(0, 2));
+        assertThat(constant("FS_RECORD_SEPARATOR_BYTE = (\\d+)")).isEqualTo(String.valueOf((int) separator.charAt(0)));
+        assertThat(constant("FS_RECORD_NEXT_PART = '(.*)'")).isEqualTo("(" + part + ")" + separator);
+        assertThat(constant("FS_RECORD_LINES = '(.*)'"))
+                .isEqualTo("^" + (part + separator).repeat(3) + "(" + part + ")");
+        assertThat(constant("FS_RECORD_FIVE_PARTS = '(.*)'"))
+                .isEqualTo("^" + (part + separator).repeat(4) + part + "$");
+    }
+
+    @Test
+    void noScriptSpellsTheRecordsSeparatorOutsideTheLibrarysRecordConstants() throws IOException {
+        String separator = constant("FS_RECORD_SEPARATOR = '(.)'");
+        List<Path> files;
+        try (Stream<Path> lua = Files.walk(Path.of("src/main/resources/lua"))) {
+            files = lua.filter(file -> file.toString().endsWith(".lua")).toList();
+        }
+        assertThat(files).hasSizeGreaterThan(20);
+        for (Path file : files) {
+            for (String line : Files.readAllLines(file)) {
+                String code = line.replaceAll("--.*", "");
+                if (!code.startsWith("local FS_RECORD_")) {
+                    assertThat(code).as("%s: %s", file.getFileName(), line).doesNotContain(separator);
+                }
+            }
+        }
     }
 
     @Test
@@ -51,17 +81,15 @@ class LuaLibraryNamesTest {
 
     @Test
     void aSkusStockFieldsAreTheOnesRedisKeysNames() {
-        Matcher field = Pattern.compile("(\\w+) = sku \\.\\. '([^']*)'").matcher(definition("fs_sku_fields"));
-        Map<String, String> fields = new HashMap<>();
-        while (field.find()) {
-            fields.put(field.group(1), SKU.value() + field.group(2));
-        }
+        Matcher suffix = Pattern.compile("return sku \\.\\. '([^']*)'").matcher(definition("fs_stock_field"));
 
-        assertThat(fields).containsOnlyKeys("reserved", "sold", "avail", "held", "version");
-        assertThat(fields).containsEntry("avail", RedisKeys.segmentField(SKU, 1));
+        assertThat(suffix.find()).isTrue();
+        assertThat(SKU.value() + suffix.group(1)).as("avail").isEqualTo(RedisKeys.segmentField(SKU, 1));
+        assertThat(suffix.find()).isTrue();
         for (String figure : List.of("reserved", "sold", "held", "version")) {
-            assertThat(fields).containsEntry(figure, RedisKeys.stockField(SKU, figure));
+            assertThat(SKU.value() + suffix.group(1) + figure).isEqualTo(RedisKeys.stockField(SKU, figure));
         }
+        assertThat(suffix.find()).isFalse();
     }
 
     private static ReservationRecord record(ReservationStatus status) {

@@ -28,7 +28,7 @@ class LuaLibraryTest {
         String needed = code(library.neededBy("return fs_record_read(KEYS[1], ARGV[1])"));
 
         assertThat(needed).contains("local function fs_record_read(", "local function fs_record_of(",
-                "local function fs_record_decode(", "local FS_LETTER_STATUS =", "local FS_RECORD_PART =",
+                "local function fs_record_decode(", "local FS_LETTER_STATUS =", "local FS_RECORD_NEXT_PART =",
                 "local FS_RECORD_SEPARATOR =");
         assertThat(needed).doesNotContain("fs_bucket_take", "fs_keys_set", "FS_STATUS_LETTER =");
         assertThat(needed.indexOf("local FS_LETTER_STATUS")).as("in the library's order")
