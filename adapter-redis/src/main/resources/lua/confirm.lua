@@ -7,19 +7,12 @@
 -- Reply: 1 when confirmed now, 0 otherwise; error FS_REFUSED, nothing written, when reserved would go below zero.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r, lines, why = fs_record_in(reservations, id, 'RESERVED')
+local r, why = fs_reserved_move(stock, nil, reservations, id, 'sold')
 if not r then
     return 0
 end
-why = why or fs_short(stock, lines, '', ':reserved')
 if why then
     return fs_refuse(why)
-end
-for _, line in ipairs(lines) do
-    local f = fs_sku_fields(line.sku)
-    redis.call('HINCRBY', stock, f.reserved, -line.quantity)
-    redis.call('HINCRBY', stock, f.sold, line.quantity)
-    fs_bump_version(stock, line.sku)
 end
 fs_settle(reservations, id)
 redis.call('HDEL', KEYS[3], id)

@@ -8,15 +8,12 @@
 -- Reply: 1 when failed now, 0 otherwise.
 
 local stock, reservations, id = KEYS[1], KEYS[2], ARGV[1]
-local r, lines, why = fs_record_in(reservations, id, 'RESERVED')
+local r, why = fs_reserved_move(stock, nil, reservations, id, nil)
 if not r then
     return 0
 end
-if not lines then
+if why then
     return fs_refuse(why)
-end
-for _, line in ipairs(lines) do
-    fs_bump_version(stock, line.sku)
 end
 r.status = 'FAILED'
 fs_record_write(reservations, id, r)

@@ -7,8 +7,7 @@
 -- Reply: 1 when marked now, 0 otherwise.
 
 local reservations, id = KEYS[1], ARGV[1]
-local r = fs_record_read(reservations, id)
-if not r or r.status ~= 'ORDERED' then
+if not fs_record_in(reservations, id, 'ORDERED') then
     return 0
 end
 fs_settle(reservations, id)

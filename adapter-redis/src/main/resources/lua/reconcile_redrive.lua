@@ -12,8 +12,8 @@
 -- Reply: 1 when appended, 0 otherwise.
 
 local reservations, outbox, id = KEYS[1], KEYS[2], ARGV[1]
-local r = fs_record_read(reservations, id)
-if not r or r.status ~= 'RESERVED' then
+local r = fs_record_in(reservations, id, 'RESERVED')
+if not r then
     return 0
 end
 if ARGV[2] ~= '*' and (r.pos or '') ~= ARGV[2] then

@@ -6,11 +6,10 @@
 -- Reply: 1 when released now, 0 otherwise; error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
-local r, lines, why = fs_record_in(reservations, id, 'RESERVED')
+local r, why = fs_reserved_move(stock, holdings, reservations, id, 'avail')
 if not r then
     return 0
 end
-why = why or fs_give_back(stock, holdings, r.buyer, lines, 'reserved')
 if why then
     return fs_refuse(why)
 end

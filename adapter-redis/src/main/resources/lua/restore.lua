@@ -11,18 +11,14 @@
 --        restored now. Error FS_REFUSED, nothing written, when a counter would go below zero.
 
 local stock, holdings, reservations, id, finalStatus = KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2]
-if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
-    return fs_refuse('cannot restore to ' .. tostring(finalStatus))
-end
-local status, r = fs_restore_find(reservations, KEYS[4], id, ARGV[3], ARGV[4])
-if status ~= 'ORDERED' then
-    return status
-end
-local buyer = r and r.buyer or ARGV[3]
-local lines, why = fs_decode_lines(r and r.lines or ARGV[5])
-why = why or fs_give_back(stock, holdings, buyer, lines, 'sold')
+local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], id, finalStatus, ARGV[3], ARGV[4], ARGV[5])
+why = why or (lines and fs_lines_short(stock, holdings, buyer, lines, 'sold', 'avail'))
 if why then
     return fs_refuse(why)
 end
+if status ~= 'ORDERED' then
+    return status
+end
+fs_lines_move(stock, holdings, buyer, lines, 'sold', 'avail')
 fs_restored(reservations, id, finalStatus)
 return status

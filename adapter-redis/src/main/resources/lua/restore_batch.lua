@@ -12,40 +12,26 @@
 --        'ORDERED' means restored now. An FS_REFUSED error when the model refuses a move.
 
 local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
-local reply, moves, needSold, needHolding = {}, {}, {}, {}
+local reply, moves, restored = {}, fs_moves(), {}
 for i = 1, #ARGV, 5 do
     local id, finalStatus = ARGV[i], ARGV[i + 1]
-    if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
-        return fs_refuse(id .. ': cannot restore to ' .. tostring(finalStatus))
+    local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], id, finalStatus, ARGV[i + 2],
+        ARGV[i + 3], ARGV[i + 4])
+    if why then
+        return fs_refuse(id .. ': ' .. why)
     end
-    local status, r = fs_restore_find(reservations, KEYS[4], id, ARGV[i + 2], ARGV[i + 3])
     reply[#reply + 1] = status
     if status == 'ORDERED' then
-        local buyer = r and r.buyer or ARGV[i + 2]
-        local lines, why = fs_decode_lines(r and r.lines or ARGV[i + 4])
-        if not lines then
-            return fs_refuse(id .. ': ' .. why)
-        end
-        moves[#moves + 1] = { id = id, buyer = buyer, lines = lines, status = finalStatus }
-        for _, line in ipairs(lines) do
-            needSold[line.sku] = (needSold[line.sku] or 0) + line.quantity
-            local field = buyer .. ':' .. line.sku
-            needHolding[field] = (needHolding[field] or 0) + line.quantity
-        end
+        fs_moves_add(moves, lines, 'sold', 'avail', 1, buyer)
+        restored[#restored + 1] = { id = id, status = finalStatus }
     end
 end
-local short = fs_short_of_sums(stock, needSold, ':sold') or fs_short_of_sums(holdings, needHolding, '')
+local short = fs_moves_short(moves, stock, holdings)
 if short then
     return fs_refuse(short)
 end
-for _, move in ipairs(moves) do
-    for _, line in ipairs(move.lines) do
-        local f = fs_sku_fields(line.sku)
-        redis.call('HINCRBY', stock, f.sold, -line.quantity)
-        redis.call('HINCRBY', stock, f.avail, line.quantity)
-        fs_take_holding(stock, holdings, move.buyer, line.sku, line.quantity)
-        fs_bump_version(stock, line.sku)
-    end
-    fs_restored(reservations, move.id, move.status)
+fs_moves_write(moves, stock, holdings)
+for _, order in ipairs(restored) do
+    fs_restored(reservations, order.id, order.status)
 end
 return reply

@@ -19,17 +19,18 @@ local ids = {}
 for i = 2, #ARGV do
     ids[i - 1] = ARGV[i]
 end
--- Every record of the batch with one HMGET; the moves summed per counter and written once each (ADR 0074). A record
--- is decoded whole only when it fails (it is written back); a confirmed one is read for its status and lines alone,
--- as fs_record_read would give them, without the tables of a decode (ADR 0089).
+-- Every record of the batch with one HMGET; the moves summed per counter and written once each (fs_moves, ADR 0074).
+-- A record is decoded whole only when it fails (it is written back); a confirmed one is read for its status and lines
+-- alone, as fs_record_read would give them, without the tables of a decode (ADR 0089). This loop runs per
+-- reservation, so it is written out here rather than calling the library's one-reservation skeleton (fs_reserved_move).
 local values = fs_call_read_all('HMGET', reservations, ids)
-local reply, needReserved, needHolding, seen = {}, {}, {}, {}
--- The reservations this call moves, in ARGV order: their ids, decoded lines and, for a failed one, its whole record
--- (false for a confirmed one, which is never decoded whole).
-local moves, moveLines, moveRecords = {}, {}, {}
--- A sale's reservations mostly carry the same few line texts ("sku:1"), and every line moves the same few counters of
--- its SKU: each text is decoded, and each counter's field name made (fs_sku_fields), once per call.
-local linesOf = {}
+local reply, seen, moves = {}, {}, fs_moves()
+-- The reservations this call moves (they leave the in-flight index), the confirmed ones (their records leave), and the
+-- failed ones' records as written back.
+local settled, gone, failedRecords = {}, {}, {}
+-- A sale's reservations mostly carry the same few line texts ("sku:1"): each text is decoded once per call, and the
+-- confirmed ones are counted per decoded text, whose moves are then added once, times their count.
+local linesOf, confirmedOf, confirmedTexts = {}, {}, {}
 for i, id in ipairs(ids) do
     local status = fs_record_status_read(values[i] or nil)
     reply[i] = status or ''
@@ -48,63 +49,30 @@ for i, id in ipairs(ids) do
             end
             linesOf[text] = lines
         end
-        local m = #moves + 1
-        moves[m], moveLines[m], moveRecords[m] = id, lines, r
-        for _, line in ipairs(lines) do
-            needReserved[line.sku] = (needReserved[line.sku] or 0) + line.quantity
-            if not confirming then
-                local field = r.buyer .. ':' .. line.sku
-                needHolding[field] = (needHolding[field] or 0) + line.quantity
+        settled[#settled + 1] = id
+        if confirming then
+            if not confirmedOf[lines] then
+                confirmedOf[lines] = 0
+                confirmedTexts[#confirmedTexts + 1] = lines
             end
+            confirmedOf[lines] = confirmedOf[lines] + 1
+            gone[#gone + 1] = id
+        else
+            fs_moves_add(moves, lines, 'reserved', 'avail', 1, r.buyer)
+            r.status = 'FAILED'
+            failedRecords[#failedRecords + 1], failedRecords[#failedRecords + 2] = id, fs_record_encode(r)
         end
-    end
-end
-local short = fs_short_of_sums(stock, needReserved, ':reserved') or fs_short_of_sums(holdings, needHolding, '')
-if short then
-    return fs_refuse(short)
-end
-local counters = fs_counters()
--- Confirmed moves counted per decoded line text (a batch's few), each text's counters moved once by their sum.
-local confirmedOf, confirmedTexts = {}, {}
-local gone, failedRecords = {}, {}
-for m, id in ipairs(moves) do
-    local lines, r = moveLines[m], moveRecords[m]
-    if not r then
-        if not confirmedOf[lines] then
-            confirmedOf[lines] = 0
-            confirmedTexts[#confirmedTexts + 1] = lines
-        end
-        confirmedOf[lines] = confirmedOf[lines] + 1
-        gone[#gone + 1] = id
-    else
-        for _, line in ipairs(lines) do
-            local f = fs_sku_fields(line.sku)
-            fs_counters_add(counters, f.reserved, -line.quantity)
-            fs_counters_add(counters, f.avail, line.quantity)
-            fs_counters_add(counters, f.held, -line.quantity)
-            fs_counters_add(counters, f.version, 1)
-        end
-        r.status = 'FAILED'
-        failedRecords[#failedRecords + 1], failedRecords[#failedRecords + 2] = id, fs_record_encode(r)
     end
 end
 for _, lines in ipairs(confirmedTexts) do
-    local n = confirmedOf[lines]
-    for _, line in ipairs(lines) do
-        local f = fs_sku_fields(line.sku)
-        fs_counters_add(counters, f.reserved, -line.quantity * n)
-        fs_counters_add(counters, f.sold, line.quantity * n)
-        fs_counters_add(counters, f.version, n)
-    end
+    fs_moves_add(moves, lines, 'reserved', 'sold', confirmedOf[lines])
 end
-fs_counters_write(counters, stock)
--- A failed order's units go back to the buyer's allowance: each holding down by the batch's sum, removed at zero.
-for field, units in pairs(needHolding) do
-    if redis.call('HINCRBY', holdings, field, -units) == 0 then
-        redis.call('HDEL', holdings, field)
-    end
+local short = fs_moves_short(moves, stock, holdings)
+if short then
+    return fs_refuse(short)
 end
+fs_moves_write(moves, stock, holdings)
 fs_call_all('HDEL', reservations, gone, 1)
 fs_call_all('HSET', reservations, failedRecords, 2)
-fs_call_all('HDEL', KEYS[4], moves, 1)
+fs_call_all('HDEL', KEYS[4], settled, 1)
 return reply

@@ -1,19 +1,25 @@
--- Shared by every script: LuaScript puts this text in front of each script before it takes the SHA, so one copy of
--- the rules serves them all (new scripts call the same functions). Invariants every script keeps:
+-- Shared by every script: LuaLibrary puts in front of each script the definitions of this file it uses (directly or
+-- through one another, in this file's order) before its SHA is taken, so one copy of the rules serves them all and a
+-- script pays only for what it calls (ADR 83). One file by topic, each topic under a "-- ----" heading, in an order
+-- where every definition comes after those it uses (ADR 96): calls and counters; a SKU's fields, versions and lines;
+-- moves of reservations' units; the outbox; rate limits; reservation records and their transitions; the filter of
+-- accepted request keys; the request index, settling and restoring. Invariants every script keeps:
 --   * no counter (<sku>:total, :reserved, :sold, :avail:<i>, a holding) is ever taken below zero: a script checks
 --     every move first and refuses, writing nothing, with fs_refuse;
 --   * every call that changes a SKU's ledger, a holding of it, or the status of a reservation of it bumps
---     <sku>:version (fs_bump_version; a batch script by one per line it moved, in one HINCRBY); a repair applies
+--     <sku>:version (fs_bump_version; fs_moves_add by one per line it moves, summed per call); a repair applies
 --     only while the version it read is unchanged;
 --   * meta's loadId changes with every warm-up and rebuild, so a version read before a loss never matches after it;
 --   * <sku>:held is the sum of every buyer's holding of the SKU, moved with each holding (fs_add_holding,
---     fs_take_holding), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
+--     fs_moves_write), so reconciliation compares one figure per SKU and reads the holdings only when it disagrees;
 --   * the in-flight index (fs:{a}:inflight, reservation id -> '1') lists every reservation MySQL has not settled yet:
 --     added by reserve.lua, removed when a script settles it (confirm, settle_batch, a release that is not the buyer's)
 --     or when reconciliation finds it settled (reconcile_settled.lua). Reconciliation pages over it, not over every
 --     reservation of the sale (ADR 43);
 --   * the filter of accepted request keys (fs:{a}:keys) holds every key of the request index while it is usable: a
 --     script that adds an index entry adds the key with fs_keys_add in the same step (ADR 69).
+
+-- ---- Calls and counters ----
 
 -- An error reply the adapter turns into an exception: the caller asked for a move the model refuses.
 local function fs_refuse(why)
@@ -69,26 +75,40 @@ local function fs_counters_write(counters, key)
     end
 end
 
--- The stock hash's field names of a SKU, made once per script call and SKU: a batch moves the same few SKUs many
--- times, and the scripts name the fields from this one place.
+-- ---- A SKU's fields, versions and lines ----
+
+-- A SKU's field in the stock hash, <sku>:<figure> as RedisKeys.stockField names it (LuaLibraryNamesTest checks it):
+-- 'reserved', 'sold', 'held', 'version'; 'avail' names the first segment of what is available, <sku>:avail:1, where
+-- units that come back go. One concatenation: a script that moves a SKU once makes each name once.
+local function fs_stock_field(sku, figure)
+    if figure == 'avail' then
+        return sku .. ':avail:1'
+    end
+    return sku .. ':' .. figure
+end
+
+-- The stock fields a move touches (fs_stock_field), made once per script call and SKU: a batch moves the same few SKUs
+-- many times.
 local FS_SKU_FIELDS = {}
 local function fs_sku_fields(sku)
     local f = FS_SKU_FIELDS[sku]
     if not f then
-        f = { reserved = sku .. ':reserved', sold = sku .. ':sold', avail = sku .. ':avail:1', held = sku .. ':held',
-              version = sku .. ':version' }
+        f = { reserved = fs_stock_field(sku, 'reserved'), sold = fs_stock_field(sku, 'sold'),
+              avail = fs_stock_field(sku, 'avail'), held = fs_stock_field(sku, 'held'),
+              version = fs_stock_field(sku, 'version') }
         FS_SKU_FIELDS[sku] = f
     end
     return f
 end
 
 local function fs_bump_version(stock, sku)
-    redis.call('HINCRBY', stock, sku .. ':version', 1)
+    redis.call('HINCRBY', stock, fs_stock_field(sku, 'version'), 1)
 end
 
 -- The version a repair compares: the load it belongs to and the SKU's move count within that load.
 local function fs_version(meta, stock, sku)
-    return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (redis.call('HGET', stock, sku .. ':version') or '0')
+    local version = redis.call('HGET', stock, fs_stock_field(sku, 'version'))
+    return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (version or '0')
 end
 
 -- A fresh load id from the server's clock, so that no caller can hand in a stale one.
@@ -128,61 +148,114 @@ local function fs_decode_lines(encoded)
     return fs_pairs_to_lines(flat, 1)
 end
 
--- nil when every line can take quantity from hash's <prefix><sku><suffix> without going below zero, else the reason.
-local function fs_short(hash, lines, prefix, suffix)
-    for _, line in ipairs(lines) do
-        local field = prefix .. line.sku .. suffix
-        local has = fs_number(redis.call('HGET', hash, field))
-        if has < line.quantity then
-            return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
-        end
-    end
-    return nil
-end
-
--- fs_short for a batch: needs maps <field> -> units the batch takes from hash's <field><suffix>, summed over it.
-local function fs_short_of_sums(hash, needs, suffix)
-    for field, quantity in pairs(needs) do
-        local has = fs_number(redis.call('HGET', hash, field .. suffix))
-        if has < quantity then
-            return field .. suffix .. ' holds ' .. has .. ', cannot take ' .. quantity
-        end
-    end
-    return nil
-end
-
 -- Adds units to a buyer's holding of a SKU and to the SKU's sum of holdings.
 local function fs_add_holding(stock, holdings, buyer, sku, quantity)
     redis.call('HINCRBY', holdings, buyer .. ':' .. sku, quantity)
-    redis.call('HINCRBY', stock, sku .. ':held', quantity)
+    redis.call('HINCRBY', stock, fs_stock_field(sku, 'held'), quantity)
 end
 
--- Takes units off a buyer's holding of a SKU, removing it at zero (checked first with fs_short), and off the SKU's sum
--- of holdings. The sum is a figure reconciliation checks and repairs, so it is not a reason to refuse a move.
-local function fs_take_holding(stock, holdings, buyer, sku, quantity)
-    local field = buyer .. ':' .. sku
-    if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
-        redis.call('HDEL', holdings, field)
-    end
-    redis.call('HINCRBY', stock, sku .. ':held', -quantity)
-end
+-- ---- Moves of reservations' units: what confirm, release, fail, restore and the batch scripts share ----
 
--- Gives the units of every line back from <figure> ('reserved' or 'sold'): the figure down, available up (only the sum
--- over segments counts, so segment 1 takes them), the buyer's holdings down, each SKU's version bumped. Everything is
--- checked first: the reason, with nothing written, when a counter would go below zero; nil when done.
-local function fs_give_back(stock, holdings, buyer, lines, figure)
-    local why = fs_short(stock, lines, '', ':' .. figure) or fs_short(holdings, lines, buyer .. ':', '')
-    if why then
-        return why
+-- A transition moves each line's units out of the SKU's figure `from` into `to` (figures as fs_stock_field names them:
+-- 'reserved', 'sold', 'avail'; no `from`: none move, as a failure that keeps its units), and units that become
+-- available leave the buyer's holding and the SKU's sum of holdings too; the SKU's version moves by one per line
+-- either way.
+-- Every move is checked before any is written. A one-reservation script moves its lines directly (fs_lines_short,
+-- fs_lines_move), naming each field as it goes; a batch sums its moves per counter first (fs_moves) and names each
+-- SKU's fields once (fs_sku_fields): the tables that takes cost a one-reservation call more than they save it.
+
+-- nil when every line's units can leave `from` (and, when they become available, the buyer's holding), else the
+-- first shortfall as the reason.
+local function fs_lines_short(stock, holdings, buyer, lines, from, to)
+    if from then
+        for _, line in ipairs(lines) do
+            local field = fs_stock_field(line.sku, from)
+            local has = fs_number(redis.call('HGET', stock, field))
+            if has < line.quantity then
+                return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
+            end
+        end
     end
-    for _, line in ipairs(lines) do
-        redis.call('HINCRBY', stock, line.sku .. ':' .. figure, -line.quantity)
-        redis.call('HINCRBY', stock, line.sku .. ':avail:1', line.quantity)
-        fs_take_holding(stock, holdings, buyer, line.sku, line.quantity)
-        fs_bump_version(stock, line.sku)
+    if to == 'avail' then
+        for _, line in ipairs(lines) do
+            local field = buyer .. ':' .. line.sku
+            local has = fs_number(redis.call('HGET', holdings, field))
+            if has < line.quantity then
+                return field .. ' holds ' .. has .. ', cannot take ' .. line.quantity
+            end
+        end
     end
     return nil
 end
+
+-- Moves every line's units (checked first with fs_lines_short), a few commands per line.
+local function fs_lines_move(stock, holdings, buyer, lines, from, to)
+    for _, line in ipairs(lines) do
+        local sku, quantity = line.sku, line.quantity
+        if from then
+            redis.call('HINCRBY', stock, fs_stock_field(sku, from), -quantity)
+            redis.call('HINCRBY', stock, fs_stock_field(sku, to), quantity)
+        end
+        if to == 'avail' then
+            local field = buyer .. ':' .. sku
+            if redis.call('HINCRBY', holdings, field, -quantity) == 0 then
+                redis.call('HDEL', holdings, field)
+            end
+            redis.call('HINCRBY', stock, fs_stock_field(sku, 'held'), -quantity)
+        end
+        redis.call('HINCRBY', stock, fs_stock_field(sku, 'version'), 1)
+    end
+end
+
+-- A batch's moves, summed per counter: what they take from each (checked by fs_moves_short before anything is
+-- written) and what they add to it (written by fs_moves_write, one HINCRBY per counter), in the order first moved.
+local function fs_moves()
+    return { taken = fs_counters(), stock = fs_counters(), holdings = fs_counters() }
+end
+
+-- Adds the moves of n reservations of the same lines (of one buyer, when their units become available).
+local function fs_moves_add(moves, lines, from, to, n, buyer)
+    for _, line in ipairs(lines) do
+        local f, units = fs_sku_fields(line.sku), line.quantity * n
+        fs_counters_add(moves.taken, f[from], units)
+        fs_counters_add(moves.stock, f[from], -units)
+        fs_counters_add(moves.stock, f[to], units)
+        if to == 'avail' then
+            fs_counters_add(moves.holdings, buyer .. ':' .. line.sku, units)
+            fs_counters_add(moves.stock, f.held, -units)
+        end
+        fs_counters_add(moves.stock, f.version, n)
+    end
+end
+
+-- nil when every field of hash holds at least what counters take from it, else the first one short, as the reason.
+local function fs_short_of_sums(hash, counters)
+    for _, field in ipairs(counters.order) do
+        local has, quantity = fs_number(redis.call('HGET', hash, field)), counters.units[field]
+        if has < quantity then
+            return field .. ' holds ' .. has .. ', cannot take ' .. quantity
+        end
+    end
+    return nil
+end
+
+-- nil when no counter the moves take from would go below zero, else the reason: the caller refuses, writing nothing.
+local function fs_moves_short(moves, stock, holdings)
+    return fs_short_of_sums(stock, moves.taken) or fs_short_of_sums(holdings, moves.holdings)
+end
+
+-- Writes the moves: each stock counter once, each holding down once and removed at zero.
+local function fs_moves_write(moves, stock, holdings)
+    fs_counters_write(moves.stock, stock)
+    local taken = moves.holdings
+    for _, field in ipairs(taken.order) do
+        if redis.call('HINCRBY', holdings, field, -taken.units[field]) == 0 then
+            redis.call('HDEL', holdings, field)
+        end
+    end
+end
+
+-- ---- The outbox ----
 
 -- The last-delivered id of the consumer group on the outbox stream, nil when the group does not exist.
 local function fs_last_delivered(outbox, group)
@@ -218,6 +291,8 @@ local function fs_outbox_drained(outbox, group)
     return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
 end
 
+-- ---- Rate limits ----
+
 -- Takes one token from a rate-limit bucket (ADR 0048, folded into reserve.lua by ADR 0060). The bucket is kept as
 -- the GCRA's theoretical arrival time in microseconds of Redis TIME (one clock for every instance): a token bucket of
 -- `capacity` whose tokens come back one every `interval` microseconds, greedily (as Bucket4j's refillGreedy), as one
@@ -244,14 +319,26 @@ local function fs_now_micros()
     return tonumber(time[1]) * 1000000 + tonumber(time[2])
 end
 
--- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by '|', which no id, line,
--- position or instant ever holds (a reservation MySQL ordered has none, and one restored after it was ordered only its
--- status letter: ADR 71, see fs_settle and fs_restore_find):
+-- ---- Reservation records and their transitions ----
+
+-- Reservation records (ADR 70): one field <id> of fs:{a}:reservations, its parts joined by FS_RECORD_SEPARATOR ('|'),
+-- which no id, line, position or instant ever holds (a reservation MySQL ordered has none, and one restored after it
+-- was ordered only its status letter: ADR 71, see fs_settle and fs_restore_find):
 --   status letter | buyer | requestId | lines "sku:q,sku:q" | reservedAt | pos | cancelledAt | redrivenAt
 -- pos is where the broker stored the event ("<partition>:<offset>"), cancelledAt when the buyer cancelled it while
 -- RESERVED, redrivenAt the epoch millis of its last re-drive; each '' when absent, and trailing empty parts are left
 -- out. An instant is packed as base-36 epoch seconds '.' base-36 nano-of-second (fs_instant_pack). The adapter's
--- ReservationRecord reads and writes the same text.
+-- ReservationRecord reads and writes the same text, with the same separator and status letters. The separator's byte
+-- and the patterns that read a record spell it out (made from it at run time, every call would pay for the text);
+-- LuaLibraryNamesTest checks they are made of FS_RECORD_SEPARATOR, and that it is ReservationRecord's: a fresh RESERVED
+-- record's letter and separator; one part captured with the separator after it; the lines (the fourth part); exactly
+-- five parts.
+local FS_RECORD_SEPARATOR = '|'
+local FS_RECORD_SEPARATOR_BYTE = 124
+local FS_RECORD_RESERVED = 'R|'
+local FS_RECORD_NEXT_PART = '([^|]*)|'
+local FS_RECORD_LINES = '^[^|]*|[^|]*|[^|]*|([^|]*)'
+local FS_RECORD_FIVE_PARTS = '^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*$'
 local FS_STATUS_LETTER = { RESERVED = 'R', ORDERED = 'O', PAID = 'P', CANCELLED = 'C', EXPIRED = 'E', FAILED = 'F' }
 local FS_LETTER_STATUS = { R = 'RESERVED', O = 'ORDERED', P = 'PAID', C = 'CANCELLED', E = 'EXPIRED', F = 'FAILED' }
 local FS_BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -301,7 +388,7 @@ local function fs_record_decode(value)
         return nil
     end
     local p, n = {}, 0
-    for part in string.gmatch(value .. '|', '([^|]*)|') do
+    for part in string.gmatch(value .. FS_RECORD_SEPARATOR, FS_RECORD_NEXT_PART) do
         n = n + 1
         if part ~= '' then
             p[n] = part
@@ -313,15 +400,15 @@ end
 
 -- One concatenation, no table: every accepted reservation writes a record.
 local function fs_record_encode(r)
-    local text = FS_STATUS_LETTER[r.status] .. '|' .. r.buyer .. '|' .. r.requestId .. '|' .. r.lines .. '|'
-        .. r.reservedAt
+    local s = FS_RECORD_SEPARATOR
+    local text = FS_STATUS_LETTER[r.status] .. s .. r.buyer .. s .. r.requestId .. s .. r.lines .. s .. r.reservedAt
     local pos, cancelledAt, redrivenAt = r.pos or '', r.cancelledAt or '', r.redrivenAt or ''
     if redrivenAt ~= '' then
-        return text .. '|' .. pos .. '|' .. cancelledAt .. '|' .. redrivenAt
+        return text .. s .. pos .. s .. cancelledAt .. s .. redrivenAt
     elseif cancelledAt ~= '' then
-        return text .. '|' .. pos .. '|' .. cancelledAt
+        return text .. s .. pos .. s .. cancelledAt
     elseif pos ~= '' then
-        return text .. '|' .. pos
+        return text .. s .. pos
     end
     return text
 end
@@ -329,7 +416,8 @@ end
 -- A fresh RESERVED record, the text fs_record_encode makes of it, without the table: every accepted reservation
 -- writes one (reserve.lua).
 local function fs_record_reserved(buyer, requestId, lines, reservedAt)
-    return 'R|' .. buyer .. '|' .. requestId .. '|' .. lines .. '|' .. reservedAt
+    local s = FS_RECORD_SEPARATOR
+    return FS_RECORD_RESERVED .. buyer .. s .. requestId .. s .. lines .. s .. reservedAt
 end
 
 -- The status of a stored record from its first letter alone: what a look over many records reads of each.
@@ -340,7 +428,7 @@ end
 -- The status fs_record_read gives a stored value (nil for none, for a tombstone and for an unknown letter), read from
 -- its first part alone: a batch that moves mostly fresh records decodes none of them whole (settle_batch.lua).
 local function fs_record_status_read(value)
-    if value and string.byte(value, 2) == 124 then
+    if value and string.byte(value, 2) == FS_RECORD_SEPARATOR_BYTE then
         return FS_LETTER_STATUS[string.sub(value, 1, 1)]
     end
     return nil
@@ -348,7 +436,7 @@ end
 
 -- The lines part of a stored record as fs_record_decode reads it (nil when empty or missing), without the decode.
 local function fs_record_lines_of(value)
-    local lines = string.match(value, '^[^|]*|[^|]*|[^|]*|([^|]*)')
+    local lines = string.match(value, FS_RECORD_LINES)
     return lines ~= '' and lines or nil
 end
 
@@ -360,7 +448,7 @@ end
 -- The record of a reservation, nil for none and for what a restore leaves of an order (its status letter alone, ADR
 -- 71): no script that reads a record moves or rewrites a restored order, only a restore finds it (fs_restore_find).
 local function fs_record_of(value)
-    if value and not string.find(value, '|', 1, true) then
+    if value and not string.find(value, FS_RECORD_SEPARATOR, 1, true) then
         return nil
     end
     return fs_record_decode(value)
@@ -378,8 +466,8 @@ local function fs_record_with_pos(value, pos)
         return nil
     end
     -- Exactly five parts: a pattern that matches builds no string (counting the bars with gsub built a copy).
-    if pos ~= '' and string.find(value, '^[^|]*|[^|]*|[^|]*|[^|]*|[^|]*$') then
-        return value .. '|' .. pos
+    if pos ~= '' and string.find(value, FS_RECORD_FIVE_PARTS) then
+        return value .. FS_RECORD_SEPARATOR .. pos
     end
     local r = fs_record_of(value)
     if not r then
@@ -393,16 +481,36 @@ local function fs_record_write(hash, id, r)
     redis.call('HSET', hash, id, fs_record_encode(r))
 end
 
--- The first step of a one-reservation transition (confirm, fail, release): the record and its decoded lines when it
--- is in status `from`; nil when it is not, so the caller answers 0 and a transition made twice is harmless; the
--- record, nil lines and the reason when its lines do not decode.
+-- The first step of every one-reservation transition: the record when it is in status `from`, else nil, so that the
+-- caller answers 0 and a transition made twice is harmless.
 local function fs_record_in(hash, id, from)
     local r = fs_record_read(hash, id)
-    if not r or r.status ~= from then
+    if r and r.status == from then
+        return r
+    end
+    return nil
+end
+
+-- The skeleton of a one-reservation transition out of RESERVED (confirm, release, fail): the record when it is
+-- RESERVED (nil otherwise: the caller answers 0), its lines' units moved from 'reserved' to `to` ('sold', 'avail', or
+-- nil for none: see fs_lines_move), checked first; the reason, with nothing written, as second answer when its lines
+-- do not decode or a counter would go below zero. The caller writes what becomes of the record.
+local function fs_reserved_move(stock, holdings, reservations, id, to)
+    local r = fs_record_in(reservations, id, 'RESERVED')
+    if not r then
         return nil
     end
-    return r, fs_decode_lines(r.lines)
+    local lines, why = fs_decode_lines(r.lines)
+    local from = to and 'reserved'
+    why = why or fs_lines_short(stock, holdings, r.buyer, lines, from, to)
+    if why then
+        return r, why
+    end
+    fs_lines_move(stock, holdings, r.buyer, lines, from, to)
+    return r, nil
 end
+
+-- ---- The filter of accepted request keys ----
 
 -- The sale's filter of accepted request keys (ADR 0069): a Bloom filter of every <buyer>:<requestId> the requests
 -- index has held since the filter was made, so that an instance holding a copy can tell a key surely never accepted
@@ -506,6 +614,8 @@ local function fs_keys_add(filter, key)
     fs_keys_set(filter)
 end
 
+-- ---- The request index, settling and restoring ----
+
 -- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and
 -- the sale do not say already (ADR 71): the id's token (what follows '<sale>.'), or '' when the token is the request id
 -- itself (an attempt sent without a key). An id not of that form (none the service makes) is kept whole behind a '.';
@@ -554,4 +664,20 @@ end
 
 local function fs_restored(hash, id, status)
     redis.call('HSET', hash, id, FS_STATUS_LETTER[status])
+end
+
+-- The first step of a restore of one closed order (restore.lua, and each order of restore_batch.lua): the status the
+-- hot store holds for it (fs_restore_find) and, when that is ORDERED, whose units it gives back and its decoded lines
+-- (the record's when there is one, else the caller's buyer and lines "sku:q,sku:q"). The reason as last answer when
+-- the final status is not CANCELLED or EXPIRED, or the order's lines do not decode.
+local function fs_restore_lines(reservations, requests, id, finalStatus, buyer, requestId, lines)
+    if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
+        return nil, nil, nil, 'cannot restore to ' .. tostring(finalStatus)
+    end
+    local status, r = fs_restore_find(reservations, requests, id, buyer, requestId)
+    if status ~= 'ORDERED' then
+        return status
+    end
+    local decoded, why = fs_decode_lines(r and r.lines or lines)
+    return status, r and r.buyer or buyer, decoded, why
 end

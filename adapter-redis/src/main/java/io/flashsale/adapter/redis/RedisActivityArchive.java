@@ -20,8 +20,6 @@ import java.util.Set;
  */
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
-    private static final String DELETE = "delete";
-
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
     private final LuaScript archive;
@@ -68,18 +66,13 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
 
     @Override
     public boolean delete(ActivityId activityId) {
-        if (!run(activityId, DELETE)) {
+        Long drained = archive.run(redis, ScriptOutputType.INTEGER,
+                RedisKeys.archiveKeys(activityId).toArray(String[]::new), RedisKeys.OUTBOX_GROUP);
+        if (drained != 1L) {
             return false;
         }
         // After the keys: a registered activity without keys reads as an empty outbox; the reverse could strand one.
         redis.srem(outboxRegistry, activityId.value());
         return true;
-    }
-
-    private boolean run(ActivityId activityId, String mode) {
-        List<String> keys = RedisKeys.archiveKeys(activityId);
-        Long drained = archive.run(redis, ScriptOutputType.INTEGER, keys.toArray(String[]::new),
-                RedisKeys.OUTBOX_GROUP, mode);
-        return drained == 1L;
     }
 }

@@ -28,7 +28,8 @@ class LuaLibraryTest {
         String needed = code(library.neededBy("return fs_record_read(KEYS[1], ARGV[1])"));
 
         assertThat(needed).contains("local function fs_record_read(", "local function fs_record_of(",
-                "local function fs_record_decode(", "local FS_LETTER_STATUS =");
+                "local function fs_record_decode(", "local FS_LETTER_STATUS =", "local FS_RECORD_NEXT_PART =",
+                "local FS_RECORD_SEPARATOR =");
         assertThat(needed).doesNotContain("fs_bucket_take", "fs_keys_set", "FS_STATUS_LETTER =");
         assertThat(needed.indexOf("local FS_LETTER_STATUS")).as("in the library's order")
                 .isLessThan(needed.indexOf("local function fs_record_decode("));
@@ -61,7 +62,7 @@ class LuaLibraryTest {
         String reserve = code(library.neededBy(read("/lua/reserve.lua")));
 
         assertThat(reserve).contains("local function fs_bucket_take(", "local function fs_keys_set(")
-                .doesNotContain("local function fs_give_back(", "local function fs_outbox_drained(",
+                .doesNotContain("local function fs_moves_write(", "local function fs_outbox_drained(",
                         "local function fs_instant_pack(");
     }
 
