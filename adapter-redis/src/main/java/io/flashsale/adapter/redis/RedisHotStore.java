@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
+import io.flashsale.adapter.redis.internal.ReplicaWait;
 import io.flashsale.application.port.out.AcceptedRequestsPort;
 import io.flashsale.application.port.out.EvictionPolicyPort;
 import io.flashsale.application.port.out.HotStoreArchivePort;
@@ -24,6 +25,11 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -31,8 +37,10 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -108,6 +116,8 @@ public final class RedisHotStore implements AutoCloseable {
     private final boolean windowByRedisTime;
     /** Connections opened for other codecs (the rate-limit buckets'), closed with this one. */
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
+    /** The reserve path's WAIT, when it waits for replicas (ADR 0097). */
+    private final AtomicReference<ReplicaWait> replicaWait = new AtomicReference<>();
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           ConnectionCommands commands, RedisStockReturns returns, RedisSaleChanges saleChanges,
@@ -206,6 +216,17 @@ public final class RedisHotStore implements AutoCloseable {
         };
     }
 
+    /**
+     * A replica that takes a dead master's place is found by asking the nodes again: Lettuce does not by default, and
+     * would go on sending the master's slots to its address (ADR 0097). Adaptive triggers (reconnects, redirects) ask
+     * at once, at most once a second; the periodic read catches a promotion that happened after the last trigger.
+     */
+    static final ClusterTopologyRefreshOptions TOPOLOGY_REFRESH = ClusterTopologyRefreshOptions.builder()
+            .enableAllAdaptiveRefreshTriggers()
+            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+            .enablePeriodicRefresh(Duration.ofSeconds(2))
+            .build();
+
     /** How often a store made while Redis was down tries to connect, at most. */
     public static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
 
@@ -213,7 +234,8 @@ public final class RedisHotStore implements AutoCloseable {
         if (settings.cluster()) {
             RedisClusterClient cluster = RedisClusterClient.create(settings.clusterUris());
             cluster.setOptions(ClusterClientOptions.builder()
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .topologyRefreshOptions(TOPOLOGY_REFRESH).build());
             return cluster;
         }
         RedisClient standalone = RedisClient.create(settings.toUri());
@@ -254,8 +276,81 @@ public final class RedisHotStore implements AutoCloseable {
      *                 its own, as many in flight as there are callers
      */
     public StockReservationPort stockReservations(int maxBatch) {
+        return stockReservations(maxBatch, ReplicaAcknowledgement.NONE);
+    }
+
+    /** As {@link #stockReservations(int, ReplicaAcknowledgement)} with the default batch bound. */
+    public StockReservationPort stockReservations(ReplicaAcknowledgement acknowledgement) {
+        return stockReservations(RedisStockReservationAdapter.DEFAULT_MAX_BATCH, acknowledgement);
+    }
+
+    /**
+     * @param maxBatch        as {@link #stockReservations(int)}
+     * @param acknowledgement replicas each reserve call waits for before its buyers are answered (ADR 0097); when it
+     *                        waits, the calls run on a connection of their own (WAIT blocks the connection it is sent
+     *                        on), opened on first use. Call it once.
+     */
+    public StockReservationPort stockReservations(int maxBatch, ReplicaAcknowledgement acknowledgement) {
+        if (acknowledgement.waits() && acknowledgement.timeout().compareTo(commands.timeout()) >= 0) {
+            throw new IllegalArgumentException("a WAIT of " + acknowledgement.timeout() + " must end within the"
+                    + " command timeout " + commands.timeout() + ", or a slow replica would fail the reservation");
+        }
+        ReplicaWait wait = acknowledgement.waits() ? new ReplicaWait(reserveConnections(),
+                acknowledgement.replicas(), acknowledgement.timeout().toMillis()) : null;
+        if (wait != null) {
+            replicaWait.set(wait);
+        }
         return HotStoreOutages.translating(new RedisStockReservationAdapter(commands, outboxRegistry,
-                returns::announce, news::announce, windowByRedisTime, maxBatch));
+                returns::announce, news::announce, windowByRedisTime, maxBatch, wait));
+    }
+
+    /** Reserve calls whose WAIT saw the replicas asked for, and calls it returned short; zeros when none waits. */
+    public ReplicaAcknowledgement.Figures replicaAcknowledgements() {
+        ReplicaWait wait = replicaWait.get();
+        return wait == null ? new ReplicaAcknowledgement.Figures(0, 0)
+                : new ReplicaAcknowledgement.Figures(wait.confirmedCalls(), wait.shortCalls());
+    }
+
+    /**
+     * The reserve path's own connection to the master of a key: a connection opened on first use (from a caller's
+     * thread: a sale's first batch is sent by its caller), on a cluster that connection's link to the node that
+     * serves the key's slot now.
+     */
+    private Function<String, CompletableFuture<RedisClusterAsyncCommands<String, String>>> reserveConnections() {
+        if (client instanceof RedisClusterClient cluster) {
+            Supplier<StatefulRedisClusterConnection<String, String>> own = opened(cluster::connect);
+            return key -> {
+                StatefulRedisClusterConnection<String, String> connection = own.get();
+                RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+                if (master == null) {
+                    return CompletableFuture.failedFuture(new RedisConnectionException(
+                            "no master serves the slot of " + key));
+                }
+                return connection.getConnectionAsync(master.getNodeId(), ConnectionIntent.WRITE)
+                        .thenApply(StatefulRedisConnection::async);
+            };
+        }
+        Supplier<StatefulRedisConnection<String, String>> own = opened(((RedisClient) client)::connect);
+        return key -> CompletableFuture.completedFuture(own.get().async());
+    }
+
+    /** The connection {@code open} makes, opened once on first use and closed with the store. */
+    private <C extends StatefulConnection<String, String>> Supplier<C> opened(Supplier<C> open) {
+        AtomicReference<C> made = new AtomicReference<>();
+        return () -> {
+            C now = made.get();
+            if (now != null) {
+                return now;
+            }
+            synchronized (extraConnections) {
+                if (made.get() == null) {
+                    C connection = open.get();
+                    extraConnections.add(connection);
+                    made.set(connection);
+                }
+                return made.get();
+            }
+        };
     }
 
     /** Sales' filters of accepted request keys, each in one read (ADR 0069). */
@@ -382,7 +477,10 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public String incarnation() {
         if (connection.get() instanceof StatefulRedisClusterConnection<String, String> cluster) {
-            return cluster.sync().upstream().commands().info("server").asMap().entrySet().stream()
+            // Masters that serve slots: a dead master its replica replaced keeps the master flag, but no slot.
+            return cluster.sync().nodes(node -> node.is(RedisClusterNode.NodeFlag.UPSTREAM)
+                            && !node.is(RedisClusterNode.NodeFlag.FAIL) && !node.getSlots().isEmpty())
+                    .commands().info("server").asMap().entrySet().stream()
                     .map(master -> master.getKey().getNodeId() + "=" + runId(master.getValue()))
                     .sorted().collect(Collectors.joining(","));
         }

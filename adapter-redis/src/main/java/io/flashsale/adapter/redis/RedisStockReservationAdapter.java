@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.FilterShapes;
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReplicaWait;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
@@ -73,15 +74,24 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
                 DEFAULT_MAX_BATCH);
     }
 
+    /** Reserve calls answered once the master decided, with no WAIT. */
+    RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
+                                 Consumer<ActivityId> accepted, boolean redisClock, int maxBatch) {
+        this(commands, outboxRegistry, returns, accepted, redisClock, maxBatch, null);
+    }
+
     /**
      * @param returns    told of every move that gives units back (release, restore), right after it
      * @param accepted   told of every accepted reservation, right after its outbox entry was written; must not block
      * @param redisClock true: the sale window is judged by Redis {@code TIME} (one clock for all instances); false:
      *                   by each request's instant, as the reference model does (tests that move the clock)
      * @param maxBatch   reserve attempts of one sale per script call at most; 1: every attempt a call of its own
+     * @param replicaWait null: a reserve call is answered once the master decided; else after its WAIT returned, on
+     *                    the connection it gives (ADR 0097)
      */
     RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
-                                 Consumer<ActivityId> accepted, boolean redisClock, int maxBatch) {
+                                 Consumer<ActivityId> accepted, boolean redisClock, int maxBatch,
+                                 ReplicaWait replicaWait) {
         this.redis = commands.sync();
         this.redisClock = redisClock;
         this.filterShapes = new FilterShapes(commands.async(), Clock.systemUTC());
@@ -90,8 +100,10 @@ public final class RedisStockReservationAdapter implements StockReservationPort 
         this.accepted = accepted;
         this.warmUp = LuaScript.load(redis, "warm_up");
         LuaScript reserveScript = LuaScript.load(redis, "reserve");
-        this.reserve = new ReserveBatcher((keys, args) -> reserveScript.<List<Object>>runAsync(commands.async(),
-                ScriptOutputType.MULTI, keys, args), maxBatch, commands.timeout());
+        ReserveBatcher.ScriptCall reserveCall = replicaWait != null ? replicaWait.around(reserveScript)
+                : (keys, args) -> reserveScript.<List<Object>>runAsync(commands.async(), ScriptOutputType.MULTI, keys,
+                        args);
+        this.reserve = new ReserveBatcher(reserveCall, maxBatch, commands.timeout());
         this.release = LuaScript.load(redis, "release");
         this.confirm = LuaScript.load(redis, "confirm");
         this.fail = LuaScript.load(redis, "fail");

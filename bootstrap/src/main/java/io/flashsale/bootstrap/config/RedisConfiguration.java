@@ -15,6 +15,8 @@ import io.flashsale.application.port.out.ReservationOutboxPort;
 import io.flashsale.application.port.out.SaleChangesPort;
 import io.flashsale.application.port.out.StockReservationPort;
 import io.flashsale.application.port.out.StockReturnsPort;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -25,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({RedisConnectionProperties.class, OutboxRegistryProperties.class,
-        SaleWindowProperties.class})
+        SaleWindowProperties.class, ReplicaAcknowledgementProperties.class})
 public class RedisConfiguration {
 
     @Bean(destroyMethod = "close")
@@ -35,10 +37,21 @@ public class RedisConfiguration {
                 window.clock() == SaleWindowProperties.WindowClock.REDIS);
     }
 
+    /** Answered once the master decided, or once WAIT saw the writes on the replicas asked for (ADR 0097). */
     @Bean
-    StockReservationPort stockReservationPort(RedisHotStore redis) {
-        return redis.stockReservations();
+    StockReservationPort stockReservationPort(RedisHotStore redis, ReplicaAcknowledgementProperties acknowledgement,
+                                              MeterRegistry meters) {
+        StockReservationPort port = redis.stockReservations(acknowledgement.toAcknowledgement());
+        FunctionCounter.builder(REPLICA_ACKNOWLEDGEMENTS, redis, hot -> hot.replicaAcknowledgements().confirmedCalls())
+                .tag("result", "confirmed").description("reserve calls whose WAIT saw the replicas asked for")
+                .register(meters);
+        FunctionCounter.builder(REPLICA_ACKNOWLEDGEMENTS, redis, hot -> hot.replicaAcknowledgements().shortCalls())
+                .tag("result", "short").description("reserve calls answered after WAIT's timeout with fewer replicas")
+                .register(meters);
+        return port;
     }
+
+    static final String REPLICA_ACKNOWLEDGEMENTS = "flashsale.redis.replica.acknowledgements";
 
     /** The buyer and client rate-limit buckets every instance shares (ADR 0037). */
     @Bean
