@@ -70,7 +70,7 @@ final class ArchitectureRules {
 
     static final ArchRule ADAPTERS_DO_NOT_USE_APPLICATION_SERVICES = noClasses()
             .that().resideInAPackage(ADAPTERS)
-            .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.service..")
+            .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.*.service..")
             .allowEmptyShould(false);
 
     static final ArchRule NOTHING_DEPENDS_ON_BOOTSTRAP = noClasses()
@@ -135,7 +135,7 @@ final class ArchitectureRules {
             .allowEmptyShould(false);
 
     static final ArchRule IN_PORTS_ARE_USE_CASES = classes()
-            .that().resideInAPackage("io.flashsale.application.port.in..").and().areInterfaces()
+            .that().resideInAPackage("io.flashsale.application.*.port.in..").and().areInterfaces()
             .and(areNotSealed())
             .should().haveSimpleNameEndingWith("UseCase")
             .because("an in-port is a use case; sealed interfaces there are the use cases' result types, not ports")
@@ -147,7 +147,7 @@ final class ArchitectureRules {
      * into the application.
      */
     static final ArchRule OUT_PORTS_ARE_NAMED_PORT = classes()
-            .that().resideInAPackage("io.flashsale.application.port.out..").and().areInterfaces()
+            .that().resideInAPackage("io.flashsale.application.*.port.out..").and().areInterfaces()
             .and(areNotSealed()).and().haveSimpleNameNotEndingWith("Listener")
             .should().haveSimpleNameEndingWith("Port")
             .because("a reader of port.out tells the contracts an adapter implements from the values they exchange "
@@ -156,8 +156,8 @@ final class ArchitectureRules {
 
     static final ArchRule OUT_PORTS_LIVE_IN_PORT_OUT = classes()
             .that().resideInAPackage(APPLICATION).and().areInterfaces()
-            .and().resideOutsideOfPackage("io.flashsale.application.port.in..")
-            .should().resideInAPackage("io.flashsale.application.port.out..")
+            .and().resideOutsideOfPackages("io.flashsale.application.*.port.in..", "io.flashsale.application.*.model..")
+            .should().resideInAPackage("io.flashsale.application.*.port.out..")
             .allowEmptyShould(false);
 
     /**
@@ -202,7 +202,7 @@ final class ArchitectureRules {
                 for (JavaCodeUnit unit : javaClass.getCodeUnits()) {
                     for (InstanceofCheck check : unit.getInstanceofChecks()) {
                         JavaClass type = check.getRawType();
-                        if (type.getPackageName().startsWith("io.flashsale.application.port.out") && type.isInterface()
+                        if (type.getPackageName().matches("io\\.flashsale\\.application\\.\\w+\\.port\\.out(\\..+)?") && type.isInterface()
                                 && !type.reflect().isSealed()) {
                             events.add(SimpleConditionEvent.violated(javaClass, unit.getFullName()
                                     + " checks instanceof " + type.getName() + " " + check.getSourceCodeLocation()));

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.ProposalApproval;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.ProposalApproval;
+import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.stock.AdjustmentProposal;
 import io.flashsale.domain.stock.ProposalStatus;

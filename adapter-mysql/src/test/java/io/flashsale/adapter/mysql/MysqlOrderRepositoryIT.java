@@ -1,9 +1,9 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
+import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.RecordedAdjustment;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.SaleTermsPort;
+import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

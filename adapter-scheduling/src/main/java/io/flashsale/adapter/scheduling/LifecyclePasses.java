@@ -1,13 +1,13 @@
 package io.flashsale.adapter.scheduling;
 
-import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
-import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
-import io.flashsale.application.port.in.ReleaseDeadLettersUseCase;
-import io.flashsale.application.port.in.ReconciliationPass;
-import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.in.WarmUpRound;
+import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
+import io.flashsale.application.order.port.in.ExpireUnpaidOrdersUseCase;
+import io.flashsale.application.order.port.in.ReleaseDeadLettersUseCase;
+import io.flashsale.application.reconciliation.model.ReconciliationPass;
+import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
+import io.flashsale.application.sale.model.WarmUpRound;
+import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
+import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
