@@ -2,7 +2,6 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.application.sale.model.ActivityAlreadyExistsException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -67,7 +66,7 @@ class DatabaseUnreachableIT {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     MysqlSalesFigures figures;
 

@@ -1,6 +1,5 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -30,7 +29,7 @@ class MysqlSaleTermsIT {
     private static final Instant ENDS_AT = Instant.parse("2030-06-01T12:00:00Z");
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     SaleTermsPort terms;

@@ -12,7 +12,6 @@ import io.flashsale.application.order.service.PendingRestoreService;
 import io.flashsale.application.reference.InMemoryStockReservations;
 import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.service.ReservationService;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -82,7 +81,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlSalesFigures figures;

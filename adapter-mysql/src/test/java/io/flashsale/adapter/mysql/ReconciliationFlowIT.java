@@ -14,7 +14,6 @@ import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.service.ReservationService;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
@@ -87,7 +86,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlRecordedStock recordedStock;
@@ -123,10 +122,12 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, orders, orders, hot, clock);
-        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
                 recordedOrders, orders, reports, metrics), clock, settings);
-        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustmentRecords, hot, hot,
+        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustmentRecords, hot, hot,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),
                 clock, settings);
     }

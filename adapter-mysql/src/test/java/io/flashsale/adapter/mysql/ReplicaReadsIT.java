@@ -279,7 +279,8 @@ class ReplicaReadsIT {
     };
 
     private ReconciliationService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, figures, recordedOrders,
                 orders, reports, new RecordingReconciliationMetrics()), clock,
                 new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));

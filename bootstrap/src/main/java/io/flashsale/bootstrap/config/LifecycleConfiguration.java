@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.adapter.scheduling.SingleRunners;
@@ -19,7 +20,6 @@ import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.sale.service.ActivityService;
@@ -69,14 +69,14 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    WarmUpScheduler warmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock,
+    WarmUpScheduler warmUpScheduler(MysqlActivityRepository activities, StockReservationPort stock, Clock clock,
                                     WarmUpProperties warmUp, EvictionPolicyGuard eviction) {
         return new WarmUpScheduler(activities, stock, clock, warmUp.lead(), ActivityService.DEFAULT_LOAD_GRACE,
                 eviction);
     }
 
     @Bean
-    ArchiveService archiveService(ActivitiesPort activities, HotStoreArchivePort hotStore,
+    ArchiveService archiveService(MysqlActivityRepository activities, HotStoreArchivePort hotStore,
                                   SettledReservationsPort settled, Clock clock, SaleChangesPort changes) {
         return new ArchiveService(activities, hotStore, settled, clock, changes);
     }

@@ -1,5 +1,6 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.adapter.outage.FailoverStockReservations;
 import io.flashsale.adapter.outage.HotStoreRecovery;
@@ -17,7 +18,6 @@ import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.service.DatabaseReservations;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.adapter.scheduling.SingleRunners;
@@ -23,7 +24,6 @@ import io.flashsale.application.reconciliation.service.ReconciliationService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -59,7 +59,7 @@ public class ReconciliationConfiguration {
      * objects.
      */
     @Bean
-    ReconciliationService reconciliationService(ActivitiesPort activities, StockReservationPort stock,
+    ReconciliationService reconciliationService(MysqlActivityRepository activities, StockReservationPort stock,
                                                 HotStoreReconciliationPort hotStore,
                                                 HotStoreSettlementPort settlement, RecordedStockPort recorded,
                                                 RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
@@ -68,7 +68,8 @@ public class ReconciliationConfiguration {
                                                 ObjectProvider<RelayedEventsPort> relayed,
                                                 ObjectProvider<RecoveryMarkPort> recoveryMarks,
                                                 ObjectProvider<PipelinePositionPort> pipeline) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                stock, hotStore, settlement,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions, reports,
@@ -77,7 +78,7 @@ public class ReconciliationConfiguration {
     }
 
     @Bean
-    StockAdjustmentService stockAdjustmentService(ActivitiesPort activities,
+    StockAdjustmentService stockAdjustmentService(MysqlActivityRepository activities,
                                                   StockAdjustmentsPort adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore,
                                                   ObjectProvider<RelayedEventsPort> relayed,
@@ -86,13 +87,14 @@ public class ReconciliationConfiguration {
                                                   ReconciliationReportsPort reports,
                                                   ReconciliationMetricsPort metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
-        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustments, stock, hotStore,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
                 metrics, changes), clock, settings);
     }
 
     @Bean
-    AdjustmentApprovalService adjustmentApprovalService(ActivitiesPort activities,
+    AdjustmentApprovalService adjustmentApprovalService(MysqlActivityRepository activities,
                                                         AdjustmentProposalsPort proposals,
                                                         StockAdjustmentService adjustments,
                                                         ReconcileActivityUseCase reconciliation, Clock clock,

@@ -22,7 +22,6 @@ import io.flashsale.application.reservation.service.KnownRefusals;
 import io.flashsale.application.reservation.service.ReservationAdmission;
 import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.application.reservation.service.RiskControl;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.sale.port.out.SaleTermsPort;
@@ -77,7 +76,7 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    ActivityService activityService(ActivitiesPort activities, RememberedActivities remembered,
+    ActivityService activityService(MysqlActivityRepository activities, RememberedActivities remembered,
                                     StockReservationPort stock, IdGeneratorPort ids, SaleChangesPort changes,
                                     ActivityCacheProperties cache, Clock clock, EvictionPolicyGuard eviction) {
         return new ActivityService(activities, remembered, stock, ids, ActivityService.DEFAULT_LOAD_GRACE, changes,
@@ -108,7 +107,7 @@ public class UseCaseConfiguration {
 
     /** The operator's pause, resume and window moves (ADR 79). */
     @Bean
-    SaleControlService saleControlService(ActivitiesPort activities, SaleTermsPort terms,
+    SaleControlService saleControlService(MysqlActivityRepository activities, SaleTermsPort terms,
                                           HotStoreSaleTermsPort hotStore, SaleChangesPort changes, Clock clock) {
         return new SaleControlService(activities, terms, hotStore, changes, clock);
     }

@@ -1,13 +1,13 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.outage.FailoverStockReservations;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.service.DatabaseReservations;
 import io.flashsale.application.reservation.service.ReservationService;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -59,7 +59,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     @Autowired
     DatabaseReservations databasePath;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     IdGeneratorPort ids;
     @Autowired

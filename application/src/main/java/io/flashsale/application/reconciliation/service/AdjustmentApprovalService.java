@@ -12,7 +12,7 @@ import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.reconciliation.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.reconciliation.port.out.ProposalApproval;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.AdjustmentProposal;
@@ -37,14 +37,14 @@ public class AdjustmentApprovalService implements ProposeStockAdjustmentUseCase,
 
     private static final System.Logger LOG = System.getLogger(AdjustmentApprovalService.class.getName());
 
-    private final ActivitiesPort activities;
+    private final ActivityLookupPort activities;
     private final AdjustmentProposalsPort proposals;
     private final StockAdjustmentService adjustments;
     private final ReconcileActivityUseCase reconciliation;
     private final Clock clock;
     private final Duration ttl;
 
-    public AdjustmentApprovalService(ActivitiesPort activities, AdjustmentProposalsPort proposals,
+    public AdjustmentApprovalService(ActivityLookupPort activities, AdjustmentProposalsPort proposals,
                                      StockAdjustmentService adjustments, ReconcileActivityUseCase reconciliation,
                                      Clock clock, Duration ttl) {
         if (ttl == null || !ttl.isPositive()) {

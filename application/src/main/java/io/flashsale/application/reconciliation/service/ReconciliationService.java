@@ -2,8 +2,8 @@ package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
-import io.flashsale.application.reconciliation.model.ActivityReconciliation;
 import io.flashsale.application.reconciliation.model.ActivityReconciliation.HotStoreState;
+import io.flashsale.application.reconciliation.model.ActivityReconciliation;
 import io.flashsale.application.reconciliation.model.NoRepairAwaitingApprovalException;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.model.ReconciliationPass;
@@ -27,7 +27,9 @@ import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
+import io.flashsale.application.sale.port.out.ActivityWindowsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -62,7 +64,9 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     static final String CLEARED_BY = "reconciliation";
     static final int MAX_OPERATOR = 100;
 
-    private final ActivitiesPort activities;
+    private final ActivityLookupPort activities;
+    private final ActivityArchivesPort archives;
+    private final ActivityWindowsPort windows;
     private final HotStoreReconciliationPort hotStore;
     private final ReconciliationReportsPort reports;
     private final Clock clock;
@@ -81,7 +85,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
      * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
      * @param pipeline      where the order consumer stands in the broker
      */
-    public record Ports(ActivitiesPort activities, StockReservationPort stock, HotStoreReconciliationPort hotStore,
+    public record Ports(ActivityLookupPort activities, ActivityArchivesPort archives, ActivityWindowsPort windows,
+                        StockReservationPort stock, HotStoreReconciliationPort hotStore,
                         HotStoreSettlementPort settlement, RelayedEventsPort relayed, RecoveryMarkPort recoveryMarks,
                         PipelinePositionPort pipeline, RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                         OrderTransitionsPort transitions, ReconciliationReportsPort reports,
@@ -97,6 +102,8 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     /** Rebuilds run in steps of {@link LedgerRebuild#PAGE} orders. */
     public ReconciliationService(Ports ports, Clock clock, ReconciliationSettings settings) {
         this.activities = ports.activities();
+        this.archives = ports.archives();
+        this.windows = ports.windows();
         this.hotStore = ports.hotStore();
         this.reports = ports.reports();
         this.clock = clock;
@@ -228,9 +235,9 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     public ReconciliationPass reconcileLive() {
         Instant now = clock.instant();
         Map<ActivityId, Activity> due = new LinkedHashMap<>();
-        activities.findUnarchivedOverlapping(now, now.plus(settings.lead()))
+        windows.findUnarchivedOverlapping(now, now.plus(settings.lead()))
                 .forEach(activity -> due.put(activity.id(), activity));
-        for (ActivityId ended : activities.findEndedUnarchived(now)) {
+        for (ActivityId ended : archives.findEndedUnarchived(now)) {
             if (!due.containsKey(ended)) {
                 activities.findById(ended).ifPresent(activity -> due.put(ended, activity));
             }
@@ -297,7 +304,7 @@ public class ReconciliationService implements ReconcileActivityUseCase, Reconcil
     private Activity unarchived(ActivityId activityId) {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
-        if (activities.archivedAt(activityId).isPresent()) {
+        if (archives.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
         return activity;

@@ -16,7 +16,8 @@ import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -45,7 +46,8 @@ import java.util.Set;
  */
 public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
 
-    private final ActivitiesPort activities;
+    private final ActivityLookupPort activities;
+    private final ActivityArchivesPort archives;
     private final StockAdjustmentsPort adjustments;
     private final HotStoreReconciliationPort hotStore;
     private final SkuReconciler reconciler;
@@ -59,7 +61,8 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
      * @param relayed the hot store's outbox and the broker positions it recorded
      * @param changes told of each recorded adjustment: the sale's stock on record changed
      */
-    public record Ports(ActivitiesPort activities, StockAdjustmentsPort adjustments, StockReservationPort stock,
+    public record Ports(ActivityLookupPort activities, ActivityArchivesPort archives, StockAdjustmentsPort adjustments,
+                        StockReservationPort stock,
                         HotStoreReconciliationPort hotStore, RelayedEventsPort relayed, RecordedStockPort recorded,
                         RecordedOrdersPort orders, OrderTransitionsPort transitions,
                         ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes) {
@@ -72,6 +75,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
 
     public StockAdjustmentService(Ports ports, Clock clock, ReconciliationSettings settings) {
         this.activities = ports.activities();
+        this.archives = ports.archives();
         this.changes = ports.changes();
         this.adjustments = ports.adjustments();
         this.hotStore = ports.hotStore();
@@ -107,7 +111,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
-        if (activities.archivedAt(activityId).isPresent()) {
+        if (archives.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
         return new AdjustableItem(activity, item);

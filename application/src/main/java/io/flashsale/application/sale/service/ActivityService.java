@@ -11,9 +11,13 @@ import io.flashsale.application.sale.port.in.CreateActivityUseCase;
 import io.flashsale.application.sale.port.in.GetActivityUseCase;
 import io.flashsale.application.sale.port.in.GetStockUseCase;
 import io.flashsale.application.sale.port.in.WarmUpActivityUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityCataloguePort;
+import io.flashsale.application.sale.port.out.ActivityLoadsPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.ActivityRecord;
 import io.flashsale.application.sale.port.out.ActivityRecordsPort;
+import io.flashsale.application.sale.port.out.RecordedLedgersPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import io.flashsale.domain.activity.Activity;
@@ -35,7 +39,11 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     /** How long a warm-up waits, by default, for another one's load in flight. */
     public static final Duration DEFAULT_LOAD_GRACE = LoadInFlight.DEFAULT_GRACE;
 
-    private final ActivitiesPort activities;
+    private final ActivityCataloguePort catalogue;
+    private final ActivityLookupPort activities;
+    private final ActivityArchivesPort archives;
+    private final ActivityLoadsPort loads;
+    private final RecordedLedgersPort ledgers;
     private final ActivityRecordsPort records;
     private final StockReservationPort stock;
     private final IdGeneratorPort ids;
@@ -45,8 +53,10 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     private final EvictionPolicyGuard eviction;
 
     /** Reads the repository itself and tells nobody of a creation. */
-    public ActivityService(ActivitiesPort activities, StockReservationPort stock, IdGeneratorPort ids,
-                           Duration loadGrace) {
+    public <S extends ActivityCataloguePort & ActivityLookupPort & ActivityArchivesPort & ActivityLoadsPort
+            & RecordedLedgersPort>
+    ActivityService(S activities, StockReservationPort stock, IdGeneratorPort ids,
+                    Duration loadGrace) {
         this(activities, id -> ActivityRecord.read(activities, id), stock, ids, loadGrace, SaleChangesPort.none());
     }
 
@@ -54,22 +64,32 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
      * @param records   the sales as the read path sees them, usually remembered in front of {@code activities}
      * @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost
      */
-    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes) {
+    public <S extends ActivityCataloguePort & ActivityLookupPort & ActivityArchivesPort & ActivityLoadsPort
+            & RecordedLedgersPort>
+    ActivityService(S activities, ActivityRecordsPort records, StockReservationPort stock,
+                    IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes) {
         this(activities, records, stock, ids, loadGrace, changes, RecentStockFigures.none(stock));
     }
 
     /** @param figures the hot store's live figures as the buyers' reads see them (at most one read per sale per moment) */
-    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
+    public <S extends ActivityCataloguePort & ActivityLookupPort & ActivityArchivesPort & ActivityLoadsPort
+            & RecordedLedgersPort>
+    ActivityService(S activities, ActivityRecordsPort records, StockReservationPort stock,
+                    IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures) {
         this(activities, records, stock, ids, loadGrace, changes, figures, EvictionPolicyGuard.trusting());
     }
 
     /** @param eviction refuses a warm-up while the hot store may evict a sale's keys (ADR 77) */
-    public ActivityService(ActivitiesPort activities, ActivityRecordsPort records, StockReservationPort stock,
-                           IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures,
-                           EvictionPolicyGuard eviction) {
+    public <S extends ActivityCataloguePort & ActivityLookupPort & ActivityArchivesPort & ActivityLoadsPort
+            & RecordedLedgersPort>
+    ActivityService(S activities, ActivityRecordsPort records, StockReservationPort stock,
+                    IdGeneratorPort ids, Duration loadGrace, SaleChangesPort changes, RecentStockFigures figures,
+                    EvictionPolicyGuard eviction) {
+        this.catalogue = activities;
         this.activities = activities;
+        this.archives = activities;
+        this.loads = activities;
+        this.ledgers = activities;
         this.records = records;
         this.stock = stock;
         this.ids = ids;
@@ -83,7 +103,7 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     public Activity create(CreateActivityCommand command) {
         ActivityId id = command.id() == null ? new ActivityId(ids.next()) : command.id();
         Activity activity = command.toActivity(id);
-        activities.add(activity);
+        catalogue.add(activity);
         changes.announce(id);
         return activity;
     }
@@ -102,15 +122,15 @@ public class ActivityService implements CreateActivityUseCase, GetActivityUseCas
     public List<SkuStock> warmUp(ActivityId activityId) {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
-        if (activities.archivedAt(activityId).isPresent()) {
+        if (archives.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
         eviction.requireNoEviction();
-        if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(activities, activityId)
+        if (stock.stock(activityId).isEmpty() && WarmUpScheduler.mayHaveReservations(loads, ledgers, activityId)
                 && !LoadInFlight.landsWithin(stock, activityId, loadGrace)) {
             throw new SaleHasReservationsException(activityId);
         }
-        activities.recordLoad(activityId);
+        loads.recordLoad(activityId);
         List<SkuStock> loaded = stock.warmUp(activity);
         figures.forget(activityId);
         return loaded;

@@ -4,7 +4,8 @@ import io.flashsale.application.reservation.port.out.SettledReservationsPort;
 import io.flashsale.application.sale.model.ArchiveOutcome;
 import io.flashsale.application.sale.port.in.ArchiveActivityUseCase;
 import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.domain.activity.Activity;
@@ -30,16 +31,19 @@ import java.util.Set;
  */
 public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesUseCase {
 
-    private final ActivitiesPort activities;
+    private final ActivityLookupPort activities;
+    private final ActivityArchivesPort archives;
     private final HotStoreArchivePort hotStore;
     private final SettledReservationsPort settled;
     private final Clock clock;
     private final SaleChangesPort changes;
 
     /** @param changes told of each archive: a read of the sale shows its ledgers on record from then on */
-    public ArchiveService(ActivitiesPort activities, HotStoreArchivePort hotStore, SettledReservationsPort settled,
-                          Clock clock, SaleChangesPort changes) {
+    public <S extends ActivityLookupPort & ActivityArchivesPort>
+    ArchiveService(S activities, HotStoreArchivePort hotStore, SettledReservationsPort settled,
+                   Clock clock, SaleChangesPort changes) {
         this.activities = activities;
+        this.archives = activities;
         this.hotStore = hotStore;
         this.settled = settled;
         this.clock = clock;
@@ -52,7 +56,7 @@ public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesU
         if (activity.isEmpty()) {
             return new ArchiveOutcome.NotFound();
         }
-        Optional<Instant> archivedAt = activities.archivedAt(activityId);
+        Optional<Instant> archivedAt = archives.archivedAt(activityId);
         if (archivedAt.isPresent()) {
             // A warm-up racing the first archive may have loaded it again; it was drained then, so clearing is safe.
             hotStore.delete(activityId);
@@ -71,12 +75,12 @@ public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesU
         if (!hotStore.delete(activityId)) {
             return new ArchiveOutcome.OutboxNotDrained();
         }
-        if (activities.markArchived(activityId, now)) {
+        if (archives.markArchived(activityId, now)) {
             changes.announce(activityId);
             return new ArchiveOutcome.Archived(now);
         }
         // Another instance noted it first.
-        return new ArchiveOutcome.AlreadyArchived(activities.archivedAt(activityId).orElse(now));
+        return new ArchiveOutcome.AlreadyArchived(archives.archivedAt(activityId).orElse(now));
     }
 
     /** The refusal when some reservation of the activity has not fully left the hot store yet. */
@@ -97,7 +101,7 @@ public class ArchiveService implements ArchiveActivityUseCase, ScheduleArchivesU
     public List<ActivityId> archiveDue() {
         var archived = new ArrayList<ActivityId>();
         RuntimeException failure = null;
-        for (ActivityId activityId : activities.findEndedUnarchived(clock.instant())) {
+        for (ActivityId activityId : archives.findEndedUnarchived(clock.instant())) {
             try {
                 if (archive(activityId) instanceof ArchiveOutcome.Archived) {
                     archived.add(activityId);

@@ -5,7 +5,8 @@ import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.model.MoveSaleWindowCommand;
 import io.flashsale.application.sale.port.in.MoveSaleWindowUseCase;
 import io.flashsale.application.sale.port.in.PauseSaleUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.sale.port.out.SaleTermsPort;
@@ -27,15 +28,18 @@ public class SaleControlService implements PauseSaleUseCase, MoveSaleWindowUseCa
     /** How often a window move is judged again when another move of the same sale landed in between. */
     static final int MOVE_ATTEMPTS = 3;
 
-    private final ActivitiesPort activities;
+    private final ActivityLookupPort activities;
+    private final ActivityArchivesPort archives;
     private final SaleTermsPort terms;
     private final HotStoreSaleTermsPort hotStore;
     private final SaleChangesPort changes;
     private final Clock clock;
 
-    public SaleControlService(ActivitiesPort activities, SaleTermsPort terms, HotStoreSaleTermsPort hotStore,
-                              SaleChangesPort changes, Clock clock) {
+    public <S extends ActivityLookupPort & ActivityArchivesPort>
+    SaleControlService(S activities, SaleTermsPort terms, HotStoreSaleTermsPort hotStore,
+                       SaleChangesPort changes, Clock clock) {
         this.activities = activities;
+        this.archives = activities;
         this.terms = terms;
         this.hotStore = hotStore;
         this.changes = changes;
@@ -86,7 +90,7 @@ public class SaleControlService implements PauseSaleUseCase, MoveSaleWindowUseCa
 
     private Activity unarchived(ActivityId activityId) {
         Activity sale = activities.findById(activityId).orElseThrow(() -> new ActivityNotFoundException(activityId));
-        if (activities.archivedAt(activityId).isPresent()) {
+        if (archives.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }
         return sale;

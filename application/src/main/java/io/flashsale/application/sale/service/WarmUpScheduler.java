@@ -3,7 +3,9 @@ package io.flashsale.application.sale.service;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.WarmUpPass;
 import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.sale.port.out.ActivityLoadsPort;
+import io.flashsale.application.sale.port.out.ActivityWindowsPort;
+import io.flashsale.application.sale.port.out.RecordedLedgersPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.SkuStock;
@@ -25,35 +27,43 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
     public static final Duration DEFAULT_LEAD = Duration.ofSeconds(60);
 
-    private final ActivitiesPort activities;
+    private final ActivityWindowsPort windows;
+    private final ActivityLoadsPort loads;
+    private final RecordedLedgersPort ledgers;
     private final StockReservationPort stock;
     private final Clock clock;
     private final Duration lead;
     private final Duration loadGrace;
     private final EvictionPolicyGuard eviction;
 
-    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock) {
+    public <S extends ActivityWindowsPort & ActivityLoadsPort & RecordedLedgersPort>
+    WarmUpScheduler(S activities, StockReservationPort stock, Clock clock) {
         this(activities, stock, clock, DEFAULT_LEAD);
     }
 
     /** @param lead how long before {@code startsAt} an activity is loaded; zero loads it as it opens */
-    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead) {
+    public <S extends ActivityWindowsPort & ActivityLoadsPort & RecordedLedgersPort>
+    WarmUpScheduler(S activities, StockReservationPort stock, Clock clock, Duration lead) {
         this(activities, stock, clock, lead, LoadInFlight.DEFAULT_GRACE);
     }
 
     /** @param loadGrace how long a warm-up waits for another one's load in flight before it calls the sale lost */
-    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead,
-                           Duration loadGrace) {
+    public <S extends ActivityWindowsPort & ActivityLoadsPort & RecordedLedgersPort>
+    WarmUpScheduler(S activities, StockReservationPort stock, Clock clock, Duration lead,
+                    Duration loadGrace) {
         this(activities, stock, clock, lead, loadGrace, EvictionPolicyGuard.trusting());
     }
 
     /** @param eviction refuses the pass while the hot store may evict a sale's keys (ADR 77) */
-    public WarmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock, Duration lead,
-                           Duration loadGrace, EvictionPolicyGuard eviction) {
+    public <S extends ActivityWindowsPort & ActivityLoadsPort & RecordedLedgersPort>
+    WarmUpScheduler(S activities, StockReservationPort stock, Clock clock, Duration lead,
+                    Duration loadGrace, EvictionPolicyGuard eviction) {
         if (lead == null || lead.isNegative()) {
             throw new IllegalArgumentException("lead must be zero or positive, was " + lead);
         }
-        this.activities = activities;
+        this.windows = activities;
+        this.loads = activities;
+        this.ledgers = activities;
         this.stock = stock;
         this.clock = clock;
         this.lead = lead;
@@ -64,7 +74,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     @Override
     public WarmUpPass warmUpDue() {
         Instant now = clock.instant();
-        List<Activity> due = activities.findUnarchivedOverlapping(now, now.plus(lead));
+        List<Activity> due = windows.findUnarchivedOverlapping(now, now.plus(lead));
         if (!due.isEmpty()) {
             eviction.requireNoEviction();
         }
@@ -95,13 +105,13 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
     private Result warmUp(Activity activity) {
         boolean loadedBefore = stock.stock(activity.id()).isPresent();
-        if (!loadedBefore && mayHaveReservations(activities, activity.id())) {
+        if (!loadedBefore && mayHaveReservations(loads, ledgers, activity.id())) {
             if (!LoadInFlight.landsWithin(stock, activity.id(), loadGrace)) {
                 return Result.AWAITING_REBUILD;
             }
             loadedBefore = true;
         }
-        activities.recordLoad(activity.id());
+        loads.recordLoad(activity.id());
         stock.warmUp(activity);
         return loadedBefore ? Result.LOADED_BEFORE : Result.LOADED_NOW;
     }
@@ -112,8 +122,8 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
      * Reservations exist only after a load, so a sale never loaded has none: this is exact, and costs two primary-key
      * reads on this admin or scheduled path, never on a reservation.
      */
-    static boolean mayHaveReservations(ActivitiesPort activities, ActivityId activityId) {
-        return activities.wasLoaded(activityId) || activities.recordedStock(activityId).orElse(List.of()).stream()
+    static boolean mayHaveReservations(ActivityLoadsPort loads, RecordedLedgersPort ledgers, ActivityId activityId) {
+        return loads.wasLoaded(activityId) || ledgers.recordedStock(activityId).orElse(List.of()).stream()
                 .map(SkuStock::ledger)
                 .anyMatch(ledger -> ledger.sold() > 0);
     }

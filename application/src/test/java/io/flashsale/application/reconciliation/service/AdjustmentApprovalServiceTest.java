@@ -17,8 +17,8 @@ import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.stock.AdjustmentProposal;
 import io.flashsale.domain.stock.LedgerAdjustment;
@@ -62,7 +62,7 @@ class AdjustmentApprovalServiceTest {
     private static final String PETER = "peter";
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private AdjustmentProposalsPort proposals;
     @Mock
@@ -85,7 +85,8 @@ class AdjustmentApprovalServiceTest {
     private ReconcileActivityUseCase reconciliation;
 
     private AdjustmentApprovalService service() {
-        var applier = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock,
+        var applier = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustments, stock,
                 hotStore, RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports,
                 new RecordingReconciliationMetrics(), changes), CLOCK, ReconciliationSettings.DEFAULTS);
         return new AdjustmentApprovalService(activities, proposals, applier, reconciliation, CLOCK, TTL);

@@ -22,7 +22,7 @@ import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -92,7 +92,7 @@ import static org.mockito.Mockito.when;
 class ReconciliationServiceTest {
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -111,7 +111,8 @@ class ReconciliationServiceTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                stock, hotStore, settlement,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
                 recordedOrders, transitions, reports, metrics), CLOCK,
                 new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));

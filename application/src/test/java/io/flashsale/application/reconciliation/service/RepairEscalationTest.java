@@ -12,7 +12,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reconciliation.LedgerRepair;
@@ -64,7 +64,7 @@ class RepairEscalationTest {
     private static final Map<BuyerId, Long> PURCHASES = Map.of(ANN, 1L, BOB, 2L);
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
     @Mock
@@ -83,7 +83,8 @@ class RepairEscalationTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private ReconciliationService service() {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                stock, hotStore, settlement,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
                 recordedOrders, transitions, reports, metrics), CLOCK, settings());
     }

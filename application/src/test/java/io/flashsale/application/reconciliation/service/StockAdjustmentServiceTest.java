@@ -14,8 +14,8 @@ import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.LedgerFigures;
@@ -68,7 +68,7 @@ class StockAdjustmentServiceTest {
     private static final String OPERATOR = "admin-7";
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockAdjustmentsPort adjustments;
     @Mock
@@ -89,7 +89,8 @@ class StockAdjustmentServiceTest {
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
     private StockAdjustmentService service() {
-        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustments, stock, hotStore,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports, metrics, changes), CLOCK,
                 ReconciliationSettings.DEFAULTS);
     }

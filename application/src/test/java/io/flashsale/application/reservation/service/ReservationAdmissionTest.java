@@ -6,8 +6,8 @@ import io.flashsale.application.reservation.port.out.BucketAnswer;
 import io.flashsale.application.reservation.port.out.BucketKey;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.AdmissionLimit;
@@ -81,7 +81,7 @@ class ReservationAdmissionTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
     @Mock

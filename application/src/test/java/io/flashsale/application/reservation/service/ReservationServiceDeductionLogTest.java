@@ -5,8 +5,8 @@ import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.Deduction;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -43,7 +43,7 @@ class ReservationServiceDeductionLogTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
     @Mock

@@ -5,8 +5,8 @@ import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -56,7 +56,7 @@ class ReservationServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
     @Mock

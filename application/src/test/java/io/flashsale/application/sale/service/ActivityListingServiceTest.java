@@ -2,7 +2,7 @@ package io.flashsale.application.sale.service;
 
 import io.flashsale.application.sale.model.ListedActivity;
 import io.flashsale.application.sale.port.in.ListActivitiesUseCase;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -27,7 +27,7 @@ class ActivityListingServiceTest {
     private static final Instant NOW = Instant.parse("2030-06-01T11:00:00Z");
 
     @Mock
-    ActivitiesPort activities;
+    ActivityStore activities;
 
     @Test
     void givenSalesBeforeInAndAfterTheirWindow_thenEachIsListedWithItsPhaseNowAndAtMostTheListedMaximumAreAsked() {

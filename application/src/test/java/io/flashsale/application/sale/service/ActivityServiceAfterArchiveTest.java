@@ -3,8 +3,8 @@ package io.flashsale.application.sale.service;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityView;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -40,7 +40,7 @@ class ActivityServiceAfterArchiveTest {
     private static final List<SkuStock> ON_RECORD = List.of(new SkuStock(new SkuId("a"), new StockLedger(10, 0, 7)));
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
     @Mock

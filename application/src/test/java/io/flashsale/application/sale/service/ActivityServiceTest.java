@@ -7,11 +7,11 @@ import io.flashsale.application.sale.model.ActivityNotReadyException;
 import io.flashsale.application.sale.model.ActivityView;
 import io.flashsale.application.sale.model.CreateActivityCommand;
 import io.flashsale.application.sale.model.SaleHasReservationsException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.ActivityRecord;
 import io.flashsale.application.sale.port.out.ActivityRecordsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -52,7 +52,7 @@ class ActivityServiceTest {
     private static final List<SkuStock> LEDGERS = List.of(new SkuStock(new SkuId("a"), new StockLedger(10, 2, 1)));
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
     @Mock

@@ -2,9 +2,9 @@ package io.flashsale.application.sale.service;
 
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
 import io.flashsale.application.sale.model.ArchiveOutcome;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -42,7 +42,7 @@ class ArchiveServiceTest {
     private static final Instant EARLIER = NOW.minus(Duration.ofMinutes(5));
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private HotStoreArchivePort hotStore;
     @Mock

@@ -2,11 +2,11 @@ package io.flashsale.application.sale.service;
 
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.HotStoreMayEvictException;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.EvictionPolicyPort;
 import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.shared.port.out.StoreUnavailableException;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -66,7 +66,7 @@ class EvictionPolicyGuardTest {
     }
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
 

@@ -3,12 +3,12 @@ package io.flashsale.application.sale.service;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.model.MoveSaleWindowCommand;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.sale.port.out.SaleTermsPort;
 import io.flashsale.application.shared.port.out.StoreContentionException;
 import io.flashsale.application.shared.port.out.StoreUnavailableException;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -49,7 +49,7 @@ class SaleControlServiceTest {
             Activity.DEFAULT_PAYMENT_TIMEOUT, List.of(ActivityItem.of("a", 10)));
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private SaleTermsPort terms;
     @Mock

@@ -2,7 +2,7 @@ package io.flashsale.application.sale.service;
 
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.WarmUpPass;
-import io.flashsale.application.sale.port.out.ActivitiesPort;
+import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -38,7 +38,7 @@ class WarmUpSchedulerTest {
     private static final SkuId SKU = new SkuId("a");
 
     @Mock
-    private ActivitiesPort activities;
+    private ActivityStore activities;
     @Mock
     private StockReservationPort stock;
 

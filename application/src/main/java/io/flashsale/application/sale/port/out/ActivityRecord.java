@@ -21,7 +21,8 @@ public record ActivityRecord(Activity activity, Optional<List<SkuStock>> ledgers
     }
 
     /** Read from the repository: the sale, then whether it is archived, then (only if so) its recorded ledgers. */
-    public static Optional<ActivityRecord> read(ActivitiesPort activities, ActivityId activityId) {
+    public static <S extends ActivityLookupPort & ActivityArchivesPort & RecordedLedgersPort> Optional<ActivityRecord>
+            read(S activities, ActivityId activityId) {
         return activities.findById(activityId).map(activity -> new ActivityRecord(activity,
                 activities.archivedAt(activityId).isPresent() ? activities.recordedStock(activityId)
                         : Optional.empty()));
