@@ -62,7 +62,7 @@ public class CancellationService implements CancelReservationUseCase {
             if (order.isEmpty()) {
                 held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
                 if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
-                    order = RequestOrders.of(aliases, orders, reservationId);
+                    order = ReservationAliasPort.requestOrder(aliases, orders, reservationId);
                 }
             }
             if (order.isPresent()) {

@@ -62,7 +62,7 @@ public class PaymentService implements PayReservationUseCase {
             }
             Optional<Reservation> held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
             if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
-                Optional<Order> requestOrder = RequestOrders.of(aliases, orders, reservationId);
+                Optional<Order> requestOrder = ReservationAliasPort.requestOrder(aliases, orders, reservationId);
                 if (requestOrder.isPresent()) {
                     return requestOrder.get().buyerId().equals(buyerId) ? payOrder(requestOrder.get())
                             : new PaymentResult.NotFound();

@@ -56,7 +56,7 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
             }
             Optional<Reservation> held = stock.findReservation(id);
             if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
-                Optional<Order> requestOrder = RequestOrders.of(aliases, orders, id);
+                Optional<Order> requestOrder = ReservationAliasPort.requestOrder(aliases, orders, id);
                 if (requestOrder.isPresent()) {
                     return settle(requestOrder.get(), notification);
                 }

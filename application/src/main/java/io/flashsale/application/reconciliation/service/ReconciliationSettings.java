@@ -1,6 +1,6 @@
 package io.flashsale.application.reconciliation.service;
 
-import io.flashsale.application.sale.service.WarmUpScheduler;
+import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
 
 import java.time.Duration;
 
@@ -33,7 +33,7 @@ public record ReconciliationSettings(Duration grace, int attempts, Duration lead
     public static final long DEFAULT_AUTO_REPAIR_LIMIT = 10;
 
     public static final ReconciliationSettings DEFAULTS =
-            new ReconciliationSettings(Duration.ofSeconds(60), 5, WarmUpScheduler.DEFAULT_LEAD);
+            new ReconciliationSettings(Duration.ofSeconds(60), 5, ScheduleWarmUpsUseCase.DEFAULT_LEAD);
 
     public ReconciliationSettings(Duration grace, int attempts, Duration lead) {
         this(grace, attempts, lead, DEFAULT_REDRIVE_WINDOW);

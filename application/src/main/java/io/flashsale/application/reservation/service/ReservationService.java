@@ -1,7 +1,6 @@
 package io.flashsale.application.reservation.service;
 
 import io.flashsale.application.order.port.out.OrderLookupPort;
-import io.flashsale.application.order.service.RequestOrders;
 import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.in.GetReservationUseCase;
@@ -189,7 +188,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         if (held.isPresent() && held.get().status() != ReservationStatus.FAILED) {
             return Optional.empty();
         }
-        return RequestOrders.of(aliases, orders, reservationId).map(ReservationService::orderView);
+        return ReservationAliasPort.requestOrder(aliases, orders, reservationId).map(ReservationService::orderView);
     }
 
     /** RESERVED, or cancelled by the buyer while RESERVED: no order speaks for it (or it took no stock). */

@@ -25,7 +25,7 @@ import java.util.List;
  */
 public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
 
-    public static final Duration DEFAULT_LEAD = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_LEAD = ScheduleWarmUpsUseCase.DEFAULT_LEAD;
 
     private final ActivityWindowsPort windows;
     private final ActivityLoadsPort loads;

@@ -1,5 +1,7 @@
 package io.flashsale.application.reservation.port.out;
 
+import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.Optional;
@@ -13,6 +15,15 @@ public interface ReservationAliasPort {
 
     /** The reservation whose order holds the request of {@code reservationId}; empty when it is no alias. */
     Optional<ReservationId> orderReservationOf(ReservationId reservationId);
+
+    /**
+     * The order of the request {@code reservationId} was answered for, when it is an alias: what a buyer's look,
+     * payment or cancellation finds under the second reservation id.
+     */
+    static Optional<Order> requestOrder(ReservationAliasPort aliases, OrderLookupPort orders,
+                                        ReservationId reservationId) {
+        return aliases.orderReservationOf(reservationId).flatMap(orders::find);
+    }
 
     /** For a wiring without a database of record: no reservation is an alias. */
     static ReservationAliasPort none() {
