@@ -124,43 +124,27 @@ final class SkuReconciler {
                         : Optional.of(run.finish(ReconciliationAction.DEFERRED, run.lastReckoning.actual(),
                         "the hot store no longer holds the activity"));
             }
-            Look look = look(activity, item.skuId(), snapshot.get(), landedAdjustments, run);
-            SkuReckoning reckoning = look.reckoning();
-            run.lastReckoning = reckoning;
-            if (run.catchUp(look)) {
-                // The hot store's ledger moved: look again before judging the figures.
-                continue;
-            }
-            if (!look.steady() && reckoning.needsRepair()) {
-                // Read in pages while the SKU moved: its parts need not agree, so a difference is not judged on this
-                // look. A moving look that shows no difference is taken as one: the next pass looks again anyway.
-                run.moving = true;
-                continue;
-            }
-            run.judged = true;
-            if (!reckoning.needsRepair()) {
-                forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
-                return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
-            }
             // A move that landed between the two stores' reads looks like drift once; real drift is still there on
             // a second, fresh look, and only that one is repaired, from the second look.
-            Optional<HotStoreSnapshot> again = hotStore.snapshot(activity.id());
-            if (again.isEmpty()) {
-                return Optional.of(run.finish(ReconciliationAction.DEFERRED, reckoning.actual(),
-                        "the hot store no longer holds the activity"));
+            Optional<HotStoreSnapshot> sight = snapshot;
+            Look look = null;
+            Judgement judgement = Judgement.DRIFT;
+            for (int sighting = 1; sighting <= 2 && judgement == Judgement.DRIFT; sighting++) {
+                if (sighting == 2) {
+                    sight = hotStore.snapshot(activity.id());
+                    if (sight.isEmpty()) {
+                        return Optional.of(run.finish(ReconciliationAction.DEFERRED, look.reckoning().actual(),
+                                "the hot store no longer holds the activity"));
+                    }
+                }
+                look = look(activity, item.skuId(), sight.get(), landedAdjustments, run);
+                judgement = judge(run, look);
             }
-            look = look(activity, item.skuId(), again.get(), landedAdjustments, run);
-            reckoning = look.reckoning();
-            run.lastReckoning = reckoning;
-            if (run.catchUp(look)) {
+            if (judgement == Judgement.LOOK_AGAIN) {
                 continue;
             }
-            if (!look.steady() && reckoning.needsRepair()) {
-                run.moving = true;
-                continue;
-            }
-            if (!reckoning.needsRepair()) {
-                forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
+            SkuReckoning reckoning = look.reckoning();
+            if (judgement == Judgement.CLEAN) {
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
             }
             if (escalates(run, reckoning, landedAdjustments)) {
@@ -200,6 +184,38 @@ final class SkuReconciler {
         return Optional.of(run.finish(last.needsRepair() ? ReconciliationAction.DEFERRED : run.actionSoFar(),
                 last.actual(), last.needsRepair() ? "the SKU kept moving under " + settings.attempts()
                         + " attempts; repaired on a later run" : ""));
+    }
+
+    /** What one look of the SKU comes to. */
+    private enum Judgement {
+        /** Something was caught up, or the SKU moved while it was read: look again before judging the figures. */
+        LOOK_AGAIN,
+        /** The stores agree: what the look found settled is forgotten. */
+        CLEAN,
+        /** The stores disagree on a steady look. */
+        DRIFT
+    }
+
+    /** Judges one look; the run keeps its reckoning as the last one. */
+    private Judgement judge(Run run, Look look) {
+        SkuReckoning reckoning = look.reckoning();
+        run.lastReckoning = reckoning;
+        if (run.catchUp(look)) {
+            // The hot store's ledger moved: look again before judging the figures.
+            return Judgement.LOOK_AGAIN;
+        }
+        if (!look.steady() && reckoning.needsRepair()) {
+            // Read in pages while the SKU moved: its parts need not agree, so a difference is not judged on this
+            // look. A moving look that shows no difference is taken as one: the next pass looks again anyway.
+            run.moving = true;
+            return Judgement.LOOK_AGAIN;
+        }
+        run.judged = true;
+        if (!reckoning.needsRepair()) {
+            forgetSettled(run.activity.id(), look, run.runAt, run.activity.paymentTimeout());
+            return Judgement.CLEAN;
+        }
+        return Judgement.DRIFT;
     }
 
     /**
