@@ -119,9 +119,6 @@ class OutPortsTableTest {
         if (name.startsWith("io.flashsale.adapter.")) {
             return "adapter-" + name.substring("io.flashsale.adapter.".length()).split("\\.")[0];
         }
-        if (name.startsWith("io.flashsale.application.reference")) {
-            return "application (reference)";
-        }
         return name.split("\\.")[2];
     }
 
