@@ -1,5 +1,6 @@
 package io.flashsale.adapter.scheduling;
 
+import io.flashsale.application.order.model.DeadLetterPass;
 import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.order.port.in.ExpireUnpaidOrdersUseCase;
 import io.flashsale.application.order.port.in.ReleaseDeadLettersUseCase;
@@ -50,7 +51,7 @@ public final class LifecyclePasses {
     public static Pass deadLetterRelease(ReleaseDeadLettersUseCase release, int batch) {
         requirePositive(batch);
         return () -> {
-            ReleaseDeadLettersUseCase.DeadLetterPass pass = release.releaseOverdue(batch);
+            DeadLetterPass pass = release.releaseOverdue(batch);
             if (pass.released() > 0) {
                 LOG.warn("Closed {} dead-lettered reservation(s) past their payment deadline and gave their units back",
                         pass.released());

@@ -1,5 +1,6 @@
 package io.flashsale.application.order.service;
 
+import io.flashsale.application.order.model.DeadLetterPass;
 import io.flashsale.application.order.port.in.ReleaseDeadLettersUseCase;
 import io.flashsale.application.order.port.out.DeadLetter;
 import io.flashsale.application.order.port.out.DeadLetterPort;

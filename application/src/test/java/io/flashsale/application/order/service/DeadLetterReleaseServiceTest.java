@@ -1,6 +1,6 @@
 package io.flashsale.application.order.service;
 
-import io.flashsale.application.order.port.in.ReleaseDeadLettersUseCase.DeadLetterPass;
+import io.flashsale.application.order.model.DeadLetterPass;
 import io.flashsale.application.order.port.out.DeadLetter;
 import io.flashsale.application.order.port.out.DeadLetterPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;

@@ -1,5 +1,7 @@
 package io.flashsale.application.order.port.in;
 
+import io.flashsale.application.order.model.DeadLetterPass;
+
 public interface ReleaseDeadLettersUseCase {
 
     /**
@@ -9,11 +11,4 @@ public interface ReleaseDeadLettersUseCase {
      * a replay or a late delivery: the database decides which one settles the reservation.
      */
     DeadLetterPass releaseOverdue(int max);
-
-    /**
-     * @param released reservations this pass closed and gave back
-     * @param held     dead-lettered reservations still holding their units, within their deadline
-     */
-    record DeadLetterPass(int released, int held) {
-    }
 }
