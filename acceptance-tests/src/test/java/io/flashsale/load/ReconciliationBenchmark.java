@@ -1,16 +1,16 @@
 package io.flashsale.load;
 
 import io.flashsale.adapter.redis.RedisActivityArchive;
+import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.adapter.redis.RedisHotStore;
-import io.flashsale.application.port.out.EventPosition;
-import io.flashsale.application.port.out.HotStoreSnapshot;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.application.order.port.out.EventPosition;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.InstanceofCheck;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaCodeUnit;
@@ -33,6 +34,7 @@ final class ArchitectureRules {
 
     static final String DOMAIN = "io.flashsale.domain..";
     static final String APPLICATION = "io.flashsale.application..";
+    private static final String APPLICATION_ROOT = "io.flashsale.application.";
     static final String ADAPTERS = "io.flashsale.adapter..";
     static final String REDIS_ADAPTER = "io.flashsale.adapter.redis..";
     static final String KAFKA_ADAPTER = "io.flashsale.adapter.kafka..";
@@ -40,6 +42,11 @@ final class ArchitectureRules {
     static final String WEB_ADAPTER = "io.flashsale.adapter.web..";
     static final String OUTAGE_ADAPTER = "io.flashsale.adapter.outage..";
     static final String BOOTSTRAP = "io.flashsale.bootstrap..";
+    /** The application is grouped by capability (ADR 95): {@code io.flashsale.application.<capability>.<part>}. */
+    static final String IN_PORTS = "io.flashsale.application.*.port.in..";
+    static final String OUT_PORTS = "io.flashsale.application.*.port.out..";
+    static final String MODELS = "io.flashsale.application.*.model..";
+    static final String SERVICES = "io.flashsale.application.*.service..";
     static final String[] KAFKA_PACKAGES = {"org.apache.kafka..", "org.springframework.kafka..", "kafka.."};
     static final String[] JDBC_PACKAGES = {"org.apache.ibatis..", "org.mybatis..", "java.sql..", "javax.sql..",
         "com.zaxxer.hikari..", "com.mysql..", "org.flywaydb..", "org.springframework.jdbc..",
@@ -70,7 +77,7 @@ final class ArchitectureRules {
 
     static final ArchRule ADAPTERS_DO_NOT_USE_APPLICATION_SERVICES = noClasses()
             .that().resideInAPackage(ADAPTERS)
-            .should().dependOnClassesThat().resideInAPackage("io.flashsale.application.service..")
+            .should().dependOnClassesThat().resideInAPackage(SERVICES)
             .allowEmptyShould(false);
 
     static final ArchRule NOTHING_DEPENDS_ON_BOOTSTRAP = noClasses()
@@ -135,10 +142,29 @@ final class ArchitectureRules {
             .allowEmptyShould(false);
 
     static final ArchRule IN_PORTS_ARE_USE_CASES = classes()
-            .that().resideInAPackage("io.flashsale.application.port.in..").and().areInterfaces()
-            .and(areNotSealed())
-            .should().haveSimpleNameEndingWith("UseCase")
-            .because("an in-port is a use case; sealed interfaces there are the use cases' result types, not ports")
+            .that().resideInAPackage(IN_PORTS)
+            .should().beInterfaces().andShould().haveSimpleNameEndingWith("UseCase")
+            .because("a capability's port.in is the list of its use cases; the commands, results, views and exceptions "
+                    + "they exchange are in its model package")
+            .allowEmptyShould(false);
+
+    /**
+     * Every application class sits in a capability's port.in, port.out, model or service package (ADR 95), or in
+     * shared.id; none in the flat service and port packages of before, and the in-memory reference store not at all
+     * (it is in application's test-jar).
+     */
+    static final ArchRule APPLICATION_IS_GROUPED_BY_CAPABILITY = classes()
+            .that().resideInAPackage(APPLICATION)
+            .should().resideInAnyPackage(IN_PORTS, OUT_PORTS, MODELS, SERVICES, "io.flashsale.application.shared.id..")
+            .allowEmptyShould(false);
+
+    /**
+     * A capability uses another one through its use cases, ports and model, never through its services: those are
+     * wired by bootstrap, and what two capabilities share is a port or a value, not a helper class.
+     */
+    static final ArchRule CAPABILITIES_DO_NOT_REACH_INTO_ANOTHERS_SERVICES = classes()
+            .that().resideInAPackage(APPLICATION)
+            .should(notUseAnotherCapabilitysServices())
             .allowEmptyShould(false);
 
     /**
@@ -147,17 +173,18 @@ final class ArchitectureRules {
      * into the application.
      */
     static final ArchRule OUT_PORTS_ARE_NAMED_PORT = classes()
-            .that().resideInAPackage("io.flashsale.application.port.out..").and().areInterfaces()
+            .that().resideInAPackage(OUT_PORTS).and().areInterfaces()
             .and(areNotSealed()).and().haveSimpleNameNotEndingWith("Listener")
             .should().haveSimpleNameEndingWith("Port")
             .because("a reader of port.out tells the contracts an adapter implements from the values they exchange "
                     + "by the name alone")
             .allowEmptyShould(false);
 
+    /** Sealed interfaces are result types, in a model or beside the port that returns them. */
     static final ArchRule OUT_PORTS_LIVE_IN_PORT_OUT = classes()
-            .that().resideInAPackage(APPLICATION).and().areInterfaces()
-            .and().resideOutsideOfPackage("io.flashsale.application.port.in..")
-            .should().resideInAPackage("io.flashsale.application.port.out..")
+            .that().resideInAPackage(APPLICATION).and().areInterfaces().and(areNotSealed())
+            .and().resideOutsideOfPackage(IN_PORTS)
+            .should().resideInAPackage(OUT_PORTS)
             .allowEmptyShould(false);
 
     /**
@@ -202,7 +229,7 @@ final class ArchitectureRules {
                 for (JavaCodeUnit unit : javaClass.getCodeUnits()) {
                     for (InstanceofCheck check : unit.getInstanceofChecks()) {
                         JavaClass type = check.getRawType();
-                        if (type.getPackageName().startsWith("io.flashsale.application.port.out") && type.isInterface()
+                        if (type.getPackageName().matches("io\\.flashsale\\.application\\.\\w+\\.port\\.out(\\..+)?") && type.isInterface()
                                 && !type.reflect().isSealed()) {
                             events.add(SimpleConditionEvent.violated(javaClass, unit.getFullName()
                                     + " checks instanceof " + type.getName() + " " + check.getSourceCodeLocation()));
@@ -211,6 +238,28 @@ final class ArchitectureRules {
                 }
             }
         };
+    }
+
+    private static ArchCondition<JavaClass> notUseAnotherCapabilitysServices() {
+        return new ArchCondition<>("not use another capability's services") {
+            @Override
+            public void check(JavaClass javaClass, ConditionEvents events) {
+                String own = capability(javaClass);
+                for (Dependency dependency : javaClass.getDirectDependenciesFromSelf()) {
+                    JavaClass target = dependency.getTargetClass();
+                    if (target.getPackageName().startsWith(APPLICATION_ROOT) && !capability(target).equals(own)
+                            && target.getPackageName().matches("io\\.flashsale\\.application\\.\\w+\\.service(\\..+)?")) {
+                        events.add(SimpleConditionEvent.violated(javaClass, dependency.getDescription()));
+                    }
+                }
+            }
+        };
+    }
+
+    /** The package part right after {@code io.flashsale.application}: sale, order, reconciliation, ... */
+    private static String capability(JavaClass javaClass) {
+        String name = javaClass.getPackageName();
+        return name.startsWith(APPLICATION_ROOT) ? name.substring(APPLICATION_ROOT.length()).split("\\.")[0] : "";
     }
 
     private static ArchCondition<JavaClass> beWiring() {

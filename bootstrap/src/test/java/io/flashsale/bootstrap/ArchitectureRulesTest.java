@@ -9,15 +9,20 @@ import io.flashsale.adapter.kafka.archfixture.KafkaAdapterUsingService;
 import io.flashsale.adapter.metrics.archfixture.DeadLetterRetryListener;
 import io.flashsale.adapter.mysql.archfixture.MysqlAdapterPart;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterStartingItsOwnServer;
-import io.flashsale.adapter.redis.archfixture.RedisAdapterWithItsOwnBreaker;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingMysqlAdapter;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheReference;
 import io.flashsale.adapter.redis.archfixture.RedisAdapterUsingTheWebStack;
+import io.flashsale.adapter.redis.archfixture.RedisAdapterWithItsOwnBreaker;
 import io.flashsale.application.archfixture.ApplicationDiscoveringARole;
 import io.flashsale.application.archfixture.ApplicationUsingLettuce;
 import io.flashsale.application.archfixture.StockCounter;
-import io.flashsale.application.port.in.archfixture.ReservationFinder;
-import io.flashsale.application.port.out.archfixture.OrderArchive;
+import io.flashsale.application.order.port.out.archfixture.OrderArchive;
+import io.flashsale.application.order.service.archfixture.OrderServiceUsingAdmission;
+import io.flashsale.application.reference.archfixture.ReferenceStore;
+import io.flashsale.application.sale.model.archfixture.PriceSource;
+import io.flashsale.application.sale.port.in.archfixture.ReservationFinder;
+import io.flashsale.application.sale.port.in.archfixture.SaleQuery;
+import io.flashsale.application.service.archfixture.FlatService;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingJdbc;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingKafka;
 import io.flashsale.bootstrap.archfixture.BootstrapUsingPersistence;
@@ -141,6 +146,31 @@ class ArchitectureRulesTest {
     @Test
     void inPortRuleCatchesAnInPortNotNamedUseCase() {
         assertCaught(ArchitectureRules.IN_PORTS_ARE_USE_CASES, ReservationFinder.class);
+    }
+
+    @Test
+    void inPortRuleCatchesAValueInPortIn() {
+        assertCaught(ArchitectureRules.IN_PORTS_ARE_USE_CASES, SaleQuery.class);
+    }
+
+    @Test
+    void capabilityRuleCatchesAClassInTheFlatServicePackage() {
+        assertCaught(ArchitectureRules.APPLICATION_IS_GROUPED_BY_CAPABILITY, FlatService.class);
+    }
+
+    @Test
+    void capabilityRuleCatchesTheReferenceStoreInTheProduct() {
+        assertCaught(ArchitectureRules.APPLICATION_IS_GROUPED_BY_CAPABILITY, ReferenceStore.class);
+    }
+
+    @Test
+    void serviceRuleCatchesAServiceUsingAnotherCapabilitysService() {
+        assertCaught(ArchitectureRules.CAPABILITIES_DO_NOT_REACH_INTO_ANOTHERS_SERVICES, OrderServiceUsingAdmission.class);
+    }
+
+    @Test
+    void outPortRuleCatchesAPortInAModel() {
+        assertCaught(ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT, PriceSource.class);
     }
 
     @Test

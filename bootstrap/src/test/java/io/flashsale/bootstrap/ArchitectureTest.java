@@ -62,6 +62,13 @@ class ArchitectureTest {
     static final ArchRule in_ports_are_use_cases = ArchitectureRules.IN_PORTS_ARE_USE_CASES;
 
     @ArchTest
+    static final ArchRule application_is_grouped_by_capability = ArchitectureRules.APPLICATION_IS_GROUPED_BY_CAPABILITY;
+
+    @ArchTest
+    static final ArchRule capabilities_do_not_reach_into_anothers_services =
+            ArchitectureRules.CAPABILITIES_DO_NOT_REACH_INTO_ANOTHERS_SERVICES;
+
+    @ArchTest
     static final ArchRule out_ports_live_in_port_out = ArchitectureRules.OUT_PORTS_LIVE_IN_PORT_OUT;
 
     @ArchTest

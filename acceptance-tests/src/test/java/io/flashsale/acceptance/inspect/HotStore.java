@@ -3,7 +3,7 @@ package io.flashsale.acceptance.inspect;
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
-import io.flashsale.application.port.out.LedgerRepairResult;
+import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;

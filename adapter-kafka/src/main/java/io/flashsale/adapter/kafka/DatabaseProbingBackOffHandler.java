@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.DatabaseProbePort;
+import io.flashsale.application.outage.port.out.DatabaseProbePort;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.listener.BackOffHandler;

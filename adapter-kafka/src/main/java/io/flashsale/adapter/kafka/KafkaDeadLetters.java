@@ -1,8 +1,8 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.DeadLetter;
-import io.flashsale.application.port.out.DeadLetterPort;
-import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.order.port.out.DeadLetter;
+import io.flashsale.application.order.port.out.DeadLetterPort;
+import io.flashsale.application.order.port.out.EventPublishException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.port.out.DatabaseProbePort;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.outage.port.out.DatabaseProbePort;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.DeadLetter;
-import io.flashsale.application.port.out.PipelineMark;
-import io.flashsale.application.port.out.PipelinePositionPort;
+import io.flashsale.application.order.port.out.DeadLetter;
+import io.flashsale.application.reconciliation.port.out.PipelineMark;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import org.apache.kafka.clients.admin.Admin;

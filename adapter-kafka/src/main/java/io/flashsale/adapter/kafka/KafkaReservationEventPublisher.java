@@ -1,8 +1,8 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.EventPosition;
-import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.ReservationEventPublisherPort;
+import io.flashsale.application.order.port.out.EventPosition;
+import io.flashsale.application.order.port.out.EventPublishException;
+import io.flashsale.application.order.port.out.ReservationEventPublisherPort;
 import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.springframework.kafka.core.KafkaTemplate;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.DatabaseProbePort;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.outage.port.out.DatabaseProbePort;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.OrderBatchFailedException;
-import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.order.model.OrderBatchFailedException;
+import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 
 /**
  * Which failures of the order consumer pass by themselves. The store adapters decide it by exception type at their

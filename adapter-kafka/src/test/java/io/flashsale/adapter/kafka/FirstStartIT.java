@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.ReservationEventPublisherPort;
+import io.flashsale.application.order.port.out.ReservationEventPublisherPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.order.port.out.EventPublishException;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.testsupport.TestServices;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.order.port.out.EventPublishException;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -11,7 +11,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import io.flashsale.application.port.out.EventPosition;
+import io.flashsale.application.order.port.out.EventPosition;
 
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.domain.order.OrderPlacement;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.out.DatabaseProbePort;
+import io.flashsale.application.outage.port.out.DatabaseProbePort;
 
 import java.util.concurrent.atomic.AtomicInteger;
 

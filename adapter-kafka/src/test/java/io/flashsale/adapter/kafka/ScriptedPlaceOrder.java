@@ -1,9 +1,9 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.OrderBatchFailedException;
-import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.order.model.OrderBatchFailedException;
+import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.kafka;
 
-import io.flashsale.application.port.in.OrderBatchFailedException;
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.order.model.OrderBatchFailedException;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 

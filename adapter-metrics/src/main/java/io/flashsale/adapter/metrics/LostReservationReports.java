@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.LostReservationReport;
+import io.flashsale.application.reconciliation.port.out.LostReservationReport;
 import io.flashsale.domain.reservation.Reservation;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.ReservationId;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationReport;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.OutboxBacklog;
-import io.flashsale.application.port.out.ReservationOutboxPort;
+import io.flashsale.application.order.port.out.OutboxBacklog;
+import io.flashsale.application.order.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.DeductionLogPort;
+import io.flashsale.application.reservation.port.out.Deduction;
+import io.flashsale.application.reservation.port.out.DeductionLogPort;
 import io.flashsale.domain.reservation.ReservationLine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

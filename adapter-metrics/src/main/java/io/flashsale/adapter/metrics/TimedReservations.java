@@ -1,7 +1,7 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.AdmissionLimit;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationOutcome.Blocked;

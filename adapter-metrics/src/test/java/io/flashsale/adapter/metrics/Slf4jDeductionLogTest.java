@@ -2,14 +2,14 @@ package io.flashsale.adapter.metrics;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.flashsale.application.port.out.Deduction;
-import io.flashsale.testsupport.LogCapture;
+import io.flashsale.application.reservation.port.out.Deduction;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.testsupport.LogCapture;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

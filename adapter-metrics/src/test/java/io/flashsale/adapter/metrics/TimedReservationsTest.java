@@ -1,6 +1,6 @@
 package io.flashsale.adapter.metrics;
 
-import io.flashsale.application.port.in.ReserveStockUseCase;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

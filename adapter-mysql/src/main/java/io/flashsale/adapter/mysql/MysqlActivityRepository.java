@@ -1,9 +1,15 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivityRecord;
-import io.flashsale.application.port.out.ActivityRecordsPort;
-import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.sale.model.ActivityAlreadyExistsException;
+import io.flashsale.application.sale.port.out.ActivityArchivesPort;
+import io.flashsale.application.sale.port.out.ActivityCataloguePort;
+import io.flashsale.application.sale.port.out.ActivityLoadsPort;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
+import io.flashsale.application.sale.port.out.ActivityRecord;
+import io.flashsale.application.sale.port.out.ActivityRecordsPort;
+import io.flashsale.application.sale.port.out.ActivityWindowsPort;
+import io.flashsale.application.sale.port.out.RecordedLedgersPort;
+import io.flashsale.application.sale.port.out.UnarchivedActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -21,7 +27,8 @@ import java.util.Optional;
  * Activities in MySQL: an activity and its items are written in one transaction and change after only by an audited
  * stock adjustment (the item's stock) and the archive mark set once after the sale.
  */
-public class MysqlActivityRepository implements ActivitiesPort, ActivityRecordsPort {
+public class MysqlActivityRepository implements ActivityCataloguePort, ActivityLookupPort, ActivityWindowsPort,
+        ActivityArchivesPort, ActivityLoadsPort, RecordedLedgersPort, UnarchivedActivitiesPort, ActivityRecordsPort {
 
     /** The range of a DATETIME column on both MySQL and MariaDB. */
     private static final Instant EARLIEST = Instant.parse("1000-01-01T00:00:00Z");

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.AdjustmentProposalsPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.ProposalApproval;
+import io.flashsale.application.reconciliation.port.out.AdjustmentProposalsPort;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.ProposalApproval;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.AdjustmentProposal;

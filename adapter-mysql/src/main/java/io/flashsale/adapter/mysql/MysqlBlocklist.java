@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.BlocklistPort;
+import io.flashsale.application.blocklist.port.out.BlocklistPort;
 import io.flashsale.domain.risk.BlockEntry;
 import io.flashsale.domain.risk.BlockKind;
 import io.flashsale.domain.risk.BlocklistChange;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderRefusal;

@@ -1,10 +1,10 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.OrderLookupPort;
-import io.flashsale.application.port.out.OrderPlacementPort;
-import io.flashsale.application.port.out.OrderTransitionsPort;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.RestoreQueuePort;
+import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
+import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.RestoreQueuePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;

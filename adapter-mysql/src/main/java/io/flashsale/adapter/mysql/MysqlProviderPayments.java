@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ProviderPaymentsPort;
-import io.flashsale.application.port.out.RefusedPayment;
+import io.flashsale.application.order.port.out.ProviderPaymentsPort;
+import io.flashsale.application.order.port.out.RefusedPayment;
 import io.flashsale.domain.order.PaymentReference;
 import io.flashsale.domain.reservation.ReservationId;
 import org.springframework.dao.DuplicateKeyException;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ReconciliationReportsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;

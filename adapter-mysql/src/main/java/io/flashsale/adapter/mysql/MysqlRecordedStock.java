@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.RecordedAdjustment;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.SaleTermsPort;
+import io.flashsale.application.sale.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.shared.InvalidValueException;
 

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.SettledReservationsPort;
+import io.flashsale.application.reservation.port.out.SettledReservationsPort;
 import io.flashsale.domain.reservation.ReservationId;
 
 import java.util.Collection;

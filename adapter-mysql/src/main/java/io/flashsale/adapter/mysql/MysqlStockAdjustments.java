@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.StockAdjustmentsPort;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;

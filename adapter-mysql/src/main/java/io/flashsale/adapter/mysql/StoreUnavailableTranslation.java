@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.OrderPlacementPort;
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ClassFilter;

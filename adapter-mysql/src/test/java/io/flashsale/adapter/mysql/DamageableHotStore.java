@@ -1,13 +1,13 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.HotStoreReconciliationPort;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.HotStoreSnapshot;
-import io.flashsale.application.port.out.LedgerRepairResult;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.RebuildStart;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reference.InMemoryStockReservations;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;

@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -63,7 +62,7 @@ class DatabaseDeadlineClockIT {
     @Autowired
     MysqlProviderPayments payments;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     DataSource dataSource;
 

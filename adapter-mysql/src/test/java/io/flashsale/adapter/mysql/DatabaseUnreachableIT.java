@@ -1,9 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.FallbackReservationPort;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.reservation.port.out.FallbackReservationPort;
+import io.flashsale.application.sale.model.ActivityAlreadyExistsException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -67,7 +66,7 @@ class DatabaseUnreachableIT {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     MysqlSalesFigures figures;
 

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.in.ActivityAlreadyExistsException;
-import io.flashsale.application.port.out.ActivitiesPort;
+import io.flashsale.application.sale.model.ActivityAlreadyExistsException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -62,7 +61,7 @@ class MysqlActivityRepositoryIT {
     private static final TimeZone ORIGINAL_ZONE = TimeZone.getDefault();
 
     @Autowired
-    ActivitiesPort repository;
+    MysqlActivityRepository repository;
 
     @Autowired
     DataSource dataSource;

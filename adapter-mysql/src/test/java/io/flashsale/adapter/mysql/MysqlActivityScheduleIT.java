@@ -1,6 +1,5 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -53,7 +52,7 @@ class MysqlActivityScheduleIT {
     private static final Duration HOUR = Duration.ofHours(1);
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.ProposalApproval;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.ProposalApproval;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.stock.AdjustmentProposal;
 import io.flashsale.domain.stock.ProposalStatus;
@@ -42,7 +41,7 @@ class MysqlAdjustmentProposalsIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.FallbackReservationPort;
+import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -57,7 +56,7 @@ class MysqlFallbackReservationsIT {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     MysqlSalesFigures figures;
     @Autowired

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -60,7 +59,7 @@ class MysqlOrderLifecycleIT extends LifecycleDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlSalesFigures figures;

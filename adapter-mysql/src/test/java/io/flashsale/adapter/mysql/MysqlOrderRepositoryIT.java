@@ -1,9 +1,8 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.StoreContentionException;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.shared.port.out.StoreContentionException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -77,7 +76,7 @@ class MysqlOrderRepositoryIT {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlSalesFigures figures;

@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.ProviderPaymentsPort.PaymentMark;
-import io.flashsale.application.port.out.RefusedPayment;
+import io.flashsale.application.order.port.out.ProviderPaymentsPort.PaymentMark;
+import io.flashsale.application.order.port.out.RefusedPayment;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -53,7 +52,7 @@ class MysqlProviderPaymentsIT extends LifecycleDatabase {
     @Autowired
     MysqlOrderRepository orders;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     DataSource dataSource;
 

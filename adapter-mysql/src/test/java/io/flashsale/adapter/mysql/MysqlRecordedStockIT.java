@@ -1,8 +1,7 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.RecordedAdjustment;
@@ -39,7 +38,7 @@ class MysqlRecordedStockIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.SaleTermsPort;
+import io.flashsale.application.sale.port.out.SaleTermsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -30,7 +29,7 @@ class MysqlSaleTermsIT {
     private static final Instant ENDS_AT = Instant.parse("2030-06-01T12:00:00Z");
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     SaleTermsPort terms;

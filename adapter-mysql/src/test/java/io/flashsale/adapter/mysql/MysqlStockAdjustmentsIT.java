@@ -1,7 +1,6 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -39,7 +38,7 @@ class MysqlStockAdjustmentsIT extends ReconciliationDatabase {
     MysqlStockAdjustments adjustments;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlOrderRepository orders;

@@ -1,18 +1,17 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.in.CancellationResult;
-import io.flashsale.application.port.in.PaymentResult;
-import io.flashsale.application.port.in.ReservationView;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
-import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.order.model.CancellationResult;
+import io.flashsale.application.order.model.PaymentResult;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
+import io.flashsale.application.order.service.CancellationService;
+import io.flashsale.application.order.service.ExpiryService;
+import io.flashsale.application.order.service.OrderService;
+import io.flashsale.application.order.service.PaymentService;
+import io.flashsale.application.order.service.PendingRestoreService;
 import io.flashsale.application.reference.InMemoryStockReservations;
-import io.flashsale.application.service.CancellationService;
-import io.flashsale.application.service.ExpiryService;
-import io.flashsale.application.service.OrderService;
-import io.flashsale.application.service.PaymentService;
-import io.flashsale.application.service.PendingRestoreService;
-import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.reservation.model.ReservationView;
+import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -82,7 +81,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlSalesFigures figures;

@@ -1,22 +1,21 @@
 package io.flashsale.adapter.mysql;
 
+import io.flashsale.application.order.model.CancellationResult;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.service.CancellationService;
+import io.flashsale.application.order.service.OrderService;
+import io.flashsale.application.reconciliation.model.ActivityReconciliation;
+import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.StockAdjustmentService;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.service.ReservationService;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
-import io.flashsale.application.port.in.ActivityReconciliation;
-import io.flashsale.application.port.in.CancellationResult;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.in.StockAdjustmentResult;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
-import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.service.CancellationService;
-import io.flashsale.application.service.OrderService;
-import io.flashsale.application.service.ReconciliationService;
-import io.flashsale.application.service.ReconciliationSettings;
-import io.flashsale.application.service.ReservationService;
-import io.flashsale.application.service.StockAdjustmentService;
-import io.flashsale.application.port.out.RelayedEventsPort;
-import io.flashsale.application.port.out.RecoveryMarkPort;
-import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -87,7 +86,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     MysqlOrderRepository orders;
 
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
 
     @Autowired
     MysqlRecordedStock recordedStock;
@@ -123,10 +122,12 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, orders, orders, hot, clock);
-        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
                 recordedOrders, orders, reports, metrics), clock, settings);
-        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustmentRecords, hot, hot,
+        adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustmentRecords, hot, hot,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),
                 clock, settings);
     }

@@ -1,6 +1,5 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.port.out.ActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -25,11 +24,11 @@ final class ReconciliationSales {
     static final SkuId A = new SkuId("a");
     static final SkuId B = new SkuId("b");
 
-    private final ActivitiesPort activities;
+    private final MysqlActivityRepository activities;
     private final MysqlOrderRepository orders;
     final Instant era = TestEras.next();
 
-    ReconciliationSales(ActivitiesPort activities, MysqlOrderRepository orders) {
+    ReconciliationSales(MysqlActivityRepository activities, MysqlOrderRepository orders) {
         this.activities = activities;
         this.orders = orders;
     }

@@ -4,16 +4,16 @@ import io.flashsale.adapter.mysql.replica.ReplicaRouting;
 import io.flashsale.adapter.mysql.replica.ReplicaSettings;
 import io.flashsale.adapter.mysql.replica.RoutedReconciliationReports;
 import io.flashsale.adapter.mysql.replica.RoutedRecordedStock;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
-import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.service.OrderService;
-import io.flashsale.application.service.ReconciliationService;
-import io.flashsale.application.service.ReconciliationSettings;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.service.OrderService;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
-import io.flashsale.application.port.out.RelayedEventsPort;
-import io.flashsale.application.port.out.RecoveryMarkPort;
-import io.flashsale.application.port.out.PipelinePositionPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.OrderPlacement;
@@ -279,7 +279,8 @@ class ReplicaReadsIT {
     };
 
     private ReconciliationService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, hot, hot, hot,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                hot, hot, hot,
                 RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, figures, recordedOrders,
                 orders, reports, new RecordingReconciliationMetrics()), clock,
                 new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));

@@ -1,11 +1,11 @@
 package io.flashsale.adapter.outage;
 
-import io.flashsale.application.port.in.DegradedException;
-import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
-import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.outage.model.DegradedException;
+import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;

@@ -1,12 +1,12 @@
 package io.flashsale.adapter.outage;
 
-import io.flashsale.application.port.in.ActivityArchivedException;
-import io.flashsale.application.port.in.ActivityNotFoundException;
-import io.flashsale.application.port.in.RebuildLedgerUseCase;
-import io.flashsale.application.port.in.RebuildOutcome;
-import io.flashsale.application.port.in.RebuildRetryPass;
-import io.flashsale.application.port.in.ReconcileActivityUseCase;
-import io.flashsale.application.port.in.RetryRebuildsUseCase;
+import io.flashsale.application.reconciliation.model.RebuildOutcome;
+import io.flashsale.application.reconciliation.model.RebuildRetryPass;
+import io.flashsale.application.reconciliation.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.reconciliation.port.in.RetryRebuildsUseCase;
+import io.flashsale.application.sale.model.ActivityArchivedException;
+import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.domain.activity.ActivityId;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.outage;
 
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;

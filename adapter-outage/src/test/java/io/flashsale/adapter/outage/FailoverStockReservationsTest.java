@@ -1,11 +1,11 @@
 package io.flashsale.adapter.outage;
 
-import io.flashsale.application.port.in.DegradedException;
-import io.flashsale.application.port.in.RebuildOutcome;
-import io.flashsale.application.port.in.RebuildRetryPass;
-import io.flashsale.application.port.in.RetryRebuildsUseCase;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
-import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.outage.model.DegradedException;
+import io.flashsale.application.reconciliation.model.RebuildOutcome;
+import io.flashsale.application.reconciliation.model.RebuildRetryPass;
+import io.flashsale.application.reconciliation.port.in.RetryRebuildsUseCase;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -369,10 +369,10 @@ class FailoverStockReservationsTest {
     }
 
     /** Redis as the port: reserve answers Reserved or fails like a dropped connection; nothing else is called. */
-    private io.flashsale.application.port.out.StockReservationPort redis() {
-        return (io.flashsale.application.port.out.StockReservationPort) Proxy.newProxyInstance(
+    private io.flashsale.application.reservation.port.out.StockReservationPort redis() {
+        return (io.flashsale.application.reservation.port.out.StockReservationPort) Proxy.newProxyInstance(
                 getClass().getClassLoader(),
-                new Class<?>[]{io.flashsale.application.port.out.StockReservationPort.class},
+                new Class<?>[]{io.flashsale.application.reservation.port.out.StockReservationPort.class},
                 (proxy, method, args) -> {
                     if (!method.getName().equals("reserve")) {
                         return method.getName().equals("findReservation") ? Optional.empty() : null;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.lettuce.core.RedisBusyException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.BucketAnswer;
-import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.BucketAnswer;
+import io.flashsale.application.reservation.port.out.BucketKey;
+import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.RedisConnectionException;
 

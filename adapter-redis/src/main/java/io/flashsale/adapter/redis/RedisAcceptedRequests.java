@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
-import io.flashsale.application.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
-import io.flashsale.application.port.out.HotStoreArchivePort;
+import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.BlocklistChangeListener;
-import io.flashsale.application.port.out.BlocklistChangesPort;
+import io.flashsale.application.blocklist.port.out.BlocklistChangeListener;
+import io.flashsale.application.blocklist.port.out.BlocklistChangesPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 

@@ -2,8 +2,8 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.PagedReads;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.CoalescedNotices;
-import io.flashsale.application.port.out.OutboxNewsListener;
-import io.flashsale.application.port.out.OutboxNewsPort;
+import io.flashsale.application.order.port.out.OutboxNewsListener;
+import io.flashsale.application.order.port.out.OutboxNewsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;

@@ -2,9 +2,9 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.BucketArguments;
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.application.port.out.BucketAnswer;
-import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.BucketAnswer;
+import io.flashsale.application.reservation.port.out.BucketKey;
+import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.SaleChangeListener;
-import io.flashsale.application.port.out.SaleChangesPort;
+import io.flashsale.application.sale.port.out.SaleChangeListener;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.application.port.out.HotStoreSaleTermsPort;
+import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.StockReturnListener;
-import io.flashsale.application.port.out.StockReturnsPort;
+import io.flashsale.application.reservation.port.out.StockReturnListener;
+import io.flashsale.application.reservation.port.out.StockReturnsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReservationLines;
-import io.flashsale.application.port.out.EventPosition;
+import io.flashsale.application.order.port.out.EventPosition;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReservationLines;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.PendingRestore;
 
 import java.util.List;
 

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
 import io.flashsale.adapter.redis.internal.LuaScript;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

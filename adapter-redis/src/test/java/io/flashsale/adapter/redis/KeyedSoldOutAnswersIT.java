@@ -1,10 +1,10 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
-import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.service.KnownRefusals;
-import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.service.KnownRefusals;
+import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

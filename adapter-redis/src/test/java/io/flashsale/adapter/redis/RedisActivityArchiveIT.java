@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.RelayedEventsPort;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;

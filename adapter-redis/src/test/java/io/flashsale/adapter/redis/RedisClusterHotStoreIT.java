@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.OutboxNewsListener;
-import io.flashsale.application.port.out.StockReturnListener;
+import io.flashsale.application.order.port.out.OutboxNewsListener;
+import io.flashsale.application.reservation.port.out.StockReturnListener;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.EvictionPolicyPort;
-import io.flashsale.application.port.out.NodeEvictionPolicy;
+import io.flashsale.application.sale.port.out.EvictionPolicyPort;
+import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
 import io.flashsale.testsupport.RedisEndpoint;
 import io.flashsale.testsupport.TestServices;
 import io.lettuce.core.RedisURI;

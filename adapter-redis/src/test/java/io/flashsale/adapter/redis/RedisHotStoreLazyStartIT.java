@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.StockReturnListener;
+import io.flashsale.application.reservation.port.out.StockReturnListener;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.OutboxBacklog;
-import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.OutboxBacklog;
+import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;

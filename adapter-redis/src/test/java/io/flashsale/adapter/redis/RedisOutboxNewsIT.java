@@ -1,11 +1,11 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.in.RelayReservationsUseCase;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
-import io.flashsale.application.port.out.ReservationEventPublisherPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.NewsDrivenRelay;
-import io.flashsale.application.service.OutboxRelayService;
+import io.flashsale.application.order.port.in.RelayReservationsUseCase;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.ReservationEventPublisherPort;
+import io.flashsale.application.order.service.NewsDrivenRelay;
+import io.flashsale.application.order.service.OutboxRelayService;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,9 +1,9 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.EventPublishException;
-import io.flashsale.application.port.out.OrderPipelineMetricsPort;
-import io.flashsale.application.port.out.ReservationEventPublisherPort;
-import io.flashsale.application.service.OutboxRelayService;
+import io.flashsale.application.order.port.out.EventPublishException;
+import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
+import io.flashsale.application.order.port.out.ReservationEventPublisherPort;
+import io.flashsale.application.order.service.OutboxRelayService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;

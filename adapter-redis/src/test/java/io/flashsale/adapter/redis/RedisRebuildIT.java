@@ -1,12 +1,12 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.RebuildStart;
-import io.flashsale.application.service.KnownRefusals;
-import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.service.KnownRefusals;
+import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.order.Order;

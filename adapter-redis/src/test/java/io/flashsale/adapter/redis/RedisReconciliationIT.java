@@ -1,10 +1,10 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
-import io.flashsale.application.port.out.HoldingsSlice;
-import io.flashsale.application.port.out.LedgerRepairResult;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.HoldingsSlice;
+import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;

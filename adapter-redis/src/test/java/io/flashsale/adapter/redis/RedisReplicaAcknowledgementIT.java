@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReplicaWait;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReservationLines;
-import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;

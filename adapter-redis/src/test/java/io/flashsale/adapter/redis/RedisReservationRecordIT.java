@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.EventPosition;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.EventPosition;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;

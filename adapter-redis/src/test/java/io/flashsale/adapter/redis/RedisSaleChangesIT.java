@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.SaleChangesPort;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterEach;

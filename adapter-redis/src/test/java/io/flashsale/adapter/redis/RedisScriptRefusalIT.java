@@ -3,7 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
-import io.flashsale.application.port.out.PendingRestore;
+import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.contract.StockReservationContract;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import org.junit.jupiter.api.AfterEach;
 
 /** The shared stock-port contract, run against the Lua scripts on the real Redis. */

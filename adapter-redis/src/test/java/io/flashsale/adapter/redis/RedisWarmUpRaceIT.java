@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.in.WarmUpPass;
-import io.flashsale.application.service.WarmUpScheduler;
+import io.flashsale.application.sale.model.WarmUpPass;
+import io.flashsale.application.sale.service.WarmUpScheduler;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,13 +1,13 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.EventPosition;
-import io.flashsale.application.port.out.HotStoreSnapshot;
-import io.flashsale.application.port.out.LedgerRepairResult;
-import io.flashsale.application.port.out.OutboxEntry;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.RebuildStart;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.order.port.out.EventPosition;
+import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reference.InMemoryStockReservations;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.EventPosition;
+import io.flashsale.application.order.port.out.EventPosition;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;

@@ -1,10 +1,10 @@
 package io.flashsale.adapter.redis;
 
-import io.flashsale.application.port.out.ActivityLookupPort;
-import io.flashsale.application.port.out.OrderLookupPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.KnownRefusals;
-import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.service.KnownRefusals;
+import io.flashsale.application.reservation.service.ReservationService;
+import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.ReservationId;
 

@@ -1,13 +1,14 @@
 package io.flashsale.adapter.scheduling;
 
-import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
-import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
-import io.flashsale.application.port.in.ReleaseDeadLettersUseCase;
-import io.flashsale.application.port.in.ReconciliationPass;
-import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.in.WarmUpRound;
+import io.flashsale.application.order.model.DeadLetterPass;
+import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
+import io.flashsale.application.order.port.in.ExpireUnpaidOrdersUseCase;
+import io.flashsale.application.order.port.in.ReleaseDeadLettersUseCase;
+import io.flashsale.application.reconciliation.model.ReconciliationPass;
+import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
+import io.flashsale.application.sale.model.WarmUpRound;
+import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
+import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +51,7 @@ public final class LifecyclePasses {
     public static Pass deadLetterRelease(ReleaseDeadLettersUseCase release, int batch) {
         requirePositive(batch);
         return () -> {
-            ReleaseDeadLettersUseCase.DeadLetterPass pass = release.releaseOverdue(batch);
+            DeadLetterPass pass = release.releaseOverdue(batch);
             if (pass.released() > 0) {
                 LOG.warn("Closed {} dead-lettered reservation(s) past their payment deadline and gave their units back",
                         pass.released());

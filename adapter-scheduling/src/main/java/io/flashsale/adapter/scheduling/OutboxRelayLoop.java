@@ -1,6 +1,6 @@
 package io.flashsale.adapter.scheduling;
 
-import io.flashsale.application.port.in.RelayReservationsUseCase;
+import io.flashsale.application.order.port.in.RelayReservationsUseCase;
 import org.springframework.context.SmartLifecycle;
 
 import java.time.Duration;

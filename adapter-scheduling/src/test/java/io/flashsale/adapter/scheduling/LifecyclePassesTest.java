@@ -1,8 +1,8 @@
 package io.flashsale.adapter.scheduling;
 
-import io.flashsale.application.port.in.RebuildOutcome;
-import io.flashsale.application.port.in.ReconciliationPass;
-import io.flashsale.application.port.in.WarmUpRound;
+import io.flashsale.application.reconciliation.model.RebuildOutcome;
+import io.flashsale.application.reconciliation.model.ReconciliationPass;
+import io.flashsale.application.sale.model.WarmUpRound;
 import io.flashsale.domain.activity.ActivityId;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.scheduling;
 
-import io.flashsale.application.port.in.RelayReservationsUseCase;
-import io.flashsale.application.port.out.EventPublishException;
+import io.flashsale.application.order.port.in.RelayReservationsUseCase;
+import io.flashsale.application.order.port.out.EventPublishException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,13 +1,13 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ActivityNotFoundException;
-import io.flashsale.application.port.in.ArchiveActivityUseCase;
-import io.flashsale.application.port.in.CreateActivityUseCase;
-import io.flashsale.application.port.in.GetActivityUseCase;
-import io.flashsale.application.port.in.GetStockUseCase;
-import io.flashsale.application.port.in.ListActivitiesUseCase;
-import io.flashsale.application.port.in.WarmUpActivityUseCase;
 import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.port.in.ArchiveActivityUseCase;
+import io.flashsale.application.sale.port.in.CreateActivityUseCase;
+import io.flashsale.application.sale.port.in.GetActivityUseCase;
+import io.flashsale.application.sale.port.in.GetStockUseCase;
+import io.flashsale.application.sale.port.in.ListActivitiesUseCase;
+import io.flashsale.application.sale.port.in.WarmUpActivityUseCase;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import jakarta.validation.Valid;

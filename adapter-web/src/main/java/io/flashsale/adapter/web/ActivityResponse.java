@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ActivityView;
+import io.flashsale.application.sale.model.ActivityView;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.SkuStock;

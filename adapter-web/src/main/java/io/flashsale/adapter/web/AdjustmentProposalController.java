@@ -2,11 +2,11 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.AdminOperator;
-import io.flashsale.application.port.in.DecideAdjustmentProposalUseCase;
-import io.flashsale.application.port.in.ListAdjustmentProposalsUseCase;
-import io.flashsale.application.port.in.ProposalApprovalResult;
-import io.flashsale.application.port.in.ProposalRejectionResult;
-import io.flashsale.application.port.in.StockAdjustmentResult;
+import io.flashsale.application.reconciliation.model.ProposalApprovalResult;
+import io.flashsale.application.reconciliation.model.ProposalRejectionResult;
+import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
+import io.flashsale.application.reconciliation.port.in.DecideAdjustmentProposalUseCase;
+import io.flashsale.application.reconciliation.port.in.ListAdjustmentProposalsUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.AdjustmentProposal;
 import io.flashsale.domain.stock.ProposalDecision;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ArchiveOutcome;
+import io.flashsale.application.sale.model.ArchiveOutcome;
 import io.flashsale.domain.activity.ActivityId;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;

@@ -2,7 +2,7 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.AdminOperator;
-import io.flashsale.application.port.in.ManageBlocklistUseCase;
+import io.flashsale.application.blocklist.port.in.ManageBlocklistUseCase;
 import io.flashsale.domain.risk.BlockEntry;
 import io.flashsale.domain.risk.BlockKind;
 import jakarta.validation.Valid;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.CreateActivityCommand;
+import io.flashsale.application.sale.model.CreateActivityCommand;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.PurchaseLimit;

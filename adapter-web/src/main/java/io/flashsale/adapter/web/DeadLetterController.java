@@ -1,7 +1,7 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ManageDeadLettersUseCase;
 import io.flashsale.adapter.web.security.AdminOnly;
+import io.flashsale.application.order.port.in.ManageDeadLettersUseCase;
 import io.flashsale.domain.shared.InvalidValueException;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;

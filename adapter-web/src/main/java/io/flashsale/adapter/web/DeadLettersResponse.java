@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.out.DeadLetter;
+import io.flashsale.application.order.port.out.DeadLetter;
 
 import java.time.Instant;
 import java.util.List;

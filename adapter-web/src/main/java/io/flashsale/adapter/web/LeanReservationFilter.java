@@ -1,13 +1,13 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.in.ReserveStockUseCase;
-import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.shared.Identifier;
+import io.flashsale.adapter.web.security.AttemptOriginResolver;
 import io.flashsale.adapter.web.security.BuyerAuthenticationException;
 import io.flashsale.adapter.web.security.BuyerAuthenticator;
-import io.flashsale.adapter.web.security.AttemptOriginResolver;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.shared.Identifier;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ListedActivity;
+import io.flashsale.application.sale.model.ListedActivity;
 
 import java.time.Instant;
 import java.util.List;

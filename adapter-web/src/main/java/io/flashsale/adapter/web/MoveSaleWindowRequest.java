@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.MoveSaleWindowCommand;
+import io.flashsale.application.sale.model.MoveSaleWindowCommand;
 import io.flashsale.domain.activity.ActivityId;
 
 import java.time.Instant;

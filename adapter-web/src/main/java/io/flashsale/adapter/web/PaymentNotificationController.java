@@ -1,8 +1,8 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ConfirmPaymentUseCase;
-import io.flashsale.application.port.in.PaymentNotification;
-import io.flashsale.application.port.in.ProviderPaymentResult;
+import io.flashsale.application.order.model.PaymentNotification;
+import io.flashsale.application.order.model.ProviderPaymentResult;
+import io.flashsale.application.order.port.in.ConfirmPaymentUseCase;
 import io.flashsale.domain.order.PaymentReference;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;

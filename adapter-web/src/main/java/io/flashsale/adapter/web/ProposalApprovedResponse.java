@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ProposalApprovalResult;
+import io.flashsale.application.reconciliation.model.ProposalApprovalResult;
 
 import java.time.Instant;
 

@@ -1,10 +1,10 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ApproveRepairUseCase;
-import io.flashsale.application.port.in.ListReconciliationReportsUseCase;
-import io.flashsale.application.port.in.ReconcileActivityUseCase;
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.AdminOperator;
+import io.flashsale.application.reconciliation.port.in.ApproveRepairUseCase;
+import io.flashsale.application.reconciliation.port.in.ListReconciliationReportsUseCase;
+import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.shared.Identifier;

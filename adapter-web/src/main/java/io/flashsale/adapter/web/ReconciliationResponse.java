@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ActivityReconciliation;
+import io.flashsale.application.reconciliation.model.ActivityReconciliation;
 
 import java.util.List;
 

@@ -1,16 +1,16 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.AttemptOrigin;
-import io.flashsale.application.port.in.CancelReservationUseCase;
-import io.flashsale.application.port.in.CancellationResult;
-import io.flashsale.application.port.in.GetReservationUseCase;
-import io.flashsale.application.port.in.PayReservationUseCase;
-import io.flashsale.application.port.in.PaymentResult;
-import io.flashsale.application.port.in.ReservationView;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.in.ReserveStockUseCase;
 import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
 import io.flashsale.adapter.web.security.ClientAddress;
+import io.flashsale.application.order.model.CancellationResult;
+import io.flashsale.application.order.model.PaymentResult;
+import io.flashsale.application.order.port.in.CancelReservationUseCase;
+import io.flashsale.application.order.port.in.PayReservationUseCase;
+import io.flashsale.application.reservation.model.AttemptOrigin;
+import io.flashsale.application.reservation.model.ReservationView;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.in.GetReservationUseCase;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;

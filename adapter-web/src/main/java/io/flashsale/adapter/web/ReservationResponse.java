@@ -1,7 +1,7 @@
 package io.flashsale.adapter.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.flashsale.application.port.in.ReservationView;
+import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.AdminOnly;
-import io.flashsale.application.port.in.MoveSaleWindowUseCase;
-import io.flashsale.application.port.in.PauseSaleUseCase;
+import io.flashsale.application.sale.port.in.MoveSaleWindowUseCase;
+import io.flashsale.application.sale.port.in.PauseSaleUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SaleWindowChange;
 import org.springframework.http.ProblemDetail;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.StockAdjustmentResult;
+import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
 import io.flashsale.domain.stock.LedgerAdjustment;
 
 /**

@@ -2,8 +2,8 @@ package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.AdminOperator;
-import io.flashsale.application.port.in.ListStockAdjustmentsUseCase;
-import io.flashsale.application.port.in.ProposeStockAdjustmentUseCase;
+import io.flashsale.application.reconciliation.port.in.ListStockAdjustmentsUseCase;
+import io.flashsale.application.reconciliation.port.in.ProposeStockAdjustmentUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.shared.InvalidValueException;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ArchiveOutcome;
+import io.flashsale.application.sale.model.ArchiveOutcome;
 import io.flashsale.domain.activity.ActivityId;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.ProblemDetail;

@@ -1,15 +1,15 @@
 package io.flashsale.adapter.web;
 
-import io.flashsale.application.port.in.ManageBlocklistUseCase;
-import io.flashsale.domain.risk.BlockEntry;
-import io.flashsale.domain.risk.BlockKind;
-import io.flashsale.domain.risk.BlocklistChange;
 import io.flashsale.adapter.web.security.AdminAttempts;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminCredentials;
 import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.AdminOperatorArgumentResolver;
 import io.flashsale.adapter.web.security.AdminToken;
+import io.flashsale.application.blocklist.port.in.ManageBlocklistUseCase;
+import io.flashsale.domain.risk.BlockEntry;
+import io.flashsale.domain.risk.BlockKind;
+import io.flashsale.domain.risk.BlocklistChange;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;

@@ -1,9 +1,9 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.NotificationSignature;
-import io.flashsale.application.port.in.ConfirmPaymentUseCase;
-import io.flashsale.application.port.in.PaymentNotification;
-import io.flashsale.application.port.in.ProviderPaymentResult;
+import io.flashsale.application.order.model.PaymentNotification;
+import io.flashsale.application.order.model.ProviderPaymentResult;
+import io.flashsale.application.order.port.in.ConfirmPaymentUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;

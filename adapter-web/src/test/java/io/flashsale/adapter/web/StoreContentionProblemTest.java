@@ -1,9 +1,9 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
-import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
-import io.flashsale.application.port.out.StoreContentionException;
+import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
+import io.flashsale.application.shared.port.out.StoreContentionException;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;

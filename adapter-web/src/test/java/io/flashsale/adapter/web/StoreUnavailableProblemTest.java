@@ -1,14 +1,14 @@
 package io.flashsale.adapter.web;
 
 import io.flashsale.adapter.web.security.BuyerArgumentResolver;
-import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
-import io.flashsale.application.port.in.CancelReservationUseCase;
-import io.flashsale.application.port.in.GetReservationUseCase;
-import io.flashsale.application.port.in.PayReservationUseCase;
-import io.flashsale.application.port.in.ReservationView;
-import io.flashsale.application.port.in.ReserveStockUseCase;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.adapter.web.security.TrustedHeaderBuyerAuthenticator;
+import io.flashsale.application.order.port.in.CancelReservationUseCase;
+import io.flashsale.application.order.port.in.PayReservationUseCase;
+import io.flashsale.application.reservation.model.ReservationView;
+import io.flashsale.application.reservation.port.in.GetReservationUseCase;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;

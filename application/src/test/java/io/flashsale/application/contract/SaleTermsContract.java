@@ -1,7 +1,7 @@
 package io.flashsale.application.contract;
 
-import io.flashsale.application.port.out.HotStoreSaleTermsPort;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationOutcome;

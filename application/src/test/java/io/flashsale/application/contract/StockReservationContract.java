@@ -1,7 +1,7 @@
 package io.flashsale.application.contract;
 
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

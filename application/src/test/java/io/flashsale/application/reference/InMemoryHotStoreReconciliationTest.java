@@ -1,8 +1,8 @@
 package io.flashsale.application.reference;
 
-import io.flashsale.application.port.out.LedgerRepairResult;
-import io.flashsale.application.port.out.PendingRestore;
-import io.flashsale.application.port.out.RebuildStart;
+import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,8 +1,8 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.contract.SaleTermsContract;
-import io.flashsale.application.port.out.HotStoreSaleTermsPort;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 
 /** The reference model keeps the sale-terms contract it referees. */
 class InMemorySaleTermsTest extends SaleTermsContract {

@@ -1,6 +1,6 @@
 package io.flashsale.application.testing;
 
-import io.flashsale.application.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reconciliation.SkuRebuild;

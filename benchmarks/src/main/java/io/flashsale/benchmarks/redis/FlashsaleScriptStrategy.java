@@ -1,7 +1,7 @@
 package io.flashsale.benchmarks.redis;
 
 import io.flashsale.adapter.redis.RedisHotStore;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.benchmarks.InventoryStrategy;
 import io.flashsale.benchmarks.SaleItem;
 import io.flashsale.benchmarks.Take;

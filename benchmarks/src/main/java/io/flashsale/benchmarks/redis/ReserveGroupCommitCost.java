@@ -2,7 +2,7 @@ package io.flashsale.benchmarks.redis;
 
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,6 +1,6 @@
 package io.flashsale.benchmarks.id;
 
-import io.flashsale.application.id.UuidV7IdGenerator;
+import io.flashsale.application.shared.id.UuidV7IdGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -1,10 +1,10 @@
 package io.flashsale.benchmarks.risk;
 
-import io.flashsale.application.port.in.AttemptOrigin;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.BlocklistPort;
-import io.flashsale.application.service.RiskControl;
 import io.flashsale.adapter.redis.local.CaffeineDeviceSightings;
+import io.flashsale.application.blocklist.port.out.BlocklistPort;
+import io.flashsale.application.reservation.model.AttemptOrigin;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.service.RiskControl;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;

@@ -1,8 +1,8 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
-import io.flashsale.application.port.out.NodeEvictionPolicy;
-import io.flashsale.application.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;

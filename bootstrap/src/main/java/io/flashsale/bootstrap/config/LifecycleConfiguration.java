@@ -1,32 +1,32 @@
 package io.flashsale.bootstrap.config;
 
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.adapter.scheduling.SingleRunners;
-import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
-import io.flashsale.application.port.in.RebuildLedgerUseCase;
-import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.HotStoreArchivePort;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.OrderLookupPort;
-import io.flashsale.application.port.out.OrderTransitionsPort;
-import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.RestoreQueuePort;
-import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.SettledReservationsPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.ActivityService;
-import io.flashsale.application.service.ArchiveService;
-import io.flashsale.application.service.CancellationService;
-import io.flashsale.application.service.EvictionPolicyGuard;
-import io.flashsale.application.service.ExpiryService;
-import io.flashsale.application.service.PaymentService;
-import io.flashsale.application.service.PendingRestoreService;
-import io.flashsale.application.service.WarmUpSchedule;
-import io.flashsale.application.service.WarmUpScheduler;
+import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.order.port.out.RestoreQueuePort;
+import io.flashsale.application.order.service.CancellationService;
+import io.flashsale.application.order.service.ExpiryService;
+import io.flashsale.application.order.service.PaymentService;
+import io.flashsale.application.order.service.PendingRestoreService;
+import io.flashsale.application.reconciliation.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.SettledReservationsPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
+import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
+import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
+import io.flashsale.application.sale.port.out.HotStoreArchivePort;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.sale.service.ActivityService;
+import io.flashsale.application.sale.service.ArchiveService;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.service.WarmUpSchedule;
+import io.flashsale.application.sale.service.WarmUpScheduler;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -69,14 +69,14 @@ public class LifecycleConfiguration {
     }
 
     @Bean
-    WarmUpScheduler warmUpScheduler(ActivitiesPort activities, StockReservationPort stock, Clock clock,
+    WarmUpScheduler warmUpScheduler(MysqlActivityRepository activities, StockReservationPort stock, Clock clock,
                                     WarmUpProperties warmUp, EvictionPolicyGuard eviction) {
         return new WarmUpScheduler(activities, stock, clock, warmUp.lead(), ActivityService.DEFAULT_LOAD_GRACE,
                 eviction);
     }
 
     @Bean
-    ArchiveService archiveService(ActivitiesPort activities, HotStoreArchivePort hotStore,
+    ArchiveService archiveService(MysqlActivityRepository activities, HotStoreArchivePort hotStore,
                                   SettledReservationsPort settled, Clock clock, SaleChangesPort changes) {
         return new ArchiveService(activities, hotStore, settled, clock, changes);
     }

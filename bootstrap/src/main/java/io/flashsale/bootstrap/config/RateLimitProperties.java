@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.application.service.AdmissionPolicy;
+import io.flashsale.application.reservation.service.AdmissionPolicy;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BucketLimit;
 import org.springframework.boot.context.properties.ConfigurationProperties;

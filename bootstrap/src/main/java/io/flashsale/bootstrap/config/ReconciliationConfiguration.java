@@ -1,30 +1,30 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.adapter.scheduling.SingleRunners;
-import io.flashsale.application.port.in.ReconcileActivityUseCase;
-import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.AdjustmentProposalsPort;
-import io.flashsale.application.port.out.HotStoreReconciliationPort;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.PipelinePositionPort;
-import io.flashsale.application.port.out.ReconciliationMetricsPort;
-import io.flashsale.application.port.out.ReconciliationReportsPort;
-import io.flashsale.application.port.out.OrderTransitionsPort;
-import io.flashsale.application.port.out.RecordedOrdersPort;
-import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.RecoveryMarkPort;
-import io.flashsale.application.port.out.RelayedEventsPort;
-import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.StockAdjustmentsPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.service.AdjustmentApprovalService;
-import io.flashsale.application.service.ReconciliationService;
-import io.flashsale.application.service.ReconciliationSettings;
-import io.flashsale.application.service.StockAdjustmentService;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
+import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
+import io.flashsale.application.reconciliation.port.out.AdjustmentProposalsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
+import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
+import io.flashsale.application.reconciliation.service.AdjustmentApprovalService;
+import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.StockAdjustmentService;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -59,7 +59,7 @@ public class ReconciliationConfiguration {
      * objects.
      */
     @Bean
-    ReconciliationService reconciliationService(ActivitiesPort activities, StockReservationPort stock,
+    ReconciliationService reconciliationService(MysqlActivityRepository activities, StockReservationPort stock,
                                                 HotStoreReconciliationPort hotStore,
                                                 HotStoreSettlementPort settlement, RecordedStockPort recorded,
                                                 RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
@@ -68,7 +68,8 @@ public class ReconciliationConfiguration {
                                                 ObjectProvider<RelayedEventsPort> relayed,
                                                 ObjectProvider<RecoveryMarkPort> recoveryMarks,
                                                 ObjectProvider<PipelinePositionPort> pipeline) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, stock, hotStore, settlement,
+        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
+                stock, hotStore, settlement,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions, reports,
@@ -77,7 +78,7 @@ public class ReconciliationConfiguration {
     }
 
     @Bean
-    StockAdjustmentService stockAdjustmentService(ActivitiesPort activities,
+    StockAdjustmentService stockAdjustmentService(MysqlActivityRepository activities,
                                                   StockAdjustmentsPort adjustments, StockReservationPort stock,
                                                   HotStoreReconciliationPort hotStore,
                                                   ObjectProvider<RelayedEventsPort> relayed,
@@ -86,13 +87,14 @@ public class ReconciliationConfiguration {
                                                   ReconciliationReportsPort reports,
                                                   ReconciliationMetricsPort metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
-        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, adjustments, stock, hotStore,
+        return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
+                adjustments, stock, hotStore,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
                 metrics, changes), clock, settings);
     }
 
     @Bean
-    AdjustmentApprovalService adjustmentApprovalService(ActivitiesPort activities,
+    AdjustmentApprovalService adjustmentApprovalService(MysqlActivityRepository activities,
                                                         AdjustmentProposalsPort proposals,
                                                         StockAdjustmentService adjustments,
                                                         ReconcileActivityUseCase reconciliation, Clock clock,

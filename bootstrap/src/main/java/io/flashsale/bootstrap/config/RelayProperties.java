@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.application.service.NewsDrivenRelay;
+import io.flashsale.application.order.service.NewsDrivenRelay;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 

@@ -6,34 +6,33 @@ import io.flashsale.adapter.metrics.TimedReservations;
 import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.adapter.redis.local.LocalRateLimitBuckets;
-import io.flashsale.application.id.UuidV7IdGenerator;
-import io.flashsale.application.port.in.ReserveStockUseCase;
-import io.flashsale.application.port.out.AcceptedRequestsPort;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.DeductionLogPort;
-import io.flashsale.application.port.out.HotStoreSaleTermsPort;
-import io.flashsale.application.port.out.IdGeneratorPort;
-import io.flashsale.application.port.out.OrderLookupPort;
-import io.flashsale.application.port.out.RateLimitBucketsPort;
-import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.SaleChangesPort;
-import io.flashsale.application.port.out.SaleTermsPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.port.out.StockReturnsPort;
-import io.flashsale.application.port.out.UnarchivedActivitiesPort;
-import io.flashsale.application.service.AcknowledgementJournal;
-import io.flashsale.application.service.ActivityListingService;
-import io.flashsale.application.service.ActivityService;
-import io.flashsale.application.service.BuyerCrowd;
-import io.flashsale.application.service.CountedReservations;
-import io.flashsale.application.service.EvictionPolicyGuard;
-import io.flashsale.application.service.JournaledReservations;
-import io.flashsale.application.service.KnownRefusals;
-import io.flashsale.application.service.RecentStockFigures;
-import io.flashsale.application.service.ReservationAdmission;
-import io.flashsale.application.service.ReservationService;
-import io.flashsale.application.service.RiskControl;
-import io.flashsale.application.service.SaleControlService;
+import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.application.order.service.BuyerCrowd;
+import io.flashsale.application.order.service.CountedReservations;
+import io.flashsale.application.reconciliation.service.AcknowledgementJournal;
+import io.flashsale.application.reconciliation.service.JournaledReservations;
+import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.DeductionLogPort;
+import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.StockReturnsPort;
+import io.flashsale.application.reservation.service.KnownRefusals;
+import io.flashsale.application.reservation.service.ReservationAdmission;
+import io.flashsale.application.reservation.service.ReservationService;
+import io.flashsale.application.reservation.service.RiskControl;
+import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
+import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.sale.port.out.SaleTermsPort;
+import io.flashsale.application.sale.port.out.UnarchivedActivitiesPort;
+import io.flashsale.application.sale.service.ActivityListingService;
+import io.flashsale.application.sale.service.ActivityService;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.service.RecentStockFigures;
+import io.flashsale.application.sale.service.SaleControlService;
+import io.flashsale.application.shared.id.UuidV7IdGenerator;
+import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import org.springframework.beans.factory.annotation.Qualifier;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -77,7 +76,7 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    ActivityService activityService(ActivitiesPort activities, RememberedActivities remembered,
+    ActivityService activityService(MysqlActivityRepository activities, RememberedActivities remembered,
                                     StockReservationPort stock, IdGeneratorPort ids, SaleChangesPort changes,
                                     ActivityCacheProperties cache, Clock clock, EvictionPolicyGuard eviction) {
         return new ActivityService(activities, remembered, stock, ids, ActivityService.DEFAULT_LOAD_GRACE, changes,
@@ -108,7 +107,7 @@ public class UseCaseConfiguration {
 
     /** The operator's pause, resume and window moves (ADR 79). */
     @Bean
-    SaleControlService saleControlService(ActivitiesPort activities, SaleTermsPort terms,
+    SaleControlService saleControlService(MysqlActivityRepository activities, SaleTermsPort terms,
                                           HotStoreSaleTermsPort hotStore, SaleChangesPort changes, Clock clock) {
         return new SaleControlService(activities, terms, hotStore, changes, clock);
     }

@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.health;
 
-import io.flashsale.application.port.out.NodeEvictionPolicy;
-import io.flashsale.application.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 

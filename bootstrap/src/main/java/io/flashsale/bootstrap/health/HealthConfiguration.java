@@ -2,7 +2,7 @@ package io.flashsale.bootstrap.health;
 
 import io.flashsale.adapter.kafka.KafkaBrokerProbe;
 import io.flashsale.adapter.redis.RedisHotStore;
-import io.flashsale.application.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;

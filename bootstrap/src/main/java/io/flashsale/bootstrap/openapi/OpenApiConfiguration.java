@@ -5,7 +5,7 @@ import io.flashsale.adapter.web.openapi.ProblemResponses;
 import io.flashsale.adapter.web.pages.ApiDocsHeadersFilter;
 import io.flashsale.adapter.web.security.AdminOperator;
 import io.flashsale.adapter.web.security.ClientAddress;
-import io.flashsale.application.port.in.AttemptOrigin;
+import io.flashsale.application.reservation.model.AttemptOrigin;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;

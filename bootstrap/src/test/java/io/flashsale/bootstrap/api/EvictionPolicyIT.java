@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.api;
 
-import io.flashsale.application.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterEach;

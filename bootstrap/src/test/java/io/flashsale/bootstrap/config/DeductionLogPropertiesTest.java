@@ -1,15 +1,15 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.application.port.out.Deduction;
-import io.flashsale.application.port.out.DeductionLogPort;
 import io.flashsale.adapter.metrics.Slf4jDeductionLog;
-import io.flashsale.testsupport.LogCapture;
+import io.flashsale.application.reservation.port.out.Deduction;
+import io.flashsale.application.reservation.port.out.DeductionLogPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.testsupport.LogCapture;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Binder;

@@ -2,9 +2,9 @@ package io.flashsale.bootstrap.config;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.flashsale.application.port.out.NodeEvictionPolicy;
-import io.flashsale.application.port.out.StoreUnavailableException;
-import io.flashsale.application.service.EvictionPolicyGuard;
+import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
+import io.flashsale.application.sale.service.EvictionPolicyGuard;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.testsupport.LogCapture;
 import org.junit.jupiter.api.Test;
 

@@ -22,17 +22,19 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The table of out-ports in {@code docs/extending-adapters.md}, made from the code: every interface in the
- * application's {@code port.out} package but the sealed ones (results a port returns), the first sentence of its Javadoc, and the production classes that
- * implement it. Each run writes the table and fails when the committed one differed: the next run passes, and the
- * diff shows what to commit with the change (as {@code OpenApiSpecIT} does for the API).
+ * The table of out-ports in {@code docs/extending-adapters.md}, made from the code: every interface in a
+ * capability's {@code port.out} package but the sealed ones (results a port returns), the first sentence of its
+ * Javadoc, and the production classes that implement it. Each run writes the table and fails when the committed one
+ * differed: the next run passes, and the diff shows what to commit with the change (as {@code OpenApiSpecIT} does for
+ * the API).
  */
 class OutPortsTableTest {
 
     private static final Path ROOT = Path.of(System.getProperty("basedir", ".")).resolve("..").normalize();
     private static final Path DOC = ROOT.resolve("docs/extending-adapters.md");
-    private static final Path PORT_SOURCES = ROOT.resolve("application/src/main/java/io/flashsale/application/port/out");
-    private static final String PORT_PACKAGE = "io.flashsale.application.port.out";
+    private static final Path SOURCES = ROOT.resolve("application/src/main/java");
+    /** Each capability's out-ports (ADR 95). */
+    private static final Pattern PORT_PACKAGE = Pattern.compile("io\\.flashsale\\.application\\.\\w+\\.port\\.out");
     private static final String START = "<!-- out-ports:start -->";
     private static final String END = "<!-- out-ports:end -->";
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z(`])");
@@ -89,9 +91,9 @@ class OutPortsTableTest {
                 .importPackages("io.flashsale");
         Map<String, Row> rows = new TreeMap<>();
         for (JavaClass port : classes) {
-            if (port.isInterface() && port.getPackageName().equals(PORT_PACKAGE) && port.isTopLevelClass()
+            if (port.isInterface() && PORT_PACKAGE.matcher(port.getPackageName()).matches() && port.isTopLevelClass()
                     && !port.reflect().isSealed()) {
-                rows.put(port.getSimpleName(), new Row(promise(port.getSimpleName()), implementations(port)));
+                rows.put(port.getSimpleName(), new Row(promise(port), implementations(port)));
             }
         }
         return rows;
@@ -117,9 +119,6 @@ class OutPortsTableTest {
         if (name.startsWith("io.flashsale.adapter.")) {
             return "adapter-" + name.substring("io.flashsale.adapter.".length()).split("\\.")[0];
         }
-        if (name.startsWith("io.flashsale.application.reference")) {
-            return "application (reference)";
-        }
         return name.split("\\.")[2];
     }
 
@@ -129,8 +128,10 @@ class OutPortsTableTest {
     }
 
     /** The first sentence of the interface's Javadoc, as Markdown. */
-    private static String promise(String port) throws IOException {
-        String source = Files.readString(PORT_SOURCES.resolve(port + ".java"), StandardCharsets.UTF_8);
+    private static String promise(JavaClass type) throws IOException {
+        String port = type.getSimpleName();
+        String source = Files.readString(SOURCES.resolve(type.getName().replace('.', '/') + ".java"),
+                StandardCharsets.UTF_8);
         Matcher declaration = Pattern.compile("^public\\s+(?:sealed\\s+)?interface\\s+" + port + "\\b", Pattern.MULTILINE)
                 .matcher(source);
         assertThat(declaration.find()).as("%s declares interface %s", port, port).isTrue();

@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationMessageCodec;
-import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.OrderPlacement;

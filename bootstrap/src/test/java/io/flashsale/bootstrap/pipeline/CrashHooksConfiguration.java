@@ -1,7 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.application.port.out.OrderPlacementPort;
-import io.flashsale.application.service.BatchOrderService;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
+import io.flashsale.application.order.service.BatchOrderService;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;

@@ -1,8 +1,8 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
-import io.flashsale.application.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.port.out.OrderPlacementPort;
+import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;

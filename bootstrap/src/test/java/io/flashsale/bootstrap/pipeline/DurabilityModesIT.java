@@ -1,15 +1,15 @@
 package io.flashsale.bootstrap.pipeline;
 
+import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.out.LostReservationReport;
-import io.flashsale.application.port.out.SettledReservationsPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.port.out.StoreUnavailableException;
-import io.flashsale.application.service.LostReservationAudit;
+import io.flashsale.application.reconciliation.port.out.LostReservationReport;
+import io.flashsale.application.reconciliation.service.LostReservationAudit;
+import io.flashsale.application.reservation.port.out.SettledReservationsPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.bootstrap.config.OutageConfiguration;
-import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;

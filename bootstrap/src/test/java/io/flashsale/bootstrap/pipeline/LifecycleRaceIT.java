@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.application.port.in.ExpireUnpaidOrdersUseCase;
+import io.flashsale.application.order.port.in.ExpireUnpaidOrdersUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.ReservationStatus;

@@ -1,23 +1,23 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
-import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.HotStoreReconciliationPort;
-import io.flashsale.application.port.out.HotStoreSettlementPort;
-import io.flashsale.application.port.out.PipelinePositionPort;
-import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.ReconciliationMetricsPort;
-import io.flashsale.application.port.out.ReconciliationReportsPort;
-import io.flashsale.application.port.out.OrderTransitionsPort;
-import io.flashsale.application.port.out.RecordedOrdersPort;
-import io.flashsale.application.port.out.RecordedStockPort;
-import io.flashsale.application.port.out.RecoveryMarkPort;
-import io.flashsale.application.port.out.RelayedEventsPort;
-import io.flashsale.application.service.ReconciliationService;
-import io.flashsale.application.service.ReconciliationSettings;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
+import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -76,7 +76,7 @@ class ReconciliationIT extends PipelineTestBase {
     @Autowired
     RunWarmUpScheduleUseCase warmUpSchedule;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     HotStoreReconciliationPort hotStore;
     @Autowired
@@ -230,6 +230,7 @@ class ReconciliationIT extends PipelineTestBase {
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
             throws InterruptedException, ExecutionException {
         ReconciliationService production = new ReconciliationService(new ReconciliationService.Ports(activities,
+                activities, activities,
                 stock, hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
                 recordedOrders, transitions, reports, reconciliationMetrics), Clock.systemUTC(),
                 ReconciliationSettings.DEFAULTS);

@@ -2,9 +2,9 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.in.RunWarmUpScheduleUseCase;
-import io.flashsale.application.service.RebuildRetryService;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.application.reconciliation.service.RebuildRetryService;
+import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;

@@ -1,6 +1,6 @@
 package io.flashsale.bootstrap.pipeline;
 
-import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.domain.activity.ActivityId;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;

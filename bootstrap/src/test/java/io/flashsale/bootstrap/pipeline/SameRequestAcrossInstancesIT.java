@@ -1,14 +1,14 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
+import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.outage.FailoverStockReservations;
-import io.flashsale.application.port.in.ReserveStockCommand;
-import io.flashsale.application.port.out.ActivitiesPort;
-import io.flashsale.application.port.out.IdGeneratorPort;
-import io.flashsale.application.port.out.ReservationAliasPort;
-import io.flashsale.application.port.out.StockReservationPort;
-import io.flashsale.application.port.in.ReserveOnDatabaseUseCase;
-import io.flashsale.application.service.ReservationService;
+import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
+import io.flashsale.application.reservation.service.ReservationService;
+import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -59,7 +59,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     @Autowired
     ReserveOnDatabaseUseCase databasePath;
     @Autowired
-    ActivitiesPort activities;
+    MysqlActivityRepository activities;
     @Autowired
     IdGeneratorPort ids;
     @Autowired

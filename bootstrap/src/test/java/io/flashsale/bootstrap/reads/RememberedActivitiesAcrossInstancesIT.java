@@ -2,8 +2,8 @@ package io.flashsale.bootstrap.reads;
 
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.adapter.redis.RedisHotStore;
-import io.flashsale.application.port.out.ActivityRecord;
-import io.flashsale.application.port.out.ActivityRecordsPort;
+import io.flashsale.application.sale.port.out.ActivityRecord;
+import io.flashsale.application.sale.port.out.ActivityRecordsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

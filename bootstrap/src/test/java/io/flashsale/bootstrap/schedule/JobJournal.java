@@ -1,13 +1,13 @@
 package io.flashsale.bootstrap.schedule;
 
-import io.flashsale.application.port.in.CompletePendingRestoresUseCase;
-import io.flashsale.application.port.in.ScheduleArchivesUseCase;
-import io.flashsale.application.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.port.in.ScheduleWarmUpsUseCase;
-import io.flashsale.application.service.ArchiveService;
-import io.flashsale.application.service.PendingRestoreService;
-import io.flashsale.application.service.ReconciliationService;
-import io.flashsale.application.service.WarmUpScheduler;
+import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
+import io.flashsale.application.order.service.PendingRestoreService;
+import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
+import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
+import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
+import io.flashsale.application.sale.service.ArchiveService;
+import io.flashsale.application.sale.service.WarmUpScheduler;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;

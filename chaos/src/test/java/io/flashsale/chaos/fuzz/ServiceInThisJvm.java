@@ -1,6 +1,6 @@
 package io.flashsale.chaos.fuzz;
 
-import io.flashsale.application.port.in.GetStockUseCase;
+import io.flashsale.application.sale.port.in.GetStockUseCase;
 import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.chaos.check.Books;
 import io.flashsale.chaos.check.HotLedger;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
-import io.flashsale.application.port.out.UnarchivedActivitiesPort;
+import io.flashsale.application.sale.port.out.UnarchivedActivitiesPort;
 import io.flashsale.domain.activity.Activity;
 
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
-import io.flashsale.application.port.out.ReconciliationReportsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationReport;

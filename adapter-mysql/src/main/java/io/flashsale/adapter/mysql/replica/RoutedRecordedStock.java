@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
-import io.flashsale.application.port.out.PurchaseScope;
-import io.flashsale.application.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.PurchaseScope;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.RecordedSku;

@@ -1,8 +1,8 @@
 package io.flashsale.adapter.mysql.replica;
 
 import io.flashsale.adapter.mysql.replica.ReplicaRouting.Reads;
-import io.flashsale.application.port.out.AdjustmentRecording;
-import io.flashsale.application.port.out.StockAdjustmentsPort;
+import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.StockAdjustment;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.mysql.cache;
 
-import io.flashsale.application.port.out.ActivityRecord;
-import io.flashsale.application.port.out.ActivityRecordsPort;
+import io.flashsale.application.sale.port.out.ActivityRecord;
+import io.flashsale.application.sale.port.out.ActivityRecordsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.application.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 

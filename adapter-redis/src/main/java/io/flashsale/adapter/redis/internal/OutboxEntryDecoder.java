@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.ReservationRecord;
-import io.flashsale.application.port.out.OutboxEntry;
+import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;

@@ -2,7 +2,7 @@ package io.flashsale.adapter.redis.local;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.flashsale.application.port.out.DeviceSightingsPort;
+import io.flashsale.application.reservation.port.out.DeviceSightingsPort;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.risk.DeviceId;
 

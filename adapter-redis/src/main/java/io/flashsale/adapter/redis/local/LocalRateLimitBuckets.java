@@ -2,9 +2,9 @@ package io.flashsale.adapter.redis.local;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.flashsale.application.port.out.BucketAnswer;
-import io.flashsale.application.port.out.BucketKey;
-import io.flashsale.application.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.BucketAnswer;
+import io.flashsale.application.reservation.port.out.BucketKey;
+import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
-import io.flashsale.application.port.out.HotStoreFiguresDisagreeException;
+import io.flashsale.application.shared.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;

@@ -1,7 +1,7 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.ReservationRecord;
-import io.flashsale.application.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.HotReservation;

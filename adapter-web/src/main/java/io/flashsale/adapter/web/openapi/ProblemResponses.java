@@ -1,10 +1,10 @@
 package io.flashsale.adapter.web.openapi;
 
+import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.adapter.web.security.AdminOnly;
 import io.flashsale.adapter.web.security.BuyerConfirmedPayment;
-import io.flashsale.application.port.in.AttemptOrigin;
 import io.flashsale.adapter.web.security.NotificationSignature;
-import io.flashsale.adapter.web.ProblemCode;
+import io.flashsale.application.reservation.model.AttemptOrigin;
 import io.flashsale.domain.reservation.BuyerId;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.headers.Header;

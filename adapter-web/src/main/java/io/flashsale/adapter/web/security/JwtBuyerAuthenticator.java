@@ -2,7 +2,7 @@ package io.flashsale.adapter.web.security;
 
 import io.flashsale.adapter.web.ProblemCode;
 import io.flashsale.adapter.web.security.VerifiedTokens.Verified;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Identifier;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.web.security;
 
-import io.flashsale.application.port.in.AttemptOrigin;
+import io.flashsale.application.reservation.model.AttemptOrigin;
 import io.flashsale.domain.risk.DeviceId;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;

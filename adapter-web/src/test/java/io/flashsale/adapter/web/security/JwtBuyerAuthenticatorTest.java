@@ -1,7 +1,7 @@
 package io.flashsale.adapter.web.security;
 
 import io.flashsale.adapter.web.ProblemCode;
-import io.flashsale.application.port.out.StoreUnavailableException;
+import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.testsupport.MovableClock;
 import io.flashsale.testsupport.TestBuyerTokens;

@@ -1,7 +1,0 @@
-package io.flashsale.application.port.in.archfixture;
-
-/** Breaks the rules on purpose: an in-port whose name does not end in UseCase. */
-public interface ReservationFinder {
-
-    Object find(String id);
-}

@@ -1,7 +1,0 @@
-package io.flashsale.application.port.out.archfixture;
-
-/** Breaks the rules on purpose: an out-port whose name does not end in Port. */
-public interface OrderArchive {
-
-    void archive(String reservationId);
-}
