@@ -1,6 +1,5 @@
 package io.flashsale.adapter.mysql;
 
-import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.shared.port.out.StoreContentionException;
 import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -39,6 +38,8 @@ import java.util.Arrays;
  */
 final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcessor {
 
+    private static final String APPLICATION = "io.flashsale.application.";
+
     /** Where HikariCP's stand-in for a connection it found broken throws from. */
     private static final String HIKARI_CLOSED_CONNECTION = "com.zaxxer.hikari.pool.ProxyConnection$ClosedConnection";
 
@@ -47,12 +48,19 @@ final class StoreUnavailableTranslation extends AbstractAdvisingBeanPostProcesso
         this.advisor = new DefaultPointcutAdvisor(new ComposablePointcut(portsOfThisAdapter()), new Translate());
     }
 
-    /** The adapter's classes that implement an application out-port (not its DAOs, mappers or configuration). */
+    /**
+     * The adapter's classes that implement an application out-port (not its DAOs, mappers or configuration). Out-ports
+     * live in each capability's {@code port.out} package (ADR 95), so any of those counts.
+     */
     private static ClassFilter portsOfThisAdapter() {
         String adapter = StoreUnavailableTranslation.class.getPackageName();
-        String ports = OrderPlacementPort.class.getPackageName();
         return type -> type.getPackageName().equals(adapter) && Arrays.stream(ClassUtils.getAllInterfacesForClass(type))
-                .anyMatch(port -> port.getPackageName().equals(ports));
+                .anyMatch(StoreUnavailableTranslation::isOutPort);
+    }
+
+    static boolean isOutPort(Class<?> type) {
+        String name = type.getPackageName();
+        return name.startsWith(APPLICATION) && name.endsWith(".port.out");
     }
 
     /**
