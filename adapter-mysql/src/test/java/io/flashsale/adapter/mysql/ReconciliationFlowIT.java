@@ -9,8 +9,10 @@ import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.RebuildPorts;
+import io.flashsale.application.reconciliation.service.ReconcileService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.ReconcilingPorts;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.service.ReservationService;
@@ -113,7 +115,7 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     private OrderService pipeline;
     private ReservationService reservations;
     private CancellationService cancellations;
-    private ReconciliationService reconciliation;
+    private ReconcileService reconciliation;
     private StockAdjustmentService adjustments;
 
     @BeforeEach
@@ -122,10 +124,12 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
         pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
         reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
         cancellations = new CancellationService(orders, orders, orders, hot, clock);
-        reconciliation = new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
-                hot, hot, hot,
-                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, orders, reports, metrics), clock, settings);
+        reconciliation = new ReconcileService(activities,
+                new ReconcilingPorts(hot, hot, RelayedEventsPort.NONE, PipelinePositionPort.NONE, recordedStock,
+                        recordedOrders, orders, reports, metrics),
+                new RebuildPorts(hot, hot, RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE,
+                        recordedStock, recordedOrders, metrics),
+                clock, settings);
         adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
                 adjustmentRecords, hot, hot,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),

@@ -11,8 +11,10 @@ import io.flashsale.application.reconciliation.port.out.PurchaseScope;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.RebuildPorts;
+import io.flashsale.application.reconciliation.service.ReconcileService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.ReconcilingPorts;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -278,12 +280,14 @@ class ReplicaReadsIT {
         }
     };
 
-    private ReconciliationService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
-                hot, hot, hot,
-                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, figures, recordedOrders,
-                orders, reports, new RecordingReconciliationMetrics()), clock,
-                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
+    private ReconcileService reconciliation(DamageableHotStore hot, RecordedStockPort figures, TestClock clock) {
+        RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
+        return new ReconcileService(activities,
+                new ReconcilingPorts(hot, hot, RelayedEventsPort.NONE, PipelinePositionPort.NONE, figures,
+                        recordedOrders, orders, reports, metrics),
+                new RebuildPorts(hot, hot, RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE,
+                        figures, recordedOrders, metrics),
+                clock, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
     }
 
     private static Reservation reserve(DamageableHotStore hot, ActivityId sale, Instant at) {

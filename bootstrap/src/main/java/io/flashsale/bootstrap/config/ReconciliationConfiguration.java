@@ -20,8 +20,14 @@ import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reconciliation.service.AdjustmentApprovalService;
-import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.LedgerRebuildService;
+import io.flashsale.application.reconciliation.service.RebuildPorts;
+import io.flashsale.application.reconciliation.service.ReconcileService;
+import io.flashsale.application.reconciliation.service.ReconciliationReportsService;
+import io.flashsale.application.reconciliation.service.ReconciliationScheduleService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.ReconcilingPorts;
+import io.flashsale.application.reconciliation.service.RepairApprovalService;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
@@ -54,27 +60,64 @@ public class ReconciliationConfiguration {
     }
 
     /**
-     * A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29), and one
-     * that keeps recovery marks has a lost sale's rebuild wait for the pipeline (ADR 30); without them, their null
-     * objects.
+     * A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29); without
+     * them, their null objects.
      */
     @Bean
-    ReconciliationService reconciliationService(MysqlActivityRepository activities, StockReservationPort stock,
-                                                HotStoreReconciliationPort hotStore,
-                                                HotStoreSettlementPort settlement, RecordedStockPort recorded,
-                                                RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
-                                                ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
-                                                Clock clock, ReconciliationSettings settings,
-                                                ObjectProvider<RelayedEventsPort> relayed,
-                                                ObjectProvider<RecoveryMarkPort> recoveryMarks,
-                                                ObjectProvider<PipelinePositionPort> pipeline) {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
-                stock, hotStore, settlement,
-                relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
+    ReconcilingPorts reconcilingPorts(StockReservationPort stock, HotStoreReconciliationPort hotStore,
+                                      RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                                      OrderTransitionsPort transitions, ReconciliationReportsPort reports,
+                                      ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
+                                      ObjectProvider<PipelinePositionPort> pipeline) {
+        return new ReconcilingPorts(stock, hotStore, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions,
+                reports, metrics);
+    }
+
+    /**
+     * A hot store that keeps recovery marks has a lost sale's rebuild wait for the pipeline (ADR 30); without them,
+     * their null objects.
+     */
+    @Bean
+    RebuildPorts rebuildPorts(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                              RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
+                              ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
+                              ObjectProvider<RecoveryMarkPort> recoveryMarks,
+                              ObjectProvider<PipelinePositionPort> pipeline) {
+        return new RebuildPorts(hotStore, settlement, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
-                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions, reports,
-                metrics),
-                clock, settings);
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, metrics);
+    }
+
+    @Bean
+    ReconcileService reconcileService(MysqlActivityRepository activities, ReconcilingPorts reconciling,
+                                      RebuildPorts rebuilding, Clock clock, ReconciliationSettings settings) {
+        return new ReconcileService(activities, reconciling, rebuilding, clock, settings);
+    }
+
+    @Bean
+    LedgerRebuildService ledgerRebuildService(MysqlActivityRepository activities, RebuildPorts rebuilding,
+                                              Clock clock) {
+        return new LedgerRebuildService(activities, rebuilding, clock);
+    }
+
+    @Bean
+    ReconciliationScheduleService reconciliationScheduleService(MysqlActivityRepository activities,
+                                                                ReconcilingPorts reconciling, RebuildPorts rebuilding,
+                                                                Clock clock, ReconciliationSettings settings) {
+        return new ReconciliationScheduleService(activities, reconciling, rebuilding, clock, settings);
+    }
+
+    @Bean
+    ReconciliationReportsService reconciliationReportsService(MysqlActivityRepository activities,
+                                                              ReconciliationReportsPort reports) {
+        return new ReconciliationReportsService(activities, reports);
+    }
+
+    @Bean
+    RepairApprovalService repairApprovalService(MysqlActivityRepository activities, ReconcilingPorts reconciling,
+                                                Clock clock, ReconciliationSettings settings) {
+        return new RepairApprovalService(activities, reconciling, clock, settings);
     }
 
     @Bean

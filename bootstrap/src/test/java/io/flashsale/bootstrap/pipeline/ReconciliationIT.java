@@ -15,8 +15,10 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.RebuildPorts;
+import io.flashsale.application.reconciliation.service.ReconcileService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
+import io.flashsale.application.reconciliation.service.ReconcilingPorts;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
@@ -229,11 +231,12 @@ class ReconciliationIT extends PipelineTestBase {
     @Test
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
             throws InterruptedException, ExecutionException {
-        ReconciliationService production = new ReconciliationService(new ReconciliationService.Ports(activities,
-                activities, activities,
-                stock, hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
-                recordedOrders, transitions, reports, reconciliationMetrics), Clock.systemUTC(),
-                ReconciliationSettings.DEFAULTS);
+        ReconcileService production = new ReconcileService(activities,
+                new ReconcilingPorts(stock, hotStore, relayed, PipelinePositionPort.NONE, recorded, recordedOrders,
+                        transitions, reports, reconciliationMetrics),
+                new RebuildPorts(hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
+                        recordedOrders, reconciliationMetrics),
+                Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
         String id = openSale(150);
         double repairsBefore = meters.counter(MicrometerReconciliationMetrics.REPAIRS).count();
         AtomicBoolean selling = new AtomicBoolean(true);

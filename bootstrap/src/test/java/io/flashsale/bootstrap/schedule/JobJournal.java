@@ -3,7 +3,7 @@ package io.flashsale.bootstrap.schedule;
 import io.flashsale.application.order.port.in.CompletePendingRestoresUseCase;
 import io.flashsale.application.order.service.PendingRestoreService;
 import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
-import io.flashsale.application.reconciliation.service.ReconciliationService;
+import io.flashsale.application.reconciliation.service.ReconciliationScheduleService;
 import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.sale.service.ArchiveService;
@@ -38,7 +38,7 @@ class JobJournal {
 
     @Bean
     @Primary
-    ScheduleReconciliationsUseCase recordedReconciliations(ReconciliationService real,
+    ScheduleReconciliationsUseCase recordedReconciliations(ReconciliationScheduleService real,
                                                            @Value("${test.instance}") String instance) {
         return () -> record(instance, "reconciliation", real::reconcileLive);
     }

@@ -1,6 +1,18 @@
 package io.flashsale.application.reconciliation.service;
 
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
+import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
+import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
+import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -25,6 +37,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.when;
+
 /** One open sale of one SKU and the two stores' views of it, for the reconciliation and adjustment tests. */
 final class ReconciliationFixtures {
 
@@ -39,6 +55,8 @@ final class ReconciliationFixtures {
     static final ReservationId R1 = ReservationId.of(SALE, "r1");
     static final ActivityItem ITEM = new ActivityItem(SKU, 10, null, 2);
     static final Activity OPEN_SALE = sale(SALE, NOW.minusSeconds(3600), NOW.plusSeconds(3600));
+    static final ReconciliationSettings SETTINGS = new ReconciliationSettings(Duration.ofSeconds(60), 3,
+            Duration.ofSeconds(60));
 
     private ReconciliationFixtures() {
     }
@@ -88,5 +106,29 @@ final class ReconciliationFixtures {
 
     static RecordedOrder order(ReservationId id, ReservationStatus status, boolean wasOrdered, Instant settledAt) {
         return new RecordedOrder(id, status, wasOrdered, settledAt);
+    }
+
+    /** A hot store without a view of its outbox or the broker: events are judged by their age. */
+    static ReconcilingPorts reconciling(StockReservationPort stock, HotStoreReconciliationPort hotStore,
+                                        RecordedStockPort recorded, RecordedOrdersPort orders,
+                                        OrderTransitionsPort transitions, ReconciliationReportsPort reports,
+                                        ReconciliationMetricsPort metrics) {
+        return new ReconcilingPorts(stock, hotStore, RelayedEventsPort.NONE, PipelinePositionPort.NONE, recorded,
+                orders, transitions, reports, metrics);
+    }
+
+    /** A hot store that keeps no recovery marks: a rebuild waits for nothing in the pipeline. */
+    static RebuildPorts rebuilding(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+                                   RecordedStockPort recorded, RecordedOrdersPort orders,
+                                   ReconciliationMetricsPort metrics) {
+        return new RebuildPorts(hotStore, settlement, RelayedEventsPort.NONE, RecoveryMarkPort.NONE,
+                PipelinePositionPort.NONE, recorded, orders, metrics);
+    }
+
+    /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */
+    static void rebuildable(HotStoreReconciliationPort hotStore, RecordedOrdersPort orders, Activity sale) {
+        when(hotStore.beginRebuild(sale.id(), NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
+        when(orders.ordersAfter(sale.id(), Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
+        when(hotStore.finishRebuild(eq(sale), eq("r1"), any())).thenReturn(true);
     }
 }

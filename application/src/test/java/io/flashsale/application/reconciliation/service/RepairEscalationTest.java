@@ -9,7 +9,6 @@ import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
-import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.testing.ActivityStore;
@@ -41,6 +40,8 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SKU;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.hot;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuilding;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.reconciling;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.recorded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -82,11 +83,16 @@ class RepairEscalationTest {
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
-    private ReconciliationService service() {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
-                stock, hotStore, settlement,
-                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, transitions, reports, metrics), CLOCK, settings());
+    private ReconcileService service() {
+        return new ReconcileService(activities,
+                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK, settings());
+    }
+
+    private RepairApprovalService approvals() {
+        return new RepairApprovalService(activities,
+                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics), CLOCK,
+                settings());
     }
 
     private static ReconciliationSettings settings() {
@@ -163,7 +169,7 @@ class RepairEscalationTest {
                 .thenReturn(recorded(10, 5, Map.of(ANN, 2L, BOB, 3L)));
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
 
-        ReconciliationReport report = service().approveRepair(SALE, SKU, "alice");
+        ReconciliationReport report = approvals().approveRepair(SALE, SKU, "alice");
 
         assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
         assertThat(report.driftUnits()).isEqualTo(5);
@@ -187,7 +193,7 @@ class RepairEscalationTest {
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY);
 
-        ReconciliationReport report = service().approveRepair(SALE, SKU, "bob-the-operator");
+        ReconciliationReport report = approvals().approveRepair(SALE, SKU, "bob-the-operator");
 
         assertThat(report.action()).isEqualTo(ReconciliationAction.NONE);
         verify(hotStore, times(1)).repair(any(), any());
@@ -205,7 +211,7 @@ class RepairEscalationTest {
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.RETRY);
 
-        ReconciliationReport report = service().approveRepair(SALE, SKU, "alice");
+        ReconciliationReport report = approvals().approveRepair(SALE, SKU, "alice");
 
         assertThat(report.action()).isEqualTo(ReconciliationAction.DEFERRED);
         verify(hotStore, times(3)).repair(any(), any());
@@ -217,7 +223,7 @@ class RepairEscalationTest {
         openSale();
         when(reports.awaitingReview(SALE)).thenReturn(List.of());
 
-        assertThatThrownBy(() -> service().approveRepair(SALE, SKU, "alice"))
+        assertThatThrownBy(() -> approvals().approveRepair(SALE, SKU, "alice"))
                 .isInstanceOf(NoRepairAwaitingApprovalException.class);
         verifyNoInteractions(hotStore);
     }
@@ -232,7 +238,7 @@ class RepairEscalationTest {
         ReconciliationReport report = service().reconcile(SALE, SKU);
 
         assertThat(report.isClean()).isTrue();
-        verify(reports).closeReviews(SALE, SKU, ReconciliationService.CLEARED_BY, NOW);
+        verify(reports).closeReviews(SALE, SKU, ActivityReconciler.CLEARED_BY, NOW);
     }
 
     @Test
@@ -264,7 +270,7 @@ class RepairEscalationTest {
 
     @Test
     void givenAnOperatorWithoutAName_whenARepairIsApproved_thenItIsRefused() {
-        assertThatThrownBy(() -> service().approveRepair(SALE, SKU, " "))
+        assertThatThrownBy(() -> approvals().approveRepair(SALE, SKU, " "))
                 .isInstanceOf(IllegalArgumentException.class);
         verifyNoInteractions(hotStore, reports);
     }

@@ -4,28 +4,21 @@ import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.model.ActivityReconciliation;
-import io.flashsale.application.reconciliation.model.RebuildOutcome;
-import io.flashsale.application.reconciliation.model.ReconciliationPass;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.port.out.HoldingsSlice;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
-import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.PurchaseScope;
-import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
-import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
-import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -65,12 +58,16 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.NOW;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.OPEN_SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.R1;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SETTINGS;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SKU;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.STALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.held;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.hot;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.order;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuildable;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuilding;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.reconciling;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.recorded;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.reserved;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.sale;
@@ -89,7 +86,7 @@ import static org.mockito.Mockito.verifyNoMoreInteractions;
 import static org.mockito.Mockito.when;
 
 @ExtendWith(MockitoExtension.class)
-class ReconciliationServiceTest {
+class ReconcileServiceTest {
 
     @Mock
     private ActivityStore activities;
@@ -110,19 +107,10 @@ class ReconciliationServiceTest {
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
-    private ReconciliationService service() {
-        return new ReconciliationService(new ReconciliationService.Ports(activities, activities, activities,
-                stock, hotStore, settlement,
-                RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                recordedOrders, transitions, reports, metrics), CLOCK,
-                new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));
-    }
-
-    /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */
-    private void rebuildable(Activity sale) {
-        when(hotStore.beginRebuild(sale.id(), NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
-        when(recordedOrders.ordersAfter(sale.id(), Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
-        when(hotStore.finishRebuild(eq(sale), eq("r1"), any())).thenReturn(true);
+    private ReconcileService service() {
+        return new ReconcileService(activities,
+                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK, SETTINGS);
     }
 
     private void openSale() {
@@ -577,7 +565,7 @@ class ReconciliationServiceTest {
                 .thenReturn(hot(new LedgerFigures(10, 0, 3, 7), Map.of(ANN, 2L, BOB, 1L), List.of(), "fp"));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
-        rebuildable(OPEN_SALE);
+        rebuildable(hotStore, recordedOrders, OPEN_SALE);
 
         ActivityReconciliation reconciliation = service().reconcile(SALE);
 
@@ -611,90 +599,5 @@ class ReconciliationServiceTest {
         assertThatThrownBy(() -> service().reconcile(SALE, new SkuId("zz"))).isInstanceOf(SkuNotFoundException.class);
         assertThatThrownBy(() -> service().reconcile(SALE)).isInstanceOf(ActivityArchivedException.class);
         verifyNoInteractions(hotStore);
-    }
-
-    @Test
-    void givenTheRebuildUseCase_thenItLoadsOnlyWhatIsMissingAndNeverAnEndedSale() {
-        openSale();
-        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
-                .thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
-        when(recordedOrders.ordersAfter(SALE, Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
-        when(hotStore.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
-        when(hotStore.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
-                new RebuildStart.Loaded(), new RebuildStart.Rebuilding(), new RebuildStart.OutboxPending());
-
-        assertThat(service().rebuild(SALE)).isEqualTo(RebuildOutcome.REBUILT);
-        assertThat(service().rebuild(SALE)).as("loaded already, by a warm-up or another instance")
-                .isEqualTo(RebuildOutcome.ALREADY_LOADED);
-        assertThat(service().rebuild(SALE)).as("another instance rebuilds it").isEqualTo(RebuildOutcome.IN_PROGRESS);
-        assertThat(service().rebuild(SALE)).as("reservations still in the outbox")
-                .isEqualTo(RebuildOutcome.IN_PROGRESS);
-        verify(hotStore, times(1)).finishRebuild(OPEN_SALE, "r1",
-                List.of(new SkuRebuild(SKU, 10, 4, Map.of(ANN, 4L), Set.of())));
-        assertThat(metrics.rebuilt).containsExactly(SALE);
-
-        ActivityId over = new ActivityId("over");
-        when(activities.findById(over)).thenReturn(Optional.of(sale(over, NOW.minusSeconds(7200), NOW.minusSeconds(1))));
-        when(activities.archivedAt(over)).thenReturn(Optional.empty());
-        assertThat(service().rebuild(over)).isEqualTo(RebuildOutcome.ENDED);
-    }
-
-    // ---- the schedule ----
-
-    @Test
-    void givenLoadedLostAndFailingSales_whenTheScheduleRuns_thenEachIsHandledAndTheFirstFailureThrownAtTheEnd() {
-        ActivityId healthy = new ActivityId("healthy");
-        ActivityId lost = new ActivityId("lost");
-        ActivityId broken = new ActivityId("broken");
-        ActivityId ended = new ActivityId("ended");
-        Activity open = sale(healthy, NOW.minusSeconds(60), NOW.plusSeconds(60));
-        Activity lostSale = sale(lost, NOW.minusSeconds(60), NOW.plusSeconds(60));
-        Activity brokenSale = sale(broken, NOW.minusSeconds(60), NOW.plusSeconds(60));
-        Activity endedSale = sale(ended, NOW.minusSeconds(600), NOW.minusSeconds(60));
-        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(brokenSale, open, lostSale));
-        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of(ended));
-        when(activities.findById(ended)).thenReturn(Optional.of(endedSale));
-        when(hotStore.snapshot(broken)).thenThrow(new IllegalStateException("redis down"));
-        when(hotStore.snapshot(healthy)).thenReturn(hot(healthy, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "f"));
-        when(recordedStock.recordedSku(eq(healthy), eq(SKU), eq(List.of()), any()))
-                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
-        when(hotStore.repair(eq(healthy), any())).thenReturn(LedgerRepairResult.REPAIRED);
-        when(hotStore.snapshot(lost)).thenReturn(Optional.empty())
-                .thenReturn(hot(lost, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "g"));
-        when(recordedStock.recordedSku(eq(lost), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 0, Map.of()));
-        rebuildable(lostSale);
-        when(hotStore.snapshot(ended)).thenReturn(Optional.empty());
-
-        assertThatThrownBy(() -> service().reconcileLive()).hasMessage("redis down");
-
-        verify(hotStore).repair(eq(healthy), any());
-        verify(hotStore).finishRebuild(eq(lostSale), eq("r1"), any());
-        verify(hotStore, never()).beginRebuild(eq(ended), any());
-        assertThat(metrics.repaired).extracting(ReconciliationReport::activityId).containsExactly(healthy);
-    }
-
-    @Test
-    void givenHealthyStores_whenTheScheduleRuns_thenItReportsWhatItReconciledAndNoFindings() {
-        Activity open = sale(SALE, NOW.minusSeconds(60), NOW.plusSeconds(60));
-        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(open));
-        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
-        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 1, 9), Map.of(ANN, 1L), List.of(), "f"));
-        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
-                .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
-
-        ReconciliationPass pass = service().reconcileLive();
-
-        assertThat(pass).isEqualTo(new ReconciliationPass(List.of(SALE), List.of(), List.of()));
-        assertThat(metrics.reported).hasSize(1);
-    }
-
-    @Test
-    void givenKeptReports_whenListed_thenTheRepositoryAnswersWithinTheBounds() {
-        when(activities.findById(SALE)).thenReturn(Optional.of(OPEN_SALE));
-        when(reports.findRecent(SALE, 20)).thenReturn(List.of());
-
-        assertThat(service().recent(SALE, 20)).isEmpty();
-        assertThatThrownBy(() -> service().recent(SALE, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> service().recent(SALE, 1001)).isInstanceOf(IllegalArgumentException.class);
     }
 }
