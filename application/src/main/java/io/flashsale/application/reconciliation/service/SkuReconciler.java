@@ -161,12 +161,7 @@ final class SkuReconciler {
                     run.decidedBy(reckoning);
                     run.released.addAll(reckoning.reservations(ReservationSettlement.FAILED_HELD));
                     boolean aboveLimit = aboveLimit(run, reckoning, landedAdjustments);
-                    String why = joined(aboveLimit ? "residual of " + reckoning.driftUnits()
-                            + " units is above the automatic repair's limit of " + settings.autoRepairLimit()
-                            + ", repaired at once: the repair " + (reckoning.loosenedUnits() == 0
-                            ? "only restricts what the hot store offers"
-                            : "loosens what the hot store offers by " + reckoning.loosenedUnits()
-                            + " units at most, within the limit") + " (ADR 99)" : "",
+                    String why = joined(aboveLimit ? repairedAboveLimit(reckoning) : "",
                             reckoning.shortfall() > 0 ? "short by " + reckoning.shortfall()
                             + ": reservations in flight exceed what the database has left, nothing available" : "");
                     ReconciliationReport report = run.finish(ReconciliationAction.REPAIRED, reckoning.targetSettled(),
@@ -242,6 +237,14 @@ final class SkuReconciler {
     private boolean aboveLimit(Run run, SkuReckoning reckoning, Set<Long> landedAdjustments) {
         return run.approvedBy == null && landedAdjustments.isEmpty()
                 && reckoning.driftUnits() > settings.autoRepairLimit();
+    }
+
+    /** Why a repair above the limit was not held back (ADR 99). */
+    private String repairedAboveLimit(SkuReckoning reckoning) {
+        String how = reckoning.loosenedUnits() == 0 ? "only restricts what the hot store offers"
+                : "loosens what the hot store offers by " + reckoning.loosenedUnits() + " units at most, within the limit";
+        return "residual of " + reckoning.driftUnits() + " units is above the automatic repair's limit of "
+                + settings.autoRepairLimit() + ", repaired at once: the repair " + how + " (ADR 99)";
     }
 
     /** The non-empty reasons, joined. */
