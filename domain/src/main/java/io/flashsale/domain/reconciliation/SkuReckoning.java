@@ -91,11 +91,6 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         return Math.max(Math.max(0, figures), holdingsLowered);
     }
 
-    /** The repair changes something and every change restricts what the hot store offers (ADR 99). */
-    public boolean repairOnlyRestricts() {
-        return needsRepair() && loosenedUnits() == 0;
-    }
-
     /** The reservations counted as {@code settlement}, in id order. */
     public List<ReservationId> reservations(ReservationSettlement settlement) {
         return settlements.entrySet().stream()

@@ -24,8 +24,8 @@ class RepairDirectionTest {
 
         assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
         assertThat(reckoning.driftUnits()).isEqualTo(20);
+        assertThat(reckoning.needsRepair()).isTrue();
         assertThat(reckoning.loosenedUnits()).isZero();
-        assertThat(reckoning.repairOnlyRestricts()).isTrue();
     }
 
     @Test
@@ -49,7 +49,6 @@ class RepairDirectionTest {
 
         assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.REDIS_BEHIND);
         assertThat(reckoning.loosenedUnits()).isEqualTo(20);
-        assertThat(reckoning.repairOnlyRestricts()).isFalse();
     }
 
     @Test
@@ -103,8 +102,8 @@ class RepairDirectionTest {
                 .recorded(100, 10).purchased("ann", 10)
                 .reckon();
 
+        assertThat(reckoning.needsRepair()).isTrue();
         assertThat(reckoning.loosenedUnits()).isZero();
-        assertThat(reckoning.repairOnlyRestricts()).isTrue();
     }
 
     @Test
@@ -118,6 +117,5 @@ class RepairDirectionTest {
 
         assertThat(reckoning.needsRepair()).isFalse();
         assertThat(reckoning.loosenedUnits()).isZero();
-        assertThat(reckoning.repairOnlyRestricts()).isFalse();
     }
 }
