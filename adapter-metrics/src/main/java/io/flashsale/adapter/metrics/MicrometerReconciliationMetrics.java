@@ -18,15 +18,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@value #DRIFT}{activity,sku} (the latest report's drift in units), {@value #REVIEW}{activity,sku} (the residual
- * waiting for an operator's approval, ADR 85), {@value #REPAIRS}, {@value #REBUILDS} and {@value #REDRIVES}. Every
- * repair is also a WARN line with the activity, SKU, classification and figures, for an operator to follow up; every
- * repair held back for review an ERROR line.
+ * waiting for an operator's approval, ADR 85), {@value #REPAIRS_ABOVE_LIMIT}{activity,sku} (repairs above that limit
+ * applied at once, for they only restricted Redis, ADR 99), {@value #REPAIRS}, {@value #REBUILDS} and
+ * {@value #REDRIVES}. Every repair is also a WARN line with the activity, SKU, classification and figures, for an
+ * operator to follow up; every repair held back for review, or applied above the limit, an ERROR line.
  */
 public final class MicrometerReconciliationMetrics implements ReconciliationMetricsPort {
 
     public static final String DRIFT = "flashsale.reconciliation.drift";
     public static final String REVIEW = "flashsale.reconciliation.review";
     public static final String REPAIRS = "flashsale.reconciliation.repairs";
+    public static final String REPAIRS_ABOVE_LIMIT = "flashsale.reconciliation.repairs.above.limit";
     public static final String REBUILDS = "flashsale.reconciliation.rebuilds";
     public static final String REDRIVES = "flashsale.reconciliation.redrives";
     public static final String ACTIVITY = "activity";
@@ -37,6 +39,7 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
     private final MeterRegistry registry;
     private final Map<String, AtomicLong> drifts = new ConcurrentHashMap<>();
     private final Map<String, AtomicLong> reviews = new ConcurrentHashMap<>();
+    private final Map<String, Counter> aboveLimit = new ConcurrentHashMap<>();
     private final Counter repairs;
     private final Counter rebuilds;
     private final Counter redrives;
@@ -68,6 +71,8 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
         // Registered with the drift gauge, so an alert on it finds the series at 0 before any review.
         AtomicLong review = gauge(reviews, REVIEW, "units of drift above flashsale.reconciliation.auto-repair-limit,"
                 + " left in Redis until an operator approves the repair (0: none waits)", activity, sku);
+        // Registered at 0 too: an increase over the counter then sees its first repair.
+        aboveLimitOf(activity, sku);
         if (report.action() == ReconciliationAction.NEEDS_REVIEW) {
             review.set(report.driftUnits());
             LOG.error("Reconciliation held back the repair of activity {} SKU {} for an operator: {}", activity, sku,
@@ -87,11 +92,28 @@ public final class MicrometerReconciliationMetrics implements ReconciliationMetr
     }
 
     @Override
+    public void repairedAboveLimit(ReconciliationReport report) {
+        aboveLimitOf(report.activityId().value(), report.skuId().value()).increment();
+        LOG.error("Reconciliation repaired activity {} SKU {} above the automatic repair's limit, without an operator,"
+                + " for the repair restricted Redis: find the cause; {}", report.activityId().value(),
+                report.skuId().value(), report.detail());
+    }
+
+    @Override
     public void rebuilt(ActivityId activityId, List<SkuRebuild> skus) {
         rebuilds.increment();
         LOG.warn("Rebuilt activity {} in Redis from the database of record: {}", activityId.value(),
                 skus.stream().map(sku -> sku.skuId().value() + " total=" + sku.total() + " sold=" + sku.sold())
                         .toList());
+    }
+
+    private Counter aboveLimitOf(String activity, String sku) {
+        return aboveLimit.computeIfAbsent(key(activity, sku), key -> Counter.builder(REPAIRS_ABOVE_LIMIT)
+                .description("repairs whose residual exceeded flashsale.reconciliation.auto-repair-limit, applied"
+                        + " without an operator for they loosened Redis within the limit (ADR 99)")
+                .tag(ACTIVITY, activity)
+                .tag(SKU, sku)
+                .register(registry));
     }
 
     private AtomicLong driftOf(String activity, String sku) {

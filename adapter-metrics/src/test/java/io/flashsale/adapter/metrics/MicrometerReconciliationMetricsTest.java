@@ -65,6 +65,28 @@ class MicrometerReconciliationMetricsTest {
         assertThat(registry.find(MicrometerReconciliationMetrics.REVIEW).gauges()).hasSize(2);
     }
 
+    @Test
+    void givenARepairAboveTheLimit_thenItsSkusCounterCountsIt_registeredAtZeroByTheSkusFirstReport() {
+        metrics.reported(report("sale-1", "sku-a", TRUTH));
+        assertThat(aboveLimit("sale-1", "sku-a")).isZero();
+
+        ReconciliationReport repaired = report("sale-1", "sku-a", new LedgerFigures(10, 0, 0, 10),
+                ReconciliationAction.REPAIRED);
+        metrics.reported(repaired);
+        metrics.repaired(repaired);
+        metrics.repairedAboveLimit(repaired);
+
+        assertThat(aboveLimit("sale-1", "sku-a")).isEqualTo(1);
+        assertThat(review("sale-1", "sku-a")).as("nothing waits: it was repaired").isZero();
+        assertThat(registry.counter(MicrometerReconciliationMetrics.REPAIRS).count()).isEqualTo(1);
+    }
+
+    private double aboveLimit(String activity, String sku) {
+        return registry.get(MicrometerReconciliationMetrics.REPAIRS_ABOVE_LIMIT)
+                .tag(MicrometerReconciliationMetrics.ACTIVITY, activity)
+                .tag(MicrometerReconciliationMetrics.SKU, sku).counter().count();
+    }
+
     private double review(String activity, String sku) {
         return registry.get(MicrometerReconciliationMetrics.REVIEW)
                 .tag(MicrometerReconciliationMetrics.ACTIVITY, activity)

@@ -16,6 +16,7 @@ public final class RecordingReconciliationMetrics implements ReconciliationMetri
 
     public final List<ReconciliationReport> reported = new CopyOnWriteArrayList<>();
     public final List<ReconciliationReport> repaired = new CopyOnWriteArrayList<>();
+    public final List<ReconciliationReport> repairedAboveLimit = new CopyOnWriteArrayList<>();
     public final List<ActivityId> rebuilt = new CopyOnWriteArrayList<>();
 
     @Override
@@ -26,6 +27,11 @@ public final class RecordingReconciliationMetrics implements ReconciliationMetri
     @Override
     public void repaired(ReconciliationReport report) {
         repaired.add(report);
+    }
+
+    @Override
+    public void repairedAboveLimit(ReconciliationReport report) {
+        repairedAboveLimit.add(report);
     }
 
     @Override

@@ -19,7 +19,9 @@ import java.time.Duration;
  *                        the pass yields to the buyers (ADR 64); 0: none
  * @param autoRepairLimit the largest residual in units (the largest difference over a SKU's figures and its buyers'
  *                        holdings) a pass repairs by itself; a larger one is reported NEEDS_REVIEW and left as found
- *                        until an operator approves the repair (ADR 85). 0: every repair waits for an operator
+ *                        until an operator approves the repair (ADR 85), unless the repair loosens Redis by no more
+ *                        than this: one that only restricts Redis applies at once (ADR 99). 0: every repair that
+ *                        loosens Redis waits for an operator
  */
 @ConfigurationProperties("flashsale.reconciliation")
 public record ReconciliationProperties(@DefaultValue("true") boolean scheduleEnabled,

@@ -107,6 +107,44 @@ class ReconciliationIT extends PipelineTestBase {
     }
 
     @Test
+    void givenAPromotedReplicaLackingTwelveOrderedUnits_whenReconciled_thenRepairedAtOnceAndTheUnitsAreNotSoldAgain() {
+        String id = openSale(12);
+        Map<String, String> accepted = reserveOneEach(id, 12);
+        awaitExactlyOneOrderEach(id, 12, accepted);
+        ActivityId activity = activity(id);
+        // As a replica promoted before the twelve reserve calls reached it: they never moved its counters or holdings.
+        // 12 units apart, above the default auto-repair limit of 10 (ADR 85), and every buyer past the per-buyer limit.
+        String stockKey = RedisKeys.stock(activity);
+        commands().hincrby(stockKey, RedisKeys.stockField(SKU_ID, "sold"), -12);
+        commands().hincrby(stockKey, RedisKeys.stockField(SKU_ID, "avail:1"), 12);
+        commands().hincrby(stockKey, RedisKeys.stockField(SKU_ID, "held"), -12);
+        accepted.values().forEach(buyer -> commands().hdel(RedisKeys.holdings(activity),
+                RedisKeys.holdingField(new BuyerId(buyer), SKU_ID)));
+        assertThat(redisLedger(id).ledger().available()).as("Redis offers the lost units again").isEqualTo(12);
+
+        JsonNode report = singleReport(reconcile(id));
+
+        assertThat(report.path("classification").asString()).as(report.toString()).isEqualTo("REDIS_AHEAD");
+        assertThat(report.path("action").asString()).as(report.toString()).isEqualTo("REPAIRED");
+        assertThat(report.path("driftUnits").asLong()).isEqualTo(12);
+        assertThat(report.path("detail").asString()).contains("above the automatic repair's limit of 10, repaired at"
+                + " once: the repair only restricts what the hot store offers");
+        assertRedisMatchesMysql(id, 0);
+        assertThat(meters.get(MicrometerReconciliationMetrics.REPAIRS_ABOVE_LIMIT)
+                .tag(MicrometerReconciliationMetrics.ACTIVITY, id).counter().count()).isEqualTo(1);
+        assertThat(meters.get(MicrometerReconciliationMetrics.REVIEW)
+                .tag(MicrometerReconciliationMetrics.ACTIVITY, id).gauge().value()).as("nothing waits").isZero();
+        // The lost units are not offered again: a new buyer finds the sale sold out, a buyer whose holding was lost
+        // is refused too, and MySQL keeps exactly the twelve orders.
+        ServiceClient.Reply newcomer = reserveAsync(id, buyer(999)).join();
+        assertThat(newcomer.status()).as(newcomer.body()).isEqualTo(409);
+        assertThat(newcomer.json().path("code").asString()).isEqualTo("SOLD_OUT");
+        ServiceClient.Reply again = reserveAsync(id, buyer(0)).join();
+        assertThat(again.status()).as(again.body()).isEqualTo(409);
+        assertExactlyOneOrderEach(id, 12, accepted);
+    }
+
+    @Test
     void givenRedisLostTheSaleMidSale_whenBuyersCome_then503UntilTheReconciliationRebuildsItThenItSellsOn() {
         String id = openSale(10);
         awaitExactlyOneOrderEach(id, 10, reserveOneEach(id, 4));

@@ -34,13 +34,15 @@ import java.util.Set;
  *                              reads them ({@link HotSkuSnapshot#withHoldings}) and reckons again before judging
  * @param heldDrift             the store's figure of the sum of holdings minus the holdings it read (0 when they were
  *                              not read): a repair writes the figure again
+ * @param holdingsLowered       the most units a repair takes off one buyer's stored holding, or off the store's figure
+ *                              of their sum when it writes that figure; 0 when it lowers none
  */
 public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, LedgerFigures actual,
                            List<HoldingMismatch> holdingMismatches, Map<ReservationId, ReservationSettlement> settlements,
                            ReconciliationClassification classification, LedgerFigures target,
                            LedgerFigures targetSettled, Map<BuyerId, Long> targetHoldings,
                            Map<BuyerId, Long> holdingChanges, Set<Long> adjustmentsToMark,
-                           long shortfall, boolean holdingsToRead, long heldDrift) {
+                           long shortfall, boolean holdingsToRead, long heldDrift, long holdingsLowered) {
 
     public SkuReckoning {
         Objects.requireNonNull(skuId, "skuId");
@@ -53,6 +55,9 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         targetHoldings = LargeMaps.copyOf(targetHoldings);
         holdingChanges = LargeMaps.copyOf(holdingChanges);
         adjustmentsToMark = Set.copyOf(adjustmentsToMark);
+        if (holdingsLowered < 0) {
+            throw new IllegalArgumentException("holdingsLowered is not negative: " + holdingsLowered);
+        }
     }
 
     public LedgerFigures drift() {
@@ -69,6 +74,21 @@ public record SkuReckoning(SkuId skuId, String version, LedgerFigures expected, 
         long holdings = holdingMismatches.stream()
                 .mapToLong(mismatch -> Math.abs(mismatch.actual() - mismatch.expected())).max().orElse(0);
         return Math.max(drift().largest(), holdings);
+    }
+
+    /**
+     * How far the repair would loosen what the hot store offers, in units: the most it would add to the available
+     * units or the total, or take off reserved, sold, a buyer's holding or their sum (ADR 99). 0 when every change it
+     * makes only restricts the hot store (fewer units available, more counted reserved, sold or held): such a repair
+     * can neither oversell nor let a buyer past the limit, whatever its size.
+     */
+    public long loosenedUnits() {
+        // The target is seen as the actual figures are (the same moves on their way applied to both), so their
+        // difference is what the repair writes over what the store holds now.
+        LedgerFigures change = targetSettled.minus(actual);
+        long figures = Math.max(Math.max(change.available(), change.total()),
+                Math.max(-change.reserved(), -change.sold()));
+        return Math.max(Math.max(0, figures), holdingsLowered);
     }
 
     /** The reservations counted as {@code settlement}, in id order. */

@@ -106,10 +106,26 @@ public final class StockReconciliation {
         Set<Long> toMark = new TreeSet<>();
         unapplied.forEach(adjustment -> toMark.add(adjustment.id()));
         Map<BuyerId, Long> targetHoldings = hot.holdingsRead() ? books.targetHoldings() : Map.of();
+        Map<BuyerId, Long> holdingChanges = hot.holdingsRead() ? changes(hot.holdings(), targetHoldings) : Map.of();
         return new SkuReckoning(hot.skuId(), hot.version(), expected, actual, mismatches, settlements,
-                classification, target, books.asSettled(target), targetHoldings,
-                hot.holdingsRead() ? changes(hot.holdings(), targetHoldings) : Map.of(), toMark, shortfall,
-                heldSumDrift != 0, heldDrift);
+                classification, target, books.asSettled(target), targetHoldings, holdingChanges, toMark, shortfall,
+                heldSumDrift != 0, heldDrift, lowered(hot, holdingChanges, targetHoldings, heldDrift));
+    }
+
+    /**
+     * The most units a repair takes off one buyer's stored holding, or off the stored sum of holdings when it writes
+     * that sum (it does when the sum itself was wrong; otherwise the sum moves with the holdings written).
+     */
+    private static long lowered(HotSkuSnapshot hot, Map<BuyerId, Long> holdingChanges,
+                                Map<BuyerId, Long> targetHoldings, long heldDrift) {
+        long lowered = 0;
+        for (Map.Entry<BuyerId, Long> change : holdingChanges.entrySet()) {
+            lowered = Math.max(lowered, hot.holdings().getOrDefault(change.getKey(), 0L) - change.getValue());
+        }
+        if (heldDrift != 0) {
+            lowered = Math.max(lowered, hot.heldUnits() - sum(targetHoldings));
+        }
+        return lowered;
     }
 
     /**

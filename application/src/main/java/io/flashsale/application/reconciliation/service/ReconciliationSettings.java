@@ -21,7 +21,8 @@ import java.time.Duration;
  *                      (ADR 59); 0 turns the audit off
  * @param autoRepairLimit the largest residual, in units ({@link io.flashsale.domain.reconciliation.SkuReckoning#driftUnits}),
  *                        a repair rewrites without an operator; a larger one is reported NEEDS_REVIEW and left as found
- *                        until an operator approves its repair (ADR 85)
+ *                        until an operator approves its repair (ADR 85), unless its repair loosens what the hot store
+ *                        offers by no more than this ({@code SkuReckoning#loosenedUnits}, ADR 99)
  */
 public record ReconciliationSettings(Duration grace, int attempts, Duration lead, Duration redriveWindow,
                                      int auditPages, long autoRepairLimit) {

@@ -160,11 +160,16 @@ final class SkuReconciler {
                     forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
                     run.decidedBy(reckoning);
                     run.released.addAll(reckoning.reservations(ReservationSettlement.FAILED_HELD));
-                    String why = reckoning.shortfall() > 0 ? "short by " + reckoning.shortfall()
-                            + ": reservations in flight exceed what the database has left, nothing available" : "";
+                    boolean aboveLimit = aboveLimit(run, reckoning, landedAdjustments);
+                    String why = joined(aboveLimit ? repairedAboveLimit(reckoning) : "",
+                            reckoning.shortfall() > 0 ? "short by " + reckoning.shortfall()
+                            + ": reservations in flight exceed what the database has left, nothing available" : "");
                     ReconciliationReport report = run.finish(ReconciliationAction.REPAIRED, reckoning.targetSettled(),
                             why);
                     metrics.repaired(report);
+                    if (aboveLimit) {
+                        metrics.repairedAboveLimit(report);
+                    }
                     return Optional.of(report);
                 }
                 case RETRY -> {
@@ -219,12 +224,32 @@ final class SkuReconciler {
     }
 
     /**
-     * Drift above the limit waits for an operator (ADR 85), unless one approved this run, or the run follows an audited
-     * stock adjustment the hot store refused: that adjustment is the operator's decision already.
+     * Drift above the limit waits for an operator (ADR 85) when its repair would loosen what the hot store offers by
+     * more than the limit too (ADR 99): a repair that only restricts it, or loosens it within the limit, is applied
+     * whole. Never when an operator approved this run, or the run follows an audited stock adjustment the hot store
+     * refused: that adjustment is the operator's decision already.
      */
     private boolean escalates(Run run, SkuReckoning reckoning, Set<Long> landedAdjustments) {
+        return aboveLimit(run, reckoning, landedAdjustments) && reckoning.loosenedUnits() > settings.autoRepairLimit();
+    }
+
+    /** Drift above the limit in a run the limit applies to. */
+    private boolean aboveLimit(Run run, SkuReckoning reckoning, Set<Long> landedAdjustments) {
         return run.approvedBy == null && landedAdjustments.isEmpty()
                 && reckoning.driftUnits() > settings.autoRepairLimit();
+    }
+
+    /** Why a repair above the limit was not held back (ADR 99). */
+    private String repairedAboveLimit(SkuReckoning reckoning) {
+        String how = reckoning.loosenedUnits() == 0 ? "only restricts what the hot store offers"
+                : "loosens what the hot store offers by " + reckoning.loosenedUnits() + " units at most, within the limit";
+        return "residual of " + reckoning.driftUnits() + " units is above the automatic repair's limit of "
+                + settings.autoRepairLimit() + ", repaired at once: the repair " + how + " (ADR 99)";
+    }
+
+    /** The non-empty reasons, joined. */
+    private static String joined(String first, String second) {
+        return first.isEmpty() || second.isEmpty() ? first + second : first + "; " + second;
     }
 
     /**

@@ -19,6 +19,8 @@ import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationClassification;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
@@ -55,7 +57,8 @@ import static org.mockito.Mockito.when;
 
 /**
  * ADR 85: drift up to the auto-repair limit is repaired at once; above it the SKU is left as found and reported
- * NEEDS_REVIEW until an operator approves, and an approval repairs what is found then, never what was seen.
+ * NEEDS_REVIEW until an operator approves, and an approval repairs what is found then, never what was seen. ADR 99:
+ * above the limit, a repair that only restricts what Redis offers, or loosens it within the limit, is applied at once.
  */
 @ExtendWith(MockitoExtension.class)
 class RepairEscalationTest {
@@ -109,6 +112,27 @@ class RepairEscalationTest {
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 3, PURCHASES));
     }
 
+    /** Redis counts 3 units more sold than the database (6 of 10), each buyer 1 or 2 units more: a repair loosens. */
+    private void redisBehindByThree() {
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 6, 4), Map.of(ANN, 2L, BOB, 4L),
+                List.of(), "v1"));
+    }
+
+    /** Redis lost every sale (a promoted replica without the last writes): a repair only restricts. */
+    private void redisLostTheThreeSold() {
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
+    }
+
+    /**
+     * Redis lost the three sold, and still holds {@code units} for bob's FAILED reservation, which a repair gives back:
+     * a repair that restricts by 3 and loosens by {@code units}.
+     */
+    private void redisLostTheThreeSoldAndHoldsForAFailedReservation(long units) {
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, units, 0, 10 - units), Map.of(BOB, units),
+                List.of(ReconciliationFixtures.held(new ReservationId("sale.f1"), BOB, ReservationStatus.FAILED,
+                        units)), "v1"));
+    }
+
     private void underReview() {
         ReconciliationReport open = new ReconciliationReport(SALE, SKU, NOW.minusSeconds(60),
                 ReconciliationClassification.REDIS_AHEAD, ReconciliationAction.NEEDS_REVIEW,
@@ -140,15 +164,15 @@ class RepairEscalationTest {
     }
 
     @Test
-    void givenAResidualAboveTheLimit_thenRedisIsLeftAsFoundAndTheSkuReportedNeedsReviewWithTheResidual() {
+    void givenAResidualAboveTheLimitWhoseRepairLoosens_thenRedisIsLeftAsFoundAndTheSkuReportedNeedsReview() {
         openSale();
-        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
+        redisBehindByThree();
         databaseSoldThree();
 
         ReconciliationReport report = service().reconcile(SALE, SKU);
 
         assertThat(report.action()).isEqualTo(ReconciliationAction.NEEDS_REVIEW);
-        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_BEHIND);
         assertThat(report.driftUnits()).isEqualTo(3);
         assertThat(report.after()).isEqualTo(report.actual());
         assertThat(report.detail()).contains("residual of 3 units is above the automatic repair's limit of 2");
@@ -157,6 +181,60 @@ class RepairEscalationTest {
         verify(reports, never()).closeReviews(any(), any(), any(), any());
         assertThat(metrics.reported).containsExactly(report);
         assertThat(metrics.repaired).isEmpty();
+        assertThat(metrics.repairedAboveLimit).isEmpty();
+    }
+
+    @Test
+    void givenAResidualAboveTheLimitWhoseRepairOnlyRestricts_thenRepairedAtOnceAndReportedAsAboveTheLimit() {
+        openSale();
+        redisLostTheThreeSold();
+        databaseSoldThree();
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = service().reconcile(SALE, SKU);
+
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+        assertThat(report.driftUnits()).isEqualTo(3);
+        assertThat(report.detail()).contains("residual of 3 units is above the automatic repair's limit of 2,"
+                + " repaired at once: the repair only restricts what the hot store offers (ADR 99)");
+        LedgerRepair written = repairWritten();
+        assertThat(written.figures()).isEqualTo(new LedgerFigures(10, 0, 3, 7));
+        assertThat(written.holdings()).isEqualTo(PURCHASES);
+        verify(reports).save(report);
+        assertThat(metrics.repaired).containsExactly(report);
+        assertThat(metrics.repairedAboveLimit).as("an operator still hears of it").containsExactly(report);
+    }
+
+    @Test
+    void givenAResidualAboveTheLimitWhoseRepairLoosensWithinTheLimit_thenTheWholeRepairIsAppliedAtOnce() {
+        openSale();
+        // Redis lost the three sold (restricting) and the repair gives back bob's FAILED 2 units (the limit).
+        redisLostTheThreeSoldAndHoldsForAFailedReservation(2);
+        databaseSoldThree();
+        when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
+
+        ReconciliationReport report = service().reconcile(SALE, SKU);
+
+        assertThat(report.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(report.driftUnits()).isEqualTo(3);
+        assertThat(report.detail()).contains("loosens what the hot store offers by 2 units at most, within the limit");
+        assertThat(repairWritten().figures()).isEqualTo(new LedgerFigures(10, 0, 3, 7));
+        assertThat(metrics.repairedAboveLimit).containsExactly(report);
+    }
+
+    @Test
+    void givenAResidualAboveTheLimitWhoseRepairLoosensAboveTheLimit_thenTheWholeRepairWaitsEvenItsRestrictingPart() {
+        openSale();
+        // Redis lost the three sold (restricting) and the repair gives back bob's FAILED 3 units (above the limit).
+        redisLostTheThreeSoldAndHoldsForAFailedReservation(3);
+        databaseSoldThree();
+
+        ReconciliationReport report = service().reconcile(SALE, SKU);
+
+        assertThat(report.action()).isEqualTo(ReconciliationAction.NEEDS_REVIEW);
+        verify(hotStore, never()).repair(any(), any());
+        assertThat(metrics.repairedAboveLimit).isEmpty();
     }
 
     @Test
@@ -245,7 +323,7 @@ class RepairEscalationTest {
     void givenASkuUnderReview_whenAPassStillFindsTheResidual_thenTheReviewStaysOpen() {
         openSale();
         underReview();
-        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
+        redisBehindByThree();
         databaseSoldThree();
 
         assertThat(service().reconcile(SALE, SKU).action()).isEqualTo(ReconciliationAction.NEEDS_REVIEW);
@@ -254,7 +332,7 @@ class RepairEscalationTest {
 
     @Test
     void givenAStockAdjustmentTheHotStoreRefused_whenItsSkuIsReconciled_thenARepairAboveTheLimitIsNotHeldBack() {
-        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "v1"));
+        redisBehindByThree();
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
         SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, transitions, reports,

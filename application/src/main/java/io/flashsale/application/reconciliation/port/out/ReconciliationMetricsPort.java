@@ -15,6 +15,14 @@ public interface ReconciliationMetricsPort {
     /** A repair rewrote the SKU from the database of record: count it and log the activity, SKU and figures. */
     void repaired(ReconciliationReport report);
 
+    /**
+     * A repair above {@code flashsale.reconciliation.auto-repair-limit} was applied without an operator, for it loosened
+     * what the hot store offers by no more than the limit (ADR 99): count it per SKU, so that an operator still hears of
+     * a residual that size. Called after {@link #repaired}.
+     */
+    default void repairedAboveLimit(ReconciliationReport report) {
+    }
+
     /** An activity the hot store had lost was loaded again from the database of record. */
     void rebuilt(ActivityId activityId, List<SkuRebuild> skus);
 
