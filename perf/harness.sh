@@ -295,6 +295,9 @@ for SPEC in "${JARS[@]}"; do
   REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
   JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
   JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}${APART:+ (pipeline apart)}
+  # Each jar has a Redis of its own, so its hot rows take the pool from its start again: the same buyers, whose tokens
+  # its own ceiling row verified first, as every other jar of the run.
+  HOT_NEXT=0
   REDIS_PORT=$(free_port); PORT=$(free_port); KAFKA_PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   mkdir -p "$WORK/redis-$REDIS_PORT"
