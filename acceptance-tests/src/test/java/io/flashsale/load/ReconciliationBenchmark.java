@@ -2,8 +2,10 @@ package io.flashsale.load;
 
 import io.flashsale.adapter.redis.RedisActivityArchive;
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.adapter.redis.RedisHotStoreRebuild;
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRelayedEvents;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.redis.internal.LuaScript;
@@ -32,13 +34,13 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XReadArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -142,7 +144,9 @@ public final class ReconciliationBenchmark {
                             int seconds, int threads, int rebuildHoldings) throws Exception {
         RedisCommands<String, String> redis = connection.sync();
         var stock = new RedisStockReservationAdapter(connection, REGISTRY);
-        var hotStore = new RedisHotStoreReconciliation(connection, REGISTRY, READ_PACE);
+        var hotStore = new RedisHotStoreReconciliation(connection, READ_PACE);
+        var rebuild = new RedisHotStoreRebuild(connection, REGISTRY);
+        var relayed = new RedisRelayedEvents(connection);
         System.out.printf("reconciliation's read pace: %s%n", READ_PACE);
         var archive = new RedisActivityArchive(connection, REGISTRY);
         Map<String, String> scriptNames = scriptNames(redis);
@@ -162,7 +166,7 @@ public final class ReconciliationBenchmark {
 
         // The warm-up runs closed loop. Its first half runs the background passes too, so that the JIT has compiled
         // them before any phase counts; its second half's throughput is the saturation rate an offered share is of.
-        Background warming = new Background(hotStore, archive, sale.id());
+        Background warming = new Background(hotStore, relayed, archive, sale.id());
         warming.start();
         reserveFor(stock, sale.id(), seconds / 2, threads, "warm", 0);
         warming.stop();
@@ -183,7 +187,7 @@ public final class ReconciliationBenchmark {
             String busyTokens = "b" + cycle;
             phases.add(phase("quiet " + cycle, redis,
                     () -> reserveFor(stock, sale.id(), seconds, threads, quietTokens), null));
-            Background work = new Background(hotStore, archive, sale.id());
+            Background work = new Background(hotStore, relayed, archive, sale.id());
             phases.add(phase("with passes " + cycle, redis,
                     () -> reserveFor(stock, sale.id(), seconds, threads, busyTokens), work));
         }
@@ -200,7 +204,7 @@ public final class ReconciliationBenchmark {
             for (int n = 0; !stopRebuilds.get(); n++) {
                 Activity lost = sale(new ActivityId("bench-lost-" + n), Instant.now(), rebuildHoldings);
                 long start = System.nanoTime();
-                rebuildInPages(hotStore, lost, rebuildHoldings);
+                rebuildInPages(rebuild, lost, rebuildHoldings);
                 rebuildMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
                 rebuilds.incrementAndGet();
                 redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
@@ -242,7 +246,7 @@ public final class ReconciliationBenchmark {
             Activity lost = sale(new ActivityId("bench-lost-" + pageSize), now, rebuildHoldings);
             redis.slowlogReset();
             long start = System.nanoTime();
-            int pages = rebuildInPages(hotStore, lost, rebuildHoldings, pageSize);
+            int pages = rebuildInPages(rebuild, lost, rebuildHoldings, pageSize);
             double millis = (System.nanoTime() - start) / 1e6;
             long[] steps = durations(redis.slowlogGet(100_000), rebuildPageSha);
             System.out.printf("bounded rebuild of %,d orders in %,d pages of %d: %.0f ms end to end; rebuild_page.lua"
@@ -332,6 +336,7 @@ public final class ReconciliationBenchmark {
     private static final class Background {
 
         private final RedisHotStoreReconciliation hotStore;
+        private final RedisRelayedEvents relayed;
         private final RedisActivityArchive archive;
         private final ActivityId sale;
         private final AtomicBoolean stop = new AtomicBoolean();
@@ -340,8 +345,10 @@ public final class ReconciliationBenchmark {
         final AtomicLong cpuNanos = new AtomicLong();
         private Thread thread;
 
-        Background(RedisHotStoreReconciliation hotStore, RedisActivityArchive archive, ActivityId sale) {
+        Background(RedisHotStoreReconciliation hotStore, RedisRelayedEvents relayed, RedisActivityArchive archive,
+                   ActivityId sale) {
             this.hotStore = hotStore;
+            this.relayed = relayed;
             this.archive = archive;
             this.sale = sale;
         }
@@ -359,7 +366,7 @@ public final class ReconciliationBenchmark {
                     hotStore.repair(sale, new LedgerRepair(SKU, look.figures(), Map.of(), Set.of(),
                             HotSkuSnapshot.MOVING, 4, 1));
                     archive.reservedCount(sale);
-                    hotStore.outboxDrained(sale);
+                    relayed.outboxDrained(sale);
                     passes.incrementAndGet();
                     if (PASS_PAUSE_MILLIS > 0) {
                         try {
@@ -460,7 +467,7 @@ public final class ReconciliationBenchmark {
         }
     }
 
-    private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers) {
+    private static int rebuildInPages(RedisHotStoreRebuild hotStore, Activity lost, long buyers) {
         return rebuildInPages(hotStore, lost, buyers, REBUILD_PAGE);
     }
 
@@ -473,7 +480,7 @@ public final class ReconciliationBenchmark {
     }
 
     /** The rebuild's steps as LedgerRebuild runs them, from made-up orders: one ORDERED unit per buyer. */
-    private static int rebuildInPages(RedisHotStoreReconciliation hotStore, Activity lost, long buyers, int pageSize) {
+    private static int rebuildInPages(RedisHotStoreRebuild hotStore, Activity lost, long buyers, int pageSize) {
         RebuildStart.Started started = (RebuildStart.Started) hotStore.beginRebuild(lost.id(), Instant.now());
         Instant at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         Optional<ReservationId> after = Optional.empty();

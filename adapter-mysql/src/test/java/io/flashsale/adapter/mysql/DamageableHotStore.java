@@ -2,11 +2,15 @@ package io.flashsale.adapter.mysql;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reference.InMemoryStockReservations;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -37,7 +41,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * persistence), losing one SKU's ledger (a deleted key), and re-driven events kept for the test to deliver as a relay
  * would. Every move goes to the current reference store.
  */
-final class DamageableHotStore implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort {
+final class DamageableHotStore implements StockReservationPort, HeldReservationsPort, ReservationTransitionsPort,
+        HotStoreReconciliationPort, HotStoreRebuildPort, HotStoreAdjustmentPort, HotStoreSettlementPort {
 
     private volatile InMemoryStockReservations store = new InMemoryStockReservations();
     final List<ReservationId> redriven = new CopyOnWriteArrayList<>();

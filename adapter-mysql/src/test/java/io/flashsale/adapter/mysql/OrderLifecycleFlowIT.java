@@ -36,7 +36,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -54,6 +53,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,12 +101,12 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
 
     @BeforeEach
     void wireTheServices() {
-        pipeline = new OrderService(orders, orders, orders, hot, NO_METRICS, clock);
-        cancellations = new CancellationService(orders, orders, orders, hot, clock);
-        payments = new PaymentService(orders, orders, hot, clock);
+        pipeline = new OrderService(orders, orders, orders, hot, hot, NO_METRICS, clock);
+        cancellations = new CancellationService(orders, orders, orders, hot, hot, clock);
+        payments = new PaymentService(orders, orders, hot, hot, clock);
         expiry = new ExpiryService(orders, orders, hot, clock);
         sweep = new PendingRestoreService(orders, hot, clock);
-        reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
+        reservations = new ReservationService(hot, hot, activities, orders, () -> token().substring(0, 20), clock);
     }
 
     private Books books() {
@@ -126,7 +126,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
             looked.countDown();
             await(cancelled);
         }, args -> {
-        }), orders, orders, hot, NO_METRICS, clock);
+        }), orders, orders, hot, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -165,7 +165,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(cancelled);
-        }), orders, orders, hot, NO_METRICS, clock);
+        }), orders, orders, hot, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -228,7 +228,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(paid);
-        }), orders, orders, hot, NO_METRICS, clock);
+        }), orders, orders, hot, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));
@@ -260,7 +260,7 @@ class OrderLifecycleFlowIT extends LifecycleDatabase {
         }, args -> {
             committed.countDown();
             await(paid);
-        }), orders, orders, hot, NO_METRICS, clock);
+        }), orders, orders, hot, hot, NO_METRICS, clock);
 
         try (ExecutorService consumer = Executors.newSingleThreadExecutor()) {
             Future<OrderPlacement> placing = consumer.submit(() -> pausedPipeline.placeOrder(reservation));

@@ -43,7 +43,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -59,6 +58,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -121,17 +121,17 @@ class ReconciliationFlowIT extends ReconciliationDatabase {
     @BeforeEach
     void wireTheServices() {
         ReconciliationSettings settings = new ReconciliationSettings(GRACE, 5, Duration.ofSeconds(60));
-        pipeline = new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock);
-        reservations = new ReservationService(hot, activities, orders, () -> token().substring(0, 20), clock);
-        cancellations = new CancellationService(orders, orders, orders, hot, clock);
+        pipeline = new OrderService(orders, orders, orders, hot, hot, NO_PIPELINE_METRICS, clock);
+        reservations = new ReservationService(hot, hot, activities, orders, () -> token().substring(0, 20), clock);
+        cancellations = new CancellationService(orders, orders, orders, hot, hot, clock);
         reconciliation = new ReconcileService(activities,
                 new ReconcilingPorts(hot, hot, RelayedEventsPort.NONE, PipelinePositionPort.NONE, recordedStock,
-                        recordedOrders, orders, reports, metrics),
+                recordedOrders, orders, reports, metrics),
                 new RebuildPorts(hot, hot, RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE,
                         recordedStock, recordedOrders, metrics),
                 clock, settings);
         adjustments = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
-                adjustmentRecords, hot, hot,
+                adjustmentRecords, hot, hot, hot,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, orders, reports, metrics, SaleChangesPort.none()),
                 clock, settings);
     }

@@ -45,7 +45,6 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import org.springframework.transaction.support.TransactionTemplate;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -55,6 +54,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
 
 import static io.flashsale.adapter.mysql.ReconciliationSales.A;
 import static io.flashsale.adapter.mysql.ReconciliationSales.line;
@@ -247,7 +247,7 @@ class ReplicaReadsIT {
 
             Reservation sold = reserve(hot, sale.id(), sales.era.plusSeconds(5));
             TestClock clock = new TestClock(sales.era.plusSeconds(6));
-            assertThat(new OrderService(orders, orders, orders, hot, NO_PIPELINE_METRICS, clock).placeOrder(sold))
+            assertThat(new OrderService(orders, orders, orders, hot, hot, NO_PIPELINE_METRICS, clock).placeOrder(sold))
                     .isInstanceOf(OrderPlacement.Placed.class);
             assertThat(hot.stock(sale.id()).orElseThrow().getFirst().ledger()).isEqualTo(new StockLedger(5, 0, 1));
             awaitTrue(lenient::replicaInUse, Duration.ofSeconds(10), "the lag within the generous bound");
@@ -284,7 +284,7 @@ class ReplicaReadsIT {
         RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
         return new ReconcileService(activities,
                 new ReconcilingPorts(hot, hot, RelayedEventsPort.NONE, PipelinePositionPort.NONE, figures,
-                        recordedOrders, orders, reports, metrics),
+                recordedOrders, orders, reports, metrics),
                 new RebuildPorts(hot, hot, RelayedEventsPort.NONE, RecoveryMarkPort.NONE, PipelinePositionPort.NONE,
                         figures, recordedOrders, metrics),
                 clock, new ReconciliationSettings(Duration.ofSeconds(60), 3, Duration.ofSeconds(60)));

@@ -1,10 +1,10 @@
 package io.flashsale.adapter.outage;
 
-import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.outage.model.DegradedException;
 import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -14,7 +14,6 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
-import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -49,9 +48,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * Reads the application makes of the hot store while it is out (the reservation a payment or a cancellation looks
  * for) answer "the hot store holds nothing": the database of record knows every order, those of the database path
- * included.
+ * included. A reservation's moves ({@link io.flashsale.application.reservation.port.out.ReservationTransitionsPort})
+ * do not pass here: they go to Redis, whose failures the order pipeline's own tolerance handles.
  */
-public final class FailoverStockReservations implements StockReservationPort {
+public final class FailoverStockReservations implements StockReservationPort, HeldReservationsPort {
 
     /**
      * Redis's answers are needed for those accepted but not yet in MySQL when an outage begins: a few seconds of the
@@ -63,6 +63,7 @@ public final class FailoverStockReservations implements StockReservationPort {
     private static final int MEMORY_CAPACITY = 50_000;
 
     private final StockReservationPort redis;
+    private final HeldReservationsPort redisRecords;
     private final ReserveOnDatabaseUseCase database;
     private final CircuitBreaker breaker;
     private final Bulkhead bulkhead;
@@ -73,9 +74,12 @@ public final class FailoverStockReservations implements StockReservationPort {
     private final Set<ActivityId> activities = ConcurrentHashMap.newKeySet();
     private volatile boolean paused;
 
-    public FailoverStockReservations(StockReservationPort redis, ReserveOnDatabaseUseCase database,
-                                     CircuitBreaker breaker, Bulkhead bulkhead, Duration retryAfter) {
+    /** @param redisRecords Redis's reservation records, read while the breaker is CLOSED */
+    public FailoverStockReservations(StockReservationPort redis, HeldReservationsPort redisRecords,
+                                     ReserveOnDatabaseUseCase database, CircuitBreaker breaker, Bulkhead bulkhead,
+                                     Duration retryAfter) {
         this.redis = redis;
+        this.redisRecords = redisRecords;
         this.database = database;
         this.breaker = breaker;
         this.bulkhead = bulkhead;
@@ -201,43 +205,13 @@ public final class FailoverStockReservations implements StockReservationPort {
     }
 
     @Override
-    public boolean release(ReservationId reservationId) {
-        return redis.release(reservationId);
-    }
-
-    @Override
-    public boolean release(ReservationId reservationId, Instant cancelledAt) {
-        return redis.release(reservationId, cancelledAt);
-    }
-
-    @Override
     public Optional<Instant> cancelledAt(ReservationId reservationId) {
-        return hotStoreOut() ? Optional.empty() : redis.cancelledAt(reservationId);
-    }
-
-    @Override
-    public Optional<ReservationStatus> restore(PendingRestore restore) {
-        return redis.restore(restore);
-    }
-
-    @Override
-    public boolean markPaid(ReservationId reservationId) {
-        return redis.markPaid(reservationId);
-    }
-
-    @Override
-    public boolean confirm(ReservationId reservationId) {
-        return redis.confirm(reservationId);
-    }
-
-    @Override
-    public boolean fail(ReservationId reservationId) {
-        return redis.fail(reservationId);
+        return hotStoreOut() ? Optional.empty() : redisRecords.cancelledAt(reservationId);
     }
 
     @Override
     public Optional<Reservation> findReservation(ReservationId reservationId) {
-        return hotStoreOut() ? Optional.empty() : redis.findReservation(reservationId);
+        return hotStoreOut() ? Optional.empty() : redisRecords.findReservation(reservationId);
     }
 
     @Override

@@ -6,10 +6,12 @@ import io.flashsale.application.reconciliation.model.RebuildRetryPass;
 import io.flashsale.application.reconciliation.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
+import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
@@ -37,7 +39,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The switch between Redis and the database path, and back, with real threads: which store decides in each state of
@@ -62,7 +63,7 @@ class FailoverStockReservationsTest {
     private final CircuitBreaker breaker = CircuitBreaker.of("test", CircuitBreakerConfig.custom()
             .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50)
             .automaticTransitionFromOpenToHalfOpenEnabled(false).waitDurationInOpenState(Duration.ofDays(1)).build());
-    private final FailoverStockReservations failover = new FailoverStockReservations(redis(),
+    private final FailoverStockReservations failover = new FailoverStockReservations(redis(), redisRecords(),
             request -> {
                 databaseCalls.incrementAndGet();
                 await(databaseGate);
@@ -95,6 +96,15 @@ class FailoverStockReservationsTest {
         assertThat(databaseCalls).hasValue(1);
         assertThat(redisCalls).hasValue(2);
         assertThat(failover.findReservation(ReservationId.of(SALE, "any"))).isEmpty();
+        assertThat(failover.cancelledAt(ReservationId.of(SALE, "any"))).isEmpty();
+    }
+
+    @Test
+    void givenRedisUp_whenReservationsAreRead_thenRedisRecordsAnswer() {
+        ReservationId id = ReservationId.of(SALE, "held");
+
+        assertThat(failover.findReservation(id)).map(Reservation::id).contains(id);
+        assertThat(failover.cancelledAt(id)).contains(NOW);
     }
 
     @Test
@@ -375,7 +385,7 @@ class FailoverStockReservationsTest {
                 new Class<?>[]{io.flashsale.application.reservation.port.out.StockReservationPort.class},
                 (proxy, method, args) -> {
                     if (!method.getName().equals("reserve")) {
-                        return method.getName().equals("findReservation") ? Optional.empty() : null;
+                        return null;
                     }
                     redisCalls.incrementAndGet();
                     if (redisDown.get()) {
@@ -383,6 +393,22 @@ class FailoverStockReservationsTest {
                     }
                     return new ReservationOutcome.Reserved(((ReservationRequest) args[0]).toReservation());
                 });
+    }
+
+    /** Redis's records: every reservation held, cancelled at NOW; read only while the breaker is CLOSED. */
+    private static HeldReservationsPort redisRecords() {
+        return new HeldReservationsPort() {
+            @Override
+            public Optional<Reservation> findReservation(ReservationId id) {
+                return Optional.of(new ReservationRequest(id, new BuyerId("buyer"), new RequestId("held"),
+                        List.of(new ReservationLine(SKU, 1)), NOW).toReservation());
+            }
+
+            @Override
+            public Optional<Instant> cancelledAt(ReservationId id) {
+                return Optional.of(NOW);
+            }
+        };
     }
 
     private static void await(CountDownLatch latch) {

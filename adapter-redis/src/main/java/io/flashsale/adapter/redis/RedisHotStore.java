@@ -1,38 +1,42 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
+import io.flashsale.adapter.redis.internal.ReplicaWait;
 import io.flashsale.application.blocklist.port.out.BlocklistChangesPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OutboxNewsPort;
 import io.flashsale.application.order.port.out.ReservationOutboxPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.port.out.StockReturnsPort;
 import io.flashsale.application.sale.port.out.EvictionPolicyPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
-import io.flashsale.adapter.redis.internal.ReplicaWait;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ConnectionIntent;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -267,8 +271,14 @@ public final class RedisHotStore implements AutoCloseable {
         }
     }
 
+    /** The hot path, in calls of the default batch bound; {@link #reservationRoles()} for the reservations' moves. */
     public StockReservationPort stockReservations() {
         return stockReservations(RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+    }
+
+    /** As {@link #reservationRoles(int, ReplicaAcknowledgement)} with the default batch bound, no replica awaited. */
+    public ReservationRoles reservationRoles() {
+        return reservationRoles(RedisStockReservationAdapter.DEFAULT_MAX_BATCH, ReplicaAcknowledgement.NONE);
     }
 
     /**
@@ -291,6 +301,17 @@ public final class RedisHotStore implements AutoCloseable {
      *                        on), opened on first use. Call it once.
      */
     public StockReservationPort stockReservations(int maxBatch, ReplicaAcknowledgement acknowledgement) {
+        return reservationRoles(maxBatch, acknowledgement).hotPath();
+    }
+
+    /**
+     * The reservation adapter in each of its roles, each a port of its own (ADR 0101): the hot path, the records it
+     * holds, and their moves after the decision.
+     *
+     * @param maxBatch        as {@link #stockReservations(int)}
+     * @param acknowledgement as {@link #stockReservations(int, ReplicaAcknowledgement)}. Call it once.
+     */
+    public ReservationRoles reservationRoles(int maxBatch, ReplicaAcknowledgement acknowledgement) {
         if (acknowledgement.waits() && acknowledgement.timeout().compareTo(commands.timeout()) >= 0) {
             throw new IllegalArgumentException("a WAIT of " + acknowledgement.timeout() + " must end within the"
                     + " command timeout " + commands.timeout() + ", or a slow replica would fail the reservation");
@@ -300,8 +321,20 @@ public final class RedisHotStore implements AutoCloseable {
         if (wait != null) {
             replicaWait.set(wait);
         }
-        return HotStoreOutages.translating(new RedisStockReservationAdapter(commands, outboxRegistry,
-                returns::announce, news::announce, windowByRedisTime, maxBatch, wait));
+        RedisStockReservationAdapter adapter = new RedisStockReservationAdapter(commands, outboxRegistry,
+                returns::announce, news::announce, windowByRedisTime, maxBatch, wait);
+        return new ReservationRoles(HotStoreOutages.translating(StockReservationPort.class, adapter),
+                HotStoreOutages.translating(HeldReservationsPort.class, adapter),
+                HotStoreOutages.translating(ReservationTransitionsPort.class, adapter));
+    }
+
+    /**
+     * @param hotPath     warm-up, reserve and the figures the buyer's page reads
+     * @param held        the reservation records a read, a payment or the pipeline asks for
+     * @param transitions confirm, fail, release, mark paid and restore
+     */
+    public record ReservationRoles(StockReservationPort hotPath, HeldReservationsPort held,
+                                   ReservationTransitionsPort transitions) {
     }
 
     /** Reserve calls whose WAIT saw the replicas asked for, and calls it returned short; zeros when none waits. */
@@ -388,24 +421,33 @@ public final class RedisHotStore implements AutoCloseable {
     }
 
     /**
-     * Reconciliation's adapter in each of its roles, each a port of its own, so the application is handed every role
-     * it uses rather than discovering one behind another.
+     * Reconciliation's adapters, one per role, each a port of its own (ADR 0101), so the application is handed every
+     * role it uses rather than discovering one behind another.
      *
      * @param readPace as {@link #reconciliation(double)}
      */
     public ReconciliationRoles reconciliationRoles(double readPace) {
-        RedisHotStoreReconciliation adapter = new RedisHotStoreReconciliation(redis, outboxRegistry, returns::announce,
-                new ReadPace(readPace));
-        return new ReconciliationRoles(HotStoreOutages.translating(HotStoreReconciliationPort.class, adapter),
-                HotStoreOutages.translating(RelayedEventsPort.class, adapter),
-                HotStoreOutages.translating(RecoveryMarkPort.class, adapter));
+        ReadPace pace = new ReadPace(readPace);
+        return new ReconciliationRoles(
+                HotStoreOutages.translating(HotStoreReconciliationPort.class,
+                new RedisHotStoreReconciliation(redis, returns::announce, pace)),
+                HotStoreOutages.translating(HotStoreRebuildPort.class,
+                        new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce)),
+                HotStoreOutages.translating(HotStoreAdjustmentPort.class,
+                        new RedisStockAdjustments(redis, returns::announce)),
+                HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace)),
+                HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)));
     }
 
     /**
-     * @param relayedEvents the outbox and the broker positions the relay recorded (ADR 29)
-     * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
+     * @param reconciliation the look, the repair and the re-drive
+     * @param rebuild        loading a lost sale again from the database of record
+     * @param adjustments    audited stock adjustments
+     * @param relayedEvents  the outbox and the broker positions the relay recorded (ADR 29)
+     * @param recoveryMarks  where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
      */
-    public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, RelayedEventsPort relayedEvents,
+    public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, HotStoreRebuildPort rebuild,
+                                      HotStoreAdjustmentPort adjustments, RelayedEventsPort relayedEvents,
                                       RecoveryMarkPort recoveryMarks) {
     }
 

@@ -1,33 +1,21 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.OutboxRedrive;
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReadPace;
-import io.flashsale.adapter.redis.internal.ReservationLines;
-import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.SnapshotReply;
-import io.flashsale.application.order.port.out.EventPosition;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.port.out.HoldingsSlice;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
-import io.flashsale.application.reconciliation.port.out.PipelineMark;
-import io.flashsale.application.reconciliation.port.out.RebuildStart;
-import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
-import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
-import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
-import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
-import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.domain.stock.LedgerAdjustment;
-import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.ScanArgs;
@@ -37,16 +25,13 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 
 /**
  * Reconciliation on Redis. The snapshot is read in pages ({@link PagedReads}) between two reads of the per-SKU figures
@@ -55,11 +40,9 @@ import java.util.stream.Collectors;
  * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
  * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
  */
-public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, RelayedEventsPort,
-        RecoveryMarkPort {
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
 
     private final RedisClusterCommands<String, String> redis;
-    private final String outboxRegistry;
     /** Fields and entries one atomic snapshot may read: a few milliseconds, whatever the sale. */
     static final int ATOMIC_SNAPSHOT_LIMIT = 2000;
 
@@ -67,49 +50,33 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     private final LuaScript smallSnapshot;
     private final LuaScript figures;
     private final LuaScript repair;
-    private final LuaScript redrive;
+    private final OutboxRedrive redrive;
     private final LuaScript settledScript;
-    private final LuaScript adjust;
-    private final LuaScript rebuildBegin;
-    private final LuaScript rebuildPage;
-    private final LuaScript rebuildFinish;
     private final Consumer<ActivityId> returns;
 
-    /** Registers rebuilt activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection) {
-        this(connection, RedisKeys.outboxActivities());
-    }
-
-    /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
-    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
-        this(connection, outboxRegistry, 0);
+        this(connection, 0);
     }
 
     /**
      * @param readPace how the paged reads of a look, the audit and the holdings yield between their pages: after each
      *                 page a pause this many times as long as the page took (0: none)
      */
-    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, String outboxRegistry,
-                                       double readPace) {
-        this(connection.sync(), outboxRegistry, activityId -> { }, new ReadPace(readPace));
+    public RedisHotStoreReconciliation(StatefulRedisConnection<String, String> connection, double readPace) {
+        this(connection.sync(), activityId -> { }, new ReadPace(readPace));
     }
 
-    /** @param returns told after every repair, adjustment and rebuild: each may make units buyable again */
-    RedisHotStoreReconciliation(RedisClusterCommands<String, String> redis, String outboxRegistry,
-                                Consumer<ActivityId> returns, ReadPace pace) {
+    /** @param returns told after every repair: it may make units buyable again */
+    RedisHotStoreReconciliation(RedisClusterCommands<String, String> redis, Consumer<ActivityId> returns,
+                                ReadPace pace) {
         this.returns = returns;
         this.redis = redis;
-        this.outboxRegistry = outboxRegistry;
         this.pages = new PagedReads(redis, pace);
         this.smallSnapshot = LuaScript.load(redis, "reconcile_snapshot");
         this.figures = LuaScript.load(redis, "reconcile_figures");
         this.repair = LuaScript.load(redis, "reconcile_repair");
-        this.redrive = LuaScript.load(redis, "reconcile_redrive");
+        this.redrive = new OutboxRedrive(redis);
         this.settledScript = LuaScript.load(redis, "reconcile_settled");
-        this.adjust = LuaScript.load(redis, "adjust");
-        this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
-        this.rebuildPage = LuaScript.load(redis, "rebuild_page");
-        this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
     }
 
     /**
@@ -285,175 +252,8 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     @Override
     public boolean redrive(ReservationId reservationId) {
-        return redrive(reservationId, "*", Duration.ZERO);
+        return redrive.redrive(reservationId, OutboxRedrive.ANY_POSITION, Duration.ZERO);
     }
 
-    @Override
-    public boolean redrive(ReservationId reservationId, Optional<EventPosition> seenAt, Duration window) {
-        return redrive(reservationId, seenAt.map(EventPosition::toString).orElse(""), window);
-    }
 
-    private boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
-        Long appended = redrive.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), seenAt,
-                Long.toString(window.toMillis()));
-        return appended == 1L;
-    }
-
-    @Override
-    public Map<ReservationId, EventPosition> positions(ActivityId activityId, Collection<ReservationId> ids) {
-        Map<ReservationId, EventPosition> positions = new HashMap<>();
-        List<ReservationId> all = List.copyOf(ids);
-        for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
-            List<ReservationId> page = all.subList(from, Math.min(all.size(), from + PagedReads.PAGE));
-            String[] fields = page.stream().map(ReservationId::value).toArray(String[]::new);
-            List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
-            for (int i = 0; i < page.size(); i++) {
-                EventPosition position = ReservationRecord.read(values.get(i).getValueOrElse(null))
-                        .map(ReservationRecord::position).orElse(null);
-                if (position != null) {
-                    positions.put(page.get(i), position);
-                }
-            }
-        }
-        return positions;
-    }
-
-    @Override
-    public Set<ReservationId> unrelayed(ActivityId activityId, Collection<ReservationId> ids) {
-        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
-        return ids.stream().filter(id -> waiting.contains(id.value())).collect(Collectors.toSet());
-    }
-
-    @Override
-    public Optional<PipelineMark> recoveryMark(ActivityId activityId) {
-        Map<String, String> offsets = redis.hgetall(RedisKeys.recovery(activityId));
-        if (offsets == null || offsets.isEmpty()) {
-            return Optional.empty();
-        }
-        Map<Integer, Long> mark = new HashMap<>();
-        offsets.forEach((partition, offset) -> mark.put(Integer.parseInt(partition), Long.parseLong(offset)));
-        return Optional.of(new PipelineMark(mark));
-    }
-
-    /** A mark with no partitions (an empty topic) is kept as one field, so that it is still found as taken. */
-    @Override
-    public void keepRecoveryMark(ActivityId activityId, PipelineMark mark) {
-        Map<String, String> fields = new HashMap<>();
-        mark.offsets().forEach((partition, offset) -> fields.put(partition.toString(), offset.toString()));
-        if (fields.isEmpty()) {
-            fields.put("0", "0");
-        }
-        redis.hset(RedisKeys.recovery(activityId), fields);
-    }
-
-    @Override
-    public void clearRecoveryMark(ActivityId activityId) {
-        redis.del(RedisKeys.recovery(activityId));
-    }
-
-    @Override
-    public boolean outboxDrained(ActivityId activityId) {
-        return pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP).isEmpty();
-    }
-
-    @Override
-    public LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
-        List<Object> reply = adjust.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(delta),
-                Long.toString(adjustmentId));
-        returns.accept(activityId);
-        return switch (ScriptReplies.text(reply, 0)) {
-            case "APPLIED" -> new LedgerAdjustment.Applied(new StockLedger(ScriptReplies.number(reply, 1),
-                    ScriptReplies.number(reply, 2), ScriptReplies.number(reply, 3)));
-            case "ALREADY_APPLIED" -> new LedgerAdjustment.AlreadyApplied();
-            case "REFUSED" -> new LedgerAdjustment.Refused(ScriptReplies.number(reply, 1));
-            case "UNKNOWN_SKU" -> new LedgerAdjustment.UnknownSku();
-            case "NOT_LOADED" -> new LedgerAdjustment.NotLoaded();
-            default -> throw new IllegalStateException("adjust.lua answered " + reply);
-        };
-    }
-
-    /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
-    static final long REBUILD_LEASE_SECONDS = 30;
-
-    @Override
-    public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
-        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
-                Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
-        return switch (ScriptReplies.text(reply, 0)) {
-            case "LOADED" -> new RebuildStart.Loaded();
-            case "BUSY" -> ScriptReplies.text(reply, 1).startsWith("rebuild ") ? new RebuildStart.Rebuilding()
-                    : new RebuildStart.OutboxPending();
-            case "STARTED" -> {
-                String cursor = ScriptReplies.text(reply, 2);
-                yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
-                        cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
-                        Instant.ofEpochMilli(Long.parseLong(ScriptReplies.text(reply, 3))));
-            }
-            default -> throw new IllegalStateException("rebuild_begin.lua answered " + reply);
-        };
-    }
-
-    @Override
-    public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
-                               ReservationId last, List<Order> orders) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
-                RedisKeys.acceptedRequests(activityId)};
-        List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
-                last.value(), activityId.value()));
-        for (Order order : orders) {
-            args.add(order.id().value());
-            args.add(order.buyerId().value());
-            args.add(order.requestId().value());
-            args.add(order.status().name());
-            args.add(order.reservedAt().toString());
-            args.add(ReservationLines.encode(order.lines()));
-        }
-        Long written = rebuildPage.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
-        return written == 1L;
-    }
-
-    @Override
-    public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
-        ActivityId activityId = activity.id();
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId),
-                RedisKeys.acceptedRequests(activityId)};
-        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId, skus));
-        if (ready != 1L) {
-            return false;
-        }
-        // As a warm-up does: the relays read the activity's outbox again.
-        redis.sadd(outboxRegistry, activityId.value());
-        returns.accept(activityId);
-        return true;
-    }
-
-    private static String[] finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
-        Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
-        List<String> args = new ArrayList<>(List.of(rebuildId,
-                Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
-                Long.toString(activity.endsAt().getEpochSecond()), Integer.toString(activity.endsAt().getNano()),
-                Integer.toString(activity.perUserLimit().max()),
-                activity.items().stream().map(item -> item.skuId().value()).collect(Collectors.joining(",")),
-                Integer.toString(activity.items().size())));
-        for (ActivityItem item : activity.items()) {
-            SkuRebuild sku = bySku.get(item.skuId());
-            if (sku == null) {
-                throw new IllegalArgumentException("no figures to rebuild SKU " + item.skuId() + " of " + activity.id());
-            }
-            args.add(item.skuId().value());
-            args.add(Long.toString(sku.total()));
-            args.add(Integer.toString(activity.limitFor(item).max()));
-            args.add(Integer.toString(item.segments()));
-            args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
-        }
-        args.add(activity.paused() ? "1" : "0");
-        return args.toArray(String[]::new);
-    }
 }

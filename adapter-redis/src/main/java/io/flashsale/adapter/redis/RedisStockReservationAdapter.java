@@ -8,6 +8,8 @@ import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
 import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -35,12 +37,13 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The stock port on Redis: every move is one Lua script, so Redis serializes them as the reference
- * {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}. Reserve attempts of one
+ * The hot path, its records and their moves on Redis: every move is one Lua script, so Redis serializes them as the
+ * reference {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}. Reserve attempts of one
  * sale that arrive while a call of it is in flight go together in its next call ({@link ReserveBatcher}, ADR 0068).
  * Thread-safe: many threads may share the one connection.
  */
-public final class RedisStockReservationAdapter implements StockReservationPort {
+public final class RedisStockReservationAdapter
+        implements StockReservationPort, HeldReservationsPort, ReservationTransitionsPort {
 
     /** Attempts per reserve call at most, unless told otherwise (ADR 0068). */
     public static final int DEFAULT_MAX_BATCH = 64;

@@ -35,8 +35,9 @@ abstract class HotStoreSaleTestBase {
 
     final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     final RedisStockReservationAdapter stock = SharedRedis.adapter();
-    final RedisHotStoreReconciliation hotStore =
-            SharedRedis.reconciliation();
+    final RedisHotStoreReconciliation hotStore = SharedRedis.reconciliation();
+    final RedisHotStoreRebuild hotStoreRebuild = SharedRedis.rebuild();
+    final RedisStockAdjustments hotStoreAdjustments = SharedRedis.adjustments();
     final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.commands(), SharedRedis.registry());
     final ActivityId activityId;
 

@@ -193,7 +193,8 @@ class KeyedSoldOutAnswersIT {
         assertThat(attempt(other, "early", "early-key")).isEqualTo(new ReservationOutcome.SoldOut(SKU));
         assertThat(scriptCalls()).as("answered from memory before the return").isEqualTo(before);
 
-        assertThat(stores.getFirst().stockReservations().release(accepted.getFirst().id(), Instant.now())).isTrue();
+        assertThat(stores.getFirst().reservationRoles().transitions().release(accepted.getFirst().id(),
+                   Instant.now())).isTrue();
 
         // The other instance hears the return over pub/sub (within 100 ms, RedisStockReturnsIT); five seconds is the
         // margin of a loaded build machine. Until then it may still answer from memory.
@@ -301,7 +302,7 @@ class KeyedSoldOutAnswersIT {
                 }));
             }
             running.add(threads.submit(() -> {
-                var stock = stores.getFirst().stockReservations();
+                var stock = stores.getFirst().reservationRoles().transitions();
                 while (given.size() < 5 && running.stream().limit(8).anyMatch(future -> !future.isDone())) {
                     accepted.values().stream().filter(r -> !given.contains(r)).findAny().ifPresent(reservation -> {
                         if (stock.release(reservation.id(), Instant.now())) {

@@ -87,7 +87,8 @@ class PackagedRedisScriptsIT {
         var stock = new RedisStockReservationAdapter(connection, registry);
         var outbox = new RedisReservationOutbox(connection, registry);
         var settlement = new RedisHotStoreSettlement(connection.sync(), activity -> { });
-        var reconciliation = new RedisHotStoreReconciliation(connection, registry);
+        var reconciliation = new RedisHotStoreReconciliation(connection);
+        var relayed = new RedisRelayedEvents(connection);
         var archive = new RedisActivityArchive(connection, registry);
         Activity sale = sale(10);
 
@@ -115,7 +116,7 @@ class PackagedRedisScriptsIT {
         assertThat(claimed).hasSize(10);
         outbox.acknowledge(activityId, claimed);
         assertThat(outbox.backlog(activityId)).isEqualTo(OutboxBacklog.EMPTY);
-        assertThat(reconciliation.outboxDrained(activityId)).isTrue();
+        assertThat(relayed.outboxDrained(activityId)).isTrue();
 
         // The order pipeline places eight in a batch and one singly, and one is refused (its unit stays reserved).
         settlement.settle(activityId, ids(made.subList(0, 8)), List.of());

@@ -37,8 +37,7 @@ class RedisActivityArchiveIT {
     private final RedisClusterCommands<String, String> redis = fixture.redis;
     private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.commands(), fixture.registry);
     /** Where the application asks whether an outbox is drained; the archive's delete checks the same in its script. */
-    private final RelayedEventsPort relayed = new RedisHotStoreReconciliation(SharedRedis.commands(), fixture.registry,
-            activityId -> { }, ReadPace.NONE);
+    private final RelayedEventsPort relayed = new RedisRelayedEvents(SharedRedis.commands(), ReadPace.NONE);
     private final List<ActivityId> extraActivities = new ArrayList<>();
 
     @AfterEach

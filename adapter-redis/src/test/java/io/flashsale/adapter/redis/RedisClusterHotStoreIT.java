@@ -62,7 +62,8 @@ class RedisClusterHotStoreIT {
     @Test
     void givenSalesOnEveryMaster_whenEachIsWarmedUpReservedAndReleased_thenEveryMasterRunsTheScripts()
             throws InterruptedException {
-        var stock = store.stockReservations();
+        var roles = store.reservationRoles();
+        var stock = roles.hotPath();
         Set<String> withNews = ConcurrentHashMap.newKeySet();
         otherInstance.outboxNews().subscribe(new OutboxNewsListener() {
             @Override
@@ -92,7 +93,7 @@ class RedisClusterHotStoreIT {
             ReservationOutcome outcome = stock.reserve(new ReservationRequest(id, new BuyerId("b"), new RequestId("k"),
                     List.of(new ReservationLine(SKU, 1)), Instant.now()));
             assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
-            assertThat(stock.release(id, Instant.now())).isTrue();
+            assertThat(roles.transitions().release(id, Instant.now())).isTrue();
             assertThat(stock.stock(sale).orElseThrow().getFirst().ledger().available()).isEqualTo(1);
         }
 

@@ -40,7 +40,7 @@ class RedisModelBasedIT {
         System.out.println("[model-based] seed " + seed + " (replay with -D" + SEED_PROPERTY + "=" + seed + ")");
 
         new ReservationModelRun(seed, SharedRedis.adapter(),
-                new RedisHotStoreReconciliation(SharedRedis.connection(), SharedRedis.registry()),
+                new RedisHotStoreReconciliation(SharedRedis.connection()),
                 SharedRedis.connection().sync(), SEEN).run(STEPS);
     }
 

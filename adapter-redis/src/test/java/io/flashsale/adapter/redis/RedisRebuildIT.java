@@ -64,14 +64,14 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         Order annsFailed = order(ANN, ReservationStatus.FAILED, line(B, 2));
 
         RebuildStart.Started started = begin();
-        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), bobsPaid.id(),
+        assertThat(hotStoreRebuild.rebuildPage(activityId, started.rebuildId(), Optional.empty(), bobsPaid.id(),
                 List.of(annsOrder, bobsPaid))).isTrue();
         assertThat(attempt(ANN, "mid-rebuild", line(A, 1))).as("a half-done rebuild is never served")
                 .isEqualTo(new ReservationOutcome.NotReady());
-        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Rebuilding());
-        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.of(bobsPaid.id()),
+        assertThat(hotStoreRebuild.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Rebuilding());
+        assertThat(hotStoreRebuild.rebuildPage(activityId, started.rebuildId(), Optional.of(bobsPaid.id()),
                 annsFailed.id(), List.of(bobsExpired, annsFailed))).isTrue();
-        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
 
         assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(A, new StockLedger(30, 0, 5)), new SkuStock(B, new StockLedger(4, 0, 1)));
@@ -93,14 +93,14 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
                 .contains(ReservationStatus.EXPIRED);
         assertThat(stock.stock(activityId).orElseThrow()).containsExactly(
                 new SkuStock(A, new StockLedger(30, 0, 5)), new SkuStock(B, new StockLedger(4, 0, 1)));
-        assertThat(hotStore.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(hotStoreAdjustments.adjust(activityId, A, 1, 3)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
         assertThat(attempt(ANN, "more", line(A, 3))).isEqualTo(new ReservationOutcome.LimitExceeded(A, 5, 3));
         assertThat(attempt(ANN, "fresh", line(A, 2))).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(redis.sismember(SharedRedis.registry(), activityId.value())).isTrue();
         assertThat(redis.hkeys(RedisKeys.meta(activityId))).doesNotContain("rebuilding", "rebuildCursor");
 
-        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Loaded());
-        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).as("finished steps write nothing")
+        assertThat(hotStoreRebuild.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.Loaded());
+        assertThat(hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals)).as("finished steps write nothing")
                 .isFalse();
     }
 
@@ -151,10 +151,10 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
 
         RebuildStart.Started started = begin();
         assertThat(acceptedKeys.read(activityId)).as("being refilled").isEmpty();
-        assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), onlyInMySql.id(),
+        assertThat(hotStoreRebuild.rebuildPage(activityId, started.rebuildId(), Optional.empty(), onlyInMySql.id(),
                 List.of(onlyInMySql, asOrder(ordered, ReservationStatus.ORDERED)))).isTrue();
         assertThat(acceptedKeys.read(activityId)).as("being refilled").isEmpty();
-        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
 
         var read = acceptedKeys.read(activityId).orElseThrow();
         assertThat(read.mayHold(new BuyerId("cid"), onlyInMySql.requestId())).isTrue();
@@ -196,12 +196,12 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         Reservation waiting = reserve(ANN, line(A, 1));
         redis.del(RedisKeys.meta(activityId));
 
-        assertThat(hotStore.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.OutboxPending());
+        assertThat(hotStoreRebuild.beginRebuild(activityId, SINCE)).isEqualTo(new RebuildStart.OutboxPending());
 
         assertThat(stock.findReservation(waiting.id())).isPresent();
         assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(1);
         relayEverything();
-        assertThat(hotStore.beginRebuild(activityId, SINCE)).isInstanceOf(RebuildStart.Started.class);
+        assertThat(hotStoreRebuild.beginRebuild(activityId, SINCE)).isInstanceOf(RebuildStart.Started.class);
     }
 
     @Test
@@ -209,22 +209,25 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         Order first = order(ANN, ReservationStatus.ORDERED, line(A, 1));
         Order second = order(BOB, ReservationStatus.ORDERED, line(A, 2));
         RebuildStart.Started dead = begin();
-        assertThat(hotStore.rebuildPage(activityId, dead.rebuildId(), Optional.empty(), first.id(), List.of(first)))
+        assertThat(hotStoreRebuild.rebuildPage(activityId, dead.rebuildId(), Optional.empty(), first.id(),
+                   List.of(first)))
                 .isTrue();
         redis.hset(RedisKeys.meta(activityId), "rebuildBeat", Long.toString(Instant.now().getEpochSecond() - 60));
 
-        RebuildStart.Started taker = (RebuildStart.Started) hotStore.beginRebuild(activityId, SINCE.plusSeconds(99));
+        RebuildStart.Started taker = (RebuildStart.Started) hotStoreRebuild.beginRebuild(activityId,
+                                      SINCE.plusSeconds(99));
 
         assertThat(taker.after()).contains(first.id());
         assertThat(taker.since()).as("the catch-up still looks from the first start").isEqualTo(SINCE);
-        assertThat(hotStore.rebuildPage(activityId, dead.rebuildId(), Optional.of(first.id()), second.id(),
+        assertThat(hotStoreRebuild.rebuildPage(activityId, dead.rebuildId(), Optional.of(first.id()), second.id(),
                 List.of(second))).isFalse();
-        assertThat(hotStore.rebuildPage(activityId, taker.rebuildId(), Optional.empty(), first.id(), List.of(first)))
+        assertThat(hotStoreRebuild.rebuildPage(activityId, taker.rebuildId(), Optional.empty(), first.id(),
+                   List.of(first)))
                 .as("a page behind the cursor is never counted twice").isFalse();
-        assertThat(hotStore.finishRebuild(sale, dead.rebuildId(), totals)).isFalse();
-        assertThat(hotStore.rebuildPage(activityId, taker.rebuildId(), Optional.of(first.id()), second.id(),
+        assertThat(hotStoreRebuild.finishRebuild(sale, dead.rebuildId(), totals)).isFalse();
+        assertThat(hotStoreRebuild.rebuildPage(activityId, taker.rebuildId(), Optional.of(first.id()), second.id(),
                 List.of(second))).isTrue();
-        assertThat(hotStore.finishRebuild(sale, taker.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, taker.rebuildId(), totals)).isTrue();
         assertThat(stock.stock(activityId).orElseThrow().getFirst().ledger()).isEqualTo(new StockLedger(30, 0, 3));
     }
 
@@ -232,9 +235,9 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
     void givenOrdersHoldingMoreThanTheTotal_whenFinished_thenRefusedAndNeverReady() {
         Order tooMany = order(ANN, ReservationStatus.ORDERED, line(B, 5));
         RebuildStart.Started started = begin();
-        hotStore.rebuildPage(activityId, started.rebuildId(), Optional.empty(), tooMany.id(), List.of(tooMany));
+        hotStoreRebuild.rebuildPage(activityId, started.rebuildId(), Optional.empty(), tooMany.id(), List.of(tooMany));
 
-        assertThatThrownBy(() -> hotStore.finishRebuild(sale, started.rebuildId(), totals))
+        assertThatThrownBy(() -> hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals))
                 .isInstanceOf(ScriptRefusedException.class).hasMessageContaining("b: orders hold 5");
         assertThat(attempt(BOB, "x", line(A, 1))).isEqualTo(new ReservationOutcome.NotReady());
     }
@@ -242,7 +245,7 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
     @Test
     void givenASaleRecordedAsPaused_whenRebuilt_thenItIsPausedWhenReadyAndResumedByTheNextRebuildOfARecordNotPaused() {
         RebuildStart.Started started = begin();
-        assertThat(hotStore.finishRebuild(sale.pause(), started.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale.pause(), started.rebuildId(), totals)).isTrue();
 
         assertThat(attempt(ANN, "paused", line(A, 1))).as("ADR 79: the record's pause comes back with the sale")
                 .isEqualTo(new ReservationOutcome.Paused());
@@ -250,12 +253,12 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
 
         redis.del(RedisKeys.meta(activityId));
         RebuildStart.Started again = begin();
-        assertThat(hotStore.finishRebuild(sale, again.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, again.rebuildId(), totals)).isTrue();
         assertThat(attempt(ANN, "resumed", line(A, 1))).isInstanceOf(ReservationOutcome.Reserved.class);
     }
 
     private RebuildStart.Started begin() {
-        RebuildStart start = hotStore.beginRebuild(activityId, SINCE);
+        RebuildStart start = hotStoreRebuild.beginRebuild(activityId, SINCE);
         assertThat(start).isInstanceOf(RebuildStart.Started.class);
         return (RebuildStart.Started) start;
     }
@@ -265,10 +268,11 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         RebuildStart.Started started = begin();
         Optional<ReservationId> after = Optional.empty();
         for (Order order : orders.stream().sorted((x, y) -> x.id().value().compareTo(y.id().value())).toList()) {
-            assertThat(hotStore.rebuildPage(activityId, started.rebuildId(), after, order.id(), List.of(order))).isTrue();
+            assertThat(hotStoreRebuild.rebuildPage(activityId, started.rebuildId(), after, order.id(),
+                       List.of(order))).isTrue();
             after = Optional.of(order.id());
         }
-        assertThat(hotStore.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
     }
 
     /** A relay reads and acknowledges every entry of the outbox: all of it is in Kafka now. */

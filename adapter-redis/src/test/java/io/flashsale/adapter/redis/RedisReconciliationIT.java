@@ -103,7 +103,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         // A relay read the first three entries and acknowledged two of them: one pending, two never read.
         List<OutboxEntry> read = outbox.readNew(activityId, "relay-1", 3);
         outbox.acknowledge(activityId, read.subList(1, 3));
-        hotStore.adjust(activityId, A, 1, 77);
+        hotStoreAdjustments.adjust(activityId, A, 1, 77);
 
         HotSkuSnapshot a = snapshotOf(A);
 
@@ -291,7 +291,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         assertThat(stock.holdings(activityId, BOB)).as("listed with 0: holds none of A").isEmpty();
         assertThat(stock.holdings(activityId, new BuyerId("eve"))).as("not listed: unchanged").isEqualTo(Map.of(A, 1L));
         assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEqualTo(Map.of(A, 2L));
-        assertThat(hotStore.adjust(activityId, A, 3, 6)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(hotStoreAdjustments.adjust(activityId, A, 3, 6)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
         assertThat(ledgerOf(B)).as("another SKU is untouched").isEqualTo(new StockLedger(4, 1, 0));
     }
 
@@ -387,7 +387,7 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
             // Rewrites exactly what was seen: harmless when nothing moved, a lost reservation if a stale one landed.
             LedgerRepairResult result = hotStore.repair(activityId, new LedgerRepair(A,
                     new LedgerFigures(seen.figures().total(), seen.figures().reserved(), seen.figures().sold(),
-                            seen.figures().available()), seen.holdings(), Set.of(), seen.version(), 3, 5));
+                    seen.figures().available()), seen.holdings(), Set.of(), seen.version(), 3, 5));
             if (result == LedgerRepairResult.RETRY) {
                 retries++;
             } else {
@@ -442,8 +442,9 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         stock.warmUp(sale);
         reserve(ANN, line(A, 2));
 
-        assertThat(hotStore.adjust(activityId, A, 7, 1)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(27, 2, 0)));
-        assertThat(hotStore.adjust(activityId, A, 7, 1)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
+        assertThat(hotStoreAdjustments.adjust(activityId, A, 7,
+                   1)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(27, 2, 0)));
+        assertThat(hotStoreAdjustments.adjust(activityId, A, 7, 1)).isEqualTo(new LedgerAdjustment.AlreadyApplied());
 
         assertThat(ledgerOf(A)).isEqualTo(new StockLedger(27, 2, 0));
         assertThat(segmentsOf(A, 3).stream().mapToLong(Long::longValue).sum()).isEqualTo(25);
@@ -456,9 +457,10 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
         reserve(BOB, line(A, 5));
         List<Long> before = segmentsOf(A, 3);
 
-        assertThat(hotStore.adjust(activityId, A, -11, 2)).isEqualTo(new LedgerAdjustment.Refused(10));
+        assertThat(hotStoreAdjustments.adjust(activityId, A, -11, 2)).isEqualTo(new LedgerAdjustment.Refused(10));
         assertThat(segmentsOf(A, 3)).isEqualTo(before);
-        assertThat(hotStore.adjust(activityId, A, -9, 3)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(11, 10, 0)));
+        assertThat(hotStoreAdjustments.adjust(activityId, A, -9,
+                   3)).isEqualTo(new LedgerAdjustment.Applied(new StockLedger(11, 10, 0)));
 
         assertThat(segmentsOf(A, 3)).allMatch(units -> units >= 0);
         assertThat(segmentsOf(A, 3).stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
@@ -467,8 +469,9 @@ class RedisReconciliationIT extends HotStoreSaleTestBase {
 
     @Test
     void givenNoActivityOrNoLedger_thenTheAdjustmentIsNotApplied() {
-        assertThat(hotStore.adjust(activityId, A, 1, 4)).isEqualTo(new LedgerAdjustment.NotLoaded());
+        assertThat(hotStoreAdjustments.adjust(activityId, A, 1, 4)).isEqualTo(new LedgerAdjustment.NotLoaded());
         stock.warmUp(sale);
-        assertThat(hotStore.adjust(activityId, new SkuId("zz"), 1, 4)).isEqualTo(new LedgerAdjustment.UnknownSku());
+        assertThat(hotStoreAdjustments.adjust(activityId, new SkuId("zz"), 1,
+                   4)).isEqualTo(new LedgerAdjustment.UnknownSku());
     }
 }

@@ -81,13 +81,14 @@ class RedisStockReturnsIT {
      */
     @Test
     void givenTwoInstances_whenOneReleasesAReservation_thenItHearsAtOnceAndTheOtherWithinTheWindow() throws Exception {
-        StockReservationPort stock = one.stockReservations();
+        RedisHotStore.ReservationRoles roles = one.reservationRoles();
+        StockReservationPort stock = roles.hotPath();
         List<Long> delaysMs = new java.util.ArrayList<>();
         for (int trial = 0; trial < 7; trial++) {
             ReservationId id = reserve(stock, "alice-" + trial);
             heardByOne.notices.clear();
 
-            assertThat(stock.release(id, Instant.now())).isTrue();
+            assertThat(roles.transitions().release(id, Instant.now())).isTrue();
             long released = System.nanoTime();
 
             assertThat(heardByOne.notices).anyMatch(notice -> notice.startsWith(activityId.value() + "@"));
@@ -101,11 +102,12 @@ class RedisStockReturnsIT {
 
     @Test
     void givenAnOrderedReservation_whenItIsRestored_thenTheOtherInstanceHears() throws Exception {
-        StockReservationPort stock = one.stockReservations();
+        RedisHotStore.ReservationRoles roles = one.reservationRoles();
+        StockReservationPort stock = roles.hotPath();
         ReservationId id = reserve(stock, "bob");
-        assertThat(stock.confirm(id)).isTrue();
+        assertThat(roles.transitions().confirm(id)).isTrue();
 
-        assertThat(stock.restore(new PendingRestore(id, new BuyerId("bob"), new RequestId("k-bob"),
+        assertThat(roles.transitions().restore(new PendingRestore(id, new BuyerId("bob"), new RequestId("k-bob"),
                 List.of(new ReservationLine(SKU, 1)), ReservationStatus.EXPIRED))).contains(ReservationStatus.ORDERED);
 
         assertThat(heardByOther.awaitNotice(activityId.value(), 1_000)).isPositive();
@@ -113,22 +115,23 @@ class RedisStockReturnsIT {
 
     @Test
     void givenAnAdjustment_whenApplied_thenTheOtherInstanceHears() throws Exception {
-        one.reconciliation().adjust(activityId, SKU, 5, 1);
+        one.reconciliationRoles(0).adjustments().adjust(activityId, SKU, 5, 1);
 
         assertThat(heardByOther.awaitNotice(activityId.value(), 5_000)).isPositive();
     }
 
     @Test
     void givenAReleaseThatMovedNothing_whenItReturns_thenNothingIsAnnounced() throws Exception {
-        StockReservationPort stock = one.stockReservations();
+        RedisHotStore.ReservationRoles roles = one.reservationRoles();
+        StockReservationPort stock = roles.hotPath();
         ReservationId id = reserve(stock, "carol");
-        assertThat(stock.release(id, Instant.now())).isTrue();
+        assertThat(roles.transitions().release(id, Instant.now())).isTrue();
         assertThat(heardByOther.awaitNotice(activityId.value(), 5_000)).isPositive();
         // The releasing instance hears twice: at once, and its own notice coming back.
         assertThat(heardByOne.awaitNotice(activityId.value(), 5_000)).isPositive();
         assertThat(heardByOne.awaitNotice(activityId.value(), 5_000)).isPositive();
 
-        assertThat(stock.release(id, Instant.now())).isFalse();
+        assertThat(roles.transitions().release(id, Instant.now())).isFalse();
 
         assertThat(heardByOther.awaitNotice(activityId.value(), 300)).isEqualTo(-1);
         assertThat(heardByOne.awaitNotice(activityId.value(), 1)).isEqualTo(-1);

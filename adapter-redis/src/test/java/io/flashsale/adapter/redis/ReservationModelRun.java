@@ -7,7 +7,7 @@ import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reference.InMemoryStockReservations;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -77,6 +77,10 @@ final class ReservationModelRun {
     private final RandomGenerator random;
     private final RedisStockReservationAdapter redis;
     private final RedisHotStoreReconciliation redisHot;
+    private final RedisHotStoreRebuild redisRebuild = new RedisHotStoreRebuild(SharedRedis.connection(),
+            SharedRedis.registry());
+    private final RedisStockAdjustments redisAdjustments = new RedisStockAdjustments(SharedRedis.connection());
+    private final RedisRelayedEvents redisRelayed = new RedisRelayedEvents(SharedRedis.connection());
     private final RedisCommands<String, String> commands;
     private InMemoryStockReservations model = new InMemoryStockReservations();
     private final RedisReservationOutbox outbox = new RedisReservationOutbox(SharedRedis.connection(),
@@ -135,17 +139,17 @@ final class ReservationModelRun {
         } else if (dice < 46) {
             archive();
         } else if (dice < 56) {
-            move("release", known(), StockReservationPort::release);
+            move("release", known(), ReservationTransitionsPort::release);
         } else if (dice < 62) {
             releaseAt(known());
         } else if (dice < 76) {
-            move("confirm", known(), StockReservationPort::confirm);
+            move("confirm", known(), ReservationTransitionsPort::confirm);
         } else if (dice < 84) {
             restore(known());
         } else if (dice < 88) {
-            move("markPaid", known(), StockReservationPort::markPaid);
+            move("markPaid", known(), ReservationTransitionsPort::markPaid);
         } else if (dice < 92) {
-            move("fail", known(), StockReservationPort::fail);
+            move("fail", known(), ReservationTransitionsPort::fail);
         } else if (dice < 93) {
             adjust();
         } else if (dice < 96) {
@@ -154,11 +158,11 @@ final class ReservationModelRun {
             rebuild();
         } else if (dice < 98) {
             switch (random.nextInt(5)) {
-                case 0 -> move("release", freshId(), StockReservationPort::release);
-                case 1 -> move("confirm", freshId(), StockReservationPort::confirm);
+                case 0 -> move("release", freshId(), ReservationTransitionsPort::release);
+                case 1 -> move("confirm", freshId(), ReservationTransitionsPort::confirm);
                 case 2 -> restore(freshId());
-                case 3 -> move("markPaid", freshId(), StockReservationPort::markPaid);
-                default -> move("fail", freshId(), StockReservationPort::fail);
+                case 3 -> move("markPaid", freshId(), ReservationTransitionsPort::markPaid);
+                default -> move("fail", freshId(), ReservationTransitionsPort::fail);
             }
         } else {
             warmUp();
@@ -213,7 +217,7 @@ final class ReservationModelRun {
         assertThat(archive.cancelledReservations(activityId).stream().filter(known::contains))
                 .as(where() + " cancelled reservations").containsExactlyInAnyOrderElementsOf(cancelled);
         boolean drained = outboxExpected.isEmpty();
-        assertThat(redisHot.outboxDrained(activityId)).as(where() + " outbox drained").isEqualTo(drained);
+        assertThat(redisRelayed.outboxDrained(activityId)).as(where() + " outbox drained").isEqualTo(drained);
         if (reserved > 0) {
             seen.add("archive=waits");
             return;
@@ -275,7 +279,7 @@ final class ReservationModelRun {
         }
     }
 
-    private void move(String name, ReservationId id, BiPredicate<StockReservationPort, ReservationId> move) {
+    private void move(String name, ReservationId id, BiPredicate<ReservationTransitionsPort, ReservationId> move) {
         operation = name + " " + id;
         String expected = outcomeOf(() -> move.test(model, id));
         String actual = outcomeOf(() -> move.test(redis, id));
@@ -308,7 +312,7 @@ final class ReservationModelRun {
         long adjustmentId = 1 + random.nextInt(6);
         operation = "adjust " + sku + " by " + delta + " as #" + adjustmentId;
         LedgerAdjustment expected = model.adjust(activity.id(), sku, delta, adjustmentId);
-        assertThat(redisHot.adjust(activity.id(), sku, delta, adjustmentId)).as(where()).isEqualTo(expected);
+        assertThat(redisAdjustments.adjust(activity.id(), sku, delta, adjustmentId)).as(where()).isEqualTo(expected);
         seen.add("adjust=" + expected.getClass().getSimpleName());
     }
 
@@ -381,7 +385,7 @@ final class ReservationModelRun {
         }
         orders.sort((x, y) -> x.id().value().compareTo(y.id().value()));
         operation = "rebuild (" + (partial ? "partial" : "whole") + " loss) " + totals + " from " + orders;
-        RebuildStart redisStart = redisHot.beginRebuild(activity.id(), BASE);
+        RebuildStart redisStart = redisRebuild.beginRebuild(activity.id(), BASE);
         RebuildStart modelStart = model.beginRebuild(activity.id(), BASE);
         assertThat(redisStart).as(where()).isInstanceOf(RebuildStart.Started.class);
         assertThat(modelStart).as(where()).isInstanceOf(RebuildStart.Started.class);
@@ -391,11 +395,11 @@ final class ReservationModelRun {
         for (int from = 0; from < orders.size(); from += 2) {
             List<Order> page = orders.subList(from, Math.min(from + 2, orders.size()));
             ReservationId last = page.getLast().id();
-            assertThat(redisHot.rebuildPage(activity.id(), redisId, after, last, page)).as(where()).isTrue();
+            assertThat(redisRebuild.rebuildPage(activity.id(), redisId, after, last, page)).as(where()).isTrue();
             assertThat(model.rebuildPage(activity.id(), modelId, after, last, page)).as(where()).isTrue();
             after = Optional.of(last);
         }
-        assertThat(redisHot.finishRebuild(activity, redisId, totals)).as(where())
+        assertThat(redisRebuild.finishRebuild(activity, redisId, totals)).as(where())
                 .isEqualTo(model.finishRebuild(activity, modelId, totals));
         known.clear();
         orderOf.clear();

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.application.order.port.out.OrderLookupPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.service.KnownRefusals;
 import io.flashsale.application.reservation.service.ReservationService;
@@ -13,10 +14,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.UUID;
 
 /** The application's reservation path over a Redis adapter, for tests of what it answers from memory. */
 final class ReservationServices {
@@ -39,7 +40,8 @@ final class ReservationServices {
         OrderLookupPort ordersOnRecord = port(OrderLookupPort.class, (method, args) ->
                 method.equals("find") && args.length == 1 && args[0] instanceof ReservationId id
                         ? Optional.ofNullable(byId.get(id)) : null);
-        return new ReservationService(stock, noLookups, ordersOnRecord,
+        return new ReservationService(stock, port(HeldReservationsPort.class, (method, args) -> null), noLookups,
+                                      ordersOnRecord,
                 () -> UUID.randomUUID().toString().replace("-", ""), clock, known);
     }
 

@@ -102,9 +102,19 @@ final class SharedRedis {
                 RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
     }
 
-    /** Reconciliation on the shared connection, registering rebuilt sales in {@link #registry()}. */
+    /** Reconciliation on the shared connection. */
     static RedisHotStoreReconciliation reconciliation() {
-        return new RedisHotStoreReconciliation(commands(), REGISTRY, activityId -> { }, ReadPace.NONE);
+        return new RedisHotStoreReconciliation(commands(), activityId -> { }, ReadPace.NONE);
+    }
+
+    /** Rebuilds on the shared connection, registering rebuilt sales in {@link #registry()}. */
+    static RedisHotStoreRebuild rebuild() {
+        return new RedisHotStoreRebuild(commands(), REGISTRY, activityId -> { });
+    }
+
+    /** Audited adjustments on the shared connection. */
+    static RedisStockAdjustments adjustments() {
+        return new RedisStockAdjustments(commands(), activityId -> { });
     }
 
     /** A new connection, closed by its user. */

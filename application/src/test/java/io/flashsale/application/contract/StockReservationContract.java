@@ -1,6 +1,8 @@
 package io.flashsale.application.contract;
 
 import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -12,7 +14,6 @@ import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationLine;
-import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationOutcome.Ended;
 import io.flashsale.domain.reservation.ReservationOutcome.InsufficientStock;
 import io.flashsale.domain.reservation.ReservationOutcome.LimitExceeded;
@@ -24,6 +25,7 @@ import io.flashsale.domain.reservation.ReservationOutcome.Reserved;
 import io.flashsale.domain.reservation.ReservationOutcome.Settled;
 import io.flashsale.domain.reservation.ReservationOutcome.SoldOut;
 import io.flashsale.domain.reservation.ReservationOutcome.UnknownSku;
+import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.SkuStock;
@@ -55,26 +57,27 @@ import static io.flashsale.application.contract.ContractFixtures.randomActivityI
 import static io.flashsale.application.contract.ContractFixtures.segmentedItem;
 import static io.flashsale.application.contract.ContractFixtures.sku;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * The rules every {@link StockReservationPort} keeps, refereed against the reference
+ * The rules every hot store keeps on its hot path ({@link StockReservationPort}), its records
+ * ({@link HeldReservationsPort}) and their moves ({@link ReservationTransitionsPort}), refereed against the reference
  * {@link io.flashsale.domain.stock.ActivityLedger}: the in-memory model and the Redis scripts both run it.
  * Each test works in an activity of its own, so a store may be shared between tests and test classes.
  */
-public abstract class StockReservationContract {
+public abstract class StockReservationContract<
+        S extends StockReservationPort & HeldReservationsPort & ReservationTransitionsPort> {
 
     private static final PurchaseLimit GENEROUS = limit(1000);
 
     private final ActivityId activityId = randomActivityId();
-    private StockReservationPort port;
+    private S port;
 
     /** The store under test; called once per test, may return a shared instance. */
-    protected abstract StockReservationPort store();
+    protected abstract S store();
 
     /** The store of the running test. */
-    protected final StockReservationPort port() {
+    protected final S port() {
         if (port == null) {
             port = store();
         }

@@ -2,10 +2,14 @@ package io.flashsale.application.reference;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.PendingRestore;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.domain.activity.Activity;
@@ -40,7 +44,8 @@ import java.util.Optional;
  * It also serves reconciliation; it keeps no outbox, so no reservation is ever reported waiting in one.
  */
 public class InMemoryStockReservations
-        implements StockReservationPort, HotStoreReconciliationPort, HotStoreSettlementPort, HotStoreSaleTermsPort {
+        implements StockReservationPort, HeldReservationsPort, ReservationTransitionsPort, HotStoreReconciliationPort,
+        HotStoreRebuildPort, HotStoreAdjustmentPort, HotStoreSettlementPort, HotStoreSaleTermsPort {
 
     private final Map<ActivityId, ActivityLedger> ledgers = new HashMap<>();
     private final BuyerBuckets buckets = new BuyerBuckets();

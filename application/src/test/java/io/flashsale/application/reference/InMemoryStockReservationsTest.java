@@ -1,13 +1,12 @@
 package io.flashsale.application.reference;
 
 import io.flashsale.application.contract.StockReservationContract;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
 
 /** The reference model keeps the contract it referees. */
-class InMemoryStockReservationsTest extends StockReservationContract {
+class InMemoryStockReservationsTest extends StockReservationContract<InMemoryStockReservations> {
 
     @Override
-    protected StockReservationPort store() {
+    protected InMemoryStockReservations store() {
         return new InMemoryStockReservations();
     }
 }

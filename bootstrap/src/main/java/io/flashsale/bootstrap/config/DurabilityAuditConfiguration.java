@@ -8,8 +8,8 @@ import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.service.AcknowledgementJournal;
 import io.flashsale.application.reconciliation.service.LostReservationAudit;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -37,7 +37,7 @@ public class DurabilityAuditConfiguration {
                                               ObjectProvider<RelayedEventsPort> relayed,
                                               ObjectProvider<PipelinePositionPort> pipeline,
                                               SettledReservationsPort settled,
-                                              @Qualifier("stockReservationPort") StockReservationPort redisStore,
+                                              @Qualifier("heldReservationsPort") HeldReservationsPort redisStore,
                                               ReconcileActivityUseCase reconciliations, MeterRegistry meters,
                                               Clock clock) {
         return new LostReservationAudit(journal, redis::incarnation,

@@ -14,7 +14,9 @@ import io.flashsale.application.order.service.ExpiryService;
 import io.flashsale.application.order.service.PaymentService;
 import io.flashsale.application.order.service.PendingRestoreService;
 import io.flashsale.application.reconciliation.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
@@ -44,16 +46,17 @@ import java.time.Clock;
 public class LifecycleConfiguration {
 
     @Bean
-    PaymentService paymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
-                                  ReservationAliasPort aliases, Clock clock) {
-        return new PaymentService(orders, transitions, stock, aliases, clock);
+    PaymentService paymentService(OrderLookupPort orders, OrderTransitionsPort transitions, HeldReservationsPort held,
+                                  ReservationTransitionsPort moves, ReservationAliasPort aliases, Clock clock) {
+        return new PaymentService(orders, transitions, held, moves, aliases, clock);
     }
 
     @Bean
     CancellationService cancellationService(OrderLookupPort orders, OrderTransitionsPort transitions,
-                                            RestoreQueuePort restoreQueue, StockReservationPort stock,
-                                            ReservationAliasPort aliases, Clock clock) {
-        return new CancellationService(orders, transitions, restoreQueue, stock, aliases, clock);
+                                            RestoreQueuePort restoreQueue, HeldReservationsPort held,
+                                            ReservationTransitionsPort moves, ReservationAliasPort aliases,
+                                            Clock clock) {
+        return new CancellationService(orders, transitions, restoreQueue, held, moves, aliases, clock);
     }
 
     @Bean

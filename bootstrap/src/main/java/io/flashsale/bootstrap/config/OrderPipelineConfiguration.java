@@ -25,7 +25,8 @@ import io.flashsale.application.order.service.DeadLetterService;
 import io.flashsale.application.order.service.NewsDrivenRelay;
 import io.flashsale.application.order.service.OrdersGiveWay;
 import io.flashsale.application.order.service.OutboxRelayService;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.bootstrap.kafka.EmbeddedKafkaLauncher;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -64,9 +65,10 @@ public class OrderPipelineConfiguration {
     @Bean
     BatchOrderService batchOrderService(OrderPlacementPort placement, OrderTransitionsPort transitions,
                                         RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
-                                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock,
+                                        HeldReservationsPort held, ReservationTransitionsPort moves,
+                                        OrderPipelineMetricsPort metrics, Clock clock,
                                         BuyerCrowd buyers, GiveWayProperties giveWay) {
-        return new BatchOrderService(placement, transitions, restoreQueue, hotStore, stock, metrics, clock,
+        return new BatchOrderService(placement, transitions, restoreQueue, hotStore, held, moves, metrics, clock,
                 OrdersGiveWay.to(buyers, giveWay.maxWait(), giveWay.look(), clock));
     }
 
@@ -109,11 +111,11 @@ public class OrderPipelineConfiguration {
 
     /** A dead letter holds its units until its payment deadline at most (ADR 78); the sales' terms from memory. */
     @Bean
-    DeadLetterReleaseService deadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock,
+    DeadLetterReleaseService deadLetterReleaseService(DeadLetterPort deadLetters, HeldReservationsPort held,
                                                       OrderPlacementPort placement, HotStoreSettlementPort hotStore,
                                                       RememberedActivities activities, OrderPipelineMetricsPort metrics,
                                                       Clock clock) {
-        return new DeadLetterReleaseService(deadLetters, stock, placement, hotStore, activities, metrics, clock);
+        return new DeadLetterReleaseService(deadLetters, held, placement, hotStore, activities, metrics, clock);
     }
 
     @Bean

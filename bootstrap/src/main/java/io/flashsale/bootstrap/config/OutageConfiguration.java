@@ -1,6 +1,5 @@
 package io.flashsale.bootstrap.config;
 
-import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.mysql.cache.RememberedActivities;
 import io.flashsale.adapter.outage.FailoverStockReservations;
 import io.flashsale.adapter.outage.HotStoreRecovery;
@@ -17,6 +16,7 @@ import io.flashsale.application.reconciliation.service.RebuildRetryService;
 import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.FallbackReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.service.DatabaseReservations;
 import io.github.resilience4j.bulkhead.Bulkhead;
@@ -99,9 +99,10 @@ public class OutageConfiguration {
     @Bean
     @Primary
     FailoverStockReservations failoverStockReservations(
-            @Qualifier("stockReservationPort") StockReservationPort redis, ReserveOnDatabaseUseCase database,
+            @Qualifier("stockReservationPort") StockReservationPort redis,
+            @Qualifier("heldReservationsPort") HeldReservationsPort redisRecords, ReserveOnDatabaseUseCase database,
             CircuitBreaker hotStoreBreaker, Bulkhead databasePathBulkhead, OutageProperties outage) {
-        return new FailoverStockReservations(redis, database, hotStoreBreaker, databasePathBulkhead,
+        return new FailoverStockReservations(redis, redisRecords, database, hotStoreBreaker, databasePathBulkhead,
                 outage.retryAfter());
     }
 

@@ -6,8 +6,9 @@ import io.flashsale.adapter.web.security.NotificationSignature;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.ProviderPaymentsPort;
 import io.flashsale.application.order.service.ProviderPaymentService;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -28,9 +29,10 @@ public class PaymentConfiguration {
 
     @Bean
     ProviderPaymentService providerPaymentService(OrderLookupPort orders, ProviderPaymentsPort payments,
-                                                  StockReservationPort stock, ReservationAliasPort aliases,
+                                                  HeldReservationsPort held, ReservationTransitionsPort moves,
+                                                  ReservationAliasPort aliases,
                                                   Clock clock) {
-        return new ProviderPaymentService(orders, payments, stock, aliases, clock);
+        return new ProviderPaymentService(orders, payments, held, moves, aliases, clock);
     }
 
     /** After the body limit, so a notification is read at most that far. */

@@ -10,6 +10,8 @@ import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.reconciliation.port.out.AdjustmentProposalsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
@@ -29,7 +31,7 @@ import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.ReconcilingPorts;
 import io.flashsale.application.reconciliation.service.RepairApprovalService;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -64,12 +66,12 @@ public class ReconciliationConfiguration {
      * them, their null objects.
      */
     @Bean
-    ReconcilingPorts reconcilingPorts(StockReservationPort stock, HotStoreReconciliationPort hotStore,
+    ReconcilingPorts reconcilingPorts(ReservationTransitionsPort moves, HotStoreReconciliationPort hotStore,
                                       RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                       OrderTransitionsPort transitions, ReconciliationReportsPort reports,
                                       ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
                                       ObjectProvider<PipelinePositionPort> pipeline) {
-        return new ReconcilingPorts(stock, hotStore, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
+        return new ReconcilingPorts(moves, hotStore, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions,
                 reports, metrics);
     }
@@ -79,7 +81,7 @@ public class ReconciliationConfiguration {
      * their null objects.
      */
     @Bean
-    RebuildPorts rebuildPorts(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+    RebuildPorts rebuildPorts(HotStoreRebuildPort hotStore, HotStoreSettlementPort settlement,
                               RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                               ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
                               ObjectProvider<RecoveryMarkPort> recoveryMarks,
@@ -122,8 +124,9 @@ public class ReconciliationConfiguration {
 
     @Bean
     StockAdjustmentService stockAdjustmentService(MysqlActivityRepository activities,
-                                                  StockAdjustmentsPort adjustments, StockReservationPort stock,
+                                                  StockAdjustmentsPort adjustments, ReservationTransitionsPort moves,
                                                   HotStoreReconciliationPort hotStore,
+                                                  HotStoreAdjustmentPort hotStoreAdjustments,
                                                   ObjectProvider<RelayedEventsPort> relayed,
                                                   RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                                   OrderTransitionsPort transitions,
@@ -131,7 +134,7 @@ public class ReconciliationConfiguration {
                                                   ReconciliationMetricsPort metrics, Clock clock,
                                                   ReconciliationSettings settings, SaleChangesPort changes) {
         return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
-                adjustments, stock, hotStore,
+                adjustments, moves, hotStore, hotStoreAdjustments,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
                 metrics, changes), clock, settings);
     }

@@ -1,15 +1,20 @@
 package io.flashsale.bootstrap.config;
 
 import io.flashsale.adapter.redis.RedisHotStore;
+import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.application.blocklist.port.out.BlocklistChangesPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OutboxNewsPort;
 import io.flashsale.application.order.port.out.ReservationOutboxPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.port.out.StockReturnsPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
@@ -37,18 +42,40 @@ public class RedisConfiguration {
                 window.clock() == SaleWindowProperties.WindowClock.REDIS);
     }
 
-    /** Answered once the master decided, or once WAIT saw the writes on the replicas asked for (ADR 0097). */
+    /**
+     * The reservation adapter's roles (ADR 0101); the hot path answered once the master decided, or once WAIT saw the
+     * writes on the replicas asked for (ADR 0097).
+     */
     @Bean
-    StockReservationPort stockReservationPort(RedisHotStore redis, ReplicaAcknowledgementProperties acknowledgement,
-                                              MeterRegistry meters) {
-        StockReservationPort port = redis.stockReservations(acknowledgement.toAcknowledgement());
+    RedisHotStore.ReservationRoles reservationRoles(RedisHotStore redis,
+                                                    ReplicaAcknowledgementProperties acknowledgement,
+                                                    MeterRegistry meters) {
+        RedisHotStore.ReservationRoles roles = redis.reservationRoles(RedisStockReservationAdapter.DEFAULT_MAX_BATCH,
+                acknowledgement.toAcknowledgement());
         FunctionCounter.builder(REPLICA_ACKNOWLEDGEMENTS, redis, hot -> hot.replicaAcknowledgements().confirmedCalls())
                 .tag("result", "confirmed").description("reserve calls whose WAIT saw the replicas asked for")
                 .register(meters);
         FunctionCounter.builder(REPLICA_ACKNOWLEDGEMENTS, redis, hot -> hot.replicaAcknowledgements().shortCalls())
                 .tag("result", "short").description("reserve calls answered after WAIT's timeout with fewer replicas")
                 .register(meters);
-        return port;
+        return roles;
+    }
+
+    /** Redis's hot path; the failover router wraps it (OutageConfiguration). */
+    @Bean
+    StockReservationPort stockReservationPort(RedisHotStore.ReservationRoles roles) {
+        return roles.hotPath();
+    }
+
+    /** Redis's reservation records; the failover router answers "none" for them while Redis is out. */
+    @Bean
+    HeldReservationsPort heldReservationsPort(RedisHotStore.ReservationRoles roles) {
+        return roles.held();
+    }
+
+    @Bean
+    ReservationTransitionsPort reservationTransitionsPort(RedisHotStore.ReservationRoles roles) {
+        return roles.transitions();
     }
 
     static final String REPLICA_ACKNOWLEDGEMENTS = "flashsale.redis.replica.acknowledgements";
@@ -116,6 +143,16 @@ public class RedisConfiguration {
     @Bean
     HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
         return roles.reconciliation();
+    }
+
+    @Bean
+    HotStoreRebuildPort hotStoreRebuildPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.rebuild();
+    }
+
+    @Bean
+    HotStoreAdjustmentPort hotStoreAdjustmentPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.adjustments();
     }
 
     @Bean

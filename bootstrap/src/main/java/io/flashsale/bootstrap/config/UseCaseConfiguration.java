@@ -14,6 +14,7 @@ import io.flashsale.application.reconciliation.service.JournaledReservations;
 import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.DeductionLogPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
@@ -33,8 +34,8 @@ import io.flashsale.application.sale.service.RecentStockFigures;
 import io.flashsale.application.sale.service.SaleControlService;
 import io.flashsale.application.shared.id.UuidV7IdGenerator;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
-import org.springframework.beans.factory.annotation.Qualifier;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -113,12 +114,13 @@ public class UseCaseConfiguration {
     }
 
     @Bean
-    ReservationService reservationService(StockReservationPort stock, RememberedActivities remembered,
+    ReservationService reservationService(StockReservationPort stock, HeldReservationsPort held,
+                                          RememberedActivities remembered,
                                           OrderLookupPort orders, IdGeneratorPort ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
                                           ReservationAliasPort aliases, RiskControl risk,
                                           DeductionLogPort deductions) {
-        return new ReservationService(stock, remembered, orders, ids, clock, known, admission, aliases, risk,
+        return new ReservationService(stock, held, remembered, orders, ids, clock, known, admission, aliases, risk,
                 deductions);
     }
 

@@ -104,7 +104,7 @@ class BatchOrderPipelineIT extends PipelineTestBase {
         assertThat(redis.ledger().sold()).as("Redis sold").isEqualTo(4);
         assertThat(redis.ledger().available()).as("the failed units are back in Redis").isEqualTo(6);
         for (Reservation failed : batch.subList(4, 6)) {
-            assertThat(stock.findReservation(failed.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+            assertThat(heldReservations.findReservation(failed.id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
             assertThat(stock.holdings(failed.activityId(), failed.buyerId())).as("holdings of " + failed.buyerId())
                     .isEmpty();
         }
@@ -128,7 +128,7 @@ class BatchOrderPipelineIT extends PipelineTestBase {
         assertThat(redis.ledger().reserved()).isZero();
         assertThat(redis.ledger().sold()).isEqualTo(2);
         assertThat(redis.ledger().available()).as("one unit back, once").isEqualTo(8);
-        assertThat(stock.findReservation(batch.get(1).id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
+        assertThat(heldReservations.findReservation(batch.get(1).id()).orElseThrow().status()).isEqualTo(ReservationStatus.FAILED);
         assertThat(reservation(batch.get(1).id().value(), batch.get(1).buyerId().value()).path("status").asString())
                 .isEqualTo("FAILED");
     }
@@ -218,7 +218,7 @@ class BatchOrderPipelineIT extends PipelineTestBase {
                 "Authorization", bearerOf(buyer), "Content-Type", "application/json");
         assertThat(reply.status()).as(reply.body()).isEqualTo(202);
         ReservationId id = new ReservationId(reply.json().path("reservationId").asString());
-        return stock.findReservation(id).orElseThrow();
+        return heldReservations.findReservation(id).orElseThrow();
     }
 
     /** A sale open now with the given per-user limit and items (JSON objects), warmed up. */

@@ -6,6 +6,7 @@ import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.application.reconciliation.port.out.LostReservationReport;
 import io.flashsale.application.reconciliation.service.LostReservationAudit;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.shared.port.out.StoreUnavailableException;
@@ -17,8 +18,8 @@ import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.stock.StockLedger;
-import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.RedisServerProcess.Persistence;
+import io.flashsale.testsupport.RedisServerProcess;
 import io.flashsale.testsupport.ServiceProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -241,7 +242,7 @@ class DurabilityModesIT {
         try (RedisServerProcess reader = mode.serverOn(ServiceProcess.freePort(), dir).start();
              RedisHotStore store = RedisHotStore.connect(new RedisHotStore.Settings("127.0.0.1", reader.port(), null, 0,
                      Duration.ofSeconds(5)), "fs:outbox:it-durability-reader-" + RUN)) {
-            StockReservationPort read = store.stockReservations();
+            HeldReservationsPort read = store.reservationRoles().held();
             Acknowledged any = acknowledged.peek();
             if (any != null) {
                 // A server reading an AOF answers LOADING until it has read the whole file.

@@ -8,6 +8,8 @@ import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.ReservationEventPublisherPort;
 import io.flashsale.application.order.port.out.ReservationOutboxPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -36,7 +38,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
-import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -49,6 +50,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -92,6 +94,10 @@ abstract class PipelineTestBase {
     OrderLookupPort orders;
     @Autowired
     StockReservationPort stock;
+    @Autowired
+    HeldReservationsPort heldReservations;
+    @Autowired
+    ReservationTransitionsPort reservationMoves;
     @Autowired
     ReservationOutboxPort outbox;
     @Autowired

@@ -6,6 +6,7 @@ import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.PurchaseScope;
@@ -48,8 +49,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -81,6 +82,8 @@ class ReconciliationIT extends PipelineTestBase {
     MysqlActivityRepository activities;
     @Autowired
     HotStoreReconciliationPort hotStore;
+    @Autowired
+    HotStoreRebuildPort hotStoreRebuild;
     @Autowired
     RelayedEventsPort relayed;
     @Autowired
@@ -270,9 +273,10 @@ class ReconciliationIT extends PipelineTestBase {
     void givenABusySale_whenReconciledRepeatedlyWhileReservationsAndOrdersAreInFlight_thenNoDriftAndNoRepair()
             throws InterruptedException, ExecutionException {
         ReconcileService production = new ReconcileService(activities,
-                new ReconcilingPorts(stock, hotStore, relayed, PipelinePositionPort.NONE, recorded, recordedOrders,
-                        transitions, reports, reconciliationMetrics),
-                new RebuildPorts(hotStore, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE, recorded,
+                new ReconcilingPorts(reservationMoves, hotStore, relayed, PipelinePositionPort.NONE, recorded,
+                recordedOrders, transitions, reports, reconciliationMetrics),
+                new RebuildPorts(hotStoreRebuild, settlement, relayed, recoveryMarks, PipelinePositionPort.NONE,
+                                 recorded,
                         recordedOrders, reconciliationMetrics),
                 Clock.systemUTC(), ReconciliationSettings.DEFAULTS);
         String id = openSale(150);

@@ -4,9 +4,10 @@ import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.outage.FailoverStockReservations;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
-import io.flashsale.application.reservation.port.in.ReserveOnDatabaseUseCase;
 import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import io.flashsale.domain.activity.ActivityId;
@@ -57,6 +58,9 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     @Qualifier("stockReservationPort")
     StockReservationPort redis;
     @Autowired
+    @Qualifier("heldReservationsPort")
+    HeldReservationsPort redisRecords;
+    @Autowired
     ReserveOnDatabaseUseCase databasePath;
     @Autowired
     MysqlActivityRepository activities;
@@ -81,7 +85,7 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
         assertThat(second).as("Redis did not know the request").isNotEqualTo(first);
 
         await().atMost(WITHIN).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-            assertThat(stock.findReservation(second).map(Reservation::status)).contains(ReservationStatus.FAILED);
+            assertThat(heldReservations.findReservation(second).map(Reservation::status)).contains(ReservationStatus.FAILED);
             assertThat(aliases.orderReservationOf(second)).contains(first);
         });
         assertThat(orders.find(second)).as("the refusal stores no order (ADR 32)").isEmpty();
@@ -175,7 +179,8 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
 
     /** Buyer 1's request of one unit, reserved by instance 0 on the database path: its answer is the one lost. */
     private ReservationId decidedOnInstance0(ActivityId sale, String requestId) {
-        ReservationService instance0 = new ReservationService(instanceWithItsBreakerOpen(), activities, orders, ids,
+        FailoverStockReservations hotStore = instanceWithItsBreakerOpen();
+        ReservationService instance0 = new ReservationService(hotStore, hotStore, activities, orders, ids,
                 Clock.systemUTC());
         ReservationOutcome decided = instance0.reserve(new ReserveStockCommand(sale, new BuyerId("buyer-1"),
                 new RequestId(requestId), List.of(new ReservationLine(new SkuId(SKU), 1))));
@@ -187,7 +192,8 @@ class SameRequestAcrossInstancesIT extends PipelineTestBase {
     private FailoverStockReservations instanceWithItsBreakerOpen() {
         CircuitBreaker breaker = CircuitBreaker.ofDefaults("instance-0");
         breaker.transitionToOpenState();
-        return new FailoverStockReservations(redis, databasePath, breaker, Bulkhead.ofDefaults("instance-0"),
+        return new FailoverStockReservations(redis, redisRecords, databasePath, breaker,
+                                             Bulkhead.ofDefaults("instance-0"),
                 Duration.ofSeconds(1));
     }
 }

@@ -2,13 +2,14 @@ package io.flashsale.application.order.service;
 
 import io.flashsale.application.order.model.OrderBatchFailedException;
 import io.flashsale.application.order.port.in.PlaceOrderBatchUseCase;
-import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort.HeldStatus;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
@@ -40,29 +41,33 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
     private final OrderPlacementPort orders;
     private final OrderTransitionsPort transitions;
     private final HotStoreSettlementPort hotStore;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort heldReservations;
     private final OrderPipelineMetricsPort metrics;
     private final OrderService single;
     private final Clock clock;
     private final OrdersGiveWay giveWay;
 
     public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
-                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
+                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
+                             HeldReservationsPort heldReservations, ReservationTransitionsPort reservations,
                              OrderPipelineMetricsPort metrics, Clock clock) {
-        this(orders, transitions, restoreQueue, hotStore, stock, metrics, clock, OrdersGiveWay.never());
+        this(orders, transitions, restoreQueue, hotStore, heldReservations, reservations, metrics, clock,
+             OrdersGiveWay.never());
     }
 
     /** @param giveWay holds each batch back while this instance's buyers queue for its CPU (ADR 65) */
     public BatchOrderService(OrderPlacementPort orders, OrderTransitionsPort transitions,
-                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore, StockReservationPort stock,
+                             RestoreQueuePort restoreQueue, HotStoreSettlementPort hotStore,
+                             HeldReservationsPort heldReservations, ReservationTransitionsPort reservations,
                              OrderPipelineMetricsPort metrics, Clock clock, OrdersGiveWay giveWay) {
         this.giveWay = giveWay;
         this.orders = orders;
         this.transitions = transitions;
         this.hotStore = hotStore;
-        this.stock = stock;
+        this.heldReservations = heldReservations;
         this.metrics = metrics;
-        this.single = new OrderService(orders, transitions, restoreQueue, stock, metrics, clock);
+        this.single = new OrderService(orders, transitions, restoreQueue, heldReservations, reservations, metrics,
+                                       clock);
         this.clock = clock;
     }
 
@@ -145,7 +150,7 @@ public class BatchOrderService implements PlaceOrderBatchUseCase {
             for (ReservationId id : confirm) {
                 if (before.get(id) == ReservationStatus.CANCELLED) {
                     // Released by the buyer between our look and the commit. A no-op if the order left ORDERED since.
-                    transitions.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
+                    transitions.cancelReleased(id, heldReservations.cancelledAt(id).orElseGet(clock::instant));
                 }
             }
         });

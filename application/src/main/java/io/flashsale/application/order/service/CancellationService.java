@@ -6,8 +6,9 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.Reservation;
@@ -33,22 +34,25 @@ public class CancellationService implements CancelReservationUseCase {
 
     private final OrderLookupPort orders;
     private final OrderTransitionsPort transitions;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort hotStore;
+    private final ReservationTransitionsPort reservations;
     private final HotStoreRestores restores;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
     public CancellationService(OrderLookupPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
-                               StockReservationPort stock, Clock clock) {
-        this(orders, transitions, restoreQueue, stock, ReservationAliasPort.none(), clock);
+                               HeldReservationsPort hotStore, ReservationTransitionsPort reservations, Clock clock) {
+        this(orders, transitions, restoreQueue, hotStore, reservations, ReservationAliasPort.none(), clock);
     }
 
     public CancellationService(OrderLookupPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
-                               StockReservationPort stock, ReservationAliasPort aliases, Clock clock) {
+                               HeldReservationsPort hotStore, ReservationTransitionsPort reservations,
+                               ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
         this.transitions = transitions;
-        this.stock = stock;
-        this.restores = new HotStoreRestores(restoreQueue, stock, clock);
+        this.hotStore = hotStore;
+        this.reservations = reservations;
+        this.restores = new HotStoreRestores(restoreQueue, reservations, clock);
         this.aliases = aliases;
         this.clock = clock;
     }
@@ -60,7 +64,7 @@ public class CancellationService implements CancelReservationUseCase {
             Optional<Order> order = orders.find(reservationId);
             Optional<Reservation> held = Optional.empty();
             if (order.isEmpty()) {
-                held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
+                held = hotStore.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
                 if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
                     order = ReservationAliasPort.requestOrder(aliases, orders, reservationId);
                 }
@@ -86,7 +90,7 @@ public class CancellationService implements CancelReservationUseCase {
                 cancelTheRequestsOrder(reservation);
                 return new CancellationResult.AlreadyCancelled(reservation);
             }
-            if (lastSeen == ReservationStatus.RESERVED && stock.release(reservationId, clock.instant())) {
+            if (lastSeen == ReservationStatus.RESERVED && reservations.release(reservationId, clock.instant())) {
                 cancelTheRequestsOrder(reservation);
                 return new CancellationResult.Cancelled(reservation.transitionTo(ReservationStatus.CANCELLED));
             }

@@ -7,7 +7,7 @@ import io.flashsale.application.order.port.out.DeadLetterPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.order.port.out.OrderPlacementPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.sale.port.out.ActivityRecord;
 import io.flashsale.application.sale.port.out.ActivityRecordsPort;
 import io.flashsale.domain.activity.Activity;
@@ -39,18 +39,19 @@ import java.util.Set;
 public class DeadLetterReleaseService implements ReleaseDeadLettersUseCase {
 
     private final DeadLetterPort deadLetters;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort heldReservations;
     private final OrderPlacementPort orders;
     private final HotStoreSettlementPort hotStore;
     private final ActivityRecordsPort activities;
     private final OrderPipelineMetricsPort metrics;
     private final Clock clock;
 
-    public DeadLetterReleaseService(DeadLetterPort deadLetters, StockReservationPort stock, OrderPlacementPort orders,
+    public DeadLetterReleaseService(DeadLetterPort deadLetters, HeldReservationsPort heldReservations,
+                                    OrderPlacementPort orders,
                                     HotStoreSettlementPort hotStore, ActivityRecordsPort activities,
                                     OrderPipelineMetricsPort metrics, Clock clock) {
         this.deadLetters = deadLetters;
-        this.stock = stock;
+        this.heldReservations = heldReservations;
         this.orders = orders;
         this.hotStore = hotStore;
         this.activities = activities;
@@ -73,7 +74,7 @@ public class DeadLetterReleaseService implements ReleaseDeadLettersUseCase {
                 continue;
             }
             ReservationId id = new ReservationId(letter.reservationId());
-            Optional<Reservation> reserved = seen.add(id) ? stock.findReservation(id)
+            Optional<Reservation> reserved = seen.add(id) ? heldReservations.findReservation(id)
                     .filter(reservation -> reservation.status() == ReservationStatus.RESERVED) : Optional.empty();
             if (reserved.isEmpty()) {
                 // Settled, cancelled by the buyer, or never held here: nothing of it is held.

@@ -2,7 +2,7 @@ package io.flashsale.application.order.service;
 
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 
@@ -20,19 +20,19 @@ final class HotStoreRestores {
     static final Duration RETRY_AFTER = Duration.ofSeconds(2);
 
     private final RestoreQueuePort restoreQueue;
-    private final StockReservationPort stock;
+    private final ReservationTransitionsPort reservations;
     private final Clock clock;
 
-    HotStoreRestores(RestoreQueuePort restoreQueue, StockReservationPort stock, Clock clock) {
+    HotStoreRestores(RestoreQueuePort restoreQueue, ReservationTransitionsPort reservations, Clock clock) {
         this.restoreQueue = restoreQueue;
-        this.stock = stock;
+        this.reservations = reservations;
         this.clock = clock;
     }
 
     /** Gives the units back in the hot store; true when nothing is left to give back there, false when postponed. */
     boolean complete(PendingRestore restore) {
         ReservationId reservationId = restore.reservationId();
-        if (stock.restore(restore).filter(ReservationStatus.RESERVED::equals).isPresent()) {
+        if (reservations.restore(restore).filter(ReservationStatus.RESERVED::equals).isPresent()) {
             // Still RESERVED: the order pipeline confirms it soon, and only an ORDERED reservation can be restored.
             restoreQueue.postponeHotStoreRestore(reservationId, clock.instant().plus(RETRY_AFTER));
             return false;

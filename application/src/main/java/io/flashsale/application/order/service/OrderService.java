@@ -6,7 +6,8 @@ import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.domain.reservation.Reservation;
@@ -30,18 +31,21 @@ public class OrderService implements PlaceOrderUseCase {
 
     private final OrderPlacementPort orders;
     private final OrderTransitionsPort transitions;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort hotStore;
+    private final ReservationTransitionsPort reservations;
     private final OrderPipelineMetricsPort metrics;
     private final HotStoreRestores restores;
     private final Clock clock;
 
     public OrderService(OrderPlacementPort orders, OrderTransitionsPort transitions, RestoreQueuePort restoreQueue,
-                        StockReservationPort stock, OrderPipelineMetricsPort metrics, Clock clock) {
+                        HeldReservationsPort hotStore, ReservationTransitionsPort reservations,
+                        OrderPipelineMetricsPort metrics, Clock clock) {
         this.orders = orders;
         this.transitions = transitions;
-        this.stock = stock;
+        this.hotStore = hotStore;
+        this.reservations = reservations;
         this.metrics = metrics;
-        this.restores = new HotStoreRestores(restoreQueue, stock, clock);
+        this.restores = new HotStoreRestores(restoreQueue, reservations, clock);
         this.clock = clock;
     }
 
@@ -50,7 +54,7 @@ public class OrderService implements PlaceOrderUseCase {
         ReservationId id = reservation.id();
         Instant now = clock.instant();
         OrderPlacement placement = cancelledByTheBuyer(id)
-                ? orders.recordCancelledBeforeOrder(reservation, stock.cancelledAt(id).orElse(now), now)
+                ? orders.recordCancelledBeforeOrder(reservation, hotStore.cancelledAt(id).orElse(now), now)
                 : orders.place(reservation, now);
         // Recorded before the hot store is told: the database's decision stands even if Redis is down now.
         metrics.recorded(placement);
@@ -58,7 +62,7 @@ public class OrderService implements PlaceOrderUseCase {
             case OrderPlacement.Placed placed -> confirmOrCancel(id);
             // The first delivery may have died between the commit and the hot store's update: repeat it.
             case OrderPlacement.AlreadyPlaced already -> catchUp(already.order());
-            case OrderPlacement.Refused refused -> stock.fail(id);
+            case OrderPlacement.Refused refused -> reservations.fail(id);
             case OrderPlacement.CancelledBeforeOrder cancelled -> {
                 // The hot store released the units itself when the buyer cancelled.
             }
@@ -67,18 +71,18 @@ public class OrderService implements PlaceOrderUseCase {
     }
 
     private boolean cancelledByTheBuyer(ReservationId id) {
-        return stock.findReservation(id).map(Reservation::status)
+        return hotStore.findReservation(id).map(Reservation::status)
                 .filter(ReservationStatus.CANCELLED::equals).isPresent();
     }
 
     void confirmOrCancel(ReservationId id) {
-        if (stock.confirm(id)) {
+        if (reservations.confirm(id)) {
             return;
         }
-        Optional<Reservation> held = stock.findReservation(id);
+        Optional<Reservation> held = hotStore.findReservation(id);
         if (held.isPresent() && held.get().status() == ReservationStatus.CANCELLED) {
             // Released by the buyer between our look and the commit. A no-op if the order left ORDERED meanwhile.
-            transitions.cancelReleased(id, stock.cancelledAt(id).orElseGet(clock::instant));
+            transitions.cancelReleased(id, hotStore.cancelledAt(id).orElseGet(clock::instant));
         }
     }
 
@@ -87,15 +91,15 @@ public class OrderService implements PlaceOrderUseCase {
         ReservationId id = order.id();
         switch (order.status()) {
             case ORDERED -> confirmOrCancel(id);
-            case FAILED -> stock.fail(id);
+            case FAILED -> reservations.fail(id);
             case PAID -> {
-                stock.confirm(id);
-                stock.markPaid(id);
+                reservations.confirm(id);
+                reservations.markPaid(id);
             }
             case CANCELLED, EXPIRED -> {
                 if (order.wasOrdered()) {
                     // Closed before the hot store heard of the order: confirm it there so its units can come back.
-                    stock.confirm(id);
+                    reservations.confirm(id);
                     restores.complete(PendingRestore.of(order));
                 }
             }

@@ -4,8 +4,9 @@ import io.flashsale.application.order.model.PaymentResult;
 import io.flashsale.application.order.port.in.PayReservationUseCase;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.Reservation;
@@ -35,20 +36,24 @@ public class PaymentService implements PayReservationUseCase {
 
     private final OrderLookupPort orders;
     private final OrderTransitionsPort transitions;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort hotStore;
+    private final ReservationTransitionsPort reservations;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
-    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
+    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, HeldReservationsPort hotStore,
+                          ReservationTransitionsPort reservations,
                           Clock clock) {
-        this(orders, transitions, stock, ReservationAliasPort.none(), clock);
+        this(orders, transitions, hotStore, reservations, ReservationAliasPort.none(), clock);
     }
 
-    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, StockReservationPort stock,
+    public PaymentService(OrderLookupPort orders, OrderTransitionsPort transitions, HeldReservationsPort hotStore,
+                          ReservationTransitionsPort reservations,
                           ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
         this.transitions = transitions;
-        this.stock = stock;
+        this.hotStore = hotStore;
+        this.reservations = reservations;
         this.aliases = aliases;
         this.clock = clock;
     }
@@ -60,7 +65,7 @@ public class PaymentService implements PayReservationUseCase {
             if (order.isPresent()) {
                 return order.get().buyerId().equals(buyerId) ? payOrder(order.get()) : new PaymentResult.NotFound();
             }
-            Optional<Reservation> held = stock.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
+            Optional<Reservation> held = hotStore.findReservation(reservationId).filter(r -> r.isOwnedBy(buyerId));
             if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
                 Optional<Order> requestOrder = ReservationAliasPort.requestOrder(aliases, orders, reservationId);
                 if (requestOrder.isPresent()) {
@@ -88,7 +93,7 @@ public class PaymentService implements PayReservationUseCase {
 
     private PaymentResult payOrdered(Order order) {
         ReservationId id = order.id();
-        Optional<ReservationStatus> hotStatus = stock.findReservation(id).map(Reservation::status);
+        Optional<ReservationStatus> hotStatus = hotStore.findReservation(id).map(Reservation::status);
         if (hotStatus.isPresent() && hotStatus.get() != ReservationStatus.ORDERED) {
             // RESERVED: not confirmed there yet, the buyer tries again shortly. CANCELLED: released there while the
             // order was being placed; the order pipeline cancels it here too.
@@ -111,7 +116,7 @@ public class PaymentService implements PayReservationUseCase {
 
     private void mirrorPaid(ReservationId id) {
         try {
-            stock.markPaid(id);
+            reservations.markPaid(id);
         } catch (RuntimeException hotStoreFailed) {
             // Only a mirror: a paid order's status is always read from the database of record.
         }

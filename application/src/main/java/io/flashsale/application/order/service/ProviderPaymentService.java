@@ -6,8 +6,9 @@ import io.flashsale.application.order.port.in.ConfirmPaymentUseCase;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.ProviderPaymentsPort;
 import io.flashsale.application.order.port.out.RefusedPayment;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -33,15 +34,18 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
 
     private final OrderLookupPort orders;
     private final ProviderPaymentsPort payments;
-    private final StockReservationPort stock;
+    private final HeldReservationsPort hotStore;
+    private final ReservationTransitionsPort reservations;
     private final ReservationAliasPort aliases;
     private final Clock clock;
 
-    public ProviderPaymentService(OrderLookupPort orders, ProviderPaymentsPort payments, StockReservationPort stock,
+    public ProviderPaymentService(OrderLookupPort orders, ProviderPaymentsPort payments,
+                                  HeldReservationsPort hotStore, ReservationTransitionsPort reservations,
                                   ReservationAliasPort aliases, Clock clock) {
         this.orders = orders;
         this.payments = payments;
-        this.stock = stock;
+        this.hotStore = hotStore;
+        this.reservations = reservations;
         this.aliases = aliases;
         this.clock = clock;
     }
@@ -54,7 +58,7 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
             if (order.isPresent()) {
                 return settle(order.get(), notification);
             }
-            Optional<Reservation> held = stock.findReservation(id);
+            Optional<Reservation> held = hotStore.findReservation(id);
             if (held.isEmpty() || held.get().status() == ReservationStatus.FAILED) {
                 Optional<Order> requestOrder = ReservationAliasPort.requestOrder(aliases, orders, id);
                 if (requestOrder.isPresent()) {
@@ -90,7 +94,7 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
 
     private ProviderPaymentResult payOrdered(Order order, PaymentNotification notification) {
         ReservationId id = order.id();
-        Optional<ReservationStatus> hotStatus = stock.findReservation(id).map(Reservation::status);
+        Optional<ReservationStatus> hotStatus = hotStore.findReservation(id).map(Reservation::status);
         if (hotStatus.isPresent() && hotStatus.get() == ReservationStatus.RESERVED) {
             return new ProviderPaymentResult.NotYetOrdered();
         }
@@ -133,7 +137,7 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
 
     private void mirrorPaid(ReservationId id) {
         try {
-            stock.markPaid(id);
+            reservations.markPaid(id);
         } catch (RuntimeException hotStoreFailed) {
             // Only a mirror: a paid order's status is always read from the database of record.
         }

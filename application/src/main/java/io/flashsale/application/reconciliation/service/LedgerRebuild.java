@@ -4,7 +4,7 @@ import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
-import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.PurchaseScope;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
@@ -39,7 +39,7 @@ final class LedgerRebuild {
     /** How much earlier than its start the catch-up looks: instances' clocks and in-flight closes may lag this much. */
     static final Duration CLOCK_MARGIN = Duration.ofSeconds(5);
 
-    private final HotStoreReconciliationPort hotStore;
+    private final HotStoreRebuildPort hotStore;
     private final HotStoreSettlementPort settlement;
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
@@ -47,7 +47,7 @@ final class LedgerRebuild {
     private final Clock clock;
     private final int page;
 
-    LedgerRebuild(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement, RecordedStockPort recorded,
+    LedgerRebuild(HotStoreRebuildPort hotStore, HotStoreSettlementPort settlement, RecordedStockPort recorded,
                   RecordedOrdersPort orders, ReconciliationMetricsPort metrics, Clock clock, int page) {
         if (page < 1) {
             throw new IllegalArgumentException("page must be positive, was " + page);

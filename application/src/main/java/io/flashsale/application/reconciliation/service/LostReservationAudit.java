@@ -5,8 +5,8 @@ import io.flashsale.application.reconciliation.port.out.LostReservationReport;
 import io.flashsale.application.reconciliation.port.out.PipelineMark;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -53,7 +53,7 @@ public final class LostReservationAudit {
     private final RelayedEventsPort relayed;
     private final PipelinePositionPort pipeline;
     private final SettledReservationsPort settled;
-    private final StockReservationPort hotStore;
+    private final HeldReservationsPort hotStore;
     private final Consumer<LostReservationReport> reports;
     private final ReconcileActivityUseCase reconciliations;
     private final Clock clock;
@@ -73,7 +73,7 @@ public final class LostReservationAudit {
      */
     public LostReservationAudit(AcknowledgementJournal journal, Supplier<String> incarnation,
                                 RelayedEventsPort relayed, PipelinePositionPort pipeline,
-                                SettledReservationsPort settled, StockReservationPort hotStore,
+                                SettledReservationsPort settled, HeldReservationsPort hotStore,
                                 Consumer<LostReservationReport> reports, ReconcileActivityUseCase reconciliations,
                                 Clock clock) {
         this.journal = journal;

@@ -1,7 +1,7 @@
 package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
-import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param recoveryMarks where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
  * @param pipeline      where the order consumer stands in the broker
  */
-public record RebuildPorts(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+public record RebuildPorts(HotStoreRebuildPort hotStore, HotStoreSettlementPort settlement,
                            RelayedEventsPort relayed, RecoveryMarkPort recoveryMarks, PipelinePositionPort pipeline,
                            RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                            ReconciliationMetricsPort metrics) {

@@ -8,7 +8,7 @@ import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPor
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 
 import java.time.Clock;
 import java.util.Objects;
@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param relayed  the hot store's outbox and the broker positions it recorded (ADR 29)
  * @param pipeline where the order consumer stands in the broker
  */
-public record ReconcilingPorts(StockReservationPort stock, HotStoreReconciliationPort hotStore,
+public record ReconcilingPorts(ReservationTransitionsPort reservations, HotStoreReconciliationPort hotStore,
                                RelayedEventsPort relayed, PipelinePositionPort pipeline, RecordedStockPort recorded,
                                RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
                                ReconciliationReportsPort reports, ReconciliationMetricsPort metrics) {
@@ -32,7 +32,7 @@ public record ReconcilingPorts(StockReservationPort stock, HotStoreReconciliatio
     }
 
     SkuReconciler skuReconciler(Clock clock, ReconciliationSettings settings) {
-        return new SkuReconciler(hotStore, stock, recorded, recordedOrders, transitions, reports, metrics, clock,
+        return new SkuReconciler(hotStore, reservations, recorded, recordedOrders, transitions, reports, metrics, clock,
                 settings, relayed, pipeline);
     }
 }

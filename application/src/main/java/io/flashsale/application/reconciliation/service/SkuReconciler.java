@@ -14,7 +14,7 @@ import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPor
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -55,7 +55,7 @@ import java.util.Set;
 final class SkuReconciler {
 
     private final HotStoreReconciliationPort hotStore;
-    private final StockReservationPort stock;
+    private final ReservationTransitionsPort reservations;
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
     private final OrderTransitionsPort transitions;
@@ -72,14 +72,15 @@ final class SkuReconciler {
      *                 judges a reservation's event by age (the in-memory reference)
      * @param pipeline where the order consumer stands in the broker
      */
-    SkuReconciler(HotStoreReconciliationPort hotStore, StockReservationPort stock, RecordedStockPort recorded,
+    SkuReconciler(HotStoreReconciliationPort hotStore, ReservationTransitionsPort reservations,
+                  RecordedStockPort recorded,
                   RecordedOrdersPort orders, OrderTransitionsPort transitions, ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
                   Clock clock, ReconciliationSettings settings, RelayedEventsPort relayed, PipelinePositionPort pipeline) {
         this.relayed = relayed;
         this.pipeline = pipeline;
         this.places = new PipelinePlaces(relayed, pipeline);
         this.hotStore = hotStore;
-        this.stock = stock;
+        this.reservations = reservations;
         this.recorded = recorded;
         this.orders = orders;
         this.transitions = transitions;
@@ -505,14 +506,14 @@ final class SkuReconciler {
         private boolean tellHotStore(RecordedOrder order) {
             ReservationId id = order.id();
             return switch (order.status()) {
-                case ORDERED -> stock.confirm(id);
+                case ORDERED -> reservations.confirm(id);
                 case PAID -> {
-                    boolean confirmedNow = stock.confirm(id);
-                    yield stock.markPaid(id) || confirmedNow;
+                    boolean confirmedNow = reservations.confirm(id);
+                    yield reservations.markPaid(id) || confirmedNow;
                 }
-                case FAILED -> stock.fail(id);
+                case FAILED -> reservations.fail(id);
                 // Closed after it was ordered: confirmed here, the restore sweep then gives its units back.
-                case CANCELLED, EXPIRED -> order.wasOrdered() ? stock.confirm(id) : stock.release(id);
+                case CANCELLED, EXPIRED -> order.wasOrdered() ? reservations.confirm(id) : reservations.release(id);
                 case RESERVED -> throw new IllegalStateException("order " + id + " is RESERVED, which no order can be");
             };
         }

@@ -5,6 +5,7 @@ import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
 import io.flashsale.application.reconciliation.port.in.ListStockAdjustmentsUseCase;
 import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
@@ -13,7 +14,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
@@ -49,7 +50,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
     private final ActivityLookupPort activities;
     private final ActivityArchivesPort archives;
     private final StockAdjustmentsPort adjustments;
-    private final HotStoreReconciliationPort hotStore;
+    private final HotStoreAdjustmentPort hotStoreAdjustments;
     private final SkuReconciler reconciler;
     private final Clock clock;
     private final SaleChangesPort changes;
@@ -62,8 +63,9 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
      * @param changes told of each recorded adjustment: the sale's stock on record changed
      */
     public record Ports(ActivityLookupPort activities, ActivityArchivesPort archives, StockAdjustmentsPort adjustments,
-                        StockReservationPort stock,
-                        HotStoreReconciliationPort hotStore, RelayedEventsPort relayed, RecordedStockPort recorded,
+                        ReservationTransitionsPort reservations,
+                        HotStoreReconciliationPort hotStore, HotStoreAdjustmentPort hotStoreAdjustments,
+                        RelayedEventsPort relayed, RecordedStockPort recorded,
                         RecordedOrdersPort orders, OrderTransitionsPort transitions,
                         ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes) {
 
@@ -78,10 +80,10 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         this.archives = ports.archives();
         this.changes = ports.changes();
         this.adjustments = ports.adjustments();
-        this.hotStore = ports.hotStore();
+        this.hotStoreAdjustments = ports.hotStoreAdjustments();
         // Without the broker's position here, a relayed event counts as still on its way: the scheduled pass, which
         // knows the consumer's position, is the one that judges it lost.
-        this.reconciler = new SkuReconciler(hotStore, ports.stock(), ports.recorded(), ports.orders(),
+        this.reconciler = new SkuReconciler(ports.hotStore(), ports.reservations(), ports.recorded(), ports.orders(),
                 ports.transitions(), ports.reports(), ports.metrics(), clock, settings, ports.relayed(),
                 PipelinePositionPort.NONE);
         this.clock = clock;
@@ -137,7 +139,8 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
     }
 
     private StockAdjustmentResult applyToHotStore(Activity activity, ActivityItem item, StockAdjustment adjustment) {
-        LedgerAdjustment applied = hotStore.adjust(activity.id(), item.skuId(), adjustment.delta(), adjustment.id());
+        LedgerAdjustment applied = hotStoreAdjustments.adjust(activity.id(), item.skuId(), adjustment.delta(),
+                                                              adjustment.id());
         if (applied instanceof LedgerAdjustment.NotLoaded) {
             // Loaded later from the database's total, which includes this adjustment.
             return new StockAdjustmentResult.Adjusted(adjustment, applied, null);

@@ -7,6 +7,7 @@ import io.flashsale.application.reservation.port.in.GetReservationUseCase;
 import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
 import io.flashsale.application.reservation.port.out.Deduction;
 import io.flashsale.application.reservation.port.out.DeductionLogPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
@@ -42,6 +43,7 @@ import java.util.Optional;
 public class ReservationService implements ReserveStockUseCase, GetReservationUseCase {
 
     private final StockReservationPort stock;
+    private final HeldReservationsPort hotStore;
     private final ActivityLookupPort activities;
     private final OrderLookupPort orders;
     private final IdGeneratorPort ids;
@@ -52,14 +54,14 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final RiskControl risk;
     private final DeductionLogPort deductions;
 
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock) {
-        this(stock, activities, orders, ids, clock, KnownRefusals.none());
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock) {
+        this(stock, hotStore, activities, orders, ids, clock, KnownRefusals.none());
     }
 
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock, KnownRefusals known) {
-        this(stock, activities, orders, ids, clock, known, ReservationAdmission.unlimited());
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known) {
+        this(stock, hotStore, activities, orders, ids, clock, known, ReservationAdmission.unlimited());
     }
 
     /**
@@ -67,35 +69,40 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
      * @param admission the rate limits asked after the known refusals (those cost less than the limits) and before
      *                  the store
      */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission) {
-        this(stock, activities, orders, ids, clock, known, admission, ReservationAliasPort.none());
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
+                              ReservationAdmission admission) {
+        this(stock, hotStore, activities, orders, ids, clock, known, admission, ReservationAliasPort.none());
     }
 
     /** @param aliases asked by reads only, when the database has no order of the id and the hot store no live one */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
+                              ReservationAdmission admission,
                               ReservationAliasPort aliases) {
-        this(stock, activities, orders, ids, clock, known, admission, aliases, RiskControl.none());
+        this(stock, hotStore, activities, orders, ids, clock, known, admission, aliases, RiskControl.none());
     }
 
     /**
      * @param risk asked first: the blocklist and the device limit are answered from memory, before any refusal or
      *             limit that may cost a round trip (ADR 0081)
      */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
+                              ReservationAdmission admission,
                               ReservationAliasPort aliases, RiskControl risk) {
-        this(stock, activities, orders, ids, clock, known, admission, aliases, risk, DeductionLogPort.none());
+        this(stock, hotStore, activities, orders, ids, clock, known, admission, aliases, risk, DeductionLogPort.none());
     }
 
     /** @param deductions told of every attempt the store answered, with its outcome and time (ADR 0087) */
-    public ReservationService(StockReservationPort stock, ActivityLookupPort activities, OrderLookupPort orders,
-                              IdGeneratorPort ids, Clock clock, KnownRefusals known, ReservationAdmission admission,
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
+                              ReservationAdmission admission,
                               ReservationAliasPort aliases, RiskControl risk, DeductionLogPort deductions) {
         this.risk = risk;
         this.deductions = deductions;
         this.stock = stock;
+        this.hotStore = hotStore;
         this.activities = activities;
         this.orders = orders;
         this.ids = ids;
@@ -174,7 +181,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
 
     @Override
     public Optional<ReservationView> view(BuyerId buyerId, ReservationId reservationId) {
-        Optional<Reservation> held = stock.findReservation(reservationId);
+        Optional<Reservation> held = hotStore.findReservation(reservationId);
         Optional<ReservationView> hotView = held.flatMap(this::decidedByTheHotStore);
         Optional<ReservationView> answer = hotView.isPresent() ? hotView
                 : orders.find(reservationId).map(ReservationService::orderView)
@@ -195,7 +202,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private Optional<ReservationView> decidedByTheHotStore(Reservation reservation) {
         return switch (reservation.status()) {
             case RESERVED -> Optional.of(hotStoreView(reservation, null));
-            case CANCELLED -> stock.cancelledAt(reservation.id()).map(at -> hotStoreView(reservation, at));
+            case CANCELLED -> hotStore.cancelledAt(reservation.id()).map(at -> hotStoreView(reservation, at));
             case ORDERED, PAID, EXPIRED, FAILED -> Optional.empty();
         };
     }

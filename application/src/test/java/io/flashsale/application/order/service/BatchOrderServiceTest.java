@@ -1,13 +1,14 @@
 package io.flashsale.application.order.service;
 
 import io.flashsale.application.order.model.OrderBatchFailedException;
-import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort.HeldStatus;
+import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -61,14 +62,17 @@ class BatchOrderServiceTest {
     @Mock
     private HotStoreSettlementPort hotStore;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private OrderPipelineMetricsPort metrics;
     private BatchOrderService service;
 
     @BeforeEach
     void setUp() {
-        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, heldReservations,
+                                        reservationMoves, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
@@ -82,7 +86,8 @@ class BatchOrderServiceTest {
                     verify(orders, never()).placeAll(any(), any());
                     nanos.addAndGet(pause.toNanos()); // no buyer arrives after the first: gone after a quiet look
                 });
-        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC), giveWay);
+        service = new BatchOrderService(orders, transitions, restoreQueue, hotStore, heldReservations,
+                                        reservationMoves, metrics, Clock.fixed(NOW, ZoneOffset.UTC), giveWay);
         when(hotStore.statuses(any(), any())).thenReturn(Map.of());
         when(orders.placeAll(List.of(a1), NOW)).thenReturn(List.of(placed(a1)));
         when(hotStore.settle(any(), any(), any())).thenReturn(Map.of());
@@ -155,7 +160,7 @@ class BatchOrderServiceTest {
         when(orders.placeAll(List.of(raced), NOW)).thenReturn(List.of(placed(raced)));
         when(hotStore.settle(SALE, List.of(raced.id()), List.of()))
                 .thenReturn(Map.of(raced.id(), ReservationStatus.CANCELLED));
-        when(stock.cancelledAt(raced.id())).thenReturn(Optional.of(cancelledAt));
+        when(heldReservations.cancelledAt(raced.id())).thenReturn(Optional.of(cancelledAt));
 
         service.placeOrders(List.of(raced));
 
@@ -175,7 +180,7 @@ class BatchOrderServiceTest {
         service.placeOrders(List.of(ordered, failed));
 
         verify(hotStore).settle(SALE, List.of(ordered.id()), List.of(failed.id()));
-        verify(stock, never()).fail(any());
+        verify(reservationMoves, never()).fail(any());
         verify(metrics, never()).ordered(any());
     }
 
@@ -188,7 +193,7 @@ class BatchOrderServiceTest {
         when(orders.placeAll(List.of(fine, paid), NOW)).thenReturn(List.of(placed(fine),
                 new OrderPlacement.AlreadyPlaced(paidOrder)));
         when(hotStore.settle(any(), any(), any())).thenReturn(Map.of());
-        when(stock.confirm(paid.id())).thenThrow(new IllegalStateException("redis went away"));
+        when(reservationMoves.confirm(paid.id())).thenThrow(new IllegalStateException("redis went away"));
 
         assertThatThrownBy(() -> service.placeOrders(List.of(fine, paid)))
                 .isInstanceOfSatisfying(OrderBatchFailedException.class, e -> assertThat(e.index()).isEqualTo(1));

@@ -4,7 +4,8 @@ import io.flashsale.application.order.model.CancellationResult;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,19 +46,22 @@ class CancellationServiceTest {
     @Mock
     private RestoreQueuePort restoreQueue;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
     private CancellationService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new CancellationService(orders, transitions, restoreQueue, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new CancellationService(orders, transitions, restoreQueue, heldReservations, reservationMoves,
+                                          Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
     void givenAReservedReservation_whenCancelled_thenTheHotStoreReleasesItAtThisMomentAndTheDatabaseIsNotWritten() {
         when(orders.find(ID)).thenReturn(Optional.empty());
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
-        when(stock.release(ID, NOW)).thenReturn(true);
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(ID, NOW)).thenReturn(true);
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
 
@@ -69,37 +73,37 @@ class CancellationServiceTest {
     void givenAnOrderedOrder_whenCancelled_thenTheDatabaseClosesAndRestoresFirstThenTheHotStoreRestores() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.Cancelled(held(ReservationStatus.CANCELLED)));
 
-        InOrder order = inOrder(orders, stock, transitions, restoreQueue);
+        InOrder order = inOrder(orders, heldReservations, reservationMoves, transitions, restoreQueue);
         order.verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
-        order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
+        order.verify(reservationMoves).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
         order.verify(restoreQueue).hotStoreRestored(ID);
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).release(any(), any());
     }
 
     @Test
     void givenTheHotStoreHasNotConfirmedTheOrderYet_whenCancelled_thenCancelledAndTheHotStoreRestoreIsPostponed() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.RESERVED));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
 
         verify(restoreQueue).postponeHotStoreRestore(ID, NOW.plus(HotStoreRestores.RETRY_AFTER));
         verify(restoreQueue, never()).hotStoreRestored(any());
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).release(any(), any());
     }
 
     @Test
     void givenTheHotStoreIsDown_whenAnOrderIsCancelled_thenTheDatabasesDecisionStandsAndTheRestoreStaysDue() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
@@ -114,7 +118,7 @@ class CancellationServiceTest {
 
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotCancellable(ReservationStatus.EXPIRED));
 
-        verify(stock, never()).restore(any());
+        verify(reservationMoves, never()).restore(any());
         verify(restoreQueue, never()).hotStoreRestored(any());
     }
 
@@ -126,18 +130,18 @@ class CancellationServiceTest {
                 .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
 
         verify(transitions, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any());
+        verify(reservationMoves, never()).restore(any());
     }
 
     @Test
     void givenAReservationCancelledWhileReserved_whenCancelledAgain_thenAlreadyCancelled() {
         when(orders.find(ID)).thenReturn(Optional.empty());
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
 
         assertThat(service.cancel(ALICE, ID))
                 .isEqualTo(new CancellationResult.AlreadyCancelled(held(ReservationStatus.CANCELLED)));
 
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).release(any(), any());
     }
 
     @ParameterizedTest
@@ -153,8 +157,8 @@ class CancellationServiceTest {
     @Test
     void givenTheOrderIsConfirmedBetweenTheReads_whenCancelled_thenTheDatabaseCancelsIt() {
         when(orders.find(ID)).thenReturn(Optional.empty(), Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
-        when(stock.release(ID, NOW)).thenReturn(false);
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(ID, NOW)).thenReturn(false);
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
 
         assertThat(service.cancel(ALICE, ID)).isInstanceOf(CancellationResult.Cancelled.class);
@@ -168,13 +172,13 @@ class CancellationServiceTest {
         assertThat(service.cancel(MALLORY, ID)).isEqualTo(new CancellationResult.NotFound());
 
         when(orders.find(ID)).thenReturn(Optional.empty());
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
         assertThat(service.cancel(MALLORY, ID)).isEqualTo(new CancellationResult.NotFound());
 
-        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotFound());
 
         verify(transitions, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).release(any(), any());
     }
 }

@@ -6,7 +6,7 @@ import io.flashsale.application.order.port.out.DeadLetterPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.order.port.out.OrderPlacementPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.sale.port.out.ActivityRecord;
 import io.flashsale.application.sale.port.out.ActivityRecordsPort;
 import io.flashsale.domain.activity.Activity;
@@ -49,7 +49,7 @@ class DeadLetterReleaseServiceTest {
     @Mock
     private DeadLetterPort deadLetters;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
     @Mock
     private OrderPlacementPort orders;
     @Mock
@@ -61,7 +61,7 @@ class DeadLetterReleaseServiceTest {
 
     private DeadLetterReleaseService at(Instant now) {
         when(deadLetters.list(100)).thenReturn(List.of(LETTER));
-        return new DeadLetterReleaseService(deadLetters, stock, orders, hotStore, activities, metrics,
+        return new DeadLetterReleaseService(deadLetters, heldReservations, orders, hotStore, activities, metrics,
                 Clock.fixed(now, ZoneOffset.UTC));
     }
 
@@ -75,7 +75,7 @@ class DeadLetterReleaseServiceTest {
     void givenADeadLetterPastItsPaymentDeadline_whenAPassRuns_thenTheDatabaseClosesItFirstAndTheHotStoreGivesBack() {
         DeadLetterReleaseService release = at(RESERVED_AT.plus(PAYMENT_TIMEOUT));
         saleKnown();
-        when(stock.findReservation(ID)).thenReturn(Optional.of(RESERVED));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(RESERVED));
         Order closed = Order.refused(RESERVED, OrderRefusal.NOT_PLACED_IN_TIME, RESERVED_AT.plus(PAYMENT_TIMEOUT));
         when(orders.recordNotPlacedInTime(RESERVED, RESERVED_AT.plus(PAYMENT_TIMEOUT)))
                 .thenReturn(new OrderPlacement.Refused(closed));
@@ -92,7 +92,7 @@ class DeadLetterReleaseServiceTest {
     void givenADeadLetterWithinItsPaymentDeadline_whenAPassRuns_thenItKeepsItsUnitsAndCountsAsHeld() {
         DeadLetterReleaseService release = at(RESERVED_AT.plus(PAYMENT_TIMEOUT).minusMillis(1));
         saleKnown();
-        when(stock.findReservation(ID)).thenReturn(Optional.of(RESERVED));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(RESERVED));
 
         assertThat(release.releaseOverdue(100)).isEqualTo(new DeadLetterPass(0, 1));
 
@@ -105,7 +105,7 @@ class DeadLetterReleaseServiceTest {
     void givenADeadLetterThatBecameAnOrderMeanwhile_whenAPassRuns_thenTheOrderStandsAndIsConfirmed() {
         DeadLetterReleaseService release = at(RESERVED_AT.plus(PAYMENT_TIMEOUT).plusSeconds(5));
         saleKnown();
-        when(stock.findReservation(ID)).thenReturn(Optional.of(RESERVED));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(RESERVED));
         when(orders.recordNotPlacedInTime(any(), any())).thenReturn(new OrderPlacement.AlreadyPlaced(ordered()));
 
         assertThat(release.releaseOverdue(100)).isEqualTo(new DeadLetterPass(0, 0));
@@ -117,7 +117,7 @@ class DeadLetterReleaseServiceTest {
     @Test
     void givenADeadLetterWhoseReservationIsNoLongerHeld_whenAPassRuns_thenNothingIsAsked() {
         DeadLetterReleaseService release = at(RESERVED_AT.plus(PAYMENT_TIMEOUT).plusSeconds(5));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
 
         assertThat(release.releaseOverdue(100)).isEqualTo(new DeadLetterPass(0, 0));
 

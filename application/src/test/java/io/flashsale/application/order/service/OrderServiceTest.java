@@ -4,7 +4,8 @@ import io.flashsale.application.order.port.out.OrderPipelineMetricsPort;
 import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
@@ -60,18 +61,21 @@ class OrderServiceTest {
     @Mock
     private RestoreQueuePort restoreQueue;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private OrderPipelineMetricsPort metrics;
     private OrderService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new OrderService(orders, transitions, restoreQueue, stock, metrics, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new OrderService(orders, transitions, restoreQueue, heldReservations, reservationMoves, metrics,
+                                   Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     private void hotStoreSays(ReservationStatus status) {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(inStatus(status)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(inStatus(status)));
     }
 
     private static Reservation inStatus(ReservationStatus status) {
@@ -88,16 +92,16 @@ class OrderServiceTest {
         hotStoreSays(ReservationStatus.RESERVED);
         var placed = new OrderPlacement.Placed(Order.placed(RESERVATION, NOW));
         databaseAnswers(placed);
-        when(stock.confirm(ID)).thenReturn(true);
+        when(reservationMoves.confirm(ID)).thenReturn(true);
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(placed);
 
-        InOrder order = inOrder(stock, orders, transitions, restoreQueue);
-        order.verify(stock).findReservation(ID);
+        InOrder order = inOrder(heldReservations, reservationMoves, orders, transitions, restoreQueue);
+        order.verify(heldReservations).findReservation(ID);
         order.verify(orders).place(RESERVATION, NOW);
-        order.verify(stock).confirm(ID);
+        order.verify(reservationMoves).confirm(ID);
         verify(metrics).recorded(placed);
-        verifyNoMoreInteractions(stock, metrics, orders, transitions, restoreQueue);
+        verifyNoMoreInteractions(heldReservations, reservationMoves, metrics, orders, transitions, restoreQueue);
     }
 
     @Test
@@ -108,8 +112,8 @@ class OrderServiceTest {
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(refused);
 
-        verify(stock).fail(ID);
-        verify(stock, never()).confirm(any());
+        verify(reservationMoves).fail(ID);
+        verify(reservationMoves, never()).confirm(any());
         verify(metrics).recorded(refused);
     }
 
@@ -121,7 +125,7 @@ class OrderServiceTest {
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(already);
 
-        verify(stock).confirm(ID);
+        verify(reservationMoves).confirm(ID);
         verify(metrics).recorded(already);
         verify(transitions, never()).cancelReleased(any(), any());
     }
@@ -135,8 +139,8 @@ class OrderServiceTest {
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(already);
 
-        verify(stock).fail(ID);
-        verify(stock, never()).confirm(any());
+        verify(reservationMoves).fail(ID);
+        verify(reservationMoves, never()).confirm(any());
         verify(metrics).recorded(already);
     }
 
@@ -148,8 +152,8 @@ class OrderServiceTest {
 
         assertThatThrownBy(() -> service.placeOrder(RESERVATION)).isSameAs(databaseDown);
 
-        verify(stock).findReservation(ID);
-        verifyNoMoreInteractions(stock);
+        verify(heldReservations).findReservation(ID);
+        verifyNoMoreInteractions(heldReservations, reservationMoves);
         verifyNoInteractions(metrics);
     }
 
@@ -159,7 +163,7 @@ class OrderServiceTest {
         var placed = new OrderPlacement.Placed(Order.placed(RESERVATION, NOW));
         databaseAnswers(placed);
         var redisDown = new IllegalStateException("redis unavailable");
-        when(stock.confirm(ID)).thenThrow(redisDown);
+        when(reservationMoves.confirm(ID)).thenThrow(redisDown);
 
         assertThatThrownBy(() -> service.placeOrder(RESERVATION)).isSameAs(redisDown);
 
@@ -171,16 +175,16 @@ class OrderServiceTest {
     @Test
     void givenTheBuyerCancelledBeforeTheDelivery_thenItIsRecordedAsCancelledAtThatMomentAndNeverPlaced() {
         hotStoreSays(ReservationStatus.CANCELLED);
-        when(stock.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
+        when(heldReservations.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
         var cancelled = new OrderPlacement.CancelledBeforeOrder(Order.cancelledBeforeOrder(RESERVATION, CANCELLED_AT, NOW));
         when(orders.recordCancelledBeforeOrder(RESERVATION, CANCELLED_AT, NOW)).thenReturn(cancelled);
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(cancelled);
 
         verify(orders, never()).place(any(), any());
-        verify(stock, never()).confirm(any());
-        verify(stock, never()).release(any());
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).confirm(any());
+        verify(reservationMoves, never()).release(any());
+        verify(reservationMoves, never()).release(any(), any());
         verify(metrics).recorded(cancelled);
     }
 
@@ -196,39 +200,39 @@ class OrderServiceTest {
     @Test
     void givenACancelledBeforeOrderDeliveredAgain_thenNothingMovesAnywhere() {
         hotStoreSays(ReservationStatus.CANCELLED);
-        when(stock.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
+        when(heldReservations.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
         var already = new OrderPlacement.AlreadyPlaced(Order.cancelledBeforeOrder(RESERVATION, CANCELLED_AT, NOW));
         when(orders.recordCancelledBeforeOrder(RESERVATION, CANCELLED_AT, NOW)).thenReturn(already);
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(already);
 
-        verify(stock, never()).confirm(any());
-        verify(stock, never()).restore(any());
+        verify(reservationMoves, never()).confirm(any());
+        verify(reservationMoves, never()).restore(any());
         verify(transitions, never()).cancelReleased(any(), any());
     }
 
     @Test
     void givenTheBuyerCancelledBetweenTheLookAndTheCommit_thenTheNewOrderIsCancelledInTheDatabaseOnly() {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.RESERVED)),
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.RESERVED)),
                 Optional.of(inStatus(ReservationStatus.CANCELLED)));
         var placed = new OrderPlacement.Placed(Order.placed(RESERVATION, NOW));
         databaseAnswers(placed);
-        when(stock.confirm(ID)).thenReturn(false);
-        when(stock.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
+        when(reservationMoves.confirm(ID)).thenReturn(false);
+        when(heldReservations.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
 
         assertThat(service.placeOrder(RESERVATION)).isEqualTo(placed);
 
-        InOrder order = inOrder(orders, stock, transitions, restoreQueue);
+        InOrder order = inOrder(orders, heldReservations, reservationMoves, transitions, restoreQueue);
         order.verify(orders).place(RESERVATION, NOW);
-        order.verify(stock).confirm(ID);
+        order.verify(reservationMoves).confirm(ID);
         order.verify(transitions).cancelReleased(ID, CANCELLED_AT);
         verify(transitions, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any());
+        verify(reservationMoves, never()).restore(any());
     }
 
     @Test
     void givenTheHotStoreRefusesToConfirmBecauseAnEarlierDeliveryDid_thenNothingIsCancelled() {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.RESERVED)),
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.RESERVED)),
                 Optional.of(inStatus(ReservationStatus.ORDERED)));
         databaseAnswers(new OrderPlacement.Placed(Order.placed(RESERVATION, NOW)));
 
@@ -240,13 +244,13 @@ class OrderServiceTest {
     @Test
     void givenTheLookRacedAFirstDeliveryThatPlacedTheOrder_thenTheOrderIsCancelledBecauseTheHotStoreReleasedIt() {
         hotStoreSays(ReservationStatus.CANCELLED);
-        when(stock.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
+        when(heldReservations.cancelledAt(ID)).thenReturn(Optional.of(CANCELLED_AT));
         var already = new OrderPlacement.AlreadyPlaced(Order.placed(RESERVATION, NOW.minusMillis(3)));
         when(orders.recordCancelledBeforeOrder(RESERVATION, CANCELLED_AT, NOW)).thenReturn(already);
 
         service.placeOrder(RESERVATION);
 
-        verify(stock).confirm(ID);
+        verify(reservationMoves).confirm(ID);
         verify(transitions).cancelReleased(ID, CANCELLED_AT);
     }
 
@@ -261,9 +265,9 @@ class OrderServiceTest {
 
         service.placeOrder(RESERVATION);
 
-        InOrder order = inOrder(stock);
-        order.verify(stock).confirm(ID);
-        order.verify(stock).markPaid(ID);
+        InOrder order = inOrder(heldReservations, reservationMoves);
+        order.verify(reservationMoves).confirm(ID);
+        order.verify(reservationMoves).markPaid(ID);
     }
 
     @Test
@@ -272,28 +276,28 @@ class OrderServiceTest {
         var already = new OrderPlacement.AlreadyPlaced(Order.placed(RESERVATION, NOW.minusSeconds(9))
                 .closed(ReservationStatus.CANCELLED, NOW.minusSeconds(1)));
         databaseAnswers(already);
-        when(stock.confirm(ID)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.confirm(ID)).thenReturn(true);
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         service.placeOrder(RESERVATION);
 
-        InOrder order = inOrder(stock, orders, transitions, restoreQueue);
-        order.verify(stock).confirm(ID);
-        order.verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
+        InOrder order = inOrder(heldReservations, reservationMoves, orders, transitions, restoreQueue);
+        order.verify(reservationMoves).confirm(ID);
+        order.verify(reservationMoves).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
         order.verify(restoreQueue).hotStoreRestored(ID);
     }
 
     @Test
     void givenAnExpiredOrderWhoseUnitsTheHotStoreAlreadyGaveBack_thenTheRestoreIsMarkedDoneWithoutMovingStock() {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.EXPIRED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(inStatus(ReservationStatus.EXPIRED)));
         var already = new OrderPlacement.AlreadyPlaced(Order.placed(RESERVATION, NOW.minusSeconds(9))
                 .closed(ReservationStatus.EXPIRED, NOW.minusSeconds(1)));
         databaseAnswers(already);
 
         service.placeOrder(RESERVATION);
 
-        verify(stock).restore(argThat(restoring(ID, ReservationStatus.EXPIRED)));
+        verify(reservationMoves).restore(argThat(restoring(ID, ReservationStatus.EXPIRED)));
         verify(restoreQueue).hotStoreRestored(ID);
         verify(restoreQueue, never()).postponeHotStoreRestore(any(), any());
     }

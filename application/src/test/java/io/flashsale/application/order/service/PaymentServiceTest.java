@@ -3,7 +3,8 @@ package io.flashsale.application.order.service;
 import io.flashsale.application.order.model.PaymentResult;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.reservation.ReservationStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,36 +41,39 @@ class PaymentServiceTest {
     @Mock
     private OrderTransitionsPort transitions;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
     private PaymentService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new PaymentService(orders, transitions, stock, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new PaymentService(orders, transitions, heldReservations, reservationMoves, Clock.fixed(NOW,
+                                     ZoneOffset.UTC));
     }
 
     @Test
     void givenAnOrderedOrderConfirmedInTheHotStore_whenPaid_thenTheDatabaseDecidesAndTheHotStoreMirrorsIt() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         PaymentResult result = service.pay(ALICE, ID);
 
         assertThat(result).isEqualTo(new PaymentResult.Paid(held(ReservationStatus.PAID)));
-        InOrder order = inOrder(orders, stock, transitions);
+        InOrder order = inOrder(orders, heldReservations, reservationMoves, transitions);
         order.verify(transitions).markPaid(ID, NOW);
-        order.verify(stock).markPaid(ID);
-        verify(stock, never()).restore(any());
+        order.verify(reservationMoves).markPaid(ID);
+        verify(reservationMoves, never()).restore(any());
         verify(transitions, never()).closeWithRestore(any(), any(), any());
     }
 
     @Test
     void givenTheHotStoreFailsToMirrorThePayment_thenThePaymentStandsAsTheDatabaseDecidedIt() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         when(transitions.markPaid(ID, NOW)).thenReturn(true);
-        when(stock.markPaid(ID)).thenThrow(new IllegalStateException("redis unavailable"));
+        when(reservationMoves.markPaid(ID)).thenThrow(new IllegalStateException("redis unavailable"));
 
         assertThat(service.pay(ALICE, ID)).isInstanceOf(PaymentResult.Paid.class);
     }
@@ -81,7 +85,7 @@ class PaymentServiceTest {
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.AlreadyPaid(held(ReservationStatus.PAID)));
 
         verify(transitions, never()).markPaid(any(), any());
-        verify(stock, never()).markPaid(any());
+        verify(reservationMoves, never()).markPaid(any());
     }
 
     @ParameterizedTest
@@ -98,7 +102,7 @@ class PaymentServiceTest {
     @EnumSource(names = {"RESERVED", "CANCELLED"})
     void givenAnOrderTheHotStoreHasNotConfirmed_whenPaid_thenNotPayableWithTheHotStoresStatus(ReservationStatus hot) {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(hot)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(hot)));
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(hot));
 
@@ -108,30 +112,30 @@ class PaymentServiceTest {
     @Test
     void givenTheExpiryWinsTheTransitionFirst_whenPaid_thenNotPayableAsExpired() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.EXPIRED)));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(transitions.markPaid(ID, NOW)).thenReturn(false);
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(ReservationStatus.EXPIRED));
 
-        verify(stock, never()).markPaid(any());
+        verify(reservationMoves, never()).markPaid(any());
     }
 
     @Test
     void givenThePaymentDeadlinePassedAndNoExpiryRanYet_whenPaid_thenNotPayableAsExpiredAndNothingIsMirrored() {
         // The database refused the move (its deadline is in the UPDATE) and the order is still ORDERED there.
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(transitions.markPaid(ID, NOW)).thenReturn(false);
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(ReservationStatus.EXPIRED));
 
-        verify(stock, never()).markPaid(any());
+        verify(reservationMoves, never()).markPaid(any());
     }
 
     @Test
     void givenAnotherPaymentWinsTheTransitionFirst_whenPaid_thenAlreadyPaid() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(order(ReservationStatus.PAID)));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
 
         assertThat(service.pay(ALICE, ID)).isInstanceOf(PaymentResult.AlreadyPaid.class);
     }
@@ -140,7 +144,7 @@ class PaymentServiceTest {
     @EnumSource(names = {"RESERVED", "CANCELLED"})
     void givenNoOrderYet_whenPaid_thenNotPayableWithTheHotStoresStatus(ReservationStatus hot) {
         when(orders.find(ID)).thenReturn(Optional.empty());
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(hot)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(hot)));
 
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotPayable(hot));
     }
@@ -148,7 +152,7 @@ class PaymentServiceTest {
     @Test
     void givenTheOrderAppearsBetweenTheTwoReads_whenPaid_thenTheSecondLookPaysIt() {
         when(orders.find(ID)).thenReturn(Optional.empty(), Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         assertThat(service.pay(ALICE, ID)).isInstanceOf(PaymentResult.Paid.class);
@@ -160,10 +164,10 @@ class PaymentServiceTest {
         assertThat(service.pay(MALLORY, ID)).isEqualTo(new PaymentResult.NotFound());
 
         when(orders.find(ID)).thenReturn(Optional.empty());
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
         assertThat(service.pay(MALLORY, ID)).isEqualTo(new PaymentResult.NotFound());
 
-        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotFound());
         verify(transitions, never()).markPaid(any(), any());
     }

@@ -3,11 +3,12 @@ package io.flashsale.application.order.service;
 import io.flashsale.application.order.model.PaymentNotification;
 import io.flashsale.application.order.model.ProviderPaymentResult;
 import io.flashsale.application.order.port.out.OrderLookupPort;
-import io.flashsale.application.order.port.out.ProviderPaymentsPort;
 import io.flashsale.application.order.port.out.ProviderPaymentsPort.PaymentMark;
+import io.flashsale.application.order.port.out.ProviderPaymentsPort;
 import io.flashsale.application.order.port.out.RefusedPayment;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.order.PaymentReference;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -49,29 +50,32 @@ class ProviderPaymentServiceTest {
     @Mock
     private ProviderPaymentsPort payments;
     @Mock
-    private StockReservationPort stock;
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private ReservationAliasPort aliases;
     private ProviderPaymentService service;
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new ProviderPaymentService(orders, payments, stock, aliases, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new ProviderPaymentService(orders, payments, heldReservations, reservationMoves, aliases,
+                                             Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
     void givenAnOrderedOrder_whenTheProviderConfirms_thenPaidUnderItsReferenceAndTheHotStoreMirrorsIt() {
         Order paid = ordered().closed(ReservationStatus.PAID, NOW);
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(paid));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(payments.markPaid(ID, REFERENCE, PROVIDER_PAID_AT, NOW)).thenReturn(PaymentMark.PAID);
 
         ProviderPaymentResult result = service.confirm(NOTIFICATION);
 
         assertThat(result).isEqualTo(new ProviderPaymentResult.Paid(paid));
-        InOrder order = inOrder(payments, stock);
+        InOrder order = inOrder(payments, heldReservations, reservationMoves);
         order.verify(payments).markPaid(ID, REFERENCE, PROVIDER_PAID_AT, NOW);
-        order.verify(stock).markPaid(ID);
+        order.verify(reservationMoves).markPaid(ID);
         verify(payments, never()).recordRefused(any());
     }
 
@@ -101,7 +105,7 @@ class ProviderPaymentServiceTest {
     void givenAConcurrentDeliveryWonTheMove_whenTheLoserReadsBack_thenAlreadyPaidWithTheSameOrder() {
         Order paid = order(ReservationStatus.PAID);
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(paid));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.PAID)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.PAID)));
         when(payments.markPaid(ID, REFERENCE, PROVIDER_PAID_AT, NOW)).thenReturn(PaymentMark.NOT_CHANGED);
         when(payments.referenceOf(ID)).thenReturn(Optional.of(REFERENCE));
 
@@ -112,18 +116,18 @@ class ProviderPaymentServiceTest {
     @Test
     void givenTheDeadlinePassedBeforeTheExpiryPass_whenNotified_thenRefusedAsExpiredAndRecorded() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()), Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(payments.markPaid(ID, REFERENCE, PROVIDER_PAID_AT, NOW)).thenReturn(PaymentMark.NOT_CHANGED);
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.Refused(ReservationStatus.EXPIRED));
         verify(payments).recordRefused(refused(RefusedPayment.Reason.NOT_PAYABLE, ReservationStatus.EXPIRED));
-        verify(stock, never()).markPaid(any());
+        verify(reservationMoves, never()).markPaid(any());
     }
 
     @Test
     void givenTheReferencePaidAnotherOrder_whenNotified_thenAConflictIsRecorded() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.ORDERED)));
         when(payments.markPaid(ID, REFERENCE, PROVIDER_PAID_AT, NOW)).thenReturn(PaymentMark.REFERENCE_TAKEN);
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.Conflict(ordered()));
@@ -143,7 +147,7 @@ class ProviderPaymentServiceTest {
     @Test
     void givenAnOrderTheHotStoreStillHoldsAsReserved_whenNotified_thenNotYetOrderedAndNothingRecorded() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.NotYetOrdered());
         verify(payments, never()).markPaid(any(), any(), any(), any());
@@ -153,7 +157,7 @@ class ProviderPaymentServiceTest {
     @Test
     void givenAnOrderTheHotStoreReleased_whenNotified_thenRefusedAsCancelled() {
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.Refused(ReservationStatus.CANCELLED));
         verify(payments).recordRefused(refused(RefusedPayment.Reason.NOT_PAYABLE, ReservationStatus.CANCELLED));
@@ -161,7 +165,7 @@ class ProviderPaymentServiceTest {
 
     @Test
     void givenAReservationNotYetAnOrder_whenNotified_thenNotYetOrdered() {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.RESERVED)));
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.NotYetOrdered());
         verify(payments, never()).recordRefused(any());
@@ -169,7 +173,7 @@ class ProviderPaymentServiceTest {
 
     @Test
     void givenAReservationCancelledBeforeItWasAnOrder_whenNotified_thenRefusedAndRecorded() {
-        when(stock.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.of(held(ReservationStatus.CANCELLED)));
 
         assertThat(service.confirm(NOTIFICATION)).isEqualTo(new ProviderPaymentResult.Refused(ReservationStatus.CANCELLED));
         verify(payments).recordRefused(refused(RefusedPayment.Reason.NOT_PAYABLE, ReservationStatus.CANCELLED));

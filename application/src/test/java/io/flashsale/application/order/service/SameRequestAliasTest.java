@@ -6,7 +6,9 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
 import io.flashsale.application.reservation.model.ReservationView;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.reservation.service.KnownRefusals;
 import io.flashsale.application.reservation.service.ReservationAdmission;
@@ -64,6 +66,10 @@ class SameRequestAliasTest {
     @Mock
     private StockReservationPort stock;
     @Mock
+    private HeldReservationsPort heldReservations;
+    @Mock
+    private ReservationTransitionsPort reservationMoves;
+    @Mock
     private ActivityLookupPort activities;
     @Mock
     private IdGeneratorPort ids;
@@ -76,15 +82,16 @@ class SameRequestAliasTest {
     @BeforeEach
     void wire() {
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        reads = new ReservationService(stock, activities, orders, ids, clock, KnownRefusals.none(),
+        reads = new ReservationService(stock, heldReservations, activities, orders, ids, clock, KnownRefusals.none(),
                 ReservationAdmission.unlimited(), aliases);
-        payments = new PaymentService(orders, transitions, stock, aliases, clock);
-        cancellations = new CancellationService(orders, transitions, restoreQueue, stock, aliases, clock);
+        payments = new PaymentService(orders, transitions, heldReservations, reservationMoves, aliases, clock);
+        cancellations = new CancellationService(orders, transitions, restoreQueue, heldReservations, reservationMoves,
+                                                aliases, clock);
     }
 
     @Test
     void givenTheSecondIdFailedInTheHotStore_whenItsBuyerReadsIt_thenTheRequestsOrderIsAnsweredUnderItsOwnId() {
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
         when(orders.find(SECOND)).thenReturn(Optional.empty());
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
@@ -99,7 +106,7 @@ class SameRequestAliasTest {
 
     @Test
     void givenTheSecondIdGoneFromTheHotStore_whenAnotherBuyerReadsIt_thenNothingIsFound() {
-        when(stock.findReservation(SECOND)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.empty());
         when(orders.find(SECOND)).thenReturn(Optional.empty());
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
@@ -109,7 +116,7 @@ class SameRequestAliasTest {
 
     @Test
     void givenTheSecondIdStillReservedInTheHotStore_whenRead_thenItIsAnsweredAsItIsAndNoAliasIsAsked() {
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
 
         Optional<ReservationView> view = reads.view(ALICE, SECOND);
 
@@ -119,7 +126,7 @@ class SameRequestAliasTest {
 
     @Test
     void givenAFailedReservationThatIsNoAlias_whenRead_thenItStaysFailed() {
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
         when(orders.find(SECOND)).thenReturn(Optional.empty());
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.empty());
 
@@ -129,24 +136,24 @@ class SameRequestAliasTest {
     @Test
     void givenTheSecondIdGoneFromTheHotStore_whenPaid_thenTheRequestsOrderIsPaid() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.empty());
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
-        when(stock.findReservation(ID)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         when(transitions.markPaid(ID, NOW)).thenReturn(true);
 
         PaymentResult result = payments.pay(ALICE, SECOND);
 
         assertThat(result).isInstanceOf(PaymentResult.Paid.class);
         assertThat(((PaymentResult.Paid) result).reservation().id()).isEqualTo(ID);
-        verify(stock).markPaid(ID);
-        verify(stock, never()).markPaid(SECOND);
+        verify(reservationMoves).markPaid(ID);
+        verify(reservationMoves, never()).markPaid(SECOND);
     }
 
     @Test
     void givenTheSecondIdFailedInTheHotStore_whenAnotherBuyerPays_thenNotFoundAndNothingMoves() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
 
         assertThat(payments.pay(MALLORY, SECOND)).isEqualTo(new PaymentResult.NotFound());
 
@@ -156,7 +163,7 @@ class SameRequestAliasTest {
     @Test
     void givenTheRequestsOrderPaidAlready_whenTheSecondIdIsPaid_thenAlreadyPaid() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(order(ReservationStatus.PAID)));
 
@@ -167,26 +174,26 @@ class SameRequestAliasTest {
     @Test
     void givenTheSecondIdFailedInTheHotStore_whenCancelled_thenTheRequestsOrderIsCancelledWithItsUnitsBackOnce() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.FAILED)));
         when(aliases.orderReservationOf(SECOND)).thenReturn(Optional.of(ID));
         when(orders.find(ID)).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         CancellationResult result = cancellations.cancel(ALICE, SECOND);
 
         assertThat(result).isInstanceOf(CancellationResult.Cancelled.class);
         assertThat(((CancellationResult.Cancelled) result).reservation().id()).isEqualTo(ID);
-        verify(stock, never()).release(any(), any());
-        verify(stock, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
+        verify(reservationMoves, never()).release(any(), any());
+        verify(reservationMoves, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
     }
 
     @Test
     void givenTheSecondIdStillReservedInTheHotStore_whenCancelled_thenTheHotStoreReleasesItAndNoAliasIsAsked() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
-        when(stock.release(SECOND, NOW)).thenReturn(true);
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(SECOND, NOW)).thenReturn(true);
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
         verifyNoInteractions(aliases);
@@ -196,11 +203,11 @@ class SameRequestAliasTest {
     @Test
     void givenTheSecondIdStillReservedAndTheRequestOrderedUnderTheFirst_whenCancelled_thenBothGoWithTheirUnitsBackOnce() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
-        when(stock.release(SECOND, NOW)).thenReturn(true);
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(SECOND, NOW)).thenReturn(true);
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         CancellationResult result = cancellations.cancel(ALICE, SECOND);
@@ -208,45 +215,45 @@ class SameRequestAliasTest {
         assertThat(result).isInstanceOf(CancellationResult.Cancelled.class);
         assertThat(((CancellationResult.Cancelled) result).reservation().id()).as("the id the buyer cancelled")
                 .isEqualTo(SECOND);
-        verify(stock).release(SECOND, NOW);
+        verify(reservationMoves).release(SECOND, NOW);
         verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
-        verify(stock).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
-        verify(stock, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
+        verify(reservationMoves).restore(argThat(restoring(ID, ReservationStatus.CANCELLED)));
+        verify(reservationMoves, never()).restore(argThat(restoring(SECOND, ReservationStatus.CANCELLED)));
     }
 
     @Test
     void givenTheSecondIdStillReservedAndTheRequestsOrderPaid_whenCancelled_thenOnlyTheSecondIsReleased() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
-        when(stock.release(SECOND, NOW)).thenReturn(true);
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(SECOND, NOW)).thenReturn(true);
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId()))
                 .thenReturn(Optional.of(order(ReservationStatus.PAID)));
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.Cancelled.class);
         verify(transitions, never()).closeWithRestore(any(), any(), any());
-        verify(stock, never()).restore(any());
+        verify(reservationMoves, never()).restore(any());
     }
 
     /** The first cancellation released the second id, then failed on the database's read: its retry finishes it. */
     @Test
     void givenTheSecondIdCancelledAlready_whenCancelledAgain_thenTheRequestsOrderStillGoes() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.CANCELLED)));
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.CANCELLED)));
         when(orders.findByRequest(SALE, ALICE, RESERVED.requestId())).thenReturn(Optional.of(ordered()));
         when(transitions.closeWithRestore(ID, ReservationStatus.CANCELLED, NOW)).thenReturn(true);
-        when(stock.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
+        when(reservationMoves.restore(argThat(restoring(ID, ReservationStatus.CANCELLED))))
                 .thenReturn(Optional.of(ReservationStatus.ORDERED));
 
         assertThat(cancellations.cancel(ALICE, SECOND)).isInstanceOf(CancellationResult.AlreadyCancelled.class);
         verify(transitions).closeWithRestore(ID, ReservationStatus.CANCELLED, NOW);
-        verify(stock, never()).release(any(), any());
+        verify(reservationMoves, never()).release(any(), any());
     }
 
     @Test
     void givenTheSecondIdNotReleasedInTheHotStore_whenCancelled_thenTheRequestsOrderIsNotTouched() {
         when(orders.find(SECOND)).thenReturn(Optional.empty());
-        when(stock.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
-        when(stock.release(SECOND, NOW)).thenReturn(false);
+        when(heldReservations.findReservation(SECOND)).thenReturn(Optional.of(second(ReservationStatus.RESERVED)));
+        when(reservationMoves.release(SECOND, NOW)).thenReturn(false);
 
         cancellations.cancel(ALICE, SECOND);
 

@@ -9,6 +9,7 @@ import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
 import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.reconciliation.port.out.AdjustmentProposalsPort;
 import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.ProposalApproval;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
@@ -16,7 +17,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
@@ -68,9 +69,11 @@ class AdjustmentApprovalServiceTest {
     @Mock
     private StockAdjustmentsPort adjustments;
     @Mock
-    private StockReservationPort stock;
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private HotStoreReconciliationPort hotStore;
+    @Mock
+    private HotStoreAdjustmentPort hotStoreAdjustments;
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
@@ -86,8 +89,9 @@ class AdjustmentApprovalServiceTest {
 
     private AdjustmentApprovalService service() {
         var applier = new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
-                adjustments, stock,
-                hotStore, RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports,
+                adjustments, reservationMoves,
+                hotStore, hotStoreAdjustments, RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions,
+                        reports,
                 new RecordingReconciliationMetrics(), changes), CLOCK, ReconciliationSettings.DEFAULTS);
         return new AdjustmentApprovalService(activities, proposals, applier, reconciliation, CLOCK, TTL);
     }
@@ -149,7 +153,7 @@ class AdjustmentApprovalServiceTest {
         StockAdjustment recorded = new StockAdjustment(41, SALE, SKU, 5, 10, 15, 2, OLIVIA, REASON, NOW);
         when(proposals.approve(proposal, PETER, NOW)).thenReturn(new ProposalApproval.Decided(
                 proposal.closed(ProposalStatus.APPROVED, PETER, NOW, 41L), new AdjustmentRecording.Recorded(recorded)));
-        when(hotStore.adjust(SALE, SKU, 5, 41)).thenReturn(new LedgerAdjustment.NotLoaded());
+        when(hotStoreAdjustments.adjust(SALE, SKU, 5, 41)).thenReturn(new LedgerAdjustment.NotLoaded());
         return recorded;
     }
 
@@ -161,9 +165,9 @@ class AdjustmentApprovalServiceTest {
 
         ProposalApprovalResult result = service().approve(SALE, 7, PETER);
 
-        InOrder order = inOrder(proposals, hotStore, changes, reconciliation);
+        InOrder order = inOrder(proposals, hotStore, changes, reconciliation, hotStoreAdjustments);
         order.verify(proposals).approve(any(), eq(PETER), eq(NOW));
-        order.verify(hotStore).adjust(SALE, SKU, 5, 41);
+        order.verify(hotStoreAdjustments).adjust(SALE, SKU, 5, 41);
         order.verify(changes).announce(SALE);
         order.verify(reconciliation).reconcile(SALE);
         assertThat(result).isInstanceOfSatisfying(ProposalApprovalResult.Approved.class, done -> {

@@ -2,6 +2,7 @@ package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
@@ -44,6 +45,8 @@ class LedgerRebuildServiceTest {
     @Mock
     private HotStoreReconciliationPort hotStore;
     @Mock
+    private HotStoreRebuildPort hotStoreRebuild;
+    @Mock
     private HotStoreSettlementPort settlement;
     @Mock
     private RecordedStockPort recordedStock;
@@ -54,7 +57,7 @@ class LedgerRebuildServiceTest {
 
     private LedgerRebuildService service() {
         return new LedgerRebuildService(activities,
-                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK);
+                rebuilding(hotStoreRebuild, settlement, recordedStock, recordedOrders, metrics), CLOCK);
     }
 
     private void openSale() {
@@ -68,8 +71,8 @@ class LedgerRebuildServiceTest {
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 4, Map.of(ANN, 4L)));
         when(recordedOrders.ordersAfter(SALE, Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
-        when(hotStore.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
-        when(hotStore.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
+        when(hotStoreRebuild.finishRebuild(eq(OPEN_SALE), eq("r1"), any())).thenReturn(true);
+        when(hotStoreRebuild.beginRebuild(SALE, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW),
                 new RebuildStart.Loaded(), new RebuildStart.Rebuilding(), new RebuildStart.OutboxPending());
 
         assertThat(service().rebuild(SALE)).isEqualTo(RebuildOutcome.REBUILT);
@@ -78,7 +81,7 @@ class LedgerRebuildServiceTest {
         assertThat(service().rebuild(SALE)).as("another instance rebuilds it").isEqualTo(RebuildOutcome.IN_PROGRESS);
         assertThat(service().rebuild(SALE)).as("reservations still in the outbox")
                 .isEqualTo(RebuildOutcome.IN_PROGRESS);
-        verify(hotStore, times(1)).finishRebuild(OPEN_SALE, "r1",
+        verify(hotStoreRebuild, times(1)).finishRebuild(OPEN_SALE, "r1",
                 List.of(new SkuRebuild(SKU, 10, 4, Map.of(ANN, 4L), Set.of())));
         assertThat(metrics.rebuilt).containsExactly(SALE);
 

@@ -5,8 +5,8 @@ import io.flashsale.application.reconciliation.port.out.LostReservationReport;
 import io.flashsale.application.reconciliation.port.out.PipelineMark;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.SettledReservationsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -44,7 +44,7 @@ class LostReservationAuditTest {
     private final RelayedEventsPort relayed = mock(RelayedEventsPort.class);
     private final PipelinePositionPort pipeline = mock(PipelinePositionPort.class);
     private final SettledReservationsPort settled = mock(SettledReservationsPort.class);
-    private final StockReservationPort hotStore = mock(StockReservationPort.class);
+    private final HeldReservationsPort hotStore = mock(HeldReservationsPort.class);
     private final List<LostReservationReport> reports = new ArrayList<>();
     private final ReconcileActivityUseCase reconciliations = mock(ReconcileActivityUseCase.class);
     private String incarnation = "run-1";

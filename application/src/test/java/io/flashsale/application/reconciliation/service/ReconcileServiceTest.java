@@ -6,6 +6,7 @@ import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.model.ActivityReconciliation;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.port.out.HoldingsSlice;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
@@ -13,7 +14,7 @@ import io.flashsale.application.reconciliation.port.out.PurchaseScope;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
 import io.flashsale.application.testing.ActivityStore;
@@ -91,9 +92,11 @@ class ReconcileServiceTest {
     @Mock
     private ActivityStore activities;
     @Mock
-    private StockReservationPort stock;
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private HotStoreReconciliationPort hotStore;
+    @Mock
+    private HotStoreRebuildPort hotStoreRebuild;
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
@@ -109,8 +112,8 @@ class ReconcileServiceTest {
 
     private ReconcileService service() {
         return new ReconcileService(activities,
-                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
-                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK, SETTINGS);
+                reconciling(reservationMoves, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                rebuilding(hotStoreRebuild, settlement, recordedStock, recordedOrders, metrics), CLOCK, SETTINGS);
     }
 
     private void openSale() {
@@ -312,7 +315,7 @@ class ReconcileServiceTest {
                 .thenReturn(recorded(10, 1, Map.of(ANN, 1L), order(R1, ReservationStatus.ORDERED, true, STALE)));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
-        when(stock.confirm(R1)).thenReturn(true);
+        when(reservationMoves.confirm(R1)).thenReturn(true);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
@@ -343,18 +346,18 @@ class ReconcileServiceTest {
                         expired, order(expired, ReservationStatus.EXPIRED, true, STALE)), Set.of(expired), List.of())));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 1, Map.of(ANN, 1L)));
-        when(stock.confirm(any())).thenReturn(true);
-        when(stock.markPaid(paid)).thenReturn(true);
-        when(stock.fail(failed)).thenReturn(true);
-        when(stock.release(cancelled)).thenReturn(true);
+        when(reservationMoves.confirm(any())).thenReturn(true);
+        when(reservationMoves.markPaid(paid)).thenReturn(true);
+        when(reservationMoves.fail(failed)).thenReturn(true);
+        when(reservationMoves.release(cancelled)).thenReturn(true);
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
-        verify(stock).confirm(paid);
-        verify(stock).markPaid(paid);
-        verify(stock).fail(failed);
-        verify(stock).release(cancelled);
-        verify(stock).confirm(expired);
+        verify(reservationMoves).confirm(paid);
+        verify(reservationMoves).markPaid(paid);
+        verify(reservationMoves).fail(failed);
+        verify(reservationMoves).release(cancelled);
+        verify(reservationMoves).confirm(expired);
         assertThat(report.confirmed()).containsExactlyInAnyOrder(paid, failed, cancelled, expired);
         assertThat(report.action()).isEqualTo(ReconciliationAction.CONFIRMED);
     }
@@ -505,7 +508,7 @@ class ReconcileServiceTest {
         openSale();
         when(hotStore.snapshot(SALE)).thenReturn(Optional.of(new HotStoreSnapshot(SALE, Map.of(SKU,
                 new HotSkuSnapshot(SKU, new LedgerFigures(10, 0, 3, 7), Map.of(), List.of(), Set.of(),
-                        HotSkuSnapshot.MOVING, 1, false)))));
+                HotSkuSnapshot.MOVING, 1, false)))));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 3, Map.of(ANN, 1L, BOB, 2L)));
 
@@ -565,12 +568,12 @@ class ReconcileServiceTest {
                 .thenReturn(hot(new LedgerFigures(10, 0, 3, 7), Map.of(ANN, 2L, BOB, 1L), List.of(), "fp"));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
                 .thenReturn(recorded(10, 3, Map.of(ANN, 2L, BOB, 1L)));
-        rebuildable(hotStore, recordedOrders, OPEN_SALE);
+        rebuildable(hotStoreRebuild, recordedOrders, OPEN_SALE);
 
         ActivityReconciliation reconciliation = service().reconcile(SALE);
 
         assertThat(reconciliation.hotStore()).isEqualTo(ActivityReconciliation.HotStoreState.REBUILT);
-        verify(hotStore).finishRebuild(OPEN_SALE, "r1",
+        verify(hotStoreRebuild).finishRebuild(OPEN_SALE, "r1",
                 List.of(new SkuRebuild(SKU, 10, 3, Map.of(ANN, 2L, BOB, 1L), Set.of())));
         assertThat(onlyReport(reconciliation).classification()).isEqualTo(ReconciliationClassification.NONE);
         assertThat(metrics.rebuilt).containsExactly(SALE);
@@ -587,7 +590,7 @@ class ReconcileServiceTest {
 
         assertThat(reconciliation).isEqualTo(new ActivityReconciliation(SALE,
                 ActivityReconciliation.HotStoreState.NOT_LOADED, List.of()));
-        verify(hotStore, never()).beginRebuild(any(), any());
+        verify(hotStoreRebuild, never()).beginRebuild(any(), any());
         assertThatThrownBy(() -> service().reconcile(SALE, SKU)).isInstanceOf(ActivityNotReadyException.class);
     }
 

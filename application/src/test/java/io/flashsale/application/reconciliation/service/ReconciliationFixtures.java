@@ -2,6 +2,7 @@ package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
@@ -12,7 +13,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -109,16 +110,18 @@ final class ReconciliationFixtures {
     }
 
     /** A hot store without a view of its outbox or the broker: events are judged by their age. */
-    static ReconcilingPorts reconciling(StockReservationPort stock, HotStoreReconciliationPort hotStore,
+    static ReconcilingPorts reconciling(ReservationTransitionsPort reservationMoves,
+                                        HotStoreReconciliationPort hotStore,
                                         RecordedStockPort recorded, RecordedOrdersPort orders,
                                         OrderTransitionsPort transitions, ReconciliationReportsPort reports,
                                         ReconciliationMetricsPort metrics) {
-        return new ReconcilingPorts(stock, hotStore, RelayedEventsPort.NONE, PipelinePositionPort.NONE, recorded,
+        return new ReconcilingPorts(reservationMoves, hotStore, RelayedEventsPort.NONE, PipelinePositionPort.NONE,
+                                    recorded,
                 orders, transitions, reports, metrics);
     }
 
     /** A hot store that keeps no recovery marks: a rebuild waits for nothing in the pipeline. */
-    static RebuildPorts rebuilding(HotStoreReconciliationPort hotStore, HotStoreSettlementPort settlement,
+    static RebuildPorts rebuilding(HotStoreRebuildPort hotStore, HotStoreSettlementPort settlement,
                                    RecordedStockPort recorded, RecordedOrdersPort orders,
                                    ReconciliationMetricsPort metrics) {
         return new RebuildPorts(hotStore, settlement, RelayedEventsPort.NONE, RecoveryMarkPort.NONE,
@@ -126,7 +129,7 @@ final class ReconciliationFixtures {
     }
 
     /** The hot store lets this caller rebuild the sale; the database holds no orders of it. */
-    static void rebuildable(HotStoreReconciliationPort hotStore, RecordedOrdersPort orders, Activity sale) {
+    static void rebuildable(HotStoreRebuildPort hotStore, RecordedOrdersPort orders, Activity sale) {
         when(hotStore.beginRebuild(sale.id(), NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
         when(orders.ordersAfter(sale.id(), Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
         when(hotStore.finishRebuild(eq(sale), eq("r1"), any())).thenReturn(true);

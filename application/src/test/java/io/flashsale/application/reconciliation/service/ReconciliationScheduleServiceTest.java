@@ -3,12 +3,13 @@ package io.flashsale.application.reconciliation.service;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reconciliation.model.ReconciliationPass;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
@@ -50,9 +51,11 @@ class ReconciliationScheduleServiceTest {
     @Mock
     private ActivityStore activities;
     @Mock
-    private StockReservationPort stock;
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private HotStoreReconciliationPort hotStore;
+    @Mock
+    private HotStoreRebuildPort hotStoreRebuild;
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
@@ -68,8 +71,8 @@ class ReconciliationScheduleServiceTest {
 
     private ReconciliationScheduleService service() {
         return new ReconciliationScheduleService(activities,
-                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
-                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK, SETTINGS);
+                reconciling(reservationMoves, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                rebuilding(hotStoreRebuild, settlement, recordedStock, recordedOrders, metrics), CLOCK, SETTINGS);
     }
 
     @Test
@@ -93,14 +96,14 @@ class ReconciliationScheduleServiceTest {
         when(hotStore.snapshot(lost)).thenReturn(Optional.empty())
                 .thenReturn(hot(lost, new LedgerFigures(10, 0, 0, 10), Map.of(), List.of(), "g"));
         when(recordedStock.recordedSku(eq(lost), eq(SKU), eq(List.of()), any())).thenReturn(recorded(10, 0, Map.of()));
-        rebuildable(hotStore, recordedOrders, lostSale);
+        rebuildable(hotStoreRebuild, recordedOrders, lostSale);
         when(hotStore.snapshot(ended)).thenReturn(Optional.empty());
 
         assertThatThrownBy(() -> service().reconcileLive()).hasMessage("redis down");
 
         verify(hotStore).repair(eq(healthy), any());
-        verify(hotStore).finishRebuild(eq(lostSale), eq("r1"), any());
-        verify(hotStore, never()).beginRebuild(eq(ended), any());
+        verify(hotStoreRebuild).finishRebuild(eq(lostSale), eq("r1"), any());
+        verify(hotStoreRebuild, never()).beginRebuild(eq(ended), any());
         assertThat(metrics.repaired).extracting(ReconciliationReport::activityId).containsExactly(healthy);
     }
 

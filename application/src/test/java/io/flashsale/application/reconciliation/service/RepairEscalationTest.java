@@ -3,6 +3,7 @@ package io.flashsale.application.reconciliation.service;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reconciliation.model.NoRepairAwaitingApprovalException;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
@@ -10,7 +11,7 @@ import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPor
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.reconciliation.LedgerFigures;
@@ -70,9 +71,11 @@ class RepairEscalationTest {
     @Mock
     private ActivityStore activities;
     @Mock
-    private StockReservationPort stock;
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private HotStoreReconciliationPort hotStore;
+    @Mock
+    private HotStoreRebuildPort hotStoreRebuild;
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
@@ -88,13 +91,14 @@ class RepairEscalationTest {
 
     private ReconcileService service() {
         return new ReconcileService(activities,
-                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
-                rebuilding(hotStore, settlement, recordedStock, recordedOrders, metrics), CLOCK, settings());
+                reconciling(reservationMoves, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                rebuilding(hotStoreRebuild, settlement, recordedStock, recordedOrders, metrics), CLOCK, settings());
     }
 
     private RepairApprovalService approvals() {
         return new RepairApprovalService(activities,
-                reconciling(stock, hotStore, recordedStock, recordedOrders, transitions, reports, metrics), CLOCK,
+                reconciling(reservationMoves, hotStore, recordedStock, recordedOrders, transitions, reports, metrics),
+                            CLOCK,
                 settings());
     }
 
@@ -130,7 +134,7 @@ class RepairEscalationTest {
     private void redisLostTheThreeSoldAndHoldsForAFailedReservation(long units) {
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, units, 0, 10 - units), Map.of(BOB, units),
                 List.of(ReconciliationFixtures.held(new ReservationId("sale.f1"), BOB, ReservationStatus.FAILED,
-                        units)), "v1"));
+                units)), "v1"));
     }
 
     private void underReview() {
@@ -335,7 +339,8 @@ class RepairEscalationTest {
         redisBehindByThree();
         databaseSoldThree();
         when(hotStore.repair(eq(SALE), any())).thenReturn(LedgerRepairResult.REPAIRED);
-        SkuReconciler reconciler = new SkuReconciler(hotStore, stock, recordedStock, recordedOrders, transitions, reports,
+        SkuReconciler reconciler = new SkuReconciler(hotStore, reservationMoves, recordedStock, recordedOrders,
+                                                     transitions, reports,
                 metrics, CLOCK, settings(), RelayedEventsPort.NONE, PipelinePositionPort.NONE);
 
         ReconciliationReport report = reconciler.reconcile(OPEN_SALE, OPEN_SALE.items().getFirst(), Optional.empty(),

@@ -4,6 +4,7 @@ import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.model.StockAdjustmentResult;
 import io.flashsale.application.reconciliation.port.out.AdjustmentRecording;
+import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
@@ -11,7 +12,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
@@ -72,9 +73,11 @@ class StockAdjustmentServiceTest {
     @Mock
     private StockAdjustmentsPort adjustments;
     @Mock
-    private StockReservationPort stock;
+    private ReservationTransitionsPort reservationMoves;
     @Mock
     private HotStoreReconciliationPort hotStore;
+    @Mock
+    private HotStoreAdjustmentPort hotStoreAdjustments;
     @Mock
     private RecordedStockPort recordedStock;
     @Mock
@@ -90,7 +93,7 @@ class StockAdjustmentServiceTest {
 
     private StockAdjustmentService service() {
         return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
-                adjustments, stock, hotStore,
+                adjustments, reservationMoves, hotStore, hotStoreAdjustments,
                 RelayedEventsPort.NONE, recordedStock, recordedOrders, transitions, reports, metrics, changes), CLOCK,
                 ReconciliationSettings.DEFAULTS);
     }
@@ -109,7 +112,8 @@ class StockAdjustmentServiceTest {
         openSale();
         StockAdjustment recorded = adjustment(41, 5, 10, 2);
         when(adjustments.record(SALE, SKU, 5, OPERATOR, REASON, NOW)).thenReturn(new AdjustmentRecording.Recorded(recorded));
-        when(hotStore.adjust(SALE, SKU, 5, 41)).thenReturn(new LedgerAdjustment.Applied(new StockLedger(15, 0, 2)));
+        when(hotStoreAdjustments.adjust(SALE, SKU, 5, 41)).thenReturn(new LedgerAdjustment.Applied(new StockLedger(15,
+             0, 2)));
         when(hotStore.snapshot(SALE)).thenReturn(hot(SALE, new LedgerFigures(15, 0, 2, 13), Map.of(ANN, 2L), List.of(),
                 Set.of(41L), "f"));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any())).thenReturn(recorded(15, 2, Map.of(ANN, 2L),
@@ -117,9 +121,9 @@ class StockAdjustmentServiceTest {
 
         StockAdjustmentResult result = service().adjust(SALE, SKU, 5, REASON, OPERATOR);
 
-        InOrder order = inOrder(adjustments, hotStore, recordedStock);
+        InOrder order = inOrder(adjustments, hotStore, recordedStock, hotStoreAdjustments);
         order.verify(adjustments).record(SALE, SKU, 5, OPERATOR, REASON, NOW);
-        order.verify(hotStore).adjust(SALE, SKU, 5, 41);
+        order.verify(hotStoreAdjustments).adjust(SALE, SKU, 5, 41);
         order.verify(hotStore).snapshot(SALE);
         order.verify(recordedStock).recordedSku(eq(SALE), eq(SKU), eq(List.of()), any());
         assertThat(result).isInstanceOfSatisfying(StockAdjustmentResult.Adjusted.class, adjusted -> {
@@ -145,7 +149,7 @@ class StockAdjustmentServiceTest {
         openSale();
         when(adjustments.record(SALE, SKU, 2, OPERATOR, REASON, NOW))
                 .thenReturn(new AdjustmentRecording.Recorded(adjustment(44, 2, 10, 0)));
-        when(hotStore.adjust(SALE, SKU, 2, 44)).thenThrow(new IllegalStateException("Redis went away"));
+        when(hotStoreAdjustments.adjust(SALE, SKU, 2, 44)).thenThrow(new IllegalStateException("Redis went away"));
 
         assertThatThrownBy(() -> service().adjust(SALE, SKU, 2, REASON, OPERATOR))
                 .isInstanceOf(IllegalStateException.class);
@@ -160,7 +164,7 @@ class StockAdjustmentServiceTest {
         openSale();
         StockAdjustment recorded = adjustment(42, -6, 10, 0);
         when(adjustments.record(SALE, SKU, -6, OPERATOR, REASON, NOW)).thenReturn(new AdjustmentRecording.Recorded(recorded));
-        when(hotStore.adjust(SALE, SKU, -6, 42)).thenReturn(new LedgerAdjustment.Refused(5));
+        when(hotStoreAdjustments.adjust(SALE, SKU, -6, 42)).thenReturn(new LedgerAdjustment.Refused(5));
         when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 5, 0, 5), Map.of(BOB, 5L),
                 List.of(reserved(R1, BOB, 5, FRESH)), "10|5|0"));
         when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any())).thenReturn(recorded(4, 0, Map.of(),
@@ -190,7 +194,7 @@ class StockAdjustmentServiceTest {
         openSale();
         StockAdjustment recorded = adjustment(43, 1, 10, 0);
         when(adjustments.record(SALE, SKU, 1, OPERATOR, REASON, NOW)).thenReturn(new AdjustmentRecording.Recorded(recorded));
-        when(hotStore.adjust(SALE, SKU, 1, 43)).thenReturn(new LedgerAdjustment.NotLoaded());
+        when(hotStoreAdjustments.adjust(SALE, SKU, 1, 43)).thenReturn(new LedgerAdjustment.NotLoaded());
 
         StockAdjustmentResult result = service().adjust(SALE, SKU, 1, REASON, OPERATOR);
 

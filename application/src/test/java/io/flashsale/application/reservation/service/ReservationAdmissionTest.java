@@ -4,6 +4,7 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.BucketAnswer;
 import io.flashsale.application.reservation.port.out.BucketKey;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
@@ -81,6 +82,8 @@ class ReservationAdmissionTest {
     @Mock
     private StockReservationPort stock;
     @Mock
+    private HeldReservationsPort heldReservations;
+    @Mock
     private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
@@ -88,7 +91,7 @@ class ReservationAdmissionTest {
     private IdGeneratorPort ids;
 
     private ReservationService service(AdmissionPolicy policy) {
-        return new ReservationService(stock, activities, orders, ids,
+        return new ReservationService(stock, heldReservations, activities, orders, ids,
                 Clock.fixed(Instant.parse("2030-06-01T10:15:30Z"), ZoneOffset.UTC), KnownRefusals.none(),
                 new ReservationAdmission(policy, shared, local));
     }
@@ -213,7 +216,7 @@ class ReservationAdmissionTest {
     void aKnownSoldOutIsAnsweredBeforeAnyLimitIsAsked() {
         when(ids.next()).thenReturn("01JTOKEN");
         when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(PHONE));
-        var service = new ReservationService(stock, activities, orders, ids,
+        var service = new ReservationService(stock, heldReservations, activities, orders, ids,
                 Clock.fixed(Instant.parse("2030-06-01T10:15:30Z"), ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(10), Duration.ofMillis(100)),
                 new ReservationAdmission(new AdmissionPolicy(ONE, Map.of(), null, ONE, Map.of()), shared, local));

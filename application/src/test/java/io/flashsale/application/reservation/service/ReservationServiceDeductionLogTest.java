@@ -3,6 +3,7 @@ package io.flashsale.application.reservation.service;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.Deduction;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
@@ -43,6 +44,8 @@ class ReservationServiceDeductionLogTest {
     @Mock
     private StockReservationPort stock;
     @Mock
+    private HeldReservationsPort heldReservations;
+    @Mock
     private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
@@ -53,7 +56,8 @@ class ReservationServiceDeductionLogTest {
 
     @BeforeEach
     void wire() {
-        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC),
+        service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
+                                         ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100)),
                 ReservationAdmission.unlimited(), ReservationAliasPort.none(), RiskControl.none(), logged::add);
         when(ids.next()).thenReturn("01JTOKEN");

@@ -4,6 +4,7 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
 import io.flashsale.application.testing.ActivityStore;
@@ -45,6 +46,8 @@ class ReservationServiceKnownRefusalsTest {
     @Mock
     private StockReservationPort stock;
     @Mock
+    private HeldReservationsPort heldReservations;
+    @Mock
     private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
@@ -55,7 +58,8 @@ class ReservationServiceKnownRefusalsTest {
 
     @BeforeEach
     void wire() {
-        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC), known);
+        service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
+                                         ZoneOffset.UTC), known);
         when(ids.next()).thenReturn("01JTOKEN");
         when(stock.reserve(any())).thenReturn(SOLD_OUT);
     }
@@ -87,7 +91,8 @@ class ReservationServiceKnownRefusalsTest {
     void givenAKnownSoldOutSkuAndItsAcceptedKeys_whenNewKeysAttempt_thenOnlyAKeyThatMayHaveBeenAcceptedAsksTheStore() {
         AcceptedRequestsSnapshotPort acceptedKeys = (buyer, key) -> key.value().equals("accepted-before");
         AcceptedRequestsPort keys = activityId -> Optional.of(acceptedKeys);
-        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC),
+        service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
+                                         ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100), keys, Duration.ofSeconds(1)));
         attempt("b1", new RequestId("first"));
 

@@ -3,6 +3,7 @@ package io.flashsale.application.reservation.service;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
@@ -56,6 +57,8 @@ class ReservationServiceTest {
     @Mock
     private StockReservationPort stock;
     @Mock
+    private HeldReservationsPort heldReservations;
+    @Mock
     private ActivityStore activities;
     @Mock
     private OrderLookupPort orders;
@@ -65,7 +68,8 @@ class ReservationServiceTest {
 
     @BeforeEach
     void wireWithAFixedClock() {
-        service = new ReservationService(stock, activities, orders, ids, Clock.fixed(NOW, ZoneOffset.UTC));
+        service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
+                                         ZoneOffset.UTC));
     }
 
     private static Reservation reservation(ReservationStatus status) {
@@ -199,7 +203,7 @@ class ReservationServiceTest {
     void givenTheBuyersOwnReservation_whenFinding_thenFound() {
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
                 LINES, ReservationStatus.RESERVED, NOW);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
 
         assertThat(service.find(ALICE, reservation.id())).contains(reservation);
     }
@@ -208,7 +212,7 @@ class ReservationServiceTest {
     void givenAnotherBuyersReservation_whenFinding_thenItLooksAbsent() {
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
                 LINES, ReservationStatus.RESERVED, NOW);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
 
         assertThat(service.find(new BuyerId("mallory"), reservation.id())).isEmpty();
     }
@@ -216,7 +220,7 @@ class ReservationServiceTest {
     @Test
     void givenNoSuchReservation_whenFinding_thenEmpty() {
         ReservationId id = new ReservationId("summer-sale.01JNONE");
-        when(stock.findReservation(id)).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(id)).thenReturn(Optional.empty());
         when(orders.find(id)).thenReturn(Optional.empty());
 
         assertThat(service.find(ALICE, id)).isEmpty();
@@ -225,7 +229,7 @@ class ReservationServiceTest {
     @Test
     void givenTheHotStoreHoldsItAsReserved_whenFinding_thenTheDatabaseIsNotAsked() {
         var reservation = reservation(ReservationStatus.RESERVED);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
 
         assertThat(service.find(ALICE, reservation.id())).contains(reservation);
         assertThat(service.view(ALICE, reservation.id()))
@@ -236,8 +240,8 @@ class ReservationServiceTest {
     @Test
     void givenTheBuyerCancelledItWhileReserved_whenViewing_thenTheHotStoreAnswersWithTheMomentOfTheCancellation() {
         var reservation = reservation(ReservationStatus.CANCELLED);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
-        when(stock.cancelledAt(reservation.id())).thenReturn(Optional.of(NOW.plusSeconds(4)));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation));
+        when(heldReservations.cancelledAt(reservation.id())).thenReturn(Optional.of(NOW.plusSeconds(4)));
 
         ReservationView view = service.view(ALICE, reservation.id()).orElseThrow();
 
@@ -250,7 +254,7 @@ class ReservationServiceTest {
     @Test
     void givenTheHotStoreSaysOrdered_whenFinding_thenTheDatabaseOfRecordTellsTheStatusAfterwards() {
         var reservation = reservation(ReservationStatus.RESERVED);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)));
         Order paid = Order.placed(reservation, NOW.plusSeconds(1)).closed(ReservationStatus.PAID, NOW.plusSeconds(30));
         when(orders.find(reservation.id())).thenReturn(Optional.of(paid));
 
@@ -265,9 +269,9 @@ class ReservationServiceTest {
     @Test
     void givenTheHotStoreRestoredACancelledOrder_whenViewing_thenTheOrderAnswersWithWhenItWasOrderedAndCancelled() {
         var reservation = reservation(ReservationStatus.RESERVED);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.ORDERED)
                 .transitionTo(ReservationStatus.CANCELLED)));
-        when(stock.cancelledAt(reservation.id())).thenReturn(Optional.empty());
+        when(heldReservations.cancelledAt(reservation.id())).thenReturn(Optional.empty());
         Order cancelled = Order.placed(reservation, NOW.plusSeconds(1)).closed(ReservationStatus.CANCELLED, NOW.plusSeconds(5));
         when(orders.find(reservation.id())).thenReturn(Optional.of(cancelled));
 
@@ -281,7 +285,7 @@ class ReservationServiceTest {
     @Test
     void givenTheHotStoreSaysOrderedButTheDatabaseHasNoOrder_whenFinding_thenTheHotStoreAnswers() {
         var ordered = reservation(ReservationStatus.ORDERED);
-        when(stock.findReservation(ordered.id())).thenReturn(Optional.of(ordered));
+        when(heldReservations.findReservation(ordered.id())).thenReturn(Optional.of(ordered));
         when(orders.find(ordered.id())).thenReturn(Optional.empty());
 
         assertThat(service.find(ALICE, ordered.id())).contains(ordered);
@@ -291,7 +295,7 @@ class ReservationServiceTest {
     @Test
     void givenAFailedOrder_whenViewing_thenTheReasonAndTheMomentItFailedAreShown() {
         var reservation = reservation(ReservationStatus.RESERVED);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.FAILED)));
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.of(reservation.transitionTo(ReservationStatus.FAILED)));
         when(orders.find(reservation.id()))
                 .thenReturn(Optional.of(Order.refused(reservation, OrderRefusal.LIMIT_EXCEEDED, NOW.plusSeconds(2))));
 
@@ -307,7 +311,7 @@ class ReservationServiceTest {
     void givenTheHotStoreLostTheReservation_whenFinding_thenItsOrderTellsTheStatus() {
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
                 LINES, ReservationStatus.RESERVED, NOW);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.empty());
         when(orders.find(reservation.id())).thenReturn(Optional.of(Order.placed(reservation, NOW.plusSeconds(1))));
 
         assertThat(service.find(ALICE, reservation.id())).contains(reservation.transitionTo(ReservationStatus.ORDERED));
@@ -317,7 +321,7 @@ class ReservationServiceTest {
     void givenTheHotStoreLostARefusedReservation_whenFinding_thenFailed() {
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
                 LINES, ReservationStatus.RESERVED, NOW);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.empty());
         when(orders.find(reservation.id()))
                 .thenReturn(Optional.of(Order.refused(reservation, OrderRefusal.OUT_OF_STOCK, NOW.plusSeconds(1))));
 
@@ -328,7 +332,7 @@ class ReservationServiceTest {
     void givenOnlyTheDatabaseKnowsAnotherBuyersReservation_whenFinding_thenItLooksAbsent() {
         var reservation = new Reservation(new ReservationId("summer-sale.01JTOKEN"), SALE, ALICE, new RequestId("k"),
                 LINES, ReservationStatus.RESERVED, NOW);
-        when(stock.findReservation(reservation.id())).thenReturn(Optional.empty());
+        when(heldReservations.findReservation(reservation.id())).thenReturn(Optional.empty());
         when(orders.find(reservation.id())).thenReturn(Optional.of(Order.placed(reservation, NOW.plusSeconds(1))));
 
         assertThat(service.find(new BuyerId("mallory"), reservation.id())).isEmpty();

@@ -5,6 +5,7 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.AttemptOrigin;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
 import io.flashsale.application.reservation.port.out.DeviceSightingsPort;
+import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
@@ -14,9 +15,9 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationLine;
-import io.flashsale.domain.reservation.ReservationOutcome;
-import io.flashsale.domain.reservation.ReservationOutcome.Blocked;
 import io.flashsale.domain.reservation.ReservationOutcome.Blocked.Refusal;
+import io.flashsale.domain.reservation.ReservationOutcome.Blocked;
+import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.risk.BlockEntry;
 import io.flashsale.domain.risk.BlockKind;
 import io.flashsale.domain.risk.DeviceId;
@@ -167,7 +168,8 @@ class RiskControlTest {
         BucketLimit limit = new BucketLimit(5, 5, Duration.ofSeconds(1));
         ReservationAdmission admission = new ReservationAdmission(
                 new AdmissionPolicy(limit, Map.of(), limit, limit, Map.of()), shared, local);
-        ReservationService service = new ReservationService(stock, mock(ActivityLookupPort.class),
+        ReservationService service = new ReservationService(stock, mock(HeldReservationsPort.class),
+                                                            mock(ActivityLookupPort.class),
                 mock(OrderLookupPort.class), ids, Clock.fixed(AT, ZoneOffset.UTC), KnownRefusals.none(), admission,
                 io.flashsale.application.reservation.port.out.ReservationAliasPort.none(),
                 listing(entry(BlockKind.ADDRESS, "192.0.2.0/24")));

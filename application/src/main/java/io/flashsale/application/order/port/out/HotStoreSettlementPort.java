@@ -1,6 +1,6 @@
 package io.flashsale.application.order.port.out;
 
-import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
@@ -34,8 +34,8 @@ public interface HotStoreSettlementPort {
     /**
      * In one atomic step: every order still ORDERED in the hot store takes its final status (CANCELLED or EXPIRED) and
      * its sold units become available again, back in the buyer's allowance too (as
-     * {@link StockReservationPort#restore(PendingRestore)} does for one). Any other reservation is left as it is, so a
-     * restore never gives units back twice.
+     * {@link ReservationTransitionsPort#restore(PendingRestore)} does for one). Any other reservation is left as it
+     * is, so a restore never gives units back twice.
      *
      * @return the status each reservation had before the call (absent when not held); ORDERED means restored now
      */

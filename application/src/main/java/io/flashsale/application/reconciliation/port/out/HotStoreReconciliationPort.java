@@ -1,26 +1,20 @@
 package io.flashsale.application.reconciliation.port.out;
 
 import io.flashsale.application.order.port.out.PendingRestore;
-import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
-import io.flashsale.domain.activity.SkuId;
-import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
-import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
-import io.flashsale.domain.stock.LedgerAdjustment;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The hot store's side of reconciliation: reading it whole, repairing it from the database of record, re-driving lost
- * events, applying audited stock adjustments, and loading it again after it lost an activity. Every write is one
- * atomic step of the store.
+ * The hot store's side of reconciliation: reading it whole, repairing it from the database of record and re-driving
+ * lost events. Every write is one atomic step of the store. Loading a lost activity again is
+ * {@link HotStoreRebuildPort}'s, an audited stock adjustment {@link HotStoreAdjustmentPort}'s.
  */
 public interface HotStoreReconciliationPort {
 
@@ -82,38 +76,4 @@ public interface HotStoreReconciliationPort {
      * it; the database's keys make a second delivery harmless. False, and nothing appended, for any other reservation.
      */
     boolean redrive(ReservationId reservationId);
-
-    /**
-     * Applies the audited stock adjustment {@code adjustmentId} to the SKU once: total and available move by
-     * {@code delta}, refused when fewer units are available than a reduction takes. Never partly applied.
-     */
-    LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId);
-
-    /**
-     * Starts rebuilding an activity the hot store lost, wholly or in part: drops whatever the loss left of it (ledger,
-     * holdings, reservation records, request index, outbox) unless a rebuild runs already. Refused while the outbox
-     * holds entries the relays have not acknowledged. Constant cost, whatever the sale's size.
-     *
-     * @param since when this rebuild begins by the caller's clock, kept for a runner that takes over
-     */
-    RebuildStart beginRebuild(ActivityId activityId, Instant since);
-
-    /**
-     * Loads one page of the database's orders (a few hundred at most) as reservation records and request index
-     * entries; the units of ORDERED and PAID ones count as sold and held. Written together with the cursor
-     * {@code last}, and only while {@code rebuildId} runs and the cursor stands at {@code after}.
-     *
-     * @return false, with nothing written, when the rebuild was taken over
-     */
-    boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after, ReservationId last,
-                        List<Order> orders);
-
-    /**
-     * Writes every SKU's total (and the adjustments it includes) and available = total - the sold units the pages
-     * counted, nothing reserved, then ready; registers the activity with the outbox relays. Only the totals and
-     * adjustments of {@code skus} are used: sold units and holdings come from the pages.
-     *
-     * @return false, with nothing written, when the rebuild was taken over
-     */
-    boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus);
 }

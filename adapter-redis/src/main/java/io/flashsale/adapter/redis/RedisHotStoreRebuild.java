@@ -1,0 +1,140 @@
+package io.flashsale.adapter.redis;
+
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReservationLines;
+import io.flashsale.adapter.redis.internal.ScriptReplies;
+import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
+import io.flashsale.domain.activity.Activity;
+import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.activity.ActivityItem;
+import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reconciliation.SkuRebuild;
+import io.flashsale.domain.reservation.ReservationId;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * A lost sale loaded again from the database of record's orders: {@code rebuild_begin.lua} drops what the loss left
+ * under a lease, {@code rebuild_page.lua} writes a page of orders with the cursor, {@code rebuild_finish.lua} writes
+ * the totals and makes the sale ready. Each step runs only while its rebuild holds the lease, so a runner that took over
+ * makes the others' writes refused. Thread-safe: many threads may share the one connection.
+ */
+public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
+
+    private final RedisClusterCommands<String, String> redis;
+    private final String outboxRegistry;
+    private final LuaScript rebuildBegin;
+    private final LuaScript rebuildPage;
+    private final LuaScript rebuildFinish;
+    private final Consumer<ActivityId> returns;
+
+    /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
+    public RedisHotStoreRebuild(StatefulRedisConnection<String, String> connection, String outboxRegistry) {
+        this(connection.sync(), outboxRegistry, activityId -> { });
+    }
+
+    /** @param returns told after every rebuild: it makes the sale's units buyable again */
+    RedisHotStoreRebuild(RedisClusterCommands<String, String> redis, String outboxRegistry,
+                         Consumer<ActivityId> returns) {
+        this.redis = redis;
+        this.outboxRegistry = outboxRegistry;
+        this.returns = returns;
+        this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
+        this.rebuildPage = LuaScript.load(redis, "rebuild_page");
+        this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
+    }
+
+    /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
+    static final long REBUILD_LEASE_SECONDS = 30;
+
+    @Override
+    public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
+                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
+        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
+                Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
+        return switch (ScriptReplies.text(reply, 0)) {
+            case "LOADED" -> new RebuildStart.Loaded();
+            case "BUSY" -> ScriptReplies.text(reply, 1).startsWith("rebuild ") ? new RebuildStart.Rebuilding()
+                    : new RebuildStart.OutboxPending();
+            case "STARTED" -> {
+                String cursor = ScriptReplies.text(reply, 2);
+                yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
+                        cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
+                        Instant.ofEpochMilli(Long.parseLong(ScriptReplies.text(reply, 3))));
+            }
+            default -> throw new IllegalStateException("rebuild_begin.lua answered " + reply);
+        };
+    }
+
+    @Override
+    public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
+                               ReservationId last, List<Order> orders) {
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
+                RedisKeys.acceptedRequests(activityId)};
+        List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
+                last.value(), activityId.value()));
+        for (Order order : orders) {
+            args.add(order.id().value());
+            args.add(order.buyerId().value());
+            args.add(order.requestId().value());
+            args.add(order.status().name());
+            args.add(order.reservedAt().toString());
+            args.add(ReservationLines.encode(order.lines()));
+        }
+        Long written = rebuildPage.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+        return written == 1L;
+    }
+
+    @Override
+    public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        ActivityId activityId = activity.id();
+        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId),
+                RedisKeys.acceptedRequests(activityId)};
+        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId,
+                                       skus));
+        if (ready != 1L) {
+            return false;
+        }
+        // As a warm-up does: the relays read the activity's outbox again.
+        redis.sadd(outboxRegistry, activityId.value());
+        returns.accept(activityId);
+        return true;
+    }
+
+    private static String[] finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
+        List<String> args = new ArrayList<>(List.of(rebuildId,
+                Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
+                Long.toString(activity.endsAt().getEpochSecond()), Integer.toString(activity.endsAt().getNano()),
+                Integer.toString(activity.perUserLimit().max()),
+                activity.items().stream().map(item -> item.skuId().value()).collect(Collectors.joining(",")),
+                Integer.toString(activity.items().size())));
+        for (ActivityItem item : activity.items()) {
+            SkuRebuild sku = bySku.get(item.skuId());
+            if (sku == null) {
+                throw new IllegalArgumentException("no figures to rebuild SKU " + item.skuId() + " of " + activity.id());
+            }
+            args.add(item.skuId().value());
+            args.add(Long.toString(sku.total()));
+            args.add(Integer.toString(activity.limitFor(item).max()));
+            args.add(Integer.toString(item.segments()));
+            args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
+        }
+        args.add(activity.paused() ? "1" : "0");
+        return args.toArray(String[]::new);
+    }
+}
