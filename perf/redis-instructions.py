@@ -181,8 +181,15 @@ def main():
         left = redis.call('HLEN', key('reservations'))
         if len(life['entries']) != reservations or left != 0:
             sys.exit('the life did not run through: %d relayed, %d records left' % (len(life['entries']), left))
-        memory = sum(redis.call('MEMORY', 'USAGE', key(part), 'SAMPLES', '0') or 0 for part in
-                     ('holdings', 'reservations', 'requests', 'inflight', 'keys', 'outbox'))
+        # The request index's buckets (ADR 0100) beside its single hash: every key the sale holds counts.
+        buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
+        memory = sum(redis.call('MEMORY', 'USAGE', name, 'SAMPLES', '0') or 0 for name in
+                     [key(part) for part in ('holdings', 'reservations', 'requests', 'inflight', 'keys', 'outbox')]
+                     + [key('requests:%d' % k) for k in range(1, buckets + 1)])
+        encodings = {}
+        for k in range(1, buckets + 1):
+            encoding = redis.call('OBJECT', 'ENCODING', key('requests:%d' % k))
+            encodings[encoding] = encodings.get(encoding, 0) + 1
     finally:
         server.stop()
     whole = sum(count for _, count in figures)
@@ -192,6 +199,8 @@ def main():
           + ', whole life %.0f' % (whole / reservations))
     print('bytes per settled reservation (holdings, requests, filter, records, in-flight, outbox): %.0f'
           % (memory / (reservations + WARM_ROUND)))
+    if buckets:
+        print('request index: %d buckets, encodings %s' % (buckets, encodings))
     print('callgrind dumps, one per phase in the order above: ' + server.dir)
 
 

@@ -5,7 +5,8 @@
 -- segmented SKU's cursor are written as each attempt is judged. Field names follow RedisKeys; fs_* come from
 -- lib/ledger.lua.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: its entries are in
+--       the buckets fs:{a}:requests:<k> meta's requestBuckets names, ADR 0100), 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
 --       9.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
 -- ARGV: 1 activityId (the sale the keys name), then one block per attempt, from its first argument +0 on:
@@ -40,7 +41,8 @@ local ATTEMPT_ARGUMENTS = 14
 local window
 local function saleWindow()
     if not window then
-        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused')
+        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused',
+            'requestBuckets')
     end
     return window
 end
@@ -105,10 +107,17 @@ local function writeAll()
         return
     end
     local records, entries, inflightIds = {}, {}, {}
+    local entryKeys = {}  -- the index's keys the call writes, in the order first written
     for _, a in ipairs(accepted) do
         records[#records + 1], records[#records + 2] = a.id, fs_record_reserved(a.buyer, a.requestId, a.lines,
             a.reservedAt)
-        entries[#entries + 1], entries[#entries + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
+        local inKey = entries[a.requestKey]
+        if not inKey then
+            inKey = {}
+            entries[a.requestKey] = inKey
+            entryKeys[#entryKeys + 1] = a.requestKey
+        end
+        inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
         if ARGV[a.first + 11] == filter().shape then
             fs_keys_note_word(acceptedKeys, ARGV[a.first + 12], tonumber(ARGV[a.first + 13]))
@@ -117,7 +126,9 @@ local function writeAll()
         end
     end
     fs_call_all('HSET', reservations, records, 2)
-    fs_call_all('HSET', requests, entries, 2)
+    for _, key in ipairs(entryKeys) do
+        fs_call_all('HSET', key, entries[key], 2)
+    end
     fs_keys_set(filter())
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     fs_call_all('HSET', inflight, inflightIds, 2)
@@ -226,7 +237,8 @@ local function reserve(a)
     if here then
         return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
     end
-    local entry = redis.call('HGET', requests, a.requestField)
+    a.requestKey = fs_request_key(requests, saleWindow()[7], a.requestField)
+    local entry = redis.call('HGET', a.requestKey, a.requestField)
     if entry then
         local earlier = fs_request_id(activityId, a.requestId, entry)
         local r = fs_record_read(reservations, earlier)
