@@ -118,6 +118,7 @@ def main():
         redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
                    key('keys'), *cost.warm_up_arguments(lua, now, reservations + WARM_ROUND, bits, hashes))
         redis.call('XGROUP', 'CREATE', key('outbox'), 'relays', '0', 'MKSTREAM')
+        request_buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))
                 for name in ('reserve', 'acknowledge', 'settle_batch')}
         fixed = [key(part) for part in
@@ -130,7 +131,7 @@ def main():
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
                     keys.append(key('rl:' + buyer))
-                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True)
+                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets)
                     # Its bucket outlives the run: Redis's active expiry of the buckets would otherwise land in a
                     # phase at a moment that depends on the machine's speed, and the counts would move with the load.
                     attempt[9] = BUCKET_KEEP_MILLIS

@@ -17,9 +17,10 @@
 --       +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
---       +11 the filter's shape "m:k:layout" the next two were computed for ('' for none), +12 the request key's word
---       in the filter as BITFIELD's u32 offset '#n', +13 its mask (lib/ledger.lua's layout 1: the adapter does the
---       hashing, so the script does none when the shape is the filter's)
+--       +11 the shape "m:k:layout:buckets" the next three were computed for: the filter's and the request index's
+--       bucket count, 0 for the single hash ('' for none), +12 the request key's word in the filter as BITFIELD's u32
+--       offset '#n', +13 its mask (lib/ledger.lua's layout 1), +14 the request entry's bucket ('' for the single
+--       hash): the adapter does the hashing, so the script does none when the shape is the call's (ADR 83, ADR 100)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
@@ -34,7 +35,7 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 14
+local ATTEMPT_ARGUMENTS = 15
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -70,6 +71,14 @@ local acceptedKeys
 local function filter()
     acceptedKeys = acceptedKeys or fs_keys_open(KEYS[8])
     return acceptedKeys
+end
+
+-- What an attempt's +11 names when the adapter hashed its key for this call: the filter's shape and the request
+-- index's bucket count, made once per call.
+local callShape
+local function shapeOfCall()
+    callShape = callShape or filter().shape .. ':' .. (saleWindow()[7] or '0')
+    return callShape
 end
 
 -- ---- what the call moved (ADR 0074) ----
@@ -119,7 +128,7 @@ local function writeAll()
         end
         inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        if ARGV[a.first + 11] == filter().shape then
+        if ARGV[a.first + 11] == shapeOfCall() then
             fs_keys_note_word(acceptedKeys, ARGV[a.first + 12], tonumber(ARGV[a.first + 13]))
         else
             fs_keys_bits(acceptedKeys, a.requestField)
@@ -237,7 +246,12 @@ local function reserve(a)
     if here then
         return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
     end
-    a.requestKey = fs_request_key(requests, saleWindow()[7], a.requestField)
+    local buckets = saleWindow()[7]
+    if buckets and ARGV[a.first + 11] == shapeOfCall() then
+        a.requestKey = requests .. ':' .. ARGV[a.first + 14]
+    else
+        a.requestKey = fs_request_key(requests, buckets, a.requestField)
+    end
     local entry = redis.call('HGET', a.requestKey, a.requestField)
     if entry then
         local earlier = fs_request_id(activityId, a.requestId, entry)

@@ -166,13 +166,15 @@ public final class RedisKeys {
      * 1 + (the first 32-bit word of the field's SHA-1, unsigned) mod buckets, as {@code fs_request_key} computes it.
      */
     public static String requestKey(ActivityId activityId, int buckets, String field) {
-        if (buckets == 0) {
-            return requests(activityId);
-        }
+        return buckets == 0 ? requests(activityId) : requestBucket(activityId, requestBucketOf(field, buckets));
+    }
+
+    /** The bucket (1-based) of a request field among {@code buckets} > 0, as {@code fs_request_key} computes it. */
+    public static int requestBucketOf(String field, int buckets) {
         byte[] digest = sha1(field);
         long word = ((digest[0] & 0xffL) << 24) | ((digest[1] & 0xffL) << 16) | ((digest[2] & 0xffL) << 8)
                 | (digest[3] & 0xffL);
-        return requestBucket(activityId, (int) (word % buckets) + 1);
+        return (int) (word % buckets) + 1;
     }
 
     /** Every key of the request index of a sale of {@code buckets} buckets: the single hash, then each bucket. */

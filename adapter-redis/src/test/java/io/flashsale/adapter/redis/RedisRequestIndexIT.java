@@ -1,5 +1,9 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
+import io.flashsale.adapter.redis.internal.FilterShapes;
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.reservation.BuyerId;
@@ -9,6 +13,8 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.lettuce.core.BitFieldArgs;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -89,6 +95,39 @@ class RedisRequestIndexIT {
                     .as("the restore finds the order by its request entry").contains(ReservationStatus.ORDERED);
             assertThat(fixture.stock.holdings(sale.id(), ordered.buyerId())).isEmpty();
             assertThat(RedisRequestIndex.size(redis, sale.id())).isEqualTo(200);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void givenTheAdaptersBucketForTheSalesCountOrAStaleCount_thenTheEntryLandsWhereEveryReaderLooks() {
+        try (var fixture = new OutboxFixture()) {
+            Activity sale = fixture.warmedUpSale("shape", 200);
+            int buckets = RedisRequestIndex.buckets(redis, sale.id());
+            List<Long> header = redis.bitfield(RedisKeys.acceptedRequests(sale.id()), BitFieldArgs.Builder
+                    .get(BitFieldArgs.unsigned(32), 0).get(BitFieldArgs.unsigned(8), 32));
+            LuaScript reserve = LuaScript.load(redis, "reserve");
+            List<ReservationRequest> made = new ArrayList<>();
+            for (int count : List.of(buckets, buckets + 2)) {
+                for (int i = 0; i < 20; i++) {
+                    ReservationRequest request = request(sale, "b" + count + "-" + i, "k" + i);
+                    var attempt = ReserveScriptCall.Attempt.of(request, false, new FilterShapes.Shape(header.get(0),
+                            Math.toIntExact(header.get(1)), AcceptedRequestsFilter.WORD_LAYOUT, count));
+                    List<Object> reply = reserve.run(redis, ScriptOutputType.MULTI,
+                            ReserveScriptCall.keys(List.of(attempt)), ReserveScriptCall.arguments(List.of(attempt)));
+                    assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(reply, 0), request))
+                            .isInstanceOf(ReservationOutcome.Reserved.class);
+                    made.add(request);
+                }
+            }
+
+            for (ReservationRequest request : made) {
+                String field = RedisKeys.requestField(request.buyerId(), request.requestId());
+                assertThat(redis.hexists(RedisKeys.requestKey(sale.id(), buckets, field), field))
+                        .as("the adapter's bucket when its count is the sale's, the script's own when stale").isTrue();
+                assertThat(fixture.stock.reserve(request)).isInstanceOf(ReservationOutcome.Replayed.class);
+            }
+            assertThat(RedisRequestIndex.size(redis, sale.id())).isEqualTo(made.size());
         }
     }
 
