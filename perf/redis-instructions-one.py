@@ -33,6 +33,7 @@ def main():
         redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'), key('keys'),
                    *cost.warm_up_arguments(lua, int(time.time()), 10 * n, BITS, HASHES))
         script = open(lua + '/reserve.lua').read()
+        buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))
                 for name in ('reserve', 'confirm', 'release', 'restore')}
         fixed = [key(part) for part in
@@ -43,7 +44,7 @@ def main():
             for i in range(SIZE):
                 buyer, token = 'buyer-%d-%d' % (batch, i), 't%dx%d' % (batch, i)
                 keys.append(key('rl:' + buyer))
-                attempt = cost.attempt(script, token, buyer, len(keys), BITS, HASHES, True)
+                attempt = cost.attempt(script, token, buyer, len(keys), BITS, HASHES, True, buckets)
                 attempt[9] = instructions.BUCKET_KEEP_MILLIS
                 args += attempt
                 made.append(('cost.' + token, buyer, token))
@@ -61,10 +62,14 @@ def main():
                 check(redis.call('EVALSHA', shas['release'], 4, key('stock'), key('holdings'), key('reservations'),
                                  key('inflight'), reservation), 1)
 
+        # Since ADR 100 restore.lua also takes meta (the request index's bucket count).
+        restore_keys = [key(part) for part in ('stock', 'holdings', 'reservations', 'requests')] + (
+            [key('meta')] if '5 meta' in open(lua + '/restore.lua').read() else [])
+
         def restore():
             for reservation, buyer, token in confirmed:
-                check(redis.call('EVALSHA', shas['restore'], 4, key('stock'), key('holdings'), key('reservations'),
-                                 key('requests'), reservation, 'CANCELLED', buyer, token, 'unit:1'), 'ORDERED')
+                check(redis.call('EVALSHA', shas['restore'], len(restore_keys), *restore_keys, reservation,
+                                 'CANCELLED', buyer, token, 'unit:1'), 'ORDERED')
 
         figures = [(name, server.measure(phase)) for name, phase in
                    (('confirm', confirm), ('release', release), ('restore', restore))]

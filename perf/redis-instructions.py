@@ -118,6 +118,7 @@ def main():
         redis.call('EVAL', cost.compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
                    key('keys'), *cost.warm_up_arguments(lua, now, reservations + WARM_ROUND, bits, hashes))
         redis.call('XGROUP', 'CREATE', key('outbox'), 'relays', '0', 'MKSTREAM')
+        request_buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))
                 for name in ('reserve', 'acknowledge', 'settle_batch')}
         fixed = [key(part) for part in
@@ -130,7 +131,7 @@ def main():
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
                     keys.append(key('rl:' + buyer))
-                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True)
+                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets)
                     # Its bucket outlives the run: Redis's active expiry of the buckets would otherwise land in a
                     # phase at a moment that depends on the machine's speed, and the counts would move with the load.
                     attempt[9] = BUCKET_KEEP_MILLIS
@@ -181,8 +182,15 @@ def main():
         left = redis.call('HLEN', key('reservations'))
         if len(life['entries']) != reservations or left != 0:
             sys.exit('the life did not run through: %d relayed, %d records left' % (len(life['entries']), left))
-        memory = sum(redis.call('MEMORY', 'USAGE', key(part), 'SAMPLES', '0') or 0 for part in
-                     ('holdings', 'reservations', 'requests', 'inflight', 'keys', 'outbox'))
+        # The request index's buckets (ADR 0100) beside its single hash: every key the sale holds counts.
+        buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
+        memory = sum(redis.call('MEMORY', 'USAGE', name, 'SAMPLES', '0') or 0 for name in
+                     [key(part) for part in ('holdings', 'reservations', 'requests', 'inflight', 'keys', 'outbox')]
+                     + [key('requests:%d' % k) for k in range(1, buckets + 1)])
+        encodings = {}
+        for k in range(1, buckets + 1):
+            encoding = redis.call('OBJECT', 'ENCODING', key('requests:%d' % k))
+            encodings[encoding] = encodings.get(encoding, 0) + 1
     finally:
         server.stop()
     whole = sum(count for _, count in figures)
@@ -192,6 +200,8 @@ def main():
           + ', whole life %.0f' % (whole / reservations))
     print('bytes per settled reservation (holdings, requests, filter, records, in-flight, outbox): %.0f'
           % (memory / (reservations + WARM_ROUND)))
+    if buckets:
+        print('request index: %d buckets, encodings %s' % (buckets, encodings))
     print('callgrind dumps, one per phase in the order above: ' + server.dir)
 
 

@@ -97,12 +97,19 @@ def figures(redis):
     return calls, evalsha, cpu
 
 
-def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here):
+def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets=0):
     """One attempt's arguments as the adapter sends them to this version of reserve.lua: one unit of SKU "unit", its
-    bucket's key at KEYS[bucket_key]; since ADR 83 the filter's shape, word and mask, and the lines as text alone."""
+    bucket's key at KEYS[bucket_key]; since ADR 83 the filter's shape, word and mask, and the lines as text alone;
+    since ADR 100 the request entry's bucket among the sale's `buckets` (meta's requestBuckets, 0 for none)."""
     args = ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, bucket_key]
     if 'ATTEMPT_ARGUMENTS = 1' not in script or 'ATTEMPT_ARGUMENTS = 12' in script:
         return args + [1, 'unit', 1]
+    if "+14 the request entry's bucket" in script:
+        if not hashed_here:
+            return args + ['', '', '', '']
+        field = buyer + ':' + token
+        return (args + ['%d:%d:1:%d' % (bits, hashes, buckets)] + word(field, bits, hashes)
+                + [request_bucket(field, buckets) if buckets else ''])
     args += (['%d:%d:1' % (bits, hashes)] + word(buyer + ':' + token, bits, hashes)) if hashed_here else ['', '', '']
     return args + ([1, 'unit', 1] if 'ATTEMPT_ARGUMENTS = 15' in script else [])
 
@@ -112,6 +119,11 @@ def warm_up_arguments(lua, now, units, bits, hashes):
     comes before the items."""
     paused = ['0'] if '9 paused' in open(lua + '/warm_up.lua').read() else []
     return [now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes] + paused + ['unit', units, 1, 1]
+
+
+def request_bucket(field, buckets):
+    """The request entry's bucket (1-based), as RedisKeys.requestBucketOf computes it (ADR 100)."""
+    return str(int.from_bytes(hashlib.sha1(field.encode()).digest()[0:4], 'big') % buckets + 1)
 
 
 def word(key, bits, hashes):
@@ -142,6 +154,7 @@ def main():
     filter_arguments = 'ATTEMPT_ARGUMENTS = 12' not in script
     hashed_here = filter_arguments and os.environ.get('HASH', 'adapter') == 'adapter'
     sha = redis.call('SCRIPT', 'LOAD', compose(lua, 'reserve'))
+    buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
     fixed = [key(part) for part in ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
     calls_before, evalsha_before, cpu_before = figures(redis)
     for batch in range(batches):
@@ -149,7 +162,7 @@ def main():
         for i in range(size):
             buyer, token = 'buyer-%d-%d' % (batch, i), 't%dx%d' % (batch, i)
             keys.append(key('rl:' + buyer))
-            args += attempt(script, token, buyer, len(keys), bits, hashes, hashed_here)
+            args += attempt(script, token, buyer, len(keys), bits, hashes, hashed_here, buckets)
         replies = redis.call('EVALSHA', sha, len(keys), *keys, *args)
         if any(reply[0] != 'RESERVED' for reply in replies):
             sys.exit('not every attempt was reserved: %s' % replies[:3])

@@ -7,13 +7,14 @@
 -- Each request key goes into the filter of accepted request keys with its index entry (ADR 0069).
 -- Nothing is written unless the rebuild id is the current one and the cursor is the one this page follows.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 the filter of accepted request keys
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: the entries go to the
+--       buckets meta's requestBuckets names, ADR 0100), 6 the filter of accepted request keys
 -- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor, 4 activityId,
 --       then per order 6 values: reservationId, buyer, requestId, status, reservedAt (ISO-8601), lines "sku:q,sku:q"
 -- Reply: 1 when written, 0 when the rebuild was taken over (nothing written); error FS_REFUSED on malformed lines.
 
 local meta, stock, holdings, reservations, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local state = redis.call('HMGET', meta, 'rebuilding', 'rebuildCursor')
+local state = redis.call('HMGET', meta, 'rebuilding', 'rebuildCursor', 'requestBuckets')
 if state[1] ~= ARGV[1] or (state[2] or '') ~= ARGV[2] then
     return 0
 end
@@ -34,9 +35,10 @@ for i = 5, #ARGV, 6 do
     local id, buyer, status = ARGV[i], ARGV[i + 1], ARGV[i + 3]
     -- An ordered one's entry is how a restore finds it, so it wins over another order of the same request (ADR 61).
     local ordered = status == 'ORDERED' or status == 'PAID'
-    redis.call(ordered and 'HSET' or 'HSETNX', requests, buyer .. ':' .. ARGV[i + 2],
+    local field = buyer .. ':' .. ARGV[i + 2]
+    redis.call(ordered and 'HSET' or 'HSETNX', fs_request_key(requests, state[3], field), field,
         fs_request_value(ARGV[4], id, ARGV[i + 2]))
-    fs_keys_add(filter, buyer .. ':' .. ARGV[i + 2])
+    fs_keys_add(filter, field)
     if status == 'FAILED' then
         fs_record_write(reservations, id, { status = status, buyer = buyer, requestId = ARGV[i + 2],
             lines = ARGV[i + 5], reservedAt = fs_instant_pack(ARGV[i + 4]) })

@@ -5,7 +5,8 @@
 -- segmented SKU's cursor are written as each attempt is judged. Field names follow RedisKeys; fs_* come from
 -- lib/ledger.lua.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests, 6 outbox, 7 in-flight index,
+-- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: its entries are in
+--       the buckets fs:{a}:requests:<k> meta's requestBuckets names, ADR 0100), 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
 --       9.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
 -- ARGV: 1 activityId (the sale the keys name), then one block per attempt, from its first argument +0 on:
@@ -16,9 +17,10 @@
 --       +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
 --       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
---       +11 the filter's shape "m:k:layout" the next two were computed for ('' for none), +12 the request key's word
---       in the filter as BITFIELD's u32 offset '#n', +13 its mask (lib/ledger.lua's layout 1: the adapter does the
---       hashing, so the script does none when the shape is the filter's)
+--       +11 the shape "m:k:layout:buckets" the next three were computed for: the filter's and the request index's
+--       bucket count, 0 for the single hash ('' for none), +12 the request key's word in the filter as BITFIELD's u32
+--       offset '#n', +13 its mask (lib/ledger.lua's layout 1), +14 the request entry's bucket ('' for the single
+--       hash): the adapter does the hashing, so the script does none when the shape is the call's (ADR 83, ADR 100)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
@@ -33,14 +35,15 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 14
+local ATTEMPT_ARGUMENTS = 15
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
 local window
 local function saleWindow()
     if not window then
-        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused')
+        window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused',
+            'requestBuckets')
     end
     return window
 end
@@ -68,6 +71,14 @@ local acceptedKeys
 local function filter()
     acceptedKeys = acceptedKeys or fs_keys_open(KEYS[8])
     return acceptedKeys
+end
+
+-- What an attempt's +11 names when the adapter hashed its key for this call: the filter's shape and the request
+-- index's bucket count, made once per call.
+local callShape
+local function shapeOfCall()
+    callShape = callShape or filter().shape .. ':' .. (saleWindow()[7] or '0')
+    return callShape
 end
 
 -- ---- what the call moved (ADR 0074) ----
@@ -105,19 +116,28 @@ local function writeAll()
         return
     end
     local records, entries, inflightIds = {}, {}, {}
+    local entryKeys = {}  -- the index's keys the call writes, in the order first written
     for _, a in ipairs(accepted) do
         records[#records + 1], records[#records + 2] = a.id, fs_record_reserved(a.buyer, a.requestId, a.lines,
             a.reservedAt)
-        entries[#entries + 1], entries[#entries + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
+        local inKey = entries[a.requestKey]
+        if not inKey then
+            inKey = {}
+            entries[a.requestKey] = inKey
+            entryKeys[#entryKeys + 1] = a.requestKey
+        end
+        inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        if ARGV[a.first + 11] == filter().shape then
+        if ARGV[a.first + 11] == shapeOfCall() then
             fs_keys_note_word(acceptedKeys, ARGV[a.first + 12], tonumber(ARGV[a.first + 13]))
         else
             fs_keys_bits(acceptedKeys, a.requestField)
         end
     end
     fs_call_all('HSET', reservations, records, 2)
-    fs_call_all('HSET', requests, entries, 2)
+    for _, key in ipairs(entryKeys) do
+        fs_call_all('HSET', key, entries[key], 2)
+    end
     fs_keys_set(filter())
     -- In flight until MySQL settles it: reconciliation reads this index, never every reservation of the sale.
     fs_call_all('HSET', inflight, inflightIds, 2)
@@ -226,7 +246,13 @@ local function reserve(a)
     if here then
         return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
     end
-    local entry = redis.call('HGET', requests, a.requestField)
+    local buckets = saleWindow()[7]
+    if buckets and ARGV[a.first + 11] == shapeOfCall() then
+        a.requestKey = requests .. ':' .. ARGV[a.first + 14]
+    else
+        a.requestKey = fs_request_key(requests, buckets, a.requestField)
+    end
+    local entry = redis.call('HGET', a.requestKey, a.requestField)
     if entry then
         local earlier = fs_request_id(activityId, a.requestId, entry)
         local r = fs_record_read(reservations, earlier)

@@ -5,7 +5,7 @@
 -- another caller meanwhile, never gives units back twice. Every move is checked first, summed over the batch
 -- (lib/ledger.lua's rules): when a counter would go below zero nothing is written. Versions are bumped.
 --
--- KEYS: 1 stock, 2 holdings, 3 reservations, 4 requests
+-- KEYS: 1 stock, 2 holdings, 3 reservations, 4 requests (the request index's base key, ADR 0100), 5 meta
 -- ARGV: per order 5 values: reservationId, final status (CANCELLED or EXPIRED, checked by the caller), buyerId,
 --       requestId, lines "sku:q,sku:q"
 -- Reply: per order, the status the reservation had before this call ('' when the hot store never held it);
@@ -13,9 +13,10 @@
 
 local stock, holdings, reservations = KEYS[1], KEYS[2], KEYS[3]
 local reply, moves, restored = {}, fs_moves(), {}
+local buckets = redis.call('HGET', KEYS[5], 'requestBuckets')
 for i = 1, #ARGV, 5 do
     local id, finalStatus = ARGV[i], ARGV[i + 1]
-    local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], id, finalStatus, ARGV[i + 2],
+    local status, buyer, lines, why = fs_restore_lines(reservations, KEYS[4], buckets, id, finalStatus, ARGV[i + 2],
         ARGV[i + 3], ARGV[i + 4])
     if why then
         return fs_refuse(id .. ': ' .. why)

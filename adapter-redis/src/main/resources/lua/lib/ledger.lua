@@ -638,6 +638,46 @@ local function fs_request_id(activityId, requestId, value)
     return activityId .. '.' .. (value == '' and requestId or value)
 end
 
+-- The index is spread over buckets (ADR 0100): fs:{a}:requests:<k>, k = 1 .. the sale's bucket count, which warm_up.lua
+-- fixes for the sale's life from its units (meta's requestBuckets) so that a bucket holds well under Redis's
+-- hash-max-listpack-entries (128) entries at sell-out (32 on average, room for entries of cancelled units sold again)
+-- and stays a listpack: about 22 bytes an entry instead of a dict entry's 73. A field's bucket is the first 32-bit word
+-- of its SHA-1 mod the count, plus 1 (RedisKeys.requestKey computes the same). A sale warmed before the buckets has no
+-- count in meta and keeps the single hash fs:{a}:requests. A bucket past the listpack limits grows into a dict: memory,
+-- never correctness. The scripts name the buckets from the base key in KEYS (same hash tag, same slot).
+local FS_REQUEST_ENTRIES_PER_BUCKET = 32
+local FS_REQUEST_BUCKETS_MAX = 8192
+
+local function fs_request_buckets_for(units)
+    return math.max(1, math.min(FS_REQUEST_BUCKETS_MAX, math.ceil(units / FS_REQUEST_ENTRIES_PER_BUCKET)))
+end
+
+-- The key holding a field's entry: requests is the index's base key (fs:{a}:requests), buckets meta's requestBuckets
+-- as read (nil or false: the single hash).
+local function fs_request_key(requests, buckets, field)
+    if not buckets then
+        return requests
+    end
+    return requests .. ':' .. (tonumber(string.sub(redis.sha1hex(field), 1, 8), 16) % tonumber(buckets) + 1)
+end
+
+-- Every key of the index: the single hash and, for a sale with buckets, each of them.
+local function fs_request_keys(requests, buckets)
+    local keys = { requests }
+    for k = 1, tonumber(buckets or '0') do
+        keys[#keys + 1] = requests .. ':' .. k
+    end
+    return keys
+end
+
+-- UNLINKs a list of keys in calls of at most FS_ARGUMENTS_PER_CALL (each key of the index is a small listpack, freed at
+-- once).
+local function fs_unlink_all(keys)
+    for first = 1, #keys, FS_ARGUMENTS_PER_CALL do
+        redis.call('UNLINK', unpack(keys, first, math.min(#keys, first + FS_ARGUMENTS_PER_CALL - 1)))
+    end
+end
+
 -- A reservation MySQL ordered leaves its record (ADR 71): the database of record holds it from now on. Its request
 -- index entry stays, so a keyed retry is still recognised (reserve.lua answers SETTLED) and a restore still finds it.
 local function fs_settle(hash, id)
@@ -647,7 +687,7 @@ end
 -- What a restore of a closed order finds: the status the hot store holds for it and its record. 'ORDERED' with no
 -- record for one MySQL ordered (its request entry still names it: fs_settle), '' for one the hot store never held.
 -- A restored one is its status letter alone (fs_restored), a tombstone the next restore finds.
-local function fs_restore_find(reservations, requests, id, buyer, requestId)
+local function fs_restore_find(reservations, requests, buckets, id, buyer, requestId)
     local value = redis.call('HGET', reservations, id)
     if value then
         local r = fs_record_decode(value)
@@ -655,7 +695,8 @@ local function fs_restore_find(reservations, requests, id, buyer, requestId)
     end
     -- The id's own sale: the adapter names this sale's keys from it.
     local activityId = string.match(id, '^(.*)%.[^.]*$')
-    local entry = redis.call('HGET', requests, buyer .. ':' .. requestId)
+    local field = buyer .. ':' .. requestId
+    local entry = redis.call('HGET', fs_request_key(requests, buckets, field), field)
     if entry and activityId and fs_request_id(activityId, requestId, entry) == id then
         return 'ORDERED', nil
     end
@@ -670,11 +711,11 @@ end
 -- hot store holds for it (fs_restore_find) and, when that is ORDERED, whose units it gives back and its decoded lines
 -- (the record's when there is one, else the caller's buyer and lines "sku:q,sku:q"). The reason as last answer when
 -- the final status is not CANCELLED or EXPIRED, or the order's lines do not decode.
-local function fs_restore_lines(reservations, requests, id, finalStatus, buyer, requestId, lines)
+local function fs_restore_lines(reservations, requests, buckets, id, finalStatus, buyer, requestId, lines)
     if finalStatus ~= 'CANCELLED' and finalStatus ~= 'EXPIRED' then
         return nil, nil, nil, 'cannot restore to ' .. tostring(finalStatus)
     end
-    local status, r = fs_restore_find(reservations, requests, id, buyer, requestId)
+    local status, r = fs_restore_find(reservations, requests, buckets, id, buyer, requestId)
     if status ~= 'ORDERED' then
         return status
     end

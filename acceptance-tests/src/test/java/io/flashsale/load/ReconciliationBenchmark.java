@@ -6,6 +6,7 @@ import io.flashsale.adapter.redis.RedisHotStoreRebuild;
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisRelayedEvents;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.redis.RedisStockReservationAdapter;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.redis.internal.LuaScript;
@@ -152,8 +153,8 @@ public final class ReconciliationBenchmark {
         Map<String, String> scriptNames = scriptNames(redis);
         Instant now = Instant.now();
         Activity sale = sale(new ActivityId("bench-sale"), now, 2L * reservations + 10_000_000L);
-        GROWING = List.of(RedisKeys.reservations(sale.id()), RedisKeys.holdings(sale.id()),
-                RedisKeys.requests(sale.id()));
+        // The request index is spread over small hashes (ADR 0100): none of them grows into a big table.
+        GROWING = List.of(RedisKeys.reservations(sale.id()), RedisKeys.holdings(sale.id()));
         stock.warmUp(sale);
         long setUp = System.nanoTime();
         fill(connection, sale.id(), reservations);
@@ -207,7 +208,7 @@ public final class ReconciliationBenchmark {
                 rebuildInPages(rebuild, lost, rebuildHoldings);
                 rebuildMillis.addAndGet((System.nanoTime() - start) / 1_000_000);
                 rebuilds.incrementAndGet();
-                redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
+                redis.unlink(RedisRequestIndex.saleKeys(redis, lost.id()).toArray(String[]::new));
             }
         });
         long[] rebuilding = reserveFor(stock, sale.id(), seconds, threads, "rb");
@@ -253,7 +254,7 @@ public final class ReconciliationBenchmark {
                     + " p50 %.3f p99 %.3f max %.3f ms (%d logged)%n", rebuildHoldings, pages, pageSize, millis,
                     at(steps, 0.5), at(steps, 0.99), steps.length == 0 ? 0 : steps[steps.length - 1] / 1e6,
                     steps.length);
-            redis.unlink(RedisKeys.activityKeys(lost.id()).toArray(String[]::new));
+            redis.unlink(RedisRequestIndex.saleKeys(redis, lost.id()).toArray(String[]::new));
         }
         redis.configSet("slowlog-log-slower-than", Long.toString(SLOWLOG_FROM_MICROS));
         System.out.println();
@@ -519,8 +520,7 @@ public final class ReconciliationBenchmark {
         long reserved = 0;
         Map<String, String> recordPage = new HashMap<>();
         Map<String, String> holdingPage = new HashMap<>();
-        Map<String, String> requestPage = new HashMap<>();
-        String requests = RedisKeys.requests(sale);
+        int buckets = RedisRequestIndex.buckets(connection.sync(), sale);
         List<RedisFuture<?>> sent = new ArrayList<>();
         for (int i = 0; i < reservations; i++) {
             String id = sale.value() + ".f" + i;
@@ -529,7 +529,7 @@ public final class ReconciliationBenchmark {
                     new BuyerId("f" + i), new RequestId("r" + i), List.of(new ReservationLine(SKU, 1)),
                     Instant.parse("2026-12-01T09:00:00Z"), null, null, null).encode());
             holdingPage.put("f" + i + ":" + SKU.value(), "1");
-            requestPage.put("f" + i + ":r" + i, id);
+            sent.add(redis.hset(RedisKeys.requestKey(sale, buckets, "f" + i + ":r" + i), "f" + i + ":r" + i, id));
             if (inFlight) {
                 reserved++;
                 sent.add(redis.hset(index, id, "1"));
@@ -540,10 +540,8 @@ public final class ReconciliationBenchmark {
             if (holdingPage.size() == WRITE_BATCH || i == reservations - 1) {
                 sent.add(redis.hset(records, new HashMap<>(recordPage)));
                 sent.add(redis.hset(held, new HashMap<>(holdingPage)));
-                sent.add(redis.hset(requests, new HashMap<>(requestPage)));
                 recordPage.clear();
                 holdingPage.clear();
-                requestPage.clear();
             }
             if (sent.size() >= 1000) {
                 awaitAll(sent);
@@ -563,7 +561,6 @@ public final class ReconciliationBenchmark {
             long started = System.nanoTime();
             growAhead(connection, records, room);
             growAhead(connection, held, room);
-            growAhead(connection, requests, room);
             System.out.printf("hash tables grown ahead for %,d more reservations in %.1f s (used_memory %s)%n", room,
                     (System.nanoTime() - started) / 1e9, memory(sync));
         }

@@ -2,6 +2,7 @@ package io.flashsale.acceptance.inspect;
 
 import io.flashsale.adapter.redis.RedisHotStoreReconciliation;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.domain.activity.ActivityId;
@@ -166,7 +167,7 @@ public final class HotStore implements AutoCloseable {
     /** Reservation id to the request entry ({@code <buyer>:<requestId>}) that names it. */
     private Map<String, String> requests(ActivityId activity) {
         Map<String, String> requests = new HashMap<>();
-        connection.sync().hgetall(RedisKeys.requests(activity)).forEach((field, value) -> requests.put(
+        RedisRequestIndex.entries(connection.sync(), activity).forEach((field, value) -> requests.put(
                 RedisKeys.requestedReservation(activity, new RequestId(field.substring(field.indexOf(':') + 1)), value)
                         .value(), field));
         return requests;
@@ -209,7 +210,8 @@ public final class HotStore implements AutoCloseable {
 
     /** Redis forgets which requests it answered, as a lost write would: every retry then looks new to it. */
     public long forgetRequests(String activityId) {
-        return connection.sync().del(RedisKeys.requests(new ActivityId(activityId)));
+        ActivityId activity = new ActivityId(activityId);
+        return connection.sync().del(RedisRequestIndex.keys(connection.sync(), activity).toArray(String[]::new));
     }
 
     /**

@@ -214,16 +214,15 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             List<PendingRestore> page = owed.subList(from, Math.min(owed.size(), from + PagedReads.PAGE));
             List<KeyValue<String, String>> records = redis.hmget(RedisKeys.reservations(activityId),
                     page.stream().map(restore -> restore.reservationId().value()).toArray(String[]::new));
-            List<KeyValue<String, String>> requests = redis.hmget(RedisKeys.requests(activityId), page.stream()
-                    .map(restore -> RedisKeys.requestField(restore.buyerId(), restore.requestId()))
-                    .toArray(String[]::new));
+            List<String> requests = RedisRequestIndex.entries(redis, activityId, page.stream()
+                    .map(restore -> RedisKeys.requestField(restore.buyerId(), restore.requestId())).toList());
             for (int i = 0; i < page.size(); i++) {
                 PendingRestore restore = page.get(i);
                 ReservationId id = restore.reservationId();
                 if (records.get(i).hasValue()) {
                     held.put(id, ReservationRecord.statusOf(records.get(i).getValue()));
-                } else if (requests.get(i).hasValue() && id.equals(RedisKeys.requestedReservation(activityId,
-                        restore.requestId(), requests.get(i).getValue()))) {
+                } else if (requests.get(i) != null && id.equals(RedisKeys.requestedReservation(activityId,
+                        restore.requestId(), requests.get(i)))) {
                     held.put(id, ReservationStatus.ORDERED);
                 }
             }

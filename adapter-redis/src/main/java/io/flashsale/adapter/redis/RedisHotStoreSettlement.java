@@ -95,7 +95,7 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         // The whole batch before any chunk reaches Redis (PendingRestore checked each final status).
         restores.forEach(restore -> requireOf(activityId, restore.reservationId()));
         String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.meta(activityId)};
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < restores.size(); from += CHUNK) {
             List<PendingRestore> chunk = restores.subList(from, Math.min(restores.size(), from + CHUNK));

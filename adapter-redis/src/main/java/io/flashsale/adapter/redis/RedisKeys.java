@@ -6,16 +6,21 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Every Redis key name and hash field the adapter uses. The Lua scripts in {@code resources/lua/} build the
- * same hash fields from the same parts; they never build a key name.
+ * same hash fields from the same parts; the only key names they build are the request index's buckets, from its base
+ * key in {@code KEYS} (ADR 0100).
  *
  * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
- * and one script may touch them together. An activity has eight keys of sale data and two of bookkeeping, whatever
- * its number of SKUs, buyers or reservations, and each script receives every key it touches in {@code KEYS}: data
+ * and one script may touch them together. An activity has eight keys of sale data (the request index counted once:
+ * its buckets, fixed in number for the sale, share its hash tag) and two of bookkeeping, whatever its number of SKUs,
+ * buyers or reservations, and each script receives every other key it touches in {@code KEYS}: data
  * that only a stored value leads to (the reservation a requestId points at, the buyer of a reservation being released)
  * lives in hash fields of these fixed keys, never under a key name a script would have to make up.
  *
@@ -28,6 +33,8 @@ import java.util.List;
  *                                            (ADR 79; set by warm-up and rebuild from the record, and by sale_terms.lua)
  *                              limit         the activity's per-user limit
  *                              skus          SKU ids in item order, comma-separated
+ *                              requestBuckets the request index's bucket count, fixed by warm_up.lua from the
+ *                                            sale's units for its life (ADR 0100); absent: the single hash
  *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight
  *                                            index (reconciliation then reads those instead of every record)
  * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold
@@ -49,8 +56,11 @@ import java.util.List;
  *                              request entry stays), a restore of a closed order leaves its status letter alone
  *                              (C or E, a tombstone a second restore finds), a rebuild writes no record of an
  *                              ORDERED or PAID order and the letter of a CANCELLED or EXPIRED one
- * fs:{a}:requests      hash    &lt;buyer&gt;:&lt;requestId&gt;  the reservation the accepted attempt made
- *                              (refusals leave none), kept after the record goes: a keyed retry is answered from
+ * fs:{a}:requests:&lt;k&gt;  hash    &lt;buyer&gt;:&lt;requestId&gt;  the reservation the accepted attempt made, in bucket
+ *                              k = 1 + (first 32-bit word of the field's SHA-1) mod meta's requestBuckets
+ *                              ({@link #requestKey}, ADR 0100: small hashes Redis keeps as listpacks); a sale warmed
+ *                              before ADR 0100 has no requestBuckets and keeps every entry in fs:{a}:requests.
+ *                              Entries (refusals leave none) are kept after the record goes: a keyed retry is answered from
  *                              the order and a restore tells an order from a reservation never held. The value is
  *                              the id's token, "" when the token is the request id (no key sent), a whole id when
  *                              written before ADR 71 ({@link #requestValue}, {@link #requestedReservation})
@@ -135,8 +145,54 @@ public final class RedisKeys {
         return key(activityId, "reservations");
     }
 
+    /**
+     * The request index's base key: the single hash of a sale warmed before ADR 0100, and the prefix of its buckets
+     * ({@link #requestBucket}) for every sale since.
+     */
     public static String requests(ActivityId activityId) {
         return key(activityId, "requests");
+    }
+
+    /** Field of {@link #meta(ActivityId)}: the request index's bucket count, fixed by warm-up (ADR 0100). */
+    public static final String REQUEST_BUCKETS = "requestBuckets";
+
+    /** Bucket {@code k} (1-based) of the request index (ADR 0100), in the activity's slot like every key of it. */
+    public static String requestBucket(ActivityId activityId, int bucket) {
+        return requests(activityId) + ":" + bucket;
+    }
+
+    /**
+     * The key holding a request field's entry: with {@code buckets} 0 (no count in meta) the single hash, else bucket
+     * 1 + (the first 32-bit word of the field's SHA-1, unsigned) mod buckets, as {@code fs_request_key} computes it.
+     */
+    public static String requestKey(ActivityId activityId, int buckets, String field) {
+        return buckets == 0 ? requests(activityId) : requestBucket(activityId, requestBucketOf(field, buckets));
+    }
+
+    /** The bucket (1-based) of a request field among {@code buckets} > 0, as {@code fs_request_key} computes it. */
+    public static int requestBucketOf(String field, int buckets) {
+        byte[] digest = sha1(field);
+        long word = ((digest[0] & 0xffL) << 24) | ((digest[1] & 0xffL) << 16) | ((digest[2] & 0xffL) << 8)
+                | (digest[3] & 0xffL);
+        return (int) (word % buckets) + 1;
+    }
+
+    /** Every key of the request index of a sale of {@code buckets} buckets: the single hash, then each bucket. */
+    public static List<String> requestKeys(ActivityId activityId, int buckets) {
+        List<String> keys = new ArrayList<>(buckets + 1);
+        keys.add(requests(activityId));
+        for (int k = 1; k <= buckets; k++) {
+            keys.add(requestBucket(activityId, k));
+        }
+        return keys;
+    }
+
+    private static byte[] sha1(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-1", e);
+        }
     }
 
     /** The filter of accepted request keys (see the class comment, ADR 0069). */
@@ -170,10 +226,15 @@ public final class RedisKeys {
         return key(activityId, "audit");
     }
 
-    /** Every key of one activity's sale data, outbox first: what a rebuild drops. A new per-activity key belongs here too. */
+    /**
+     * Every key of one activity's sale data, outbox first, then meta and the request index's base key (archive.lua
+     * reads them there): what a rebuild drops. A new per-activity key belongs here too. The request index's buckets
+     * ({@link #requestBucket}) are not listed: their count is in meta, and the scripts that drop the index drop each
+     * of them (ADR 0100).
+     */
     public static List<String> activityKeys(ActivityId activityId) {
-        return List.of(outbox(activityId), meta(activityId), stock(activityId), holdings(activityId),
-                reservations(activityId), requests(activityId), acceptedRequests(activityId), inFlight(activityId));
+        return List.of(outbox(activityId), meta(activityId), requests(activityId), stock(activityId),
+                holdings(activityId), reservations(activityId), acceptedRequests(activityId), inFlight(activityId));
     }
 
     /**

@@ -169,7 +169,7 @@ public final class RedisStockReservationAdapter
         ReservationId reservationId = order.reservationId();
         ActivityId activityId = reservationId.activityId();
         String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId)};
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.meta(activityId)};
         String before = restore.run(redis, ScriptOutputType.VALUE, keys,
                 RestoreArguments.of(order).toArray(String[]::new));
         returned(reservationId, "ORDERED".equals(before));

@@ -96,7 +96,7 @@ class RedisOutboxNewsIT {
             ownServer.close();
         }
         for (ActivityId sale : sales) {
-            redis.del(RedisKeys.archiveKeys(sale).toArray(String[]::new));
+            redis.del(RedisRequestIndex.saleKeys(redis, sale).toArray(String[]::new));
         }
         redis.del(registry);
     }

@@ -129,7 +129,7 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
                 .isEqualTo(new ReservationOutcome.Settled(expiredSinceInMySql.id()));
         assertThat(stock.holdings(activityId, new BuyerId("cid"))).isEmpty();
         assertThat(redis.xlen(RedisKeys.outbox(activityId))).as("no surviving entry can be relayed again").isZero();
-        assertThat(redis.hlen(RedisKeys.requests(activityId))).isEqualTo(2);
+        assertThat(RedisRequestIndex.size(redis, activityId)).isEqualTo(2);
         // Closed in MySQL after the rebuild: the restore finds no record, the request entry, and gives back once.
         PendingRestore closedAfter = PendingRestore.of(ordered, ReservationStatus.EXPIRED);
         assertThat(stock.restore(closedAfter)).contains(ReservationStatus.ORDERED);
@@ -178,7 +178,7 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         Reservation ordered = reserve(ANN, line(B, 2));
         stock.confirm(ordered.id());
         relayEverything();
-        redis.del(RedisKeys.activityKeys(activityId).toArray(String[]::new));
+        redis.del(RedisRequestIndex.saleKeys(redis, activityId).toArray(String[]::new));
 
         rebuild(List.of(asOrder(ordered, ReservationStatus.ORDERED)));
 

@@ -119,7 +119,7 @@ class RedisReserveBuyerBucketIT {
         assertThat(second.reserve(attempt("b", two))).isInstanceOf(ReservationOutcome.Reserved.class);
         var before = SharedRedis.commands();
         long outbox = before.xlen(RedisKeys.outbox(sale));
-        long requests = before.hlen(RedisKeys.requests(sale));
+        long requests = RedisRequestIndex.size(before, sale);
         long reservations = before.hlen(RedisKeys.reservations(sale));
 
         ReservationRequest refusedAttempt = attempt("b", two);
@@ -128,7 +128,7 @@ class RedisReserveBuyerBucketIT {
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(500));
         assertThat(refused.capacity()).isEqualTo(2);
         assertThat(before.xlen(RedisKeys.outbox(sale))).isEqualTo(outbox);
-        assertThat(before.hlen(RedisKeys.requests(sale))).isEqualTo(requests);
+        assertThat(RedisRequestIndex.size(before, sale)).isEqualTo(requests);
         assertThat(before.hlen(RedisKeys.reservations(sale))).isEqualTo(reservations);
         assertThat(first.findReservation(refusedAttempt.id())).isEmpty();
         assertThat(first.stock(sale).orElseThrow().getFirst().ledger().reserved()).isEqualTo(2);

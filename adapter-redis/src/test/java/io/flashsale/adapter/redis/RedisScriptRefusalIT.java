@@ -105,7 +105,7 @@ class RedisScriptRefusalIT {
         assertThat(adapter.stock(activity).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(StockLedger.of(10), StockLedger.of(4));
         assertThat(redis.hlen(RedisKeys.reservations(activity))).isZero();
-        assertThat(redis.hlen(RedisKeys.requests(activity))).isZero();
+        assertThat(RedisRequestIndex.size(redis, activity)).isZero();
         assertThat(redis.hlen(RedisKeys.holdings(activity))).isZero();
         assertThat(redis.exists(RedisKeys.outbox(activity))).isZero();
     }

@@ -234,6 +234,7 @@ final class ReservationModelRun {
         inFlightExpected.clear();
         assertThat(commands.exists(RedisKeys.activityKeys(activityId).toArray(String[]::new)))
                 .as(where() + " keys left").isZero();
+        assertThat(commands.keys(RedisKeys.requests(activityId) + ":*")).as(where() + " request buckets left").isEmpty();
         seen.add("archive=deleted");
     }
 
@@ -465,7 +466,7 @@ final class ReservationModelRun {
         List<String> outbox = commands.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")).stream()
                 .map(entry -> entry.getBody().get(RedisKeys.OUTBOX_RESERVATION_ID)).toList();
         assertThat(outbox).as(where() + " outbox").isEqualTo(outboxExpected);
-        assertThat(commands.hgetall(RedisKeys.requests(activityId))).as(where() + " request index")
+        assertThat(RedisRequestIndex.entries(commands, activityId)).as(where() + " request index")
                 .isEqualTo(requestsExpected);
         compareInFlightIndex(activityId);
         if (redis.stock(activityId).isEmpty()) {

@@ -193,7 +193,7 @@ final class SharedRedis {
      * share the activity's hash tag, so the cluster takes them in one call.
      */
     static void forget(ActivityId activityId) {
-        List<String> keys = RedisKeys.archiveKeys(activityId);
+        List<String> keys = RedisRequestIndex.saleKeys(commands(), activityId);
         commands().del(keys.toArray(String[]::new));
         commands().srem(REGISTRY, activityId.value());
     }

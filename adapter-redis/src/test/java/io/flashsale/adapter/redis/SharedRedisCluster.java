@@ -39,7 +39,7 @@ final class SharedRedisCluster {
 
     /** One DEL of every key of the activity: they share its hash tag, so the cluster takes them in one call. */
     static void forget(ActivityId activityId) {
-        List<String> keys = RedisKeys.activityKeys(activityId);
+        List<String> keys = RedisRequestIndex.saleKeys(CONNECTION.sync(), activityId);
         CONNECTION.sync().del(keys.toArray(String[]::new));
         CONNECTION.sync().srem(REGISTRY, activityId.value());
     }

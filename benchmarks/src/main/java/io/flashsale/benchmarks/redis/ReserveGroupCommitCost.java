@@ -2,6 +2,7 @@ package io.flashsale.benchmarks.redis;
 
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -81,7 +82,7 @@ public final class ReserveGroupCommitCost {
                         reserved / elapsed, calls, reserved / (double) calls, cpuMicros / reserved,
                         (scriptsAfter[1] - scriptsBefore[1]) / (double) reserved);
                 printCommands(commandsBefore, commandStats(info.sync()), reserved);
-                info.sync().del(RedisKeys.activityKeys(sale).toArray(String[]::new));
+                info.sync().del(RedisRequestIndex.saleKeys(info.sync(), sale).toArray(String[]::new));
             }
             info.sync().del(registry);
         } finally {

@@ -4,6 +4,7 @@ import io.flashsale.adapter.metrics.LostReservationReports;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisHotStore;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.application.reconciliation.port.out.LostReservationReport;
 import io.flashsale.application.reconciliation.service.LostReservationAudit;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
@@ -270,7 +271,7 @@ class DurabilityModesIT {
     private static boolean ordered(RedisCommands<String, String> redis, Acknowledged reservation) {
         ReservationId id = reservation.id();
         RequestId request = new RequestId(id.value().substring(id.value().lastIndexOf('.') + 1));
-        String value = redis.hget(RedisKeys.requests(id.activityId()),
+        String value = RedisRequestIndex.entry(redis, id.activityId(),
                 RedisKeys.requestField(new BuyerId(reservation.buyer()), request));
         return value != null && RedisKeys.requestedReservation(id.activityId(), request, value).equals(id);
     }

@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.pipeline;
 import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.adapter.mysql.MysqlSalesFigures;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.scheduling.OutboxRelayLoop;
 import io.flashsale.application.order.port.out.OrderLookupPort;
@@ -237,7 +238,7 @@ abstract class PipelineTestBase {
     /** The reservation ids the sale's request index names (ADR 71: it outlives the records). */
     static Set<String> requested(RedisCommands<String, String> redis, ActivityId activity) {
         Set<String> ids = new HashSet<>();
-        redis.hgetall(RedisKeys.requests(activity)).forEach((field, value) -> ids.add(RedisKeys.requestedReservation(
+        RedisRequestIndex.entries(redis, activity).forEach((field, value) -> ids.add(RedisKeys.requestedReservation(
                 activity, new RequestId(field.substring(field.indexOf(':') + 1)), value).value()));
         return ids;
     }

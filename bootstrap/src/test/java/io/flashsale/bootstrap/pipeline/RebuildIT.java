@@ -1,6 +1,7 @@
 package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -40,7 +41,7 @@ class RebuildIT extends PipelineTestBase {
         String original = first.json().path("reservationId").asString();
         awaitStatus(original, "ann", "ORDERED");
 
-        commands().del(RedisKeys.requests(activity(id)));
+        commands().del(RedisRequestIndex.keys(commands(), activity(id)).toArray(String[]::new));
         ServiceClient.Reply retried = reserve(id, "ann", "retry-1");
 
         assertThat(retried.status()).as("the lost index makes Redis take it as new: " + retried.body())

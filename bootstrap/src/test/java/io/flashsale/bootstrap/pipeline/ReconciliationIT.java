@@ -3,6 +3,7 @@ package io.flashsale.bootstrap.pipeline;
 import io.flashsale.adapter.metrics.MicrometerReconciliationMetrics;
 import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
@@ -152,7 +153,7 @@ class ReconciliationIT extends PipelineTestBase {
         String id = openSale(10);
         awaitExactlyOneOrderEach(id, 10, reserveOneEach(id, 4));
 
-        commands().del(RedisKeys.activityKeys(activity(id)).toArray(String[]::new));
+        commands().del(RedisRequestIndex.saleKeys(commands(), activity(id)).toArray(String[]::new));
 
         assertNotReady(id);
         JsonNode reconciled = reconcile(id);
@@ -167,7 +168,7 @@ class ReconciliationIT extends PipelineTestBase {
         String id = openSale(10);
         awaitExactlyOneOrderEach(id, 10, reserveOneEach(id, 2));
 
-        commands().del(RedisKeys.activityKeys(activity(id)).toArray(String[]::new));
+        commands().del(RedisRequestIndex.saleKeys(commands(), activity(id)).toArray(String[]::new));
         assertNotReady(id);
         LifecyclePasses.warmUps(warmUpSchedule).run();
 

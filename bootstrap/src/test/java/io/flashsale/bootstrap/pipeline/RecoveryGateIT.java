@@ -2,6 +2,7 @@ package io.flashsale.bootstrap.pipeline;
 
 import io.flashsale.adapter.kafka.ReservationOrderListener;
 import io.flashsale.adapter.redis.RedisKeys;
+import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
 import io.flashsale.application.reconciliation.service.RebuildRetryService;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
@@ -111,7 +112,7 @@ class RecoveryGateIT extends PipelineTestBase {
             Map<String, String> backlog = reserveOneEach(id, BACKLOG);
             awaitRelayed(redis.sync(), activity, backlog);
             beforeTheLoss.run();
-            redis.sync().del(RedisKeys.activityKeys(activity).toArray(String[]::new));
+            redis.sync().del(RedisRequestIndex.saleKeys(redis.sync(), activity).toArray(String[]::new));
             meanwhile.run();
             return backlog;
         } finally {

@@ -23,11 +23,14 @@ public final class FilterShapes {
 
     static final Duration FRESH_FOR = Duration.ofSeconds(10);
 
-    /** A filter's header, as the script compares it: "bits:hashes:layout". */
-    public record Shape(long bits, int hashes, int layout) {
+    /**
+     * A filter's header and the sale's request index bucket count (ADR 100, 0 for the single hash), as the script
+     * compares them: "bits:hashes:layout:buckets".
+     */
+    public record Shape(long bits, int hashes, int layout, int buckets) {
 
         public String text() {
-            return bits + ":" + hashes + ":" + layout;
+            return bits + ":" + hashes + ":" + layout + ":" + buckets;
         }
 
         /** Whether the adapter hashes keys for it: only layout 1, whose key takes one word and one mask. */
@@ -69,14 +72,16 @@ public final class FilterShapes {
         redis.bitfield(RedisKeys.acceptedRequests(activityId), BitFieldArgs.Builder
                         .get(BitFieldArgs.unsigned(32), 0).get(BitFieldArgs.unsigned(8), 32)
                         .get(BitFieldArgs.unsigned(8), 48))
-                .whenComplete((header, failed) -> {
+                .thenCombine(redis.hget(RedisKeys.meta(activityId), RedisKeys.REQUEST_BUCKETS),
+                        (header, buckets) -> header == null || header.size() < 3 ? null : shapeOf(header, buckets))
+                .whenComplete((shape, failed) -> {
                     // A failed read leaves the script to hash until the next one; an outage shows in the calls.
-                    Shape shape = failed != null || header == null || header.size() < 3 ? null : shapeOf(header);
-                    reads.put(activityId, new Read(shape, sentAt));
+                    reads.put(activityId, new Read(failed != null ? null : shape, sentAt));
                 });
     }
 
-    private static Shape shapeOf(List<Long> header) {
-        return new Shape(header.get(0), Math.toIntExact(header.get(1)), Math.toIntExact(header.get(2)));
+    private static Shape shapeOf(List<Long> header, String buckets) {
+        return new Shape(header.get(0), Math.toIntExact(header.get(1)), Math.toIntExact(header.get(2)),
+                buckets == null ? 0 : Integer.parseInt(buckets));
     }
 }

@@ -30,8 +30,11 @@ public final class ReserveScriptCall {
 
     /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
     public static final int FIXED_KEYS = 8;
-    /** An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83). */
-    public static final int ATTEMPT_ARGUMENTS = 14;
+    /**
+     * An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83); last, its request entry's
+     * bucket (ADR 100).
+     */
+    public static final int ATTEMPT_ARGUMENTS = 15;
     /** Where in an attempt's ARGV block the index of its bucket key goes. */
     private static final int BUCKET_KEY_INDEX = 10;
 
@@ -72,13 +75,16 @@ public final class ReserveScriptCall {
                     : BucketArguments.of(request.buyerBucket())));
             args.add("");
             if (filter == null) {
-                args.addAll(List.of("", "", ""));
+                args.addAll(List.of("", "", "", ""));
             } else {
-                AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(
-                        RedisKeys.requestField(request.buyerId(), request.requestId()), filter.bits(), filter.hashes());
+                String field = RedisKeys.requestField(request.buyerId(), request.requestId());
+                AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(field, filter.bits(), filter.hashes());
                 args.add(filter.text());
                 args.add(word.offset());
                 args.add(word.maskText());
+                // Its request entry's bucket, for the bucket count the shape names (the script checks it).
+                args.add(filter.buckets() == 0 ? "" : Integer.toString(RedisKeys.requestBucketOf(field,
+                        filter.buckets())));
             }
             String bucketKey = request.buyerBucket() == null ? null
                     : RedisKeys.buyerBucket(request.activityId(), request.buyerId());

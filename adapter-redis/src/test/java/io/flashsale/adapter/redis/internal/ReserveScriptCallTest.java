@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
+import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -34,16 +35,20 @@ class ReserveScriptCallTest {
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
                 "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "");
+                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "", "");
     }
 
     @Test
     void anAttemptForAFilterOfKnownShapeCarriesItsKeysWordAndMask() {
-        var shape = new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT);
+        var shape = new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 7);
         AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of("alice:r-1", 20_032, 5);
 
         assertThat(ReserveScriptCall.Attempt.of(REQUEST, false, shape).arguments()).endsWith(
-                "20032:5:1", word.offset(), word.maskText());
+                "20032:5:1:7", word.offset(), word.maskText(),
+                Integer.toString(RedisKeys.requestBucketOf("alice:r-1", 7)));
+        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false,
+                new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 0)).arguments())
+                .as("a sale of the single hash").endsWith("20032:5:1:0", word.offset(), word.maskText(), "");
     }
 
     @Test
