@@ -29,7 +29,8 @@ public class RedisReservationsLincheckIT {
     private static final RedisClient CLIENT = RedisClient.create(TestServices.redis().uri());
     private static final StatefulRedisConnection<String, String> CONNECTION = CLIENT.connect();
 
-    private final Reservations reservations = new Reservations(new RedisStockReservationAdapter(CONNECTION));
+    private final Reservations<RedisStockReservationAdapter> reservations =
+            new Reservations<>(new RedisStockReservationAdapter(CONNECTION));
 
     @Operation
     public String reserve(@Param(name = "buyer") int buyer, @Param(name = "request") int request,
@@ -75,7 +76,8 @@ public class RedisReservationsLincheckIT {
     /** The same operations on the sequential in-memory reference store. */
     public static class Reference {
 
-        private final Reservations reservations = new Reservations(new InMemoryStockReservations());
+        private final Reservations<InMemoryStockReservations> reservations =
+                new Reservations<>(new InMemoryStockReservations());
 
         public String reserve(int buyer, int request, int quantity) {
             return reservations.reserve(buyer, request, quantity);

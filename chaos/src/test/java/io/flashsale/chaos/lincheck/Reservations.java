@@ -1,6 +1,7 @@
 package io.flashsale.chaos.lincheck;
 
 import io.flashsale.application.contract.ContractFixtures;
+import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -14,19 +15,19 @@ import io.flashsale.domain.reservation.ReservationRequest;
 import java.util.List;
 
 /**
- * The operations both sides of the Lincheck test run, on any stock port: one small sale (3 units, 2 per buyer), two
+ * The operations both sides of the Lincheck test run, on any store that plays the hot path and the moves: one small sale (3 units, 2 per buyer), two
  * buyers, three request ids each. A reservation's id follows from buyer and request id, so a replay, a release or a
  * confirmation names the same reservation on both sides.
  */
-final class Reservations {
+final class Reservations<S extends StockReservationPort & ReservationTransitionsPort> {
 
     static final String SKU = "lin";
     static final long STOCK = 3;
 
-    private final StockReservationPort port;
+    private final S port;
     private final ActivityId activityId = ContractFixtures.randomActivityId();
 
-    Reservations(StockReservationPort port) {
+    Reservations(S port) {
         this.port = port;
         Activity sale = ContractFixtures.openSale(activityId, ContractFixtures.limit(2),
                 ContractFixtures.item(SKU, STOCK));
