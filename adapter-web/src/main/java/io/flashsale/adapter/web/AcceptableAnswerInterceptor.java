@@ -3,7 +3,6 @@ package io.flashsale.adapter.web;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.method.HandlerMethod;
@@ -35,8 +34,8 @@ public final class AcceptableAnswerInterceptor implements HandlerInterceptor {
         }
         List<MediaType> accepted;
         try {
-            accepted = MediaType.parseMediaTypes(values);
-        } catch (InvalidMediaTypeException unreadable) {
+            accepted = ReadableAcceptHeader.parse(values);
+        } catch (IllegalArgumentException unreadable) {
             throw new HttpMediaTypeNotAcceptableException(ANSWERED_WITH);
         }
         if (accepted.isEmpty() || accepted.stream().anyMatch(AcceptableAnswerInterceptor::takesJson)) {

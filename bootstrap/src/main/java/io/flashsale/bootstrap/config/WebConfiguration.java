@@ -5,8 +5,13 @@ import io.flashsale.adapter.web.ApiExceptionHandler;
 import io.flashsale.adapter.web.CeilingController;
 import io.flashsale.adapter.web.CompleteProblemWriter;
 import io.flashsale.adapter.web.ContentTags;
+import io.flashsale.adapter.web.LeanReservationFilter;
 import io.flashsale.adapter.web.MeterPipelineFigures;
 import io.flashsale.adapter.web.PipelineFigures;
+import io.flashsale.adapter.web.ProblemErrorReportValve;
+import io.flashsale.adapter.web.ReadableAcceptHeader;
+import io.flashsale.adapter.web.RequestBodyLimitFilter;
+import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminGate;
 import io.flashsale.adapter.web.security.AdminOperatorArgumentResolver;
@@ -17,12 +22,9 @@ import io.flashsale.adapter.web.security.BuyerPaymentInterceptor;
 import io.flashsale.adapter.web.security.ClientAddressResolver;
 import io.flashsale.adapter.web.security.CrossSiteRequestFilter;
 import io.flashsale.adapter.web.security.TrustedProxies;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.flashsale.adapter.web.LeanReservationFilter;
-import io.flashsale.adapter.web.ProblemErrorReportValve;
-import io.flashsale.adapter.web.RequestBodyLimitFilter;
-import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.application.reservation.port.in.ReserveStockUseCase;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationPredicate;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,7 +32,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import io.micrometer.observation.ObservationPredicate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
@@ -38,9 +39,10 @@ import org.springframework.core.Ordered;
 import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.HandlerExceptionResolver;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+import org.springframework.web.servlet.config.annotation.ContentNegotiationConfigurer;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 import tools.jackson.databind.json.JsonMapper;
 
 import java.util.List;
@@ -65,6 +67,12 @@ public class WebConfiguration implements WebMvcConfigurer {
         this.rateLimits = rateLimits;
         this.payment = payment;
         this.buyers = buyers;
+    }
+
+    /** Every unreadable Accept header refused as 406, however Spring's parser fails on it. */
+    @Override
+    public void configureContentNegotiation(ContentNegotiationConfigurer configurer) {
+        configurer.strategies(List.of(new ReadableAcceptHeader()));
     }
 
     @Override

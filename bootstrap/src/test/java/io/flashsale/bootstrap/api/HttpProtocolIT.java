@@ -48,11 +48,14 @@ class HttpProtocolIT extends ApiTestBase {
         assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
     }
 
-    /** Found by the fuzzer: with negotiation, an Accept header it could not parse got the status and no body. */
+    /**
+     * Found by the fuzzer: with negotiation, an Accept header it could not parse got the status and no body; and one
+     * Spring's parser fails on with an IndexOutOfBoundsException (an unterminated quote) got a 500.
+     */
     @Test
     void givenAnAcceptHeaderThatIsUnparseableOrNamesOtherTypes_whenRefused_thenTheProblemIsStillProblemJson() {
         String id = openSale(1, item("sku-a", 10));
-        for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;"}) {
+        for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;", "\"a/n"}) {
             assertProblem(get("/api/v1/reservations/" + id + ".x/cancellation", buyerHeader(), signedIn("alice"),
                     "Accept", accept),
                     405, "METHOD_NOT_ALLOWED");
@@ -70,7 +73,7 @@ class HttpProtocolIT extends ApiTestBase {
         String id = openSale(1, item("sku-a", 10));
         String path = "/api/v1/activities/" + id + "/reservations";
         for (String accept : new String[] {"image/*", "text/html", "application/xml;q=1", "application/json;q=0",
-                "/api+v1"}) {
+                "/api+v1", "\"a/n"}) {
             Reply refused = send(request(path, buyerHeader(), signedIn("alice"), "Accept", accept)
                     .header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(lines(null, line("sku-a", 1)))));
