@@ -408,23 +408,12 @@ public final class RedisHotStore implements AutoCloseable {
         return HotStoreOutages.translating(new RedisHotStoreSettlement(redis, returns::announce));
     }
 
-    public HotStoreReconciliationPort reconciliation() {
-        return reconciliation(0);
-    }
-
-    /**
-     * @param readPace how reconciliation's paged reads yield to the buyers: after each page a pause this many times as
-     *                 long as the page took (0: none)
-     */
-    public HotStoreReconciliationPort reconciliation(double readPace) {
-        return reconciliationRoles(readPace).reconciliation();
-    }
-
     /**
      * Reconciliation's adapters, one per role, each a port of its own (ADR 0101), so the application is handed every
      * role it uses rather than discovering one behind another.
      *
-     * @param readPace as {@link #reconciliation(double)}
+     * @param readPace how reconciliation's paged reads yield to the buyers: after each page a pause this many times as
+     *                 long as the page took (0: none)
      */
     public ReconciliationRoles reconciliationRoles(double readPace) {
         ReadPace pace = new ReadPace(readPace);

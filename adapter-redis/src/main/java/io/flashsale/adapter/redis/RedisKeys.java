@@ -1,14 +1,12 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -171,10 +169,12 @@ public final class RedisKeys {
 
     /** The bucket (1-based) of a request field among {@code buckets} > 0, as {@code fs_request_key} computes it. */
     public static int requestBucketOf(String field, int buckets) {
-        byte[] digest = sha1(field);
-        long word = ((digest[0] & 0xffL) << 24) | ((digest[1] & 0xffL) << 16) | ((digest[2] & 0xffL) << 8)
-                | (digest[3] & 0xffL);
-        return (int) (word % buckets) + 1;
+        return requestBucketOf(AcceptedRequestsFilter.firstWord(AcceptedRequestsFilter.digest(field)), buckets);
+    }
+
+    /** As {@link #requestBucketOf(String, int)}, from the first word of the field's SHA-1 the caller already has. */
+    public static int requestBucketOf(long firstWord, int buckets) {
+        return (int) (firstWord % buckets) + 1;
     }
 
     /** Every key of the request index of a sale of {@code buckets} buckets: the single hash, then each bucket. */
@@ -185,14 +185,6 @@ public final class RedisKeys {
             keys.add(requestBucket(activityId, k));
         }
         return keys;
-    }
-
-    private static byte[] sha1(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-1", e);
-        }
     }
 
     /** The filter of accepted request keys (see the class comment, ADR 0069). */

@@ -93,8 +93,12 @@ public final class AcceptedRequestsFilter implements AcceptedRequestsSnapshotPor
     public record Word(long index, int mask) {
 
         public static Word of(String key, long bits, int hashes) {
-            byte[] digest = sha1(key.getBytes(StandardCharsets.UTF_8));
-            long h1 = Integer.toUnsignedLong(readInt(digest, 0));
+            return of(digest(key), bits, hashes);
+        }
+
+        /** As {@link #of(String, long, int)}, from the key's {@link #digest}, for a caller that hashes it once. */
+        public static Word of(byte[] digest, long bits, int hashes) {
+            long h1 = firstWord(digest);
             int h2 = readInt(digest, 4);
             int mask = 0;
             for (int i = 0; i < hashes; i++) {
@@ -112,6 +116,16 @@ public final class AcceptedRequestsFilter implements AcceptedRequestsSnapshotPor
         public String maskText() {
             return Integer.toUnsignedString(mask);
         }
+    }
+
+    /** A key's SHA-1, which places it in the filter (and the request index's buckets, ADR 0100). */
+    public static byte[] digest(String key) {
+        return sha1(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The first 32-bit word of a digest, unsigned: h1 of the filter, and what picks a request entry's bucket. */
+    public static long firstWord(byte[] digest) {
+        return Integer.toUnsignedLong(readInt(digest, 0));
     }
 
     private static int readInt(byte[] bytes, int from) {

@@ -78,13 +78,15 @@ public final class ReserveScriptCall {
                 args.addAll(List.of("", "", "", ""));
             } else {
                 String field = RedisKeys.requestField(request.buyerId(), request.requestId());
-                AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(field, filter.bits(), filter.hashes());
+                // One SHA-1 places the key in the filter and its entry in the request index's buckets.
+                byte[] digest = AcceptedRequestsFilter.digest(field);
+                AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(digest, filter.bits(), filter.hashes());
                 args.add(filter.text());
                 args.add(word.offset());
                 args.add(word.maskText());
                 // Its request entry's bucket, for the bucket count the shape names (the script checks it).
-                args.add(filter.buckets() == 0 ? "" : Integer.toString(RedisKeys.requestBucketOf(field,
-                        filter.buckets())));
+                args.add(filter.buckets() == 0 ? "" : Integer.toString(RedisKeys.requestBucketOf(
+                        AcceptedRequestsFilter.firstWord(digest), filter.buckets())));
             }
             String bucketKey = request.buyerBucket() == null ? null
                     : RedisKeys.buyerBucket(request.activityId(), request.buyerId());
