@@ -138,9 +138,10 @@ public final class ReserveBatcher {
         } catch (RuntimeException failedBeforeLeaving) {
             call = CompletableFuture.failedFuture(failedBeforeLeaving);
         }
-        calls.incrementAndGet();
+        // The call counted last: a reader that sees it sees its batch's attempts and size too.
         attempts.addAndGet(batch.size());
         largestBatch.accumulate(batch.size());
+        calls.incrementAndGet();
         return call.whenComplete((replies, failure) -> deliver(batch, replies, failure));
     }
 
