@@ -48,7 +48,7 @@ def main():
                 attempt[9] = instructions.BUCKET_KEEP_MILLIS
                 args += attempt
                 made.append(('cost.' + token, buyer, token))
-            if any(reply[0] != 'RESERVED' for reply in redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)):
+            if not all(cost.reserved(reply) for reply in redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)):
                 sys.exit('not every attempt was reserved')
         confirmed, released = made[:n], made[n:2 * n]
 

@@ -138,7 +138,7 @@ def main():
                     args += attempt
                     life['ids'].append('cost.' + token)
                 replies = redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)
-                if any(reply[0] != 'RESERVED' for reply in replies):
+                if not all(cost.reserved(reply) for reply in replies):
                     sys.exit('not every attempt was reserved: %s' % replies[:3])
 
         def relay():

@@ -100,10 +100,18 @@ def figures(redis):
 def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets=0):
     """One attempt's arguments as the adapter sends them to this version of reserve.lua: one unit of SKU "unit", its
     bucket's key at KEYS[bucket_key]; since ADR 83 the filter's shape, word and mask, and the lines as text alone;
-    since ADR 100 the request entry's bucket among the sale's `buckets` (meta's requestBuckets, 0 for none)."""
+    since ADR 100 the request entry's bucket among the sale's `buckets` (meta's requestBuckets, 0 for none); since
+    ADR 103 no bucket key index (the script counts the bucket keys)."""
     args = ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, bucket_key]
     if 'ATTEMPT_ARGUMENTS = 1' not in script or 'ATTEMPT_ARGUMENTS = 12' in script:
         return args + [1, 'unit', 1]
+    if "+13 the request entry's bucket" in script:
+        args.pop()
+        field = buyer + ':' + token
+        if not hashed_here:
+            return args + ['', '', '', '']
+        return (args + ['%d:%d:1:%d' % (bits, hashes, buckets)] + word(field, bits, hashes)
+                + [request_bucket(field, buckets) if buckets else ''])
     if "+14 the request entry's bucket" in script:
         if not hashed_here:
             return args + ['', '', '', '']
@@ -112,6 +120,12 @@ def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets
                 + [request_bucket(field, buckets) if buckets else ''])
     args += (['%d:%d:1' % (bits, hashes)] + word(buyer + ':' + token, bits, hashes)) if hashed_here else ['', '', '']
     return args + ([1, 'unit', 1] if 'ATTEMPT_ARGUMENTS = 15' in script else [])
+
+
+def reserved(reply):
+    """Whether a reply of reserve.lua's is a reservation made now: {'RESERVED', at} before ADR 103, its instant alone
+    since."""
+    return isinstance(reply, (str, bytes)) or reply[0] == 'RESERVED'
 
 
 def warm_up_arguments(lua, now, units, bits, hashes):
@@ -164,7 +178,7 @@ def main():
             keys.append(key('rl:' + buyer))
             args += attempt(script, token, buyer, len(keys), bits, hashes, hashed_here, buckets)
         replies = redis.call('EVALSHA', sha, len(keys), *keys, *args)
-        if any(reply[0] != 'RESERVED' for reply in replies):
+        if not all(reserved(reply) for reply in replies):
             sys.exit('not every attempt was reserved: %s' % replies[:3])
     calls_after, evalsha_after, cpu_after = figures(redis)
     attempts = batches * size

@@ -8,7 +8,8 @@
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: its entries are in
 --       the buckets fs:{a}:requests:<k> meta's requestBuckets names, ADR 0100), 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
---       9.. the buyers' rate-limit buckets at this sale, each named by its attempt's bucket key index
+--       9.. the buyers' rate-limit buckets at this sale: one for each attempt that has a bucket, in the attempts'
+--       order (ADR 0103: the script counts them, the adapter sends no index)
 -- ARGV: 1 activityId (the sale the keys name), then one block per attempt, from its first argument +0 on:
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
@@ -16,14 +17,15 @@
 --       script does no date arithmetic; empty: an accepted attempt is stamped with Redis TIME, ADR 0082),
 --       +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
 --       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
---       full bucket in milliseconds, +10 the index in KEYS of the bucket's key (read only with a bucket),
---       +11 the shape "m:k:layout:buckets" the next three were computed for: the filter's and the request index's
---       bucket count, 0 for the single hash ('' for none), +12 the request key's word in the filter as BITFIELD's u32
---       offset '#n', +13 its mask (lib/ledger.lua's layout 1), +14 the request entry's bucket ('' for the single
+--       full bucket in milliseconds,
+--       +10 the shape "m:k:layout:buckets" the next three were computed for: the filter's and the request index's
+--       bucket count, 0 for the single hash ('' for none), +11 the request key's word in the filter as BITFIELD's u32
+--       offset '#n', +12 its mask (lib/ledger.lua's layout 1), +13 the request entry's bucket ('' for the single
 --       hash): the adapter does the hashing, so the script does none when the shape is the call's (ADR 83, ADR 100)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
---        | {'RESERVED', reservedAt packed} | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
+--        | reservedAt packed, alone, for an attempt reserved now (a string, not a table: Redis turns each table of a
+--          reply into an array at a cost, and a busy sale answers this one most, ADR 0103) | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'PAUSED'} inside the window of a paused sale (ADR 79)
 --        | {'UNKNOWN_SKU', sku}
@@ -35,7 +37,7 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 15
+local ATTEMPT_ARGUMENTS = 14
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -48,6 +50,7 @@ local function saleWindow()
     return window
 end
 local skus = {}
+local skuOrder = {} -- the SKUs the call named, in order: their units and lines accepted are summed on them
 local function skuOf(sku)
     if not skus[sku] then
         local known = redis.call('HMGET', stock, sku .. ':segments', sku .. ':limit')
@@ -61,7 +64,8 @@ local function skuOf(sku)
         end
         skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]), avail = avail,
                       reserved = sku .. ':reserved', held = sku .. ':held', version = sku .. ':version',
-                      cursor = sku .. ':cursor' }
+                      cursor = sku .. ':cursor', units = 0, lines = 0 }
+        skuOrder[#skuOrder + 1] = skus[sku]
     end
     return skus[sku]
 end
@@ -73,7 +77,7 @@ local function filter()
     return acceptedKeys
 end
 
--- What an attempt's +11 names when the adapter hashed its key for this call: the filter's shape and the request
+-- What an attempt's +10 names when the adapter hashed its key for this call: the filter's shape and the request
 -- index's bucket count, made once per call.
 local callShape
 local function shapeOfCall()
@@ -128,8 +132,8 @@ local function writeAll()
         end
         inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        if ARGV[a.first + 11] == shapeOfCall() then
-            fs_keys_note_word(acceptedKeys, ARGV[a.first + 12], tonumber(ARGV[a.first + 13]))
+        if ARGV[a.first + 10] == shapeOfCall() then
+            fs_keys_note_word(acceptedKeys, ARGV[a.first + 11], tonumber(ARGV[a.first + 12]))
         else
             fs_keys_bits(acceptedKeys, a.requestField)
         end
@@ -146,6 +150,13 @@ local function writeAll()
         holdingValues[#holdingValues + 1], holdingValues[#holdingValues + 2] = field, held[field]
     end
     fs_call_all('HSET', holdings, holdingValues, 2)
+    for _, sku in ipairs(skuOrder) do
+        if sku.lines > 0 then
+            fs_counters_add(moves, sku.reserved, sku.units)
+            fs_counters_add(moves, sku.held, sku.units)
+            fs_counters_add(moves, sku.version, sku.lines)
+        end
+    end
     fs_counters_write(moves, stock)
     -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. It holds
     -- what the reservation id and the stream do not tell (OutboxEntryDecoder reads this shape and the older one).
@@ -218,12 +229,11 @@ local function accept(a, lines, firstField)
                 rest = rest - take
             end
         end
-        fs_counters_add(moves, line.fields.reserved, line.quantity)
         local field = i == 1 and firstField or a.buyer .. ':' .. line.sku
         held[field] = held[field] + line.quantity
         heldMoved[#heldMoved + 1] = field
-        fs_counters_add(moves, line.fields.held, line.quantity)
-        fs_counters_add(moves, line.fields.version, 1)
+        -- :reserved and :held by the units, :version by one: summed on the SKU, moved once per call (writeAll).
+        line.fields.units, line.fields.lines = line.fields.units + line.quantity, line.fields.lines + 1
     end
     if a.reservedAt == '' then
         -- The instant the buyer is answered, by the clock the window was judged by: the payment deadline counts
@@ -234,9 +244,30 @@ local function accept(a, lines, firstField)
     end
     accepted[#accepted + 1] = a
     acceptedHere[a.requestField] = a
-    return { 'RESERVED', a.reservedAt }
+    return a.reservedAt
 end
 -- ---- end of accept ----
+
+-- The reply for an attempt at (nowSec, nowNano) when the sale is not warmed up, outside its window [startsAt, endsAt)
+-- or paused (ADR 79); nil when it is open. Instants compare as (seconds, nanos) to stay exact.
+local function saleShut(nowSec, nowNano)
+    local w = saleWindow()
+    if w[1] ~= '1' then
+        return { 'NOT_READY' }
+    end
+    if isBefore(nowSec, nowNano, number(w[2]), number(w[3])) then
+        return { 'NOT_STARTED', w[2], w[3] }
+    end
+    if not isBefore(nowSec, nowNano, number(w[4]), number(w[5])) then
+        return { 'ENDED', w[4], w[5] }
+    end
+    if w[6] == '1' then
+        return { 'PAUSED' }
+    end
+    return nil
+end
+-- saleShut at the call's Redis TIME, the same for every attempt judged by it (false: open); nil until first asked.
+local saleShutNow
 
 -- One attempt, judged in the steps of ActivityLedger.reserve; moves only through accept.
 local function reserve(a)
@@ -247,8 +278,8 @@ local function reserve(a)
         return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
     end
     local buckets = saleWindow()[7]
-    if buckets and ARGV[a.first + 11] == shapeOfCall() then
-        a.requestKey = requests .. ':' .. ARGV[a.first + 14]
+    if buckets and ARGV[a.first + 10] == shapeOfCall() then
+        a.requestKey = requests .. ':' .. ARGV[a.first + 13]
     else
         a.requestKey = fs_request_key(requests, buckets, a.requestField)
     end
@@ -272,26 +303,18 @@ local function reserve(a)
         end
     end
 
-    -- 3. Warmed up, inside the window [startsAt, endsAt), not paused (ADR 79). Instants compare as (seconds,
-    -- nanos) to stay exact.
-    local w = saleWindow()
-    if w[1] ~= '1' then
-        return { 'NOT_READY' }
-    end
-    local nowSec, nowNano
+    -- 3. Warmed up, inside the window, not paused: judged once per call for the attempts judged by Redis TIME.
+    local shut
     if ARGV[first + 3] == '' then
-        nowSec, nowNano = clock().sec, clock().micros * 1000
+        if saleShutNow == nil then
+            saleShutNow = saleShut(clock().sec, clock().micros * 1000) or false
+        end
+        shut = saleShutNow
     else
-        nowSec, nowNano = number(ARGV[first + 3]), number(ARGV[first + 4])
+        shut = saleShut(number(ARGV[first + 3]), number(ARGV[first + 4]))
     end
-    if isBefore(nowSec, nowNano, number(w[2]), number(w[3])) then
-        return { 'NOT_STARTED', w[2], w[3] }
-    end
-    if not isBefore(nowSec, nowNano, number(w[4]), number(w[5])) then
-        return { 'ENDED', w[4], w[5] }
-    end
-    if w[6] == '1' then
-        return { 'PAUSED' }
+    if shut then
+        return shut
     end
 
     -- 4. Every SKU must belong to the sale before any line is judged on limit or stock.
@@ -341,6 +364,7 @@ if (#ARGV - 1) % ATTEMPT_ARGUMENTS ~= 0 then
     return fs_refuse('attempt ' .. math.floor((#ARGV - 1) / ATTEMPT_ARGUMENTS) + 1 .. ' does not fit the arguments')
 end
 local attempts = {}
+local bucketKeys = 8 -- KEYS before the first bucket key
 for first = 2, #ARGV, ATTEMPT_ARGUMENTS do
     -- Only what the attempt's judging and writing keep using is copied: its other arguments are read from ARGV at
     -- `first` when needed (every table field is an allocation the call pays for, ADR 0089).
@@ -348,7 +372,8 @@ for first = 2, #ARGV, ATTEMPT_ARGUMENTS do
     local a = { first = first, id = ARGV[first], buyer = buyer, requestId = requestId,
                 requestField = buyer .. ':' .. requestId, reservedAt = ARGV[first + 5], lines = ARGV[first + 6] }
     if ARGV[first + 7] ~= '' then
-        a.bucketKey = KEYS[number(ARGV[first + 10]) or 0]
+        bucketKeys = bucketKeys + 1
+        a.bucketKey = KEYS[bucketKeys]
         if not a.bucketKey then
             return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
         end

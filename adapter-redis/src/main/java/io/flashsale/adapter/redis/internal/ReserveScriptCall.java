@@ -24,26 +24,22 @@ import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
 /**
  * The KEYS and ARGV of {@code reserve.lua} for a batch of attempts of one sale, and the outcome each attempt's reply
  * stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}); a batch only puts the encoded
- * attempts one after the other and numbers their bucket keys.
+ * attempts one after the other and lists their bucket keys in the same order.
  */
 public final class ReserveScriptCall {
 
-    /** KEYS before the first bucket key: meta, stock, holdings, reservations, requests, outbox, in-flight index, filter. */
-    public static final int FIXED_KEYS = 8;
     /**
      * An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83); last, its request entry's
-     * bucket (ADR 100).
+     * bucket (ADR 100). Its bucket key is the next of KEYS, counted by the script (ADR 103).
      */
-    public static final int ATTEMPT_ARGUMENTS = 15;
-    /** Where in an attempt's ARGV block the index of its bucket key goes. */
-    private static final int BUCKET_KEY_INDEX = 10;
+    public static final int ATTEMPT_ARGUMENTS = 14;
+    private static final String RESERVED = "RESERVED";
 
     private ReserveScriptCall() {
     }
 
     /**
-     * One attempt as the script reads it: its ARGV block (the bucket key's index left to the batch) and its bucket
-     * key, null when it has no bucket.
+     * One attempt as the script reads it: its ARGV block and its bucket key, null when it has no bucket.
      */
     public record Attempt(ReservationRequest request, String[] arguments, String bucketKey) {
 
@@ -73,7 +69,6 @@ public final class ReserveScriptCall {
             args.add(ReservationLines.encode(request.lines()));
             args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
-            args.add("");
             if (filter == null) {
                 args.addAll(List.of("", "", "", ""));
             } else {
@@ -130,13 +125,8 @@ public final class ReserveScriptCall {
         String[] args = new String[size];
         args[0] = sale.value();
         int at = 1;
-        int bucketKeys = 0;
         for (Attempt attempt : batch) {
             System.arraycopy(attempt.arguments(), 0, args, at, attempt.arguments().length);
-            if (attempt.bucketKey() != null) {
-                bucketKeys++;
-                args[at + BUCKET_KEY_INDEX] = Integer.toString(FIXED_KEYS + bucketKeys);
-            }
             at += attempt.arguments().length;
         }
         return args;
@@ -157,10 +147,14 @@ public final class ReserveScriptCall {
         return arguments(List.of(Attempt.of(request, redisClock)));
     }
 
-    /** The reply of the attempt at {@code index} of a batch's reply. */
+    /**
+     * The reply of the attempt at {@code index} of a batch's reply, as a list whose first element is its code: the
+     * script answers an attempt it reserved with the reservation's packed instant alone (ADR 103).
+     */
     @SuppressWarnings("unchecked")
     public static List<Object> reply(List<Object> batchReply, int index) {
-        return (List<Object>) batchReply.get(index);
+        Object reply = batchReply.get(index);
+        return reply instanceof List<?> coded ? (List<Object>) coded : List.of(RESERVED, reply);
     }
 
     /**
@@ -172,7 +166,7 @@ public final class ReserveScriptCall {
         return switch (code) {
             case "RATE_LIMITED" -> request.buyerBucket().refusal(AdmissionLimit.BUYER,
                     Duration.ofNanos(number(reply, 1) * 1000));
-            case "RESERVED" -> new ReservationOutcome.Reserved(answered(request, text(reply, 1)));
+            case RESERVED -> new ReservationOutcome.Reserved(answered(request, text(reply, 1)));
             case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
             case "SETTLED" -> new ReservationOutcome.Settled(new ReservationId(text(reply, 1)));
             case "NOT_READY" -> new ReservationOutcome.NotReady();

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +36,7 @@ class ReserveScriptCallTest {
     void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
                 "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "", "");
+                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "");
     }
 
     @Test
@@ -58,7 +59,9 @@ class ReserveScriptCallTest {
         assertThat(ReserveScriptCall.keys(behind)).hasSize(9).endsWith("fs:{sale}:rl:alice");
         assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(8).endsWith("fs:{sale}:keys");
         assertThat(ReserveScriptCall.arguments(behind))
-                .containsSubsequence("a:2,b:1", "10", "200000.0", "5000", "9");
+                .as("no index of its bucket key: the script counts them").containsSubsequence("a:2,b:1", "10",
+                        "200000.0", "5000", "", "", "", "");
+        assertThat(ReserveScriptCall.arguments(behind)).hasSize(1 + ReserveScriptCall.ATTEMPT_ARGUMENTS);
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
                 behind);
         assertThat(refused.limit()).isEqualTo(AdmissionLimit.BUYER);
@@ -67,7 +70,7 @@ class ReserveScriptCallTest {
     }
 
     @Test
-    void aBatchPutsItsAttemptsInOrderAndNumbersTheBucketKeysOfThoseThatHaveOne() {
+    void aBatchPutsItsAttemptsInOrderAndListsTheBucketKeysOfThoseThatHaveOneInTheSameOrder() {
         var bucket = new BucketLimit(10, 5, Duration.ofSeconds(1));
         var first = ReserveScriptCall.Attempt.of(REQUEST.behind(bucket), true);
         var second = ReserveScriptCall.Attempt.of(request("t2", "bob"), true);
@@ -76,20 +79,30 @@ class ReserveScriptCallTest {
 
         assertThat(ReserveScriptCall.keys(batch)).hasSize(10).endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:cat");
         String[] args = ReserveScriptCall.arguments(batch);
-        int secondAt = 1 + first.arguments().length;
-        int thirdAt = secondAt + second.arguments().length;
-        assertThat(args).hasSize(thirdAt + third.arguments().length);
+        var expected = new ArrayList<>(List.of("sale"));
+        batch.forEach(attempt -> expected.addAll(List.of(attempt.arguments())));
+        assertThat(args).as("the sale, then each attempt's block as its caller encoded it").containsExactly(
+                expected.toArray(String[]::new));
+        assertThat(first.arguments()).hasSize(ReserveScriptCall.ATTEMPT_ARGUMENTS);
         assertThat(args[1]).isEqualTo("sale.t1");
-        assertThat(args[1 + 10]).isEqualTo("9");
-        assertThat(args[secondAt]).isEqualTo("sale.t2");
-        assertThat(args[secondAt + 10]).as("no bucket, no key").isEmpty();
-        assertThat(args[thirdAt]).isEqualTo("sale.t3");
-        assertThat(args[thirdAt + 10]).isEqualTo("10");
-        assertThat(first.arguments()[10]).as("an attempt's own block is not changed by a batch").isEmpty();
+        assertThat(args[1 + 2 * ReserveScriptCall.ATTEMPT_ARGUMENTS]).isEqualTo("sale.t3");
         assertThat(List.of(first.arguments()[3], first.arguments()[4], first.arguments()[5]))
                 .as("Redis TIME judges the window and stamps the reservation").containsOnly("");
         assertThat(ReserveScriptCall.Attempt.of(REQUEST, false).arguments()[5]).as("the request's instant stamps it")
                 .isEqualTo(ReservationRecord.pack(AT));
+    }
+
+    @Test
+    void anAttemptReservedNowIsAnsweredWithItsInstantAloneAndTheOthersWithTheirCode() {
+        String packed = ReservationRecord.pack(AT);
+        List<Object> batchReply = List.of(packed, List.of("SOLD_OUT", "a"));
+
+        assertThat(ReserveScriptCall.reply(batchReply, 0)).containsExactly("RESERVED", packed);
+        var reserved = (ReservationOutcome.Reserved) ReserveScriptCall.outcome(ReserveScriptCall.reply(batchReply, 0),
+                REQUEST);
+        assertThat(reserved.reservation().reservedAt()).isEqualTo(AT);
+        assertThat(ReserveScriptCall.outcome(ReserveScriptCall.reply(batchReply, 1), REQUEST))
+                .isInstanceOf(ReservationOutcome.SoldOut.class);
     }
 
     @Test
