@@ -25,7 +25,8 @@
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | reservedAt packed, alone, for an attempt reserved now (a string, not a table: Redis turns each table of a
---          reply into an array at a cost, and a busy sale answers this one most, ADR 0103) | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
+--          reply into an array at a cost, and a busy sale answers this one most, ADR 0103)
+--        | {'REPLAYED', id, buyerId, requestId, lines, status, reservedAt packed} | {'NOT_READY'}
 --        | {'SETTLED', id} when the request's reservation left its record (MySQL has its order: ADR 71)
 --        | {'NOT_STARTED', sec, nano} | {'ENDED', sec, nano} | {'PAUSED'} inside the window of a paused sale (ADR 79)
 --        | {'UNKNOWN_SKU', sku}
