@@ -102,7 +102,8 @@ class Scripts:
 
 
 def measured(redis, scripts, case, page):
-    """(longest command µs, the script it was, commands, µs of all of them) of one case, every command logged."""
+    """(longest command µs, the script it was, the atomic step's µs, commands, µs of all of them) of one case, every
+    command logged."""
     fill(redis, meta_kept=case != 'rebuild_begin, meta lost', ready=case == 'archive')
     redis.call('SLOWLOG', 'RESET')
     if case == 'archive':
@@ -113,7 +114,8 @@ def measured(redis, scripts, case, page):
     names = {sha: name for name, sha in scripts.sha.items()}
     assert not [k for k in redis.call('KEYS', key('requests:*'))], 'a bucket survived'
     longest = max(log, key=lambda entry: entry[2])
-    return longest[2], names[longest[3][1]], len(log), sum(entry[2] for entry in log)
+    step = min(log, key=lambda entry: entry[0])
+    return longest[2], names[longest[3][1]], step[2], len(log), sum(entry[2] for entry in log)
 
 
 def main():
@@ -129,10 +131,10 @@ def main():
         for r in range(rounds):
             for label, scripts, sizes in (versions if r % 2 == 0 else versions[::-1]):
                 for page in sizes:
-                    longest, name, commands, total = measured(redis, scripts, case, page)
-                    print('%-26s round %d %-6s %-10s longest %6d µs (%s), %d script calls, %6d µs in all' % (
-                        case, r + 1, label, 'page %d' % page if page else 'one step', longest, name, commands,
-                        total), flush=True)
+                    longest, name, step, commands, total = measured(redis, scripts, case, page)
+                    print('%-26s round %d %-6s %-10s longest %6d µs (%s), the step %6d µs, %d script calls, %6d µs in'
+                          ' all' % (case, r + 1, label, 'page %d' % page if page else 'one step', longest, name, step,
+                                    commands, total), flush=True)
     print('load average at end:', open('/proc/loadavg').read().strip())
     redis.call('FLUSHALL')
 
