@@ -160,8 +160,8 @@ def main():
     now = int(time.time())
     # One SKU "unit" of 10^8 units in one segment, limit 1, a filter of 2^21 bits and 5 hashes, open for the hour.
     bits, hashes = 1 << 21, 5
-    redis.call('EVAL', compose(lua, 'warm_up'), 4, key('meta'), key('stock'), key('requests'),
-               key('keys'), *warm_up_arguments(lua, now, 100000000, bits, hashes))
+    redis.call('EVAL', compose(lua, 'warm_up'), 5, key('meta'), key('stock'), key('requests'),
+               key('keys'), key('drop'), *warm_up_arguments(lua, now, 100000000, bits, hashes))
     script = open(lua + '/reserve.lua').read()
     # Since ADR 83 the adapter hashes each request key into the filter (three more arguments per attempt); HASH=lua
     # leaves it to the script, as for a sale whose filter shape the adapter does not know.

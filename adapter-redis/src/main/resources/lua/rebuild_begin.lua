@@ -14,14 +14,17 @@
 -- the lost one had, marked as being refilled: the pages refill it with the index, rebuild_finish marks it usable. A
 -- loss that took the filter too leaves the rebuilt sale without one (instances then ask Redis for every keyed attempt).
 --
--- The request index goes whole: the single hash and every bucket meta's requestBuckets names (ADR 0100), each a small
--- listpack, in calls of a few thousand keys; the count stays in meta, so the pages write the buckets the sale had.
--- A loss that took meta leaves no count: then every bucket a sale may have is dropped (the most there can be, most of
--- them absent: a lookup each) and the rebuilt sale keeps the single hash.
+-- The request index goes whole: the single hash here, and every bucket meta's requestBuckets names (ADR 0100) after
+-- this step, in pages the adapter sends (ADR 0102: 8,192 keys take longer than a command may): this step writes the
+-- drop marker and takes the count out of meta until the last page puts it back, so the pages write the buckets the
+-- sale had, and in between reserve.lua finds no count (the single hash, gone) and the rebuild's pages refuse. A loss
+-- that took meta leaves no count: then every bucket a sale may have is dropped (the most there can be, most of them
+-- absent: a lookup each) and the rebuilt sale keeps the single hash. A rebuild taken over finishes a drop its runner
+-- left unfinished (the marker is still there).
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key), 6 outbox,
 --       7 in-flight index,
---       8 the filter of accepted request keys
+--       8 the filter of accepted request keys, 9 the drop marker
 -- ARGV: 1 relay group, 2 lease seconds, 3 since (epoch millis of the caller's clock: the catch-up reads what MySQL
 --       changed from then on)
 -- Reply: {'LOADED'} | {'BUSY', why} | {'STARTED', rebuildId, cursor ('' from the start), since}
@@ -45,8 +48,10 @@ if not fs_outbox_drained(outbox, group) then
     return { 'BUSY', 'the outbox still holds reservations on their way to the order pipeline' }
 end
 local filter = redis.call('BITFIELD', KEYS[8], 'GET', 'u32', 0, 'GET', 'u8', 32, 'GET', 'u8', 48)
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], outbox, KEYS[7], KEYS[8])
-fs_unlink_all(fs_request_keys(KEYS[5], redis.call('HGET', meta, 'requestBuckets') or FS_REQUEST_BUCKETS_MAX))
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], outbox, KEYS[7], KEYS[8])
+local buckets = redis.call('HGET', meta, 'requestBuckets')
+fs_request_drop_begin(KEYS[9], buckets or FS_REQUEST_BUCKETS_MAX, buckets)
+redis.call('HDEL', meta, 'requestBuckets')
 if filter[1] > 0 then
     fs_keys_make(KEYS[8], filter[1], filter[2], 0, filter[3])
 end

@@ -2,20 +2,20 @@
 -- the orders they wrote, nothing reserved (the outbox was drained before the rebuild began, and no reservation has
 -- been accepted since), available = total - sold spread over the segments, the adjustments the total includes marked
 -- applied; then the window, a new loadId, and ready last. O(SKUs). Nothing is written unless the rebuild id is the
--- current one.
+-- current one and the buckets the rebuild's begin drops are gone (no drop marker, ADR 0102).
 --
 -- The filter of accepted request keys the pages refilled is marked usable in the same step (ADR 0069).
 --
--- KEYS: 1 meta, 2 stock, 3 the filter of accepted request keys
+-- KEYS: 1 meta, 2 stock, 3 the filter of accepted request keys, 4 the drop marker
 -- ARGV: 1 rebuildId, 2 startsAt epoch seconds, 3 startsAt nano, 4 endsAt epoch seconds, 5 endsAt nano,
 --       6 activity limit, 7 SKU ids in item order "a,b", 8 number of items n,
 --       then per item from 9 on: skuId, total, effective limit, segments, applied adjustment ids "1,5" or '',
 --       then paused as recorded ('1' or '0', ADR 79)
--- Reply: 1 when ready now, 0 when the rebuild was taken over; error FS_REFUSED, nothing written, when the orders
---        hold more units of a SKU than its total.
+-- Reply: 1 when ready now, 0 when the rebuild was taken over or its drop is unfinished; error FS_REFUSED, nothing
+--        written, when the orders hold more units of a SKU than its total.
 
 local meta, stock = KEYS[1], KEYS[2]
-if redis.call('HGET', meta, 'rebuilding') ~= ARGV[1] then
+if redis.call('HGET', meta, 'rebuilding') ~= ARGV[1] or redis.call('EXISTS', KEYS[4]) == 1 then
     return 0
 end
 local items = tonumber(ARGV[8])

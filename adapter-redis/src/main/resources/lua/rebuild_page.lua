@@ -5,17 +5,19 @@
 -- ledger rebuilt is exactly the sum of the orders rebuilt. The cursor (the last order id of
 -- the page) is written in the same step, so a rebuild taken over resumes after it and never counts a page twice.
 -- Each request key goes into the filter of accepted request keys with its index entry (ADR 0069).
--- Nothing is written unless the rebuild id is the current one and the cursor is the one this page follows.
+-- Nothing is written unless the rebuild id is the current one, the cursor is the one this page follows, and the
+-- buckets the rebuild's begin drops are gone (no drop marker, ADR 0102).
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: the entries go to the
---       buckets meta's requestBuckets names, ADR 0100), 6 the filter of accepted request keys
+--       buckets meta's requestBuckets names, ADR 0100), 6 the filter of accepted request keys, 7 the drop marker
 -- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor, 4 activityId,
 --       then per order 6 values: reservationId, buyer, requestId, status, reservedAt (ISO-8601), lines "sku:q,sku:q"
--- Reply: 1 when written, 0 when the rebuild was taken over (nothing written); error FS_REFUSED on malformed lines.
+-- Reply: 1 when written, 0 when the rebuild was taken over or its drop is unfinished (nothing written); error
+--        FS_REFUSED on malformed lines.
 
 local meta, stock, holdings, reservations, requests = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local state = redis.call('HMGET', meta, 'rebuilding', 'rebuildCursor', 'requestBuckets')
-if state[1] ~= ARGV[1] or (state[2] or '') ~= ARGV[2] then
+if state[1] ~= ARGV[1] or (state[2] or '') ~= ARGV[2] or redis.call('EXISTS', KEYS[7]) == 1 then
     return 0
 end
 local pages = {}

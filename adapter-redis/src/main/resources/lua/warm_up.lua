@@ -8,15 +8,23 @@
 -- requestBuckets; one a partial loss left in meta is kept (the index's entries are where it says), and a sale whose
 -- single hash fs:{a}:requests is there without a count (warmed before the buckets) keeps that hash.
 --
--- KEYS: 1 meta, 2 stock, 3 requests (the request index's base key), 4 the filter of accepted request keys
+-- Nothing is loaded while an archive's or a rebuild's drop of the request index's buckets is unfinished (the drop
+-- marker, ADR 0102): the sale's reservations would write buckets the drop's next pages unlink. The adapter finishes
+-- the drop and warms up again.
+--
+-- KEYS: 1 meta, 2 stock, 3 requests (the request index's base key), 4 the filter of accepted request keys, 5 the drop
+--       marker
 -- ARGV: 1 startsAt epoch seconds, 2 startsAt nano, 3 endsAt epoch seconds, 4 endsAt nano,
 --       5 activity limit, 6 SKU ids in item order as "a,b,c", 7 the filter's bits m, 8 its hash count k,
 --       9 paused as recorded ('1' or '0', ADR 79), then per item from 10 on: skuId, total, effective limit, segments
--- Reply: 1 when loaded now, 0 when it was loaded before.
+-- Reply: 1 when loaded now, 0 when it was loaded before, 2 when a drop is unfinished (nothing loaded).
 
 local meta, stock = KEYS[1], KEYS[2]
 if redis.call('HGET', meta, 'ready') == '1' then
     return 0
+end
+if redis.call('EXISTS', KEYS[5]) == 1 then
+    return 2
 end
 local units = 0
 for i = 10, #ARGV, 4 do

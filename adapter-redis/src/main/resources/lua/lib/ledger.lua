@@ -670,12 +670,22 @@ local function fs_request_keys(requests, buckets)
     return keys
 end
 
--- UNLINKs a list of keys in calls of at most FS_ARGUMENTS_PER_CALL (each key of the index is a small listpack, freed at
--- once).
-local function fs_unlink_all(keys)
-    for first = 1, #keys, FS_ARGUMENTS_PER_CALL do
-        redis.call('UNLINK', unpack(keys, first, math.min(#keys, first + FS_ARGUMENTS_PER_CALL - 1)))
+-- The buckets an archive or a rebuild drops are not unlinked in its atomic step (8,192 keys take longer than a command
+-- may, ADR 0102): the step writes the drop marker fs:{a}:drop, "<buckets>:<count to restore>:<token>", and
+-- the adapter unlinks buckets 1 .. <buckets> in pages (request_drop.lua), each only while the marker is the one it
+-- read; the last page deletes the marker. While it is there nothing writes a bucket: warm_up.lua, rebuild_page.lua
+-- and rebuild_finish.lua refuse, and reserve.lua finds no sale (archive) or no count in meta (rebuild). A drop
+-- already pending is widened to the larger count and given a new token, so a caller still paging the older one stops.
+-- buckets: how many to drop (nil: nothing new); restore: the count meta gets back when the drop ends (nil: none).
+local function fs_request_drop_begin(marker, buckets, restore)
+    if not buckets then
+        return
     end
+    local count, pending = tonumber(buckets), redis.call('GET', marker)
+    if pending then
+        count = math.max(count, tonumber(string.match(pending, '^%d+')))
+    end
+    redis.call('SET', marker, count .. ':' .. (restore or '') .. ':' .. fs_new_load_id())
 end
 
 -- A reservation MySQL ordered leaves its record (ADR 71): the database of record holds it from now on. Its request

@@ -10,13 +10,15 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
 /**
  * Archiving on Redis: finds reservations by status with HSCAN (never one long command that would stall other sales
  * on the same server), and deletes an activity's keys with {@code archive.lua}, which checks in the same atomic
- * step that the outbox is drained. The registry member is removed afterwards: it lives in another cluster slot.
+ * step that the outbox is drained, then the request index's buckets in pages ({@link RequestIndexDrop}, ADR 0102).
+ * The registry member is removed afterwards: it lives in another cluster slot.
  */
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
@@ -24,6 +26,7 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     private final String outboxRegistry;
     private final LuaScript archive;
     private final PagedReads pages;
+    private final RequestIndexDrop drop;
     private static final String TRACKS_IN_FLIGHT = "tracksInFlight";
 
     /** Removes archived activities from the default registry {@link RedisKeys#outboxActivities()}. */
@@ -41,6 +44,7 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
         this.outboxRegistry = outboxRegistry;
         this.archive = LuaScript.load(redis, "archive");
         this.pages = new PagedReads(redis);
+        this.drop = new RequestIndexDrop(redis);
     }
 
     /**
@@ -66,13 +70,21 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
 
     @Override
     public boolean delete(ActivityId activityId) {
-        Long drained = archive.run(redis, ScriptOutputType.INTEGER,
-                RedisKeys.archiveKeys(activityId).toArray(String[]::new), RedisKeys.OUTBOX_GROUP);
+        Long drained = archive.run(redis, ScriptOutputType.INTEGER, scriptKeys(activityId), RedisKeys.OUTBOX_GROUP);
         if (drained != 1L) {
             return false;
         }
+        // The sale is gone from here on; its buckets go now, or on a retry after a crash (the marker stays till then).
+        drop.finish(activityId);
         // After the keys: a registered activity without keys reads as an empty outbox; the reverse could strand one.
         redis.srem(outboxRegistry, activityId.value());
         return true;
+    }
+
+    /** The KEYS of {@code archive.lua}: the drop marker, then every key it deletes. */
+    static String[] scriptKeys(ActivityId activityId) {
+        List<String> keys = new ArrayList<>(RedisKeys.archiveKeys(activityId));
+        keys.addFirst(RedisKeys.requestsDrop(activityId));
+        return keys.toArray(String[]::new);
     }
 }

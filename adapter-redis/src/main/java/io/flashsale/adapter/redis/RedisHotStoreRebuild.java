@@ -26,7 +26,8 @@ import java.util.stream.Collectors;
 
 /**
  * A lost sale loaded again from the database of record's orders: {@code rebuild_begin.lua} drops what the loss left
- * under a lease, {@code rebuild_page.lua} writes a page of orders with the cursor, {@code rebuild_finish.lua} writes
+ * under a lease (the request index's buckets then in pages, {@link RequestIndexDrop}, before the first page of orders:
+ * ADR 0102), {@code rebuild_page.lua} writes a page of orders with the cursor, {@code rebuild_finish.lua} writes
  * the totals and makes the sale ready. Each step runs only while its rebuild holds the lease, so a runner that took over
  * makes the others' writes refused. Thread-safe: many threads may share the one connection.
  */
@@ -37,6 +38,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
     private final LuaScript rebuildBegin;
     private final LuaScript rebuildPage;
     private final LuaScript rebuildFinish;
+    private final RequestIndexDrop drop;
     private final Consumer<ActivityId> returns;
 
     /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
@@ -53,6 +55,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
         this.rebuildBegin = LuaScript.load(redis, "rebuild_begin");
         this.rebuildPage = LuaScript.load(redis, "rebuild_page");
         this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
+        this.drop = new RequestIndexDrop(redis);
     }
 
     /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
@@ -60,16 +63,16 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
 
     @Override
     public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
-        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
+        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, beginKeys(activityId),
+                RedisKeys.OUTBOX_GROUP,
                 Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
         return switch (ScriptReplies.text(reply, 0)) {
             case "LOADED" -> new RebuildStart.Loaded();
             case "BUSY" -> ScriptReplies.text(reply, 1).startsWith("rebuild ") ? new RebuildStart.Rebuilding()
                     : new RebuildStart.OutboxPending();
             case "STARTED" -> {
+                // Also a drop a runner taken over left unfinished: its pages refuse until the drop is done.
+                drop.finish(activityId);
                 String cursor = ScriptReplies.text(reply, 2);
                 yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
                         cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
@@ -79,12 +82,20 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
         };
     }
 
+    /** The KEYS of {@code rebuild_begin.lua}. */
+    static String[] beginKeys(ActivityId activityId) {
+        return new String[] {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
+                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
+                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId),
+                RedisKeys.requestsDrop(activityId)};
+    }
+
     @Override
     public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
                                ReservationId last, List<Order> orders) {
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
                 RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
-                RedisKeys.acceptedRequests(activityId)};
+                RedisKeys.acceptedRequests(activityId), RedisKeys.requestsDrop(activityId)};
         List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
                 last.value(), activityId.value()));
         for (Order order : orders) {
@@ -103,7 +114,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
     public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
         ActivityId activityId = activity.id();
         String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId),
-                RedisKeys.acceptedRequests(activityId)};
+                RedisKeys.acceptedRequests(activityId), RedisKeys.requestsDrop(activityId)};
         Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId,
                                        skus));
         if (ready != 1L) {

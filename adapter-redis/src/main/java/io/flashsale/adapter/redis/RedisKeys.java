@@ -17,7 +17,7 @@ import java.util.List;
  *
  * <p>All keys of one activity carry the hash tag {@code {activityId}}, so they live in one Redis Cluster slot
  * and one script may touch them together. An activity has eight keys of sale data (the request index counted once:
- * its buckets, fixed in number for the sale, share its hash tag) and two of bookkeeping, whatever its number of SKUs,
+ * its buckets, fixed in number for the sale, share its hash tag) and three of bookkeeping, whatever its number of SKUs,
  * buyers or reservations, and each script receives every other key it touches in {@code KEYS}: data
  * that only a stored value leads to (the reservation a requestId points at, the buyer of a reservation being released)
  * lives in hash fields of these fixed keys, never under a key name a script would have to make up.
@@ -80,6 +80,9 @@ import java.util.List;
  *                              group has acknowledged
  * fs:{a}:recovery      hash    partition -&gt; end offset of the reservations topic when a lost sale's recovery began
  * fs:{a}:audit         hash    &lt;sku&gt; -&gt; HSCAN cursor of the rolling audit over fs:{a}:holdings (ADR 59)
+ * fs:{a}:drop          string  the request index's buckets an archive or a rebuild's begin still drops, in pages
+ *                              (ADR 0102): "&lt;buckets&gt;:&lt;count meta gets back&gt;:&lt;token&gt;"; the last
+ *                              page deletes it. While it is there no warm-up loads and no rebuild page writes
  * </pre>
  *
  * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
@@ -185,6 +188,14 @@ public final class RedisKeys {
             keys.add(requestBucket(activityId, k));
         }
         return keys;
+    }
+
+    /**
+     * The marker of a drop of the request index's buckets not finished yet (ADR 0102, {@link RequestIndexDrop}): not
+     * among {@link #archiveKeys}, since an archive writes it; its drop's last page deletes it.
+     */
+    public static String requestsDrop(ActivityId activityId) {
+        return key(activityId, "drop");
     }
 
     /** The filter of accepted request keys (see the class comment, ADR 0069). */

@@ -50,6 +50,7 @@ public final class RedisStockReservationAdapter
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript warmUp;
+    private final RequestIndexDrop drop;
     private final ReserveBatcher reserve;
     private final LuaScript release;
     private final LuaScript confirm;
@@ -102,6 +103,7 @@ public final class RedisStockReservationAdapter
         this.returns = returns;
         this.accepted = accepted;
         this.warmUp = LuaScript.load(redis, "warm_up");
+        this.drop = new RequestIndexDrop(redis);
         LuaScript reserveScript = LuaScript.load(redis, "reserve");
         ReserveBatcher.ScriptCall reserveCall = replicaWait != null ? replicaWait.around(reserveScript)
                 : (keys, args) -> reserveScript.<List<Object>>runAsync(commands.async(), ScriptOutputType.MULTI, keys,
@@ -115,15 +117,31 @@ public final class RedisStockReservationAdapter
         this.stock = LuaScript.load(redis, "stock");
     }
 
+    private static final long WARM_UP_DROP_UNFINISHED = 2;
+
     @Override
     public List<SkuStock> warmUp(Activity activity) {
-        Long loadedNow = warmUp.run(redis, ScriptOutputType.INTEGER,
-                WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        long loadedNow = loadedNow(activity);
         // Outside the script: the registry spans activities, so it has no place in one activity's slot.
         // Every warm-up adds it again, so a warm-up that died in between heals on the next one.
         redis.sadd(outboxRegistry, activity.id().value());
         return stock(activity.id()).orElseThrow(() -> new IllegalStateException(
                 "activity " + activity.id() + " is not ready right after warm-up (loaded now: " + loadedNow + ")"));
+    }
+
+    /**
+     * warm_up.lua's reply; an archive's or a rebuild's drop of the request index left unfinished (ADR 0102) is finished
+     * first, then the sale loaded.
+     */
+    private long loadedNow(Activity activity) {
+        long loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER,
+                WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        for (int tries = 0; loadedNow == WARM_UP_DROP_UNFINISHED && tries < 3; tries++) {
+            drop.finish(activity.id());
+            loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER,
+                    WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        }
+        return loadedNow;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
@@ -8,10 +9,12 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.XReadArgs;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Archiving on the real Redis: exact counts, a drained outbox before anything goes, and only the one sale's keys go. */
+@Timeout(120)
 class RedisActivityArchiveIT {
 
     private static final int ATTEMPTS_PER_BUYER = 300;
@@ -178,6 +182,75 @@ class RedisActivityArchiveIT {
     }
 
     @Test
+    void givenASaleOfTheMostBuckets_whenDeleted_thenNoBucketIsLeft() {
+        Activity sale = fixture.warmedUpSale("most-buckets", 262_144);
+        assertThat(RedisRequestIndex.buckets(redis, sale.id())).isEqualTo(8_192);
+        fillEveryBucket(sale.id());
+
+        assertThat(archive.delete(sale.id())).isTrue();
+
+        assertThat(existing(sale.id())).isEmpty();
+    }
+
+    @Test
+    void givenAnArchiveThatStoppedAfterItsAtomicStep_thenTheSaleIsGoneAndARetryDropsTheBucketsLeft() {
+        Activity sale = fixture.warmedUpSale("stopped", 40_000);
+        int buckets = RedisRequestIndex.buckets(redis, sale.id());
+        assertThat(buckets).as("more than one page").isGreaterThan(RequestIndexDrop.PAGE);
+        fillEveryBucket(sale.id());
+
+        assertThat(atomicStepOfArchive(sale.id())).isEqualTo(1L);
+        assertThat(fixture.stock.stock(sale.id())).isEmpty();
+        assertThat(fixture.reserve(sale.id(), "during-the-drop")).as("NOT_READY").isNull();
+        assertThat(existing(sale.id())).as("the buckets and the drop's marker")
+                .hasSize(buckets + 1).contains(RedisKeys.requestsDrop(sale.id()));
+        // Stopped again after the first page of the drop.
+        String marker = redis.get(RedisKeys.requestsDrop(sale.id()));
+        assertThat(dropPage(sale.id(), marker, 1, RequestIndexDrop.PAGE, false)).isEqualTo(1L);
+        assertThat(existing(sale.id())).hasSize(buckets - RequestIndexDrop.PAGE + 1);
+
+        assertThat(archive.delete(sale.id())).as("the retry").isTrue();
+
+        assertThat(existing(sale.id())).isEmpty();
+    }
+
+    @Test
+    void givenADropTakenOver_thenALatePageOfTheEarlierOneUnlinksNothing() {
+        Activity sale = fixture.warmedUpSale("taken-over", 40_000);
+        fillEveryBucket(sale.id());
+        atomicStepOfArchive(sale.id());
+        String marker = redis.get(RedisKeys.requestsDrop(sale.id()));
+        redis.set(RedisKeys.requestsDrop(sale.id()), marker + "-another");
+
+        assertThat(dropPage(sale.id(), marker, 1, 10, true)).isZero();
+        assertThat(redis.exists(RedisKeys.requestBucket(sale.id(), 1))).isEqualTo(1L);
+        assertThat(archive.delete(sale.id())).as("the drop's owner now").isTrue();
+        assertThat(existing(sale.id())).isEmpty();
+
+        redis.hset(RedisKeys.requestBucket(sale.id(), 1), "written-after-the-drop", "");
+        assertThat(dropPage(sale.id(), marker, 1, 10, true)).as("nor one of a drop finished").isZero();
+        assertThat(redis.exists(RedisKeys.requestBucket(sale.id(), 1))).isEqualTo(1L);
+        redis.del(RedisKeys.requestBucket(sale.id(), 1));
+    }
+
+    @Test
+    void givenADropLeftUnfinished_whenTheSaleIsWarmedUpAgain_thenTheDropEndsFirstAndNoOldEntryIsReplayed() {
+        Activity sale = fixture.warmedUpSale("warmed-again", 40_000);
+        Reservation before = fixture.reserve(sale.id(), "alice");
+        fixture.outbox.acknowledge(sale.id(), fixture.outbox.readNew(sale.id(), "relay", 100));
+        fixture.stock.confirm(before.id());
+        assertThat(atomicStepOfArchive(sale.id())).isEqualTo(1L);
+
+        fixture.stock.warmUp(sale);
+
+        assertThat(redis.exists(RedisKeys.requestsDrop(sale.id()))).isZero();
+        assertThat(RedisRequestIndex.size(redis, sale.id())).isZero();
+        Reservation again = fixture.reserve(sale.id(), "alice");
+        assertThat(again).as("a new reservation, not the archived sale's answered as settled").isNotNull();
+        assertThat(again.id()).isNotEqualTo(before.id());
+    }
+
+    @Test
     void givenBuyersStillReservingWhileTheArchiveTries_thenEveryAcceptedReservationReachedTheRelaysBeforeTheKeysWent()
             throws Exception {
         Activity sale = fixture.warmedUpSale("race", 100_000);
@@ -227,6 +300,30 @@ class RedisActivityArchiveIT {
         assertThat(delivered.stream().map(OutboxEntry::reservation).toList())
                 .containsExactlyInAnyOrderElementsOf(accepted);
         assertThat(fixture.reserve(sale.id(), "after-the-race")).isNull();
+    }
+
+    /** archive.lua alone: a delete whose caller stopped before the drop of the request index's buckets. */
+    private Long atomicStepOfArchive(ActivityId activityId) {
+        return LuaScript.load(redis, "archive").run(redis, ScriptOutputType.INTEGER,
+                RedisActivityArchive.scriptKeys(activityId), RedisKeys.OUTBOX_GROUP);
+    }
+
+    /** One page of the drop, buckets first .. last, as {@link RequestIndexDrop} sends it. */
+    private Long dropPage(ActivityId activityId, String marker, int first, int last, boolean lastPage) {
+        var keys = new ArrayList<>(List.of(RedisKeys.requestsDrop(activityId), RedisKeys.meta(activityId)));
+        for (int k = first; k <= last; k++) {
+            keys.add(RedisKeys.requestBucket(activityId, k));
+        }
+        return LuaScript.load(redis, "request_drop").run(redis, ScriptOutputType.INTEGER,
+                keys.toArray(String[]::new), marker, lastPage ? "1" : "0");
+    }
+
+    /** Two entries in every bucket of the sale's request index, as a sale sold out leaves them. */
+    private void fillEveryBucket(ActivityId activityId) {
+        int buckets = RedisRequestIndex.buckets(redis, activityId);
+        for (int k = 1; k <= buckets; k++) {
+            redis.hset(RedisKeys.requestBucket(activityId, k), Map.of("buyer-" + k + ":a", "", "buyer-" + k + ":b", ""));
+        }
     }
 
     /** Reads and acknowledges as a relay does, until the keys are gone. */

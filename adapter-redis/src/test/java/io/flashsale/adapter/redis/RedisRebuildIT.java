@@ -1,5 +1,7 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
 import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.application.order.port.out.PendingRestore;
@@ -22,6 +24,7 @@ import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
+import io.lettuce.core.ScriptOutputType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -255,6 +258,61 @@ class RedisRebuildIT extends HotStoreSaleTestBase {
         RebuildStart.Started again = begin();
         assertThat(hotStoreRebuild.finishRebuild(sale, again.rebuildId(), totals)).isTrue();
         assertThat(attempt(ANN, "resumed", line(A, 1))).isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+
+    @Test
+    void givenALossThatTookMeta_whenRebuilt_thenNoBucketOfTheLostIndexIsLeftToAnswerARetry() {
+        stock.warmUp(sale);
+        Reservation lost = reserve(ANN, line(A, 1));
+        relayEverything();
+        assertThat(RedisRequestIndex.buckets(redis, activityId)).isEqualTo(2);
+        // The loss took meta (and its bucket count) and the ledger; the index's buckets survived.
+        redis.del(RedisKeys.meta(activityId), RedisKeys.stock(activityId));
+
+        RebuildStart.Started started = begin();
+
+        assertThat(redis.exists(RedisKeys.requestBucket(activityId, 1), RedisKeys.requestBucket(activityId, 2),
+                RedisKeys.requestsDrop(activityId))).as("every bucket a sale may have is dropped").isZero();
+        assertThat(hotStoreRebuild.finishRebuild(sale, started.rebuildId(), totals)).isTrue();
+        assertThat(attempt(ANN, lost.requestId().value(), line(A, 1)))
+                .as("MySQL never had it: a new reservation, not the lost one replayed")
+                .isInstanceOf(ReservationOutcome.Reserved.class);
+    }
+
+    @Test
+    void givenABeginWhoseRunnerStoppedBeforeTheDropEnded_thenNoPageIsWrittenUntilATakeOverFinishesIt() {
+        stock.warmUp(sale);
+        Reservation lost = reserve(ANN, line(A, 1));
+        Reservation ordered = reserve(BOB, line(A, 2));
+        relayEverything();
+        // A loss that left meta (and its bucket count) but took its mark of a loaded sale and the ledger.
+        redis.hdel(RedisKeys.meta(activityId), "ready");
+        redis.del(RedisKeys.stock(activityId));
+        List<Object> reply = LuaScript.load(redis, "rebuild_begin").run(redis, ScriptOutputType.MULTI,
+                RedisHotStoreRebuild.beginKeys(activityId), RedisKeys.OUTBOX_GROUP,
+                Long.toString(RedisHotStoreRebuild.REBUILD_LEASE_SECONDS), Long.toString(SINCE.toEpochMilli()));
+        String stopped = ScriptReplies.text(reply, 1);
+        Order order = asOrder(ordered, ReservationStatus.ORDERED);
+
+        assertThat(RedisRequestIndex.entries(redis, activityId)).as("no count in meta while the drop is unfinished")
+                .isEmpty();
+        assertThat(attempt(ANN, lost.requestId().value(), line(A, 1))).isEqualTo(new ReservationOutcome.NotReady());
+        assertThat(hotStoreRebuild.rebuildPage(activityId, stopped, Optional.empty(), order.id(), List.of(order)))
+                .as("the drop is unfinished").isFalse();
+        assertThat(hotStoreRebuild.finishRebuild(sale, stopped, totals)).isFalse();
+        redis.hset(RedisKeys.meta(activityId), "rebuildBeat", "0");
+
+        RebuildStart.Started takenOver = begin();
+
+        assertThat(redis.exists(RedisKeys.requestsDrop(activityId))).isZero();
+        assertThat(RedisRequestIndex.buckets(redis, activityId)).as("the count back for the pages").isEqualTo(2);
+        assertThat(RedisRequestIndex.size(redis, activityId)).isZero();
+        assertThat(hotStoreRebuild.rebuildPage(activityId, takenOver.rebuildId(), Optional.empty(), order.id(),
+                List.of(order))).isTrue();
+        assertThat(hotStoreRebuild.finishRebuild(sale, takenOver.rebuildId(), totals)).isTrue();
+        assertThat(attempt(BOB, ordered.requestId().value(), line(A, 2)))
+                .isEqualTo(new ReservationOutcome.Settled(ordered.id()));
+        assertThat(attempt(ANN, lost.requestId().value(), line(A, 1))).isInstanceOf(ReservationOutcome.Reserved.class);
     }
 
     private RebuildStart.Started begin() {

@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -193,7 +194,8 @@ final class SharedRedis {
      * share the activity's hash tag, so the cluster takes them in one call.
      */
     static void forget(ActivityId activityId) {
-        List<String> keys = RedisRequestIndex.saleKeys(commands(), activityId);
+        List<String> keys = new ArrayList<>(RedisRequestIndex.saleKeys(commands(), activityId));
+        keys.add(RedisKeys.requestsDrop(activityId));
         commands().del(keys.toArray(String[]::new));
         commands().srem(REGISTRY, activityId.value());
     }

@@ -19,7 +19,7 @@ public final class WarmUpScriptCall {
     public static String[] keys(Activity activity) {
         ActivityId id = activity.id();
         return new String[] {RedisKeys.meta(id), RedisKeys.stock(id), RedisKeys.requests(id),
-                RedisKeys.acceptedRequests(id)};
+                RedisKeys.acceptedRequests(id), RedisKeys.requestsDrop(id)};
     }
 
     public static String[] arguments(Activity activity) {
