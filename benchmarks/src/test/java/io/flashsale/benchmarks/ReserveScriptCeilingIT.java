@@ -1,5 +1,6 @@
 package io.flashsale.benchmarks;
 
+import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.benchmarks.redis.RedisServer;
 import io.flashsale.benchmarks.redis.ReserveScriptCeiling;
 import io.lettuce.core.RedisClient;
@@ -48,7 +49,7 @@ class ReserveScriptCeilingIT {
 
     /**
      * The command as redis-benchmark would send it with {@code value} drawn for every placeholder: the code of its one
-     * attempt's reply (the script answers a batch, one reply per attempt, ADR 68).
+     * attempt's reply (the script answers a batch, one reply per attempt, ADR 68; read as the adapter reads it, ADR 103).
      */
     private static String call(StatefulRedisConnection<String, String> connection, List<String> command,
                                String value) {
@@ -58,6 +59,6 @@ class ReserveScriptCeilingIT {
         String[] arguments = filled.subList(3 + keyCount, filled.size()).toArray(String[]::new);
         List<Object> replies = connection.sync().evalsha(filled.get(1), ScriptOutputType.MULTI, keys, arguments);
         assertThat(replies).hasSize(1);
-        return String.valueOf(((List<?>) replies.getFirst()).getFirst());
+        return String.valueOf(ReserveScriptCall.reply(replies, 0).getFirst());
     }
 }
