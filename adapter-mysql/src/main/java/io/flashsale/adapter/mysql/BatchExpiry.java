@@ -6,6 +6,7 @@ import io.flashsale.domain.reservation.ReservationLine;
 import org.springframework.transaction.support.TransactionOperations;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -41,13 +42,14 @@ final class BatchExpiry {
     }
 
     /**
-     * @param now the expiry's stamp; also the instant due orders are judged at when the deadline clock is the service's
+     * @param now the service's instant: due orders are judged at it and stamped with it when the deadline clock is the
+     *            service's; with the database's clock, its instant read at the pass's start does both
      * @return the orders this call expired, in deadline order; empty when none is due
      */
     List<Order> expireDue(Instant now, int max) {
-        Instant at = mapper.storedPrecision(now);
         List<Order> expired = transactions.execute(status -> {
-            List<String> ids = dao.selectDueForUpdate(deadlineClock.judgedAt(at), max);
+            Instant at = mapper.storedPrecision(deadlineClock.expiryInstant(now, this::databaseNow));
+            List<String> ids = dao.selectDueForUpdate(at, max);
             if (ids.isEmpty()) {
                 return List.<Order>of();
             }
@@ -60,6 +62,10 @@ final class BatchExpiry {
             return orders;
         });
         return expired == null ? List.of() : expired;
+    }
+
+    private Instant databaseNow() {
+        return dao.selectUtcNow().toInstant(ZoneOffset.UTC);
     }
 
     private void giveBack(Collection<Order> orders, Instant at) {

@@ -4,6 +4,7 @@ import org.apache.ibatis.annotations.Mapper;
 import org.apache.ibatis.annotations.Param;
 
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.util.List;
 
 /** MyBatis statements for orders and the stock they take; the SQL lives in OrderDao.xml beside this interface. */
@@ -109,10 +110,10 @@ interface OrderDao {
     /** Adds each row's units to its existing purchase row, in one statement. */
     void addToPurchases(@Param("rows") List<PurchaseRow> rows);
 
-    /**
-     * Up to {@code max} ORDERED orders past their payment deadline at {@code judgedAt} (null: the database's clock),
-     * oldest deadline first, locked; others' skipped.
-     */
+    /** The database's clock, UTC, as stored (milliseconds). */
+    LocalDateTime selectUtcNow();
+
+    /** Up to {@code max} ORDERED orders due at {@code judgedAt}, oldest deadline first, locked; others' skipped. */
     List<String> selectDueForUpdate(@Param("judgedAt") Instant judgedAt, @Param("max") int max);
 
     /** ORDERED -> EXPIRED for all of them, each owing the hot store its restore from {@code at}; returns rows changed. */

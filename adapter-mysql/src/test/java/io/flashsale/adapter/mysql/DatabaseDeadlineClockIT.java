@@ -103,6 +103,9 @@ class DatabaseDeadlineClockIT {
         assertThat(expired).as("a slow instance's pass expires what the database's clock says is due")
                 .containsExactlyInAnyOrder(byBuyer.id(), byProvider.id());
         assertThat(status(byBuyer)).isEqualTo(ReservationStatus.EXPIRED);
+        assertThat(orders.find(byBuyer.id()).orElseThrow().closedAt())
+                .as("stamped by the clock that found it due, never before its deadline (ADR 104)")
+                .isAfterOrEqualTo(databaseNow).isBefore(databaseNow.plus(SKEW));
     }
 
     @Test
