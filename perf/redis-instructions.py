@@ -128,15 +128,15 @@ def main():
 
         def reserve(count, round_):
             for batch in range(count // size):
-                keys, args = list(fixed), ['cost']
+                # The buckets outlive the run: Redis's active expiry of the buckets would otherwise land in a phase
+                # at a moment that depends on the machine's speed, and the counts would move with the load.
+                keys = list(fixed)
+                args = cost.header(script, bits, hashes, True, request_buckets, BUCKET_KEEP_MILLIS)
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
                     keys.append(key('rl:' + buyer))
-                    attempt = cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets)
-                    # Its bucket outlives the run: Redis's active expiry of the buckets would otherwise land in a
-                    # phase at a moment that depends on the machine's speed, and the counts would move with the load.
-                    attempt[9] = BUCKET_KEEP_MILLIS
-                    args += attempt
+                    args += cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets,
+                                         BUCKET_KEEP_MILLIS)
                     life['ids'].append('cost.' + token)
                 replies = redis.call('EVALSHA', shas['reserve'], len(keys), *keys, *args)
                 if not all(cost.reserved(reply) for reply in replies):

@@ -97,12 +97,28 @@ def figures(redis):
     return calls, evalsha, cpu
 
 
-def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets=0):
+def header(script, bits, hashes, hashed_here, buckets=0, keep=1000):
+    """The arguments before the first attempt's: the sale alone, or since ADR 105 the call's header (Redis TIME judges
+    and stamps, a bucket of 10 a 100 ms, the filter's shape when the keys are hashed here)."""
+    if 'HEADER_ARGUMENTS = 6' not in script:
+        return ['cost']
+    return ['cost', '', 10, 100000, keep, '%d:%d:1:%d' % (bits, hashes, buckets) if hashed_here else '']
+
+
+def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets=0, keep=1000):
     """One attempt's arguments as the adapter sends them to this version of reserve.lua: one unit of SKU "unit", its
     bucket's key at KEYS[bucket_key]; since ADR 83 the filter's shape, word and mask, and the lines as text alone;
     since ADR 100 the request entry's bucket among the sale's `buckets` (meta's requestBuckets, 0 for none); since
-    ADR 103 no bucket key index (the script counts the bucket keys)."""
-    args = ['cost.' + token, buyer, token, '', '', 'lq2k3m.5x', 'unit:1', 10, 100000, 1000, bucket_key]
+    ADR 103 no bucket key index (the script counts the bucket keys); since ADR 105 what every attempt of the call
+    shares is in the header instead."""
+    if 'HEADER_ARGUMENTS = 6' in script:
+        field = buyer + ':' + token
+        hashed = (word(field, bits, hashes) + [request_bucket(field, buckets) if buckets else '']) if hashed_here \
+            else ['', '', '']
+        return ['cost.' + token, buyer, token, 'unit:1'] + hashed
+    # reservedAt empty: Redis TIME stamps the reservation, as with the service's default clock (until ADR 105 this
+    # tool handed a packed instant in, and its counts left out the script's stamping).
+    args = ['cost.' + token, buyer, token, '', '', '', 'unit:1', 10, 100000, keep, bucket_key]
     if 'ATTEMPT_ARGUMENTS = 1' not in script or 'ATTEMPT_ARGUMENTS = 12' in script:
         return args + [1, 'unit', 1]
     if "+13 the request entry's bucket" in script:
@@ -172,7 +188,7 @@ def main():
     fixed = [key(part) for part in ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
     calls_before, evalsha_before, cpu_before = figures(redis)
     for batch in range(batches):
-        keys, args = list(fixed), ['cost']
+        keys, args = list(fixed), header(script, bits, hashes, hashed_here, buckets)
         for i in range(size):
             buyer, token = 'buyer-%d-%d' % (batch, i), 't%dx%d' % (batch, i)
             keys.append(key('rl:' + buyer))

@@ -25,8 +25,9 @@ local window = tonumber(ARGV[3] or '0')
 if r.redrivenAt and window > 0 and now - tonumber(r.redrivenAt) < window then
     return 0
 end
-redis.call('XADD', outbox, '*', 'reservationId', id, 'buyerId', r.buyer, 'requestId', r.requestId, 'lines', r.lines,
-    'reservedAt', r.reservedAt)
+-- The entry reserve.lua writes: the record as it was accepted (ADR 0105).
+redis.call('XADD', outbox, '*', 'reservationId', id, 'record', fs_record_reserved(r.buyer, r.requestId, r.lines,
+    r.reservedAt))
 r.redrivenAt, r.pos = string.format('%.0f', now), nil
 fs_record_write(reservations, id, r)
 return 1

@@ -8,20 +8,25 @@
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: its entries are in
 --       the buckets fs:{a}:requests:<k> meta's requestBuckets names, ADR 0100), 6 outbox, 7 in-flight index,
 --       8 the filter of accepted request keys (ADR 0069),
---       9.. the buyers' rate-limit buckets at this sale: one for each attempt that has a bucket, in the attempts'
---       order (ADR 0103: the script counts them, the adapter sends no index)
--- ARGV: 1 activityId (the sale the keys name), then one block per attempt, from its first argument +0 on:
+--       9.. the buyers' rate-limit buckets at this sale, one per attempt in the attempts' order, when the call's
+--       attempts have buckets (none otherwise)
+-- ARGV: the call's header, the same for every attempt of the call (ADR 0105: the adapter puts only attempts that
+--       share it in one call, so each figure crosses the wire and becomes a Lua string once per call):
+--       1 activityId (the sale the keys name),
+--       2 the clock: '' for Redis TIME, which judges the window once per call and stamps an accepted attempt (one
+--       clock for every instance, ADR 0082); 'attempt' for each attempt's own instants (tests that move the clock),
+--       3 the buyers' bucket capacity ('' for no bucket), 4 its interval in microseconds, 5 how long a bucket's key
+--       outlives a full bucket in milliseconds,
+--       6 the shape "m:k:layout:buckets" the attempts' +4..+6 were computed for: the filter's and the request index's
+--       bucket count, 0 for the single hash ('' for none: the script hashes);
+--       then one block per attempt, from its first argument +0 on:
 --       +0 reservationId, +1 buyerId, +2 requestId,
---       +3 now epoch seconds, +4 now nano-of-second (both empty: the window is judged by Redis TIME, one clock
---       for every instance), +5 reservedAt packed as the record keeps it (ADR 0070; the adapter packs it, so the
---       script does no date arithmetic; empty: an accepted attempt is stamped with Redis TIME, ADR 0082),
---       +6 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
---       +7 the bucket's capacity ('' for no bucket), +8 its interval in microseconds, +9 how long its key outlives a
---       full bucket in milliseconds,
---       +10 the shape "m:k:layout:buckets" the next three were computed for: the filter's and the request index's
---       bucket count, 0 for the single hash ('' for none), +11 the request key's word in the filter as BITFIELD's u32
---       offset '#n', +12 its mask (lib/ledger.lua's layout 1), +13 the request entry's bucket ('' for the single
---       hash): the adapter does the hashing, so the script does none when the shape is the call's (ADR 83, ADR 100)
+--       +3 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
+--       +4 the request key's word in the filter as BITFIELD's u32 offset '#n', +5 its mask (lib/ledger.lua's layout
+--       1), +6 the request entry's bucket ('' for the single hash): the adapter does the hashing, so the script does
+--       none when the shape is the call's (ADR 83, ADR 100),
+--       and with the attempts' clock: +7 now epoch seconds, +8 now nano-of-second, +9 reservedAt packed as the record
+--       keeps it (ADR 0070; the adapter packs it, so the script does no date arithmetic)
 -- Reply: one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | reservedAt packed, alone, for an attempt reserved now (a string, not a table: Redis turns each table of a
@@ -38,7 +43,9 @@
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
 local activityId = ARGV[1]
-local ATTEMPT_ARGUMENTS = 14
+local HEADER_ARGUMENTS = 6
+local attemptsClock = ARGV[2] == 'attempt'
+local ATTEMPT_ARGUMENTS = attemptsClock and 10 or 7
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
 -- reading them once per attempt.
@@ -78,12 +85,14 @@ local function filter()
     return acceptedKeys
 end
 
--- What an attempt's +10 names when the adapter hashed its key for this call: the filter's shape and the request
--- index's bucket count, made once per call.
-local callShape
-local function shapeOfCall()
-    callShape = callShape or filter().shape .. ':' .. (saleWindow()[7] or '0')
-    return callShape
+-- Whether the adapter hashed the attempts' keys for the shape the sale has now: the filter's shape and the request
+-- index's bucket count; judged once per call.
+local hashedHere
+local function hashedByAdapter()
+    if hashedHere == nil then
+        hashedHere = ARGV[6] ~= '' and ARGV[6] == filter().shape .. ':' .. (saleWindow()[7] or '0')
+    end
+    return hashedHere
 end
 
 -- ---- what the call moved (ADR 0074) ----
@@ -123,8 +132,8 @@ local function writeAll()
     local records, entries, inflightIds = {}, {}, {}
     local entryKeys = {}  -- the index's keys the call writes, in the order first written
     for _, a in ipairs(accepted) do
-        records[#records + 1], records[#records + 2] = a.id, fs_record_reserved(a.buyer, a.requestId, a.lines,
-            a.reservedAt)
+        a.record = fs_record_reserved(a.buyer, a.requestId, a.lines, a.reservedAt)
+        records[#records + 1], records[#records + 2] = a.id, a.record
         local inKey = entries[a.requestKey]
         if not inKey then
             inKey = {}
@@ -133,10 +142,10 @@ local function writeAll()
         end
         inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
-        if ARGV[a.first + 10] == shapeOfCall() then
-            fs_keys_note_word(acceptedKeys, ARGV[a.first + 11], tonumber(ARGV[a.first + 12]))
+        if hashedByAdapter() then
+            fs_keys_note_word(filter(), ARGV[a.first + 4], tonumber(ARGV[a.first + 5]))
         else
-            fs_keys_bits(acceptedKeys, a.requestField)
+            fs_keys_bits(filter(), a.requestField)
         end
     end
     fs_call_all('HSET', reservations, records, 2)
@@ -160,10 +169,10 @@ local function writeAll()
     end
     fs_counters_write(moves, stock)
     -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. It holds
-    -- what the reservation id and the stream do not tell (OutboxEntryDecoder reads this shape and the older one).
+    -- the id and the record as written above (ADR 0105: two fields an entry for Redis to add and hand the relays,
+    -- not five; OutboxEntryDecoder reads this shape and the older ones).
     for _, a in ipairs(accepted) do
-        redis.call('XADD', outbox, '*', 'reservationId', a.id, 'buyerId', a.buyer, 'requestId', a.requestId,
-            'lines', a.lines, 'reservedAt', a.reservedAt)
+        redis.call('XADD', outbox, '*', 'reservationId', a.id, 'record', a.record)
     end
 end
 
@@ -183,8 +192,14 @@ local function clock()
     return time
 end
 
--- The call's texts that stand for numbers (a bucket's figures, a line count, the window) are mostly the same for
--- every attempt: each is read as a number once per call (tonumber parses a double, twice).
+-- Redis TIME packed as the record keeps it, made by the first attempt the call accepts.
+local packedNow
+local function packNow()
+    local time = clock()
+    packedNow = fs_base36(time.sec) .. '.' .. fs_base36(time.micros * 1000)
+    return packedNow
+end
+
 -- A line text's lines, decoded and checked once per call: a sale's attempts mostly carry the same few texts. Only
 -- figures the same for every attempt of the call (a SKU's, see reserve) are put on a decoded line.
 local decoded = {}
@@ -196,16 +211,6 @@ local function linesOf(text)
         decoded[text] = known
     end
     return known.lines, known.why
-end
-
-local numbers = {}
-local function number(text)
-    local n = numbers[text]
-    if n == nil then
-        n = tonumber(text)
-        numbers[text] = n
-    end
-    return n
 end
 
 -- ---- accept: every line of the attempt passed; the one place that moves a reservation's units ----
@@ -238,10 +243,8 @@ local function accept(a, lines, firstField)
     end
     if a.reservedAt == '' then
         -- The instant the buyer is answered, by the clock the window was judged by: the payment deadline counts
-        -- from it (ADR 0082).
-        local time = clock()
-        time.packed = time.packed or fs_base36(time.sec) .. '.' .. fs_base36(time.micros * 1000)
-        a.reservedAt = time.packed
+        -- from it (ADR 0082). Packed once per call: every attempt of it is answered at the same instant.
+        a.reservedAt = packedNow or packNow()
     end
     accepted[#accepted + 1] = a
     acceptedHere[a.requestField] = a
@@ -256,10 +259,10 @@ local function saleShut(nowSec, nowNano)
     if w[1] ~= '1' then
         return { 'NOT_READY' }
     end
-    if isBefore(nowSec, nowNano, number(w[2]), number(w[3])) then
+    if isBefore(nowSec, nowNano, tonumber(w[2]), tonumber(w[3])) then
         return { 'NOT_STARTED', w[2], w[3] }
     end
-    if not isBefore(nowSec, nowNano, number(w[4]), number(w[5])) then
+    if not isBefore(nowSec, nowNano, tonumber(w[4]), tonumber(w[5])) then
         return { 'ENDED', w[4], w[5] }
     end
     if w[6] == '1' then
@@ -267,6 +270,9 @@ local function saleShut(nowSec, nowNano)
     end
     return nil
 end
+-- The buyers' bucket figures, read once per call from the header (nil: the call's attempts have no bucket).
+local bucket
+
 -- saleShut at the call's Redis TIME, the same for every attempt judged by it (false: open); nil until first asked.
 local saleShutNow
 
@@ -279,8 +285,8 @@ local function reserve(a)
         return { 'REPLAYED', here.id, here.buyer, here.requestId, here.lines, 'RESERVED', here.reservedAt }
     end
     local buckets = saleWindow()[7]
-    if buckets and ARGV[a.first + 10] == shapeOfCall() then
-        a.requestKey = requests .. ':' .. ARGV[a.first + 13]
+    if buckets and hashedByAdapter() then
+        a.requestKey = requests .. ':' .. ARGV[a.first + 6]
     else
         a.requestKey = fs_request_key(requests, buckets, a.requestField)
     end
@@ -295,24 +301,22 @@ local function reserve(a)
     end
 
     -- 2. The buyer's rate limit (ADR 0060): an attempt without a token moves nothing.
-    local first = a.first
     if a.bucketKey then
-        local taken, wait = fs_bucket_take(a.bucketKey, number(ARGV[first + 7]), number(ARGV[first + 8]),
-            number(ARGV[first + 9]), clock().at)
+        local taken, wait = fs_bucket_take(a.bucketKey, bucket.capacity, bucket.interval, bucket.keep, clock().at)
         if not taken then
             return { 'RATE_LIMITED', wait }
         end
     end
 
-    -- 3. Warmed up, inside the window, not paused: judged once per call for the attempts judged by Redis TIME.
+    -- 3. Warmed up, inside the window, not paused: judged once per call by Redis TIME, else at the attempt's instant.
     local shut
-    if ARGV[first + 3] == '' then
+    if attemptsClock then
+        shut = saleShut(tonumber(ARGV[a.first + 7]), tonumber(ARGV[a.first + 8]))
+    else
         if saleShutNow == nil then
             saleShutNow = saleShut(clock().sec, clock().micros * 1000) or false
         end
         shut = saleShutNow
-    else
-        shut = saleShut(number(ARGV[first + 3]), number(ARGV[first + 4]))
     end
     if shut then
         return shut
@@ -357,24 +361,31 @@ local function reserve(a)
     return accept(a, lines, firstField)
 end
 
--- The attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not fit.
-if #ARGV < 2 then
+-- The header and the attempts as ARGV blocks; the whole call is refused, before anything is judged, when they do not
+-- fit.
+if #ARGV <= HEADER_ARGUMENTS then
     return fs_refuse('no attempt')
 end
-if (#ARGV - 1) % ATTEMPT_ARGUMENTS ~= 0 then
-    return fs_refuse('attempt ' .. math.floor((#ARGV - 1) / ATTEMPT_ARGUMENTS) + 1 .. ' does not fit the arguments')
+if ARGV[2] ~= '' and not attemptsClock then
+    return fs_refuse('no clock ' .. ARGV[2])
+end
+if (#ARGV - HEADER_ARGUMENTS) % ATTEMPT_ARGUMENTS ~= 0 then
+    return fs_refuse('attempt ' .. math.floor((#ARGV - HEADER_ARGUMENTS) / ATTEMPT_ARGUMENTS) + 1
+        .. ' does not fit the arguments')
+end
+if ARGV[3] ~= '' then
+    bucket = { capacity = tonumber(ARGV[3]), interval = tonumber(ARGV[4]), keep = tonumber(ARGV[5]) }
 end
 local attempts = {}
-local bucketKeys = 8 -- KEYS before the first bucket key
-for first = 2, #ARGV, ATTEMPT_ARGUMENTS do
+for first = HEADER_ARGUMENTS + 1, #ARGV, ATTEMPT_ARGUMENTS do
     -- Only what the attempt's judging and writing keep using is copied: its other arguments are read from ARGV at
     -- `first` when needed (every table field is an allocation the call pays for, ADR 0089).
     local buyer, requestId = ARGV[first + 1], ARGV[first + 2]
     local a = { first = first, id = ARGV[first], buyer = buyer, requestId = requestId,
-                requestField = buyer .. ':' .. requestId, reservedAt = ARGV[first + 5], lines = ARGV[first + 6] }
-    if ARGV[first + 7] ~= '' then
-        bucketKeys = bucketKeys + 1
-        a.bucketKey = KEYS[bucketKeys]
+                requestField = buyer .. ':' .. requestId, reservedAt = attemptsClock and ARGV[first + 9] or '',
+                lines = ARGV[first + 3] }
+    if bucket then
+        a.bucketKey = KEYS[8 + #attempts + 1]
         if not a.bucketKey then
             return fs_refuse('attempt ' .. (#attempts + 1) .. ' names no bucket key')
         end

@@ -72,10 +72,11 @@ import java.util.List;
  *                              before it existed has none. Positions: {@code internal.AcceptedRequestsFilter}
  * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
  *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
- * fs:{a}:outbox        stream  one entry per accepted reservation: reservationId, buyerId, requestId, lines,
- *                              reservedAt (packed as {@link ReservationRecord#pack}, exact); entries of older
- *                              versions also hold type=reserved, activityId, at (epoch millis) and reservedAt as
- *                              ISO-8601 ({@code internal.OutboxEntryDecoder} reads both, ADR 68);
+ * fs:{a}:outbox        stream  one entry per accepted reservation: reservationId and record, the reservation's
+ *                              record as {@link ReservationRecord} reads it (ADR 105); entries of older versions hold
+ *                              reservationId, buyerId, requestId, lines and reservedAt (packed, exact), or also
+ *                              type=reserved, activityId, at (epoch millis) and reservedAt as ISO-8601
+ *                              ({@code internal.OutboxEntryDecoder} reads them all, ADR 68);
  *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
  *                              group has acknowledged
  * fs:{a}:recovery      hash    partition -&gt; end offset of the reservations topic when a lost sale's recovery began
@@ -126,6 +127,8 @@ public final class RedisKeys {
     public static final String OUTBOX_LINES = "lines";
     public static final String OUTBOX_AT_MILLIS = "at";
     public static final String OUTBOX_RESERVED_AT = "reservedAt";
+    /** The reservation's record as the records hash keeps it when accepted (ADR 105). */
+    public static final String OUTBOX_RECORD = "record";
 
     private RedisKeys() {
     }

@@ -12,6 +12,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -47,6 +49,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -419,6 +422,54 @@ class RedisReserveGroupCommitIT {
                 assertThat(RedisRequestIndex.entry(redis, activityId, request.buyerId().value() + ":k")).isNull();
             }
             assertThat(RedisRequestIndex.size(redis, activityId)).isEqualTo(1);
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /**
+     * A call's attempts share its header (ADR 105): attempts behind a buyer's bucket and attempts with none, queued
+     * behind a call in flight, go in one call per run of equal headers, in arrival order; judged by the service's
+     * clock, each attempt of a call is stamped by its own instant.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void givenQueuedAttemptsWithAndWithoutABucket_thenEachRunOfOneHeaderGoesInOneCallInArrivalOrder() throws Exception {
+        RedisClient client = RedisClient.create(TestServices.redis().uri());
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            var own = new RedisStockReservationAdapter(ConnectionCommands.of(connection), SharedRedis.registry(),
+                    id -> { }, id -> { }, false, RedisStockReservationAdapter.DEFAULT_MAX_BATCH);
+            own.warmUp(sale(new ActivityItem(A, 1_000, null, 1)));
+            String gate = "gate-" + UUID.randomUUID();
+            connection.async().blpop(30, gate);
+            var bucket = new BucketLimit(10, 5, Duration.ofSeconds(1));
+            List<Boolean> behindABucket = List.of(false, false, false, true, true, false);
+            Instant first = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+            Map<ReservationRequest, ReservationOutcome> outcomes = new ConcurrentHashMap<>();
+            List<Thread> callers = new ArrayList<>();
+            for (int i = 0; i < behindABucket.size(); i++) {
+                ReservationRequest request = new ReservationRequest(ReservationId.of(activityId,
+                        UUID.randomUUID().toString().replace("-", "")), new BuyerId("buyer-" + i), new RequestId("k"),
+                        List.of(new ReservationLine(A, 1)), first.plusMillis(i));
+                ReservationRequest sent = behindABucket.get(i) ? request.behind(bucket) : request;
+                Thread caller = Thread.ofPlatform().start(() -> outcomes.put(sent, own.reserve(sent)));
+                callers.add(caller);
+                // Queued (or, the first, in flight behind the gate) before the next one arrives.
+                waitFor(() -> caller.getState() == Thread.State.TIMED_WAITING);
+            }
+            assertThat(own.reserveCalls().calls()).as("the first in flight, the others queued").isEqualTo(1);
+
+            redis.lpush(gate, "go");
+            for (Thread caller : callers) {
+                caller.join(Duration.ofSeconds(10));
+            }
+
+            assertThat(own.reserveCalls().calls()).as("the first alone, then [none, none], [bucket, bucket], [none]")
+                    .isEqualTo(4);
+            assertThat(own.reserveCalls().largestBatch()).isEqualTo(2);
+            assertThat(outcomes).as("each reserved, stamped by its own instant").hasSize(behindABucket.size())
+                    .allSatisfy((request, outcome) -> assertThat(outcome)
+                            .isEqualTo(new ReservationOutcome.Reserved(request.toReservation())));
         } finally {
             client.shutdown();
         }

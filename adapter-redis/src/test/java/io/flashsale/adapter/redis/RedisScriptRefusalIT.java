@@ -74,24 +74,24 @@ class RedisScriptRefusalIT {
         return ((ReservationOutcome.Reserved) outcome).reservation();
     }
 
-    /** Where an attempt's lines text goes among its arguments (reserve.lua's +6). */
-    private static final int LINES_ARGUMENT = 6;
+    /** Where an attempt's lines text goes among its arguments (reserve.lua's +3). */
+    private static final int LINES_ARGUMENT = 3;
 
     /** reserve.lua's arguments for one attempt of one valid line, its (sku, quantity) pairs replaced. */
     private String[] reserveArguments(String... pairs) {
         return ReserveScriptCall.arguments(List.of(attemptWithPairs(request(new ReservationLine(A, 1)), pairs)));
     }
 
-    /** The attempt of {@code request}, its lines replaced by the (sku, quantity) {@code pairs} as "sku:q,sku:q". */
+    /** The attempt of {@code request} judged by Redis TIME, its lines replaced by the (sku, quantity) {@code pairs} as "sku:q,sku:q". */
     static ReserveScriptCall.Attempt attemptWithPairs(ReservationRequest request, String... pairs) {
-        ReserveScriptCall.Attempt valid = ReserveScriptCall.Attempt.of(request, false);
+        ReserveScriptCall.Attempt valid = ReserveScriptCall.Attempt.of(request, true);
         String[] args = valid.arguments().clone();
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < pairs.length; i += 2) {
             lines.add(pairs[i] + ":" + pairs[i + 1]);
         }
         args[LINES_ARGUMENT] = String.join(",", lines);
-        return new ReserveScriptCall.Attempt(request, args, valid.bucketKey());
+        return new ReserveScriptCall.Attempt(request, valid.header(), args, valid.bucketKey());
     }
 
     /** One call of reserve.lua, its single attempt's reply read as the adapter reads it. */

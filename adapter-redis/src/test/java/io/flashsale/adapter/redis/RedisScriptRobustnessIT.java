@@ -121,9 +121,9 @@ class RedisScriptRobustnessIT {
         String requestId = "'); redis.call('FLUSHALL') --\n\"\0 ünï 😀";
         String[] args = ReserveScriptCall.arguments(request(activity, "placeholder", "placeholder",
                 new ReservationLine(new SkuId("a"), 1)));
-        args[1] = reservationId;
-        args[2] = buyer;
-        args[3] = requestId;
+        args[ReserveScriptCall.HEADER_ARGUMENTS] = reservationId;
+        args[ReserveScriptCall.HEADER_ARGUMENTS + 1] = buyer;
+        args[ReserveScriptCall.HEADER_ARGUMENTS + 2] = requestId;
         LuaScript reserve = LuaScript.load(redis, "reserve");
 
         List<Object> accepted = ReserveScriptCall.reply(
@@ -136,8 +136,8 @@ class RedisScriptRobustnessIT {
         List<StreamMessage<String, String>> outbox = redis.xrange(RedisKeys.outbox(activity), Range.create("-", "+"));
         assertThat(outbox).singleElement().satisfies(entry -> assertThat(entry.getBody())
                 .containsEntry("reservationId", reservationId)
-                .containsEntry("buyerId", buyer)
-                .containsEntry("requestId", requestId));
+                .hasEntrySatisfying("record", record -> assertThat(record)
+                        .startsWith("R|" + buyer + "|" + requestId + "|a:1|")));
         assertThat(redis.get(canary)).isEqualTo("still here");
         redis.del(canary);
         assertThat(adapter.stock(activity)).contains(List.of(new SkuStock(new SkuId("a"), new StockLedger(5, 1, 0))));

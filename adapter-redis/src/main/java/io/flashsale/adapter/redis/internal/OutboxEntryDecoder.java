@@ -16,6 +16,7 @@ import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_ACTIVITY_ID;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_AT_MILLIS;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_BUYER_ID;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_LINES;
+import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_RECORD;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_REQUEST_ID;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_RESERVATION_ID;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_RESERVED_AT;
@@ -23,9 +24,10 @@ import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_TYPE;
 import static io.flashsale.adapter.redis.RedisKeys.OUTBOX_TYPE_RESERVED;
 
 /**
- * Reads one outbox stream entry back into the reservation it announces, in either shape {@code reserve.lua} has
- * written (ADR 68): {@code reservationId, buyerId, requestId, lines, reservedAt} with the instant packed as the record
- * keeps it (the activity is the reservation id's, the type is always "reserved"), or the older
+ * Reads one outbox stream entry back into the reservation it announces, in any shape {@code reserve.lua} has written:
+ * {@code reservationId, record} with the reservation's record as the records hash keeps it (ADR 105); the older
+ * {@code reservationId, buyerId, requestId, lines, reservedAt} with the instant packed as the record keeps it (ADR 68;
+ * the activity is the reservation id's, the type is always "reserved"); or the oldest
  * {@code type, reservationId, activityId, buyerId, requestId, lines, at, reservedAt} with ISO-8601 text (older still:
  * no {@code reservedAt}, the epoch millis of {@code at}), which entries written before an upgrade still hold.
  */
@@ -53,15 +55,26 @@ public final class OutboxEntryDecoder {
             if (!activityId.value().equals(activity)) {
                 throw new IllegalArgumentException("belongs to activity " + activity);
             }
-            var reservation = new Reservation(new ReservationId(required(body, OUTBOX_RESERVATION_ID)), activityId,
-                    new BuyerId(required(body, OUTBOX_BUYER_ID)), new RequestId(required(body, OUTBOX_REQUEST_ID)),
-                    ReservationLines.decode(required(body, OUTBOX_LINES)), ReservationStatus.RESERVED,
-                    reservedAt(body));
-            return new OutboxEntry(entryId, reservation);
+            var id = new ReservationId(required(body, OUTBOX_RESERVATION_ID));
+            String record = body.get(OUTBOX_RECORD);
+            return new OutboxEntry(entryId, record != null ? fromRecord(activityId, id, record)
+                    : new Reservation(id, activityId, new BuyerId(required(body, OUTBOX_BUYER_ID)),
+                            new RequestId(required(body, OUTBOX_REQUEST_ID)),
+                            ReservationLines.decode(required(body, OUTBOX_LINES)), ReservationStatus.RESERVED,
+                            reservedAt(body)));
         } catch (RuntimeException unreadable) {
             throw new IllegalArgumentException("malformed outbox entry " + entryId + " of activity " + activityId
                     + " " + body + ": " + unreadable.getMessage(), unreadable);
         }
+    }
+
+    private static Reservation fromRecord(ActivityId activityId, ReservationId id, String value) {
+        ReservationRecord record = ReservationRecord.decode(value);
+        if (record.status() != ReservationStatus.RESERVED) {
+            throw new IllegalArgumentException("the record is " + record.status() + ", not RESERVED");
+        }
+        return new Reservation(id, activityId, record.buyer(), record.requestId(), record.lines(),
+                ReservationStatus.RESERVED, record.reservedAt());
     }
 
     private static Instant reservedAt(Map<String, String> body) {

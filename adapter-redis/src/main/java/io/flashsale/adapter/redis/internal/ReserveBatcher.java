@@ -25,8 +25,10 @@ import java.util.concurrent.atomic.LongAccumulator;
  * <p>
  * The call runs on the client's asynchronous API: no thread waits for a batch, each caller waits for its own reply,
  * at most the command timeout, and gets its attempt's reply or the failure of its call, thrown as the synchronous API
- * throws it. A caller that gave up before its attempt was sent is left out of the call. {@code maxBatch} 1: no
- * batching, every attempt its own call at once, as many in flight as there are callers.
+ * throws it. A caller that gave up before its attempt was sent is left out of the call. A call carries attempts of
+ * one header (ADR 105): an attempt of another clock, bucket or filter shape than the one before it starts the next
+ * call.
+ * {@code maxBatch} 1: no batching, every attempt its own call at once, as many in flight as there are callers.
  */
 public final class ReserveBatcher {
 
@@ -99,9 +101,13 @@ public final class ReserveBatcher {
         List<Pending> batch = new ArrayList<>();
         inFlight.computeIfPresent(sale, (id, waiting) -> {
             while (batch.size() < maxBatch && !waiting.isEmpty()) {
-                Pending next = waiting.poll();
-                if (!next.reply().isDone()) {
-                    batch.add(next);
+                Pending next = waiting.peek();
+                if (next.reply().isDone()) {
+                    waiting.poll();
+                } else if (batch.isEmpty() || batch.getFirst().attempt().sharesCallWith(next.attempt())) {
+                    batch.add(waiting.poll());
+                } else {
+                    break; // another header: the next call's first attempt, so arrival order holds
                 }
             }
             return batch.isEmpty() ? null : waiting;

@@ -23,25 +23,39 @@ import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
 
 /**
  * The KEYS and ARGV of {@code reserve.lua} for a batch of attempts of one sale, and the outcome each attempt's reply
- * stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}); a batch only puts the encoded
- * attempts one after the other and lists their bucket keys in the same order.
+ * stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}): the header it shares with the
+ * other attempts of a call, and its own block. A batch is attempts of one header: it sends the header once, then the
+ * attempts' blocks one after the other, and lists their bucket keys in the same order (ADR 105).
  */
 public final class ReserveScriptCall {
 
     /**
-     * An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83); last, its request entry's
-     * bucket (ADR 100). Its bucket key is the next of KEYS, counted by the script (ADR 103).
+     * A call's header: the sale, the clock (empty for Redis TIME, {@value #ATTEMPTS_CLOCK} for each attempt's own
+     * instants), the buyers' bucket figures (three empty for none), and the filter shape the attempts' keys were
+     * hashed for (empty: the script hashes).
      */
-    public static final int ATTEMPT_ARGUMENTS = 14;
+    public static final int HEADER_ARGUMENTS = 6;
+
+    /**
+     * An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83); then its key's word and mask
+     * in the filter and its request entry's bucket (ADR 100); with the attempts' clock, three more: its instant
+     * (seconds, nanos) and the same packed. Its bucket key, when the header names a bucket, is the next of KEYS,
+     * counted by the script (ADR 103).
+     */
+    public static final int ATTEMPT_ARGUMENTS = 7;
+
+    /** The header's clock when each attempt is judged and stamped by its own instant. */
+    public static final String ATTEMPTS_CLOCK = "attempt";
     private static final String RESERVED = "RESERVED";
 
     private ReserveScriptCall() {
     }
 
     /**
-     * One attempt as the script reads it: its ARGV block and its bucket key, null when it has no bucket.
+     * One attempt as the script reads it: the header of the calls it can go in, its ARGV block and its bucket key,
+     * null when it has no bucket.
      */
-    public record Attempt(ReservationRequest request, String[] arguments, String bucketKey) {
+    public record Attempt(ReservationRequest request, List<String> header, String[] arguments, String bucketKey) {
 
         /**
          * @param redisClock true: the script judges the sale window by Redis {@code TIME} and stamps an accepted
@@ -57,35 +71,45 @@ public final class ReserveScriptCall {
          *               it (ADR 83); null: the script hashes it
          */
         public static Attempt of(ReservationRequest request, boolean redisClock, FilterShapes.Shape filter) {
-            Instant at = request.at();
-            var args = new ArrayList<String>(ATTEMPT_ARGUMENTS);
-            args.add(request.id().value());
-            args.add(request.buyerId().value());
-            args.add(request.requestId().value());
-            args.add(redisClock ? "" : Long.toString(at.getEpochSecond()));
-            args.add(redisClock ? "" : Integer.toString(at.getNano()));
-            // Packed here as the record keeps it, so that the script does no date arithmetic per reservation.
-            args.add(redisClock ? "" : ReservationRecord.pack(at));
-            args.add(ReservationLines.encode(request.lines()));
-            args.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
+            var header = new ArrayList<String>(HEADER_ARGUMENTS);
+            header.add(request.activityId().value());
+            header.add(redisClock ? "" : ATTEMPTS_CLOCK);
+            header.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
+            header.add(filter == null ? "" : filter.text());
+            var args = new String[redisClock ? ATTEMPT_ARGUMENTS : ATTEMPT_ARGUMENTS + 3];
+            args[0] = request.id().value();
+            args[1] = request.buyerId().value();
+            args[2] = request.requestId().value();
+            args[3] = ReservationLines.encode(request.lines());
             if (filter == null) {
-                args.addAll(List.of("", "", "", ""));
+                args[4] = args[5] = args[6] = "";
             } else {
                 String field = RedisKeys.requestField(request.buyerId(), request.requestId());
                 // One SHA-1 places the key in the filter and its entry in the request index's buckets.
                 byte[] digest = AcceptedRequestsFilter.digest(field);
                 AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of(digest, filter.bits(), filter.hashes());
-                args.add(filter.text());
-                args.add(word.offset());
-                args.add(word.maskText());
+                args[4] = word.offset();
+                args[5] = word.maskText();
                 // Its request entry's bucket, for the bucket count the shape names (the script checks it).
-                args.add(filter.buckets() == 0 ? "" : Integer.toString(RedisKeys.requestBucketOf(
-                        AcceptedRequestsFilter.firstWord(digest), filter.buckets())));
+                args[6] = filter.buckets() == 0 ? "" : Integer.toString(RedisKeys.requestBucketOf(
+                        AcceptedRequestsFilter.firstWord(digest), filter.buckets()));
+            }
+            if (!redisClock) {
+                Instant at = request.at();
+                args[7] = Long.toString(at.getEpochSecond());
+                args[8] = Integer.toString(at.getNano());
+                // Packed here as the record keeps it, so that the script does no date arithmetic per reservation.
+                args[9] = ReservationRecord.pack(at);
             }
             String bucketKey = request.buyerBucket() == null ? null
                     : RedisKeys.buyerBucket(request.activityId(), request.buyerId());
-            return new Attempt(request, args.toArray(String[]::new), bucketKey);
+            return new Attempt(request, List.copyOf(header), args, bucketKey);
+        }
+
+        /** Whether the two can go in one call: they share its header (the sale among it). */
+        public boolean sharesCallWith(Attempt other) {
+            return header.equals(other.header);
         }
 
         public ActivityId activityId() {
@@ -111,20 +135,27 @@ public final class ReserveScriptCall {
         return keys.toArray(String[]::new);
     }
 
-    /** The ARGV of a batch of one sale's attempts, judged in this order; the same sale for all, else refused. */
+    /**
+     * The ARGV of a batch of one sale's attempts, judged in this order: their header once, then each attempt's block.
+     * Attempts of another sale or another header are refused.
+     */
     public static String[] arguments(List<Attempt> batch) {
-        ActivityId sale = batch.getFirst().activityId();
-        int size = 1;
+        Attempt first = batch.getFirst();
         for (Attempt attempt : batch) {
-            if (!attempt.activityId().equals(sale)) {
-                throw new IllegalArgumentException("one call decides attempts of one sale, not " + sale + " and "
-                        + attempt.activityId());
+            if (!attempt.activityId().equals(first.activityId())) {
+                throw new IllegalArgumentException("one call decides attempts of one sale, not " + first.activityId()
+                        + " and " + attempt.activityId());
             }
-            size += attempt.arguments().length;
+            if (!attempt.sharesCallWith(first)) {
+                throw new IllegalArgumentException("one call's attempts share its header, not " + first.header()
+                        + " and " + attempt.header());
+            }
         }
-        String[] args = new String[size];
-        args[0] = sale.value();
-        int at = 1;
+        String[] args = new String[HEADER_ARGUMENTS + batch.size() * first.arguments().length];
+        for (int i = 0; i < HEADER_ARGUMENTS; i++) {
+            args[i] = first.header().get(i);
+        }
+        int at = HEADER_ARGUMENTS;
         for (Attempt attempt : batch) {
             System.arraycopy(attempt.arguments(), 0, args, at, attempt.arguments().length);
             at += attempt.arguments().length;

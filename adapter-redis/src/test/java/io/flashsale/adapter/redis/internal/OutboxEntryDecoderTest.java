@@ -32,7 +32,13 @@ class OutboxEntryDecoderTest {
             List.of(new ReservationLine(new SkuId("b"), 2), new ReservationLine(new SkuId("a"), 1)),
             ReservationStatus.RESERVED, RESERVED_AT);
 
-    /** The fields reserve.lua writes: the instant packed as the record keeps it. */
+    /** The fields reserve.lua writes: the id and the record as the records hash keeps it (ADR 105). */
+    private static Map<String, String> writtenAsTheRecord() {
+        return Map.of("reservationId", "sale-7.tok1", "record",
+                "R|alice|key-1|b:2,a:1|" + ReservationRecord.pack(RESERVED_AT));
+    }
+
+    /** The fields reserve.lua wrote before ADR 105: the instant packed as the record keeps it. */
     private static Map<String, String> written() {
         var body = new HashMap<String, String>();
         body.put("reservationId", "sale-7.tok1");
@@ -60,6 +66,25 @@ class OutboxEntryDecoderTest {
         assertThat(written().get("reservedAt")).doesNotEndWith("Z");
         assertThat(entry.entryId()).isEqualTo("1700000000000-3");
         assertThat(entry.reservation()).isEqualTo(RESERVATION);
+    }
+
+    @Test
+    void anEntryOfTheRecordBecomesTheSameReservation() {
+        assertThat(ReservationRecord.of(RESERVATION).encode()).isEqualTo(writtenAsTheRecord().get("record"));
+        OutboxEntry entry = OutboxEntryDecoder.decode(SALE, "1700000000000-4", writtenAsTheRecord());
+
+        assertThat(entry.entryId()).isEqualTo("1700000000000-4");
+        assertThat(entry.reservation()).isEqualTo(RESERVATION);
+    }
+
+    @Test
+    void givenAnEntryWhoseRecordIsNotAnAcceptedReservation_thenItIsMalformed() {
+        for (String record : List.of("C|alice|key-1|b:2,a:1|" + ReservationRecord.pack(RESERVED_AT), "R|alice|key-1",
+                "R|alice|key-1|b:x|" + ReservationRecord.pack(RESERVED_AT), "")) {
+            assertThatThrownBy(() -> OutboxEntryDecoder.decode(SALE, "1-0",
+                    Map.of("reservationId", "sale-7.tok1", "record", record)))
+                    .as(record).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("malformed");
+        }
     }
 
     @Test

@@ -33,10 +33,13 @@ class ReserveScriptCallTest {
             List.of(new ReservationLine(new SkuId("a"), 2), new ReservationLine(new SkuId("b"), 1)), AT);
 
     @Test
-    void argumentsCarryEveryValueAsItsOwnEntryAndTheInstantExactly() {
-        assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly("sale",
-                "sale.t1", "alice", "r-1", Long.toString(AT.getEpochSecond()), "123456789",
-                ReservationRecord.pack(AT), "a:2,b:1", "", "", "", "", "", "", "");
+    void argumentsCarryTheHeaderThenTheAttemptEachValueAsItsOwnEntryAndTheInstantExactly() {
+        assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly(
+                "sale", ReserveScriptCall.ATTEMPTS_CLOCK, "", "", "", "",
+                "sale.t1", "alice", "r-1", "a:2,b:1", "", "", "",
+                Long.toString(AT.getEpochSecond()), "123456789", ReservationRecord.pack(AT));
+        assertThat(ReserveScriptCall.arguments(REQUEST, true)).as("Redis TIME judges and stamps it").containsExactly(
+                "sale", "", "", "", "", "", "sale.t1", "alice", "r-1", "a:2,b:1", "", "", "");
     }
 
     @Test
@@ -44,12 +47,14 @@ class ReserveScriptCallTest {
         var shape = new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 7);
         AcceptedRequestsFilter.Word word = AcceptedRequestsFilter.Word.of("alice:r-1", 20_032, 5);
 
-        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false, shape).arguments()).endsWith(
-                "20032:5:1:7", word.offset(), word.maskText(),
+        var attempt = ReserveScriptCall.Attempt.of(REQUEST, true, shape);
+        assertThat(attempt.arguments()).endsWith(word.offset(), word.maskText(),
                 Integer.toString(RedisKeys.requestBucketOf("alice:r-1", 7)));
-        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false,
-                new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 0)).arguments())
-                .as("a sale of the single hash").endsWith("20032:5:1:0", word.offset(), word.maskText(), "");
+        assertThat(attempt.header()).as("the shape is the call's").endsWith("20032:5:1:7");
+        var single = ReserveScriptCall.Attempt.of(REQUEST, true,
+                new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 0));
+        assertThat(single.arguments()).as("a sale of the single hash").endsWith(word.offset(), word.maskText(), "");
+        assertThat(single.header()).endsWith("20032:5:1:0");
     }
 
     @Test
@@ -58,10 +63,10 @@ class ReserveScriptCallTest {
 
         assertThat(ReserveScriptCall.keys(behind)).hasSize(9).endsWith("fs:{sale}:rl:alice");
         assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(8).endsWith("fs:{sale}:keys");
-        assertThat(ReserveScriptCall.arguments(behind))
-                .as("no index of its bucket key: the script counts them").containsSubsequence("a:2,b:1", "10",
-                        "200000.0", "5000", "", "", "", "");
-        assertThat(ReserveScriptCall.arguments(behind)).hasSize(1 + ReserveScriptCall.ATTEMPT_ARGUMENTS);
+        assertThat(ReserveScriptCall.Attempt.of(behind, true).header()).as("the bucket's figures are the call's")
+                .containsExactly("sale", "", "10", "200000.0", "5000", "");
+        assertThat(ReserveScriptCall.arguments(behind, true))
+                .hasSize(ReserveScriptCall.HEADER_ARGUMENTS + ReserveScriptCall.ATTEMPT_ARGUMENTS);
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
                 behind);
         assertThat(refused.limit()).isEqualTo(AdmissionLimit.BUYER);
@@ -70,26 +75,46 @@ class ReserveScriptCallTest {
     }
 
     @Test
-    void aBatchPutsItsAttemptsInOrderAndListsTheBucketKeysOfThoseThatHaveOneInTheSameOrder() {
+    void aBatchSendsItsHeaderOnceThenItsAttemptsInOrderAndListsTheirBucketKeysInTheSameOrder() {
         var bucket = new BucketLimit(10, 5, Duration.ofSeconds(1));
         var first = ReserveScriptCall.Attempt.of(REQUEST.behind(bucket), true);
-        var second = ReserveScriptCall.Attempt.of(request("t2", "bob"), true);
+        var second = ReserveScriptCall.Attempt.of(request("t2", "bob").behind(bucket), true);
         var third = ReserveScriptCall.Attempt.of(request("t3", "cat").behind(bucket), true);
         List<ReserveScriptCall.Attempt> batch = List.of(first, second, third);
 
-        assertThat(ReserveScriptCall.keys(batch)).hasSize(10).endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:cat");
+        assertThat(ReserveScriptCall.keys(batch)).hasSize(11)
+                .endsWith("fs:{sale}:rl:alice", "fs:{sale}:rl:bob", "fs:{sale}:rl:cat");
         String[] args = ReserveScriptCall.arguments(batch);
-        var expected = new ArrayList<>(List.of("sale"));
+        var expected = new ArrayList<>(first.header());
         batch.forEach(attempt -> expected.addAll(List.of(attempt.arguments())));
-        assertThat(args).as("the sale, then each attempt's block as its caller encoded it").containsExactly(
+        assertThat(args).as("the header, then each attempt's block as its caller encoded it").containsExactly(
                 expected.toArray(String[]::new));
         assertThat(first.arguments()).hasSize(ReserveScriptCall.ATTEMPT_ARGUMENTS);
-        assertThat(args[1]).isEqualTo("sale.t1");
-        assertThat(args[1 + 2 * ReserveScriptCall.ATTEMPT_ARGUMENTS]).isEqualTo("sale.t3");
-        assertThat(List.of(first.arguments()[3], first.arguments()[4], first.arguments()[5]))
-                .as("Redis TIME judges the window and stamps the reservation").containsOnly("");
-        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false).arguments()[5]).as("the request's instant stamps it")
-                .isEqualTo(ReservationRecord.pack(AT));
+        assertThat(first.header()).hasSize(ReserveScriptCall.HEADER_ARGUMENTS);
+        assertThat(args[ReserveScriptCall.HEADER_ARGUMENTS]).isEqualTo("sale.t1");
+        assertThat(args[ReserveScriptCall.HEADER_ARGUMENTS + 2 * ReserveScriptCall.ATTEMPT_ARGUMENTS])
+                .isEqualTo("sale.t3");
+        assertThat(first.header().get(1)).as("Redis TIME judges the window and stamps the reservation").isEmpty();
+        assertThat(ReserveScriptCall.Attempt.of(REQUEST, false).arguments()).as("the request's instant stamps it")
+                .endsWith(ReservationRecord.pack(AT));
+    }
+
+    @Test
+    void attemptsOfAnotherClockOrBucketDoNotShareACall_attemptsOfAnotherInstantDo() {
+        var bucket = new BucketLimit(10, 5, Duration.ofSeconds(1));
+        var byRedis = ReserveScriptCall.Attempt.of(REQUEST, true);
+        var sameByRedis = ReserveScriptCall.Attempt.of(request("t2", "bob"), true);
+        var behindABucket = ReserveScriptCall.Attempt.of(request("t3", "cat").behind(bucket), true);
+        var byTheRequest = ReserveScriptCall.Attempt.of(REQUEST, false);
+        var aMomentLater = ReserveScriptCall.Attempt.of(new ReservationRequest(ReservationId.of(ACTIVITY, "t4"),
+                new BuyerId("dan"), new RequestId("r-4"), REQUEST.lines(), AT.plusNanos(1)), false);
+
+        assertThat(byRedis.sharesCallWith(sameByRedis)).isTrue();
+        assertThat(byRedis.sharesCallWith(behindABucket)).isFalse();
+        assertThat(byRedis.sharesCallWith(byTheRequest)).isFalse();
+        assertThat(byTheRequest.sharesCallWith(aMomentLater)).as("each carries its own instant").isTrue();
+        assertThatThrownBy(() -> ReserveScriptCall.arguments(List.of(byRedis, behindABucket)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("share its header");
     }
 
     @Test
