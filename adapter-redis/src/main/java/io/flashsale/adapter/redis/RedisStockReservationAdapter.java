@@ -120,10 +120,10 @@ public final class RedisStockReservationAdapter
     private static final long WARM_UP_DROP_UNFINISHED = 2;
     private static final long WARM_UP_BUCKETS_LEFT = 3;
     /**
-     * Calls that may answer {@link #WARM_UP_BUCKETS_LEFT}: warm_up.lua looks at 512 buckets a call, so the most a sale
-     * has (8,192, ADR 0100) take 16; twice that leaves room for a look begun again after the sale's meta went.
+     * Calls that may answer {@link #WARM_UP_BUCKETS_LEFT}: warm_up.lua looks at 256 buckets a call, so the most a sale
+     * has (8,192, ADR 0100) take 32; twice that leaves room for a look begun again after the sale's meta went.
      */
-    private static final int WARM_UP_LOOKS = 32;
+    private static final int WARM_UP_LOOKS = 64;
 
     @Override
     public List<SkuStock> warmUp(Activity activity) {

@@ -35,11 +35,12 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 class RedisWarmUpIndexLookIT {
 
     /** Buckets warm_up.lua looks at in one call. */
-    private static final int PAGE = 512;
+    private static final int PAGE = 256;
     /** Keys a call looks up besides its page: meta's fields, the drop marker, the filter, the single hash. */
     private static final int BESIDES_THE_PAGE = 16;
-    /** 1,024 buckets: two pages. */
-    private static final int TWO_PAGES_OF_UNITS = 32_768;
+    /** Buckets of a sale of {@link #TWO_PAGES_OF_UNITS}: two pages, 32 units a bucket. */
+    private static final int TWO_PAGES = 2 * PAGE;
+    private static final int TWO_PAGES_OF_UNITS = 32 * TWO_PAGES;
 
     private final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     private final LuaScript warmUp = LuaScript.load(redis, "warm_up");
@@ -72,7 +73,7 @@ class RedisWarmUpIndexLookIT {
     void givenALossThatTookMetaWhileOnlyLaterPagesHoldEntries_whenWarmedUp_thenTheKeptFilterStaysAndRetriesReplay() {
         try (var fixture = new OutboxFixture()) {
             Activity sale = fixture.warmedUpSale("kept", TWO_PAGES_OF_UNITS);
-            List<ReservationRequest> accepted = reservedInBuckets(fixture, sale, PAGE + 1, 1_024);
+            List<ReservationRequest> accepted = reservedInBuckets(fixture, sale, PAGE + 1, TWO_PAGES);
             loseMetaAndLedger(sale);
 
             fixture.stock.warmUp(sale);
@@ -87,7 +88,7 @@ class RedisWarmUpIndexLookIT {
     void givenALossThatTookMetaAndTheFilterWhileOnlyLaterPagesHoldEntries_whenWarmedUp_thenNoEmptyFilterIsMade() {
         try (var fixture = new OutboxFixture()) {
             Activity sale = fixture.warmedUpSale("lost", TWO_PAGES_OF_UNITS);
-            List<ReservationRequest> accepted = reservedInBuckets(fixture, sale, PAGE + 1, 1_024);
+            List<ReservationRequest> accepted = reservedInBuckets(fixture, sale, PAGE + 1, TWO_PAGES);
             loseMetaAndLedger(sale, RedisKeys.acceptedRequests(sale.id()));
 
             fixture.stock.warmUp(sale);
@@ -171,7 +172,7 @@ class RedisWarmUpIndexLookIT {
         return keys;
     }
 
-    /** Three keyed reservations whose request entries are in buckets first .. last of the sale's 1,024. */
+    /** Three keyed reservations whose request entries are in buckets first .. last of the sale's two pages. */
     private static List<ReservationRequest> reservedInBuckets(OutboxFixture fixture, Activity sale, int first,
                                                               int last) {
         List<ReservationRequest> made = new ArrayList<>();
@@ -186,7 +187,7 @@ class RedisWarmUpIndexLookIT {
         return made;
     }
 
-    /** An order MySQL holds whose request entry is in buckets first .. last of the sale's 1,024. */
+    /** An order MySQL holds whose request entry is in buckets first .. last of the sale's two pages. */
     private static Order orderInBuckets(Activity sale, int first, int last) {
         for (int i = 0; ; i++) {
             var buyer = new BuyerId("buyer-" + i);
@@ -201,7 +202,7 @@ class RedisWarmUpIndexLookIT {
     }
 
     private static boolean inBuckets(BuyerId buyer, RequestId requestId, int first, int last) {
-        int bucket = RedisKeys.requestBucketOf(RedisKeys.requestField(buyer, requestId), 1_024);
+        int bucket = RedisKeys.requestBucketOf(RedisKeys.requestField(buyer, requestId), TWO_PAGES);
         return bucket >= first && bucket <= last;
     }
 }
