@@ -30,8 +30,7 @@ def main():
     server = instructions.Callgrind()
     redis = server.redis
     try:
-        redis.call('EVAL', cost.compose(lua, 'warm_up'), 5, key('meta'), key('stock'), key('requests'), key('keys'),
-                   key('drop'), *cost.warm_up_arguments(lua, int(time.time()), 10 * n, BITS, HASHES))
+        cost.warm_up(redis, lua, key, int(time.time()), 10 * n, BITS, HASHES)
         script = open(lua + '/reserve.lua').read()
         buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))

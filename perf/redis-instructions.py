@@ -115,9 +115,7 @@ def main():
     redis = server.redis
     try:
         now = int(time.time())
-        redis.call('EVAL', cost.compose(lua, 'warm_up'), 5, key('meta'), key('stock'), key('requests'),
-                   key('keys'), key('drop'),
-                   *cost.warm_up_arguments(lua, now, reservations + WARM_ROUND, bits, hashes))
+        cost.warm_up(redis, lua, key, now, reservations + WARM_ROUND, bits, hashes)
         redis.call('XGROUP', 'CREATE', key('outbox'), 'relays', '0', 'MKSTREAM')
         request_buckets = int(redis.call('HGET', key('meta'), 'requestBuckets') or 0)
         shas = {name: redis.call('SCRIPT', 'LOAD', cost.compose(lua, name))

@@ -151,6 +151,17 @@ def warm_up_arguments(lua, now, units, bits, hashes):
     return [now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes] + paused + ['unit', units, 1, 1]
 
 
+def warm_up(redis, lua, key, now, units, bits, hashes):
+    """Loads the sale with warm_up.lua, calling it again while it answers 3 (buckets of the request index left to look
+    at, ADR 0106), as the adapter does; older scripts answer at once."""
+    keys = [key(part) for part in ('meta', 'stock', 'requests', 'keys', 'drop')]
+    script = compose(lua, 'warm_up')
+    reply = redis.call('EVAL', script, len(keys), *keys, *warm_up_arguments(lua, now, units, bits, hashes))
+    while reply == 3:
+        reply = redis.call('EVAL', script, len(keys), *keys, *warm_up_arguments(lua, now, units, bits, hashes))
+    return reply
+
+
 def request_bucket(field, buckets):
     """The request entry's bucket (1-based), as RedisKeys.requestBucketOf computes it (ADR 100)."""
     return str(int.from_bytes(hashlib.sha1(field.encode()).digest()[0:4], 'big') % buckets + 1)
@@ -176,8 +187,7 @@ def main():
     now = int(time.time())
     # One SKU "unit" of 10^8 units in one segment, limit 1, a filter of 2^21 bits and 5 hashes, open for the hour.
     bits, hashes = 1 << 21, 5
-    redis.call('EVAL', compose(lua, 'warm_up'), 5, key('meta'), key('stock'), key('requests'),
-               key('keys'), key('drop'), *warm_up_arguments(lua, now, 100000000, bits, hashes))
+    warm_up(redis, lua, key, now, 100000000, bits, hashes)
     script = open(lua + '/reserve.lua').read()
     # Since ADR 83 the adapter hashes each request key into the filter (three more arguments per attempt); HASH=lua
     # leaves it to the script, as for a sale whose filter shape the adapter does not know.

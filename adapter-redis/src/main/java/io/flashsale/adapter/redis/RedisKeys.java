@@ -33,6 +33,8 @@ import java.util.List;
  *                              skus          SKU ids in item order, comma-separated
  *                              requestBuckets the request index's bucket count, fixed by warm_up.lua from the
  *                                            sale's units for its life (ADR 0100); absent: the single hash
+ *                              requestBucketsChecked n: buckets 1 .. n found absent by a warm-up that looks at
+ *                                            them a page a call (ADR 0106); gone once the sale is loaded
  *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight
  *                                            index (reconciliation then reads those instead of every record)
  * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold

@@ -118,6 +118,12 @@ public final class RedisStockReservationAdapter
     }
 
     private static final long WARM_UP_DROP_UNFINISHED = 2;
+    private static final long WARM_UP_BUCKETS_LEFT = 3;
+    /**
+     * Calls that may answer {@link #WARM_UP_BUCKETS_LEFT}: warm_up.lua looks at 256 buckets a call, so the most a sale
+     * has (8,192, ADR 0100) take 32; twice that leaves room for a look begun again after the sale's meta went.
+     */
+    private static final int WARM_UP_LOOKS = 64;
 
     @Override
     public List<SkuStock> warmUp(Activity activity) {
@@ -131,15 +137,24 @@ public final class RedisStockReservationAdapter
 
     /**
      * warm_up.lua's reply; an archive's or a rebuild's drop of the request index left unfinished (ADR 0102) is finished
-     * first, then the sale loaded.
+     * first, and while the script has buckets of the request index left to look at (ADR 0106) it is called again, then
+     * the sale loaded.
      */
     private long loadedNow(Activity activity) {
-        long loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER,
-                WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
-        for (int tries = 0; loadedNow == WARM_UP_DROP_UNFINISHED && tries < 3; tries++) {
-            drop.finish(activity.id());
-            loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER,
-                    WarmUpScriptCall.keys(activity), WarmUpScriptCall.arguments(activity));
+        String[] keys = WarmUpScriptCall.keys(activity);
+        String[] arguments = WarmUpScriptCall.arguments(activity);
+        long loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER, keys, arguments);
+        int drops = 0;
+        int looks = 0;
+        while (loadedNow == WARM_UP_DROP_UNFINISHED && drops < 3
+                || loadedNow == WARM_UP_BUCKETS_LEFT && looks < WARM_UP_LOOKS) {
+            if (loadedNow == WARM_UP_DROP_UNFINISHED) {
+                drops++;
+                drop.finish(activity.id());
+            } else {
+                looks++;
+            }
+            loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER, keys, arguments);
         }
         return loadedNow;
     }
