@@ -84,7 +84,7 @@ public final class CapacityModel {
 
     /** This machine class's figures (2 cores), from docs/performance.md and docs/order-pipeline.md. */
     public static UnitCosts measuredHere() {
-        return new UnitCosts(196, 59, 500, 91.4, 57, 5_000, 2_700, 149);
+        return new UnitCosts(196, 59, 500, 91.4, 57, 5_000, 2_700, 103);
     }
 
     public static void main(String[] args) {

@@ -50,7 +50,7 @@ class CapacityModelTest {
         assertThat(plan.partitions()).isEqualTo(62);
         // database: 100,000 orders over 5,000 x 0.6 a node
         assertThat(plan.databaseNodes()).isEqualTo(34);
-        assertThat(plan.redisGigabytesSold()).isCloseTo(1.49, within(0.01));
+        assertThat(plan.redisGigabytesSold()).isCloseTo(1.03, within(0.01));
     }
 
     @Test
