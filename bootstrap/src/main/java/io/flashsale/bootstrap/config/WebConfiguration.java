@@ -11,6 +11,7 @@ import io.flashsale.adapter.web.PipelineFigures;
 import io.flashsale.adapter.web.ProblemErrorReportValve;
 import io.flashsale.adapter.web.ReadableAcceptHeader;
 import io.flashsale.adapter.web.RequestBodyLimitFilter;
+import io.flashsale.adapter.web.UnreadableAcceptFilter;
 import io.flashsale.adapter.web.ResponseEntityWriter;
 import io.flashsale.adapter.web.security.AdminAuthorizationInterceptor;
 import io.flashsale.adapter.web.security.AdminGate;
@@ -145,6 +146,14 @@ public class WebConfiguration implements WebMvcConfigurer {
         var registration = new FilterRegistrationBean<>(
                 new RequestBodyLimitFilter(limits.maxRequestBodySize().toBytes(), problems));
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Before anything reads the Accept header: one Spring's parser cannot read is handed on as a stand-in. */
+    @Bean
+    FilterRegistrationBean<UnreadableAcceptFilter> unreadableAcceptFilter() {
+        var registration = new FilterRegistrationBean<>(new UnreadableAcceptFilter());
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
         return registration;
     }
 

@@ -50,16 +50,20 @@ class HttpProtocolIT extends ApiTestBase {
 
     /**
      * Found by the fuzzer: with negotiation, an Accept header it could not parse got the status and no body; and one
-     * Spring's parser fails on with an IndexOutOfBoundsException (an unterminated quote) got a 500.
+     * Spring's parser fails on with an IndexOutOfBoundsException (an unterminated quote) got a 500; so did such a
+     * header on a path no controller maps ({@code "/r1372R}), where Spring Boot's welcome-page mapping parses it.
      */
     @Test
     void givenAnAcceptHeaderThatIsUnparseableOrNamesOtherTypes_whenRefused_thenTheProblemIsStillProblemJson() {
         String id = openSale(1, item("sku-a", 10));
-        for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;", "\"a/n"}) {
+        for (String accept : new String[] {"/api+v1", "text/html", "application/xml;q=1", "*/*;;", "\"a/n",
+                "\"/r1372R"}) {
             assertProblem(get("/api/v1/reservations/" + id + ".x/cancellation", buyerHeader(), signedIn("alice"),
                     "Accept", accept),
                     405, "METHOD_NOT_ALLOWED");
             assertProblem(get("/api/v1/activities/no-such-sale", "Accept", accept), 404, "ACTIVITY_NOT_FOUND");
+            assertProblem(get("/api/v1/activities/", "Authorization", "Bearer " + ADMIN_TOKEN, "Accept", accept),
+                    404, "NOT_FOUND");
         }
         assertThat(ledger(id, "sku-a")).containsExactly(10, 0, 0);
     }
