@@ -108,6 +108,11 @@ class RecoveryGateIT extends PipelineTestBase {
     private Map<String, String> lostWithABacklogInKafka(String id, Runnable beforeTheLoss, Runnable meanwhile) {
         ActivityId activity = new ActivityId(id);
         MessageListenerContainer consumer = listeners.getListenerContainer(ReservationOrderListener.LISTENER_ID);
+        // Stopped only once it holds its partitions: the previous test restarted it, and consumers stopped while still
+        // joining their group left members the broker waited out for a session timeout before the next start got a
+        // partition (2026-12-06 12:06 UTC in CI: the backlog's orders came about a minute after the restart).
+        await().atMost(CONSUMER_REJOINED_WITHIN).pollInterval(Duration.ofMillis(100))
+                .until(() -> assignedPartitions() == PARTITIONS);
         consumer.stop();
         try {
             Map<String, String> backlog = reserveOneEach(id, BACKLOG);
@@ -121,10 +126,7 @@ class RecoveryGateIT extends PipelineTestBase {
         }
     }
 
-    /**
-     * The consumer stopped for the backlog rejoins its group first: on a loaded CI machine that rejoin has taken over
-     * 30 s (2026-12-06 12:06 UTC, every order placed about a minute after the restart), so the orders get longer.
-     */
+    /** The consumer restarted for the backlog rejoins its group before it places anything. */
     private void awaitOrders(Map<String, String> backlog) {
         await().atMost(CONSUMER_REJOINED_WITHIN).untilAsserted(() -> backlog.keySet().forEach(reservation ->
                 assertThat(orders.find(new ReservationId(reservation))).as(reservation).isPresent()));
