@@ -147,16 +147,26 @@ def main():
                 if not read:
                     return
                 for entry_id, fields in read[0][1]:
-                    life['entries'].append((entry_id, dict(zip(fields[::2], fields[1::2]))['reservationId']))
+                    # One entry a reserve call, each reservation id a field (ADR 0107), or one entry a reservation
+                    # with its id in the field reservationId (the scripts before it).
+                    body = dict(zip(fields[::2], fields[1::2]))
+                    ids = [body['reservationId']] if 'reservationId' in body else fields[::2]
+                    life['entries'] += [(entry_id, reservation) for reservation in ids]
 
         def acknowledge():
             entries = life['entries']
-            for first in range(0, len(entries), ACK_BATCH):
+            first = 0
+            while first < len(entries):
                 chunk = entries[first:first + ACK_BATCH]
-                args = ['relays', len(chunk)] + [entry_id for entry_id, _ in chunk]
+                # An entry's reservations are acknowledged in one call, as the adapter does (ADR 0107).
+                while first + len(chunk) < len(entries) and entries[first + len(chunk)][0] == chunk[-1][0]:
+                    chunk.append(entries[first + len(chunk)])
+                entry_ids = list(dict.fromkeys(entry_id for entry_id, _ in chunk))
+                args = ['relays', len(entry_ids)] + entry_ids
                 for offset, (_, reservation) in enumerate(chunk):
                     args += [reservation, '0:%d' % (first + offset)]
                 redis.call('EVALSHA', shas['acknowledge'], 2, key('outbox'), key('reservations'), *args)
+                first += len(chunk)
 
         def settle(ids=None):
             ids = life['ids'] if ids is None else ids

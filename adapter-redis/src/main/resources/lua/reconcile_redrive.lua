@@ -25,9 +25,8 @@ local window = tonumber(ARGV[3] or '0')
 if r.redrivenAt and window > 0 and now - tonumber(r.redrivenAt) < window then
     return 0
 end
--- The entry reserve.lua writes: the record as it was accepted (ADR 0105).
-redis.call('XADD', outbox, '*', 'reservationId', id, 'record', fs_record_reserved(r.buyer, r.requestId, r.lines,
-    r.reservedAt))
+-- An entry as reserve.lua writes it, of this one reservation: the record as it was accepted (ADR 0105, ADR 0107).
+fs_outbox_add(outbox, { id, fs_record_reserved(r.buyer, r.requestId, r.lines, r.reservedAt) })
 r.redrivenAt, r.pos = string.format('%.0f', now), nil
 fs_record_write(reservations, id, r)
 return 1

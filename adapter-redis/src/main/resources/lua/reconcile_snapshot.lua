@@ -38,12 +38,7 @@ end
 local waiting = {}
 local function collect(entries)
     for _, entry in ipairs(entries) do
-        local body = entry[2]
-        for i = 1, #body, 2 do
-            if body[i] == 'reservationId' then
-                waiting[#waiting + 1] = body[i + 1]
-            end
-        end
+        fs_outbox_entry_ids(entry[2], waiting)
     end
 end
 if redis.call('EXISTS', outbox) == 1 then

@@ -291,6 +291,35 @@ local function fs_outbox_drained(outbox, group)
     return #redis.call('XRANGE', outbox, '(' .. lastDelivered, '+', 'COUNT', 1) == 0
 end
 
+-- Appends `fields`, reservation ids alternating with their records as accepted, to the outbox as one entry (ADR 0107:
+-- one entry a reserve call; a reservation id always holds a dot, so it is never a field name of the older shapes),
+-- or as several when they are more than one unpack takes. Nothing for an empty list.
+local function fs_outbox_add(outbox, fields)
+    for first = 1, #fields, FS_ARGUMENTS_PER_CALL do
+        redis.call('XADD', outbox, '*', unpack(fields, first, math.min(#fields, first + FS_ARGUMENTS_PER_CALL - 1)))
+    end
+end
+
+-- Adds the reservation ids an outbox entry's fields (a flat list of names and values) announce to `into`, whatever
+-- shape wrote it: every name of an entry of ADR 0107, the `reservationId` value of the older ones.
+local function fs_outbox_entry_ids(body, into)
+    local older = false
+    for i = 1, #body, 2 do
+        if body[i] == 'reservationId' then
+            into[#into + 1] = body[i + 1]
+            older = true
+        end
+    end
+    if not older then
+        for i = 1, #body, 2 do
+            if string.find(body[i], '.', 1, true) then
+                into[#into + 1] = body[i]
+            end
+        end
+    end
+    return into
+end
+
 -- ---- Rate limits ----
 
 -- Takes one token from a rate-limit bucket (ADR 0048, folded into reserve.lua by ADR 0060). The bucket is kept as

@@ -74,9 +74,10 @@ import java.util.List;
  *                              before it existed has none. Positions: {@code internal.AcceptedRequestsFilter}
  * fs:{a}:inflight      hash    &lt;id&gt; -&gt; "1" for every reservation MySQL has not settled yet: RESERVED, FAILED
  *                              until its units are back, CANCELLED by the buyer until MySQL recorded it
- * fs:{a}:outbox        stream  one entry per accepted reservation: reservationId and record, the reservation's
- *                              record as {@link ReservationRecord} reads it (ADR 105); entries of older versions hold
- *                              reservationId, buyerId, requestId, lines and reservedAt (packed, exact), or also
+ * fs:{a}:outbox        stream  one entry per reserve call: each reservation it accepted as a field, its id, whose
+ *                              value is its record as {@link ReservationRecord} reads it (ADR 107); entries of older
+ *                              versions hold one reservation: reservationId and record (ADR 105), or reservationId,
+ *                              buyerId, requestId, lines and reservedAt (packed, exact), or also
  *                              type=reserved, activityId, at (epoch millis) and reservedAt as ISO-8601
  *                              ({@code internal.OutboxEntryDecoder} reads them all, ADR 68);
  *                              read by the consumer group {@value #OUTBOX_GROUP}, trimmed only below what every
@@ -120,6 +121,10 @@ public final class RedisKeys {
     /** The consumer group every relay reads the outbox streams with. */
     public static final String OUTBOX_GROUP = "relays";
 
+    /*
+     * The field names of the outbox's older shapes, an entry a reservation, which OutboxEntryDecoder still reads; since
+     * ADR 107 an entry's fields are its reservations' ids, each with its record.
+     */
     public static final String OUTBOX_TYPE = "type";
     public static final String OUTBOX_TYPE_RESERVED = "reserved";
     public static final String OUTBOX_RESERVATION_ID = "reservationId";

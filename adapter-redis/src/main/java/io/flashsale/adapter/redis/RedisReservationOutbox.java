@@ -125,25 +125,35 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         acknowledge(activityId, entries, List.of());
     }
 
-    /** Positions, when given, are recorded on the reservations' records in the step that acknowledges them. */
+    /**
+     * Positions, when given, are recorded on the reservations' records in the step that acknowledges them. The
+     * reservations of one store entry (ADR 107: one per reserve call) go in one script call, so none of them is out of
+     * the outbox before every one has its position.
+     */
     @Override
     public void acknowledge(ActivityId activityId, List<OutboxEntry> entries, List<EventPosition> positions) {
         if (!positions.isEmpty() && positions.size() != entries.size()) {
             throw new IllegalArgumentException(positions.size() + " positions for " + entries.size() + " entries");
         }
         String[] keys = {RedisKeys.outbox(activityId), RedisKeys.reservations(activityId)};
-        for (int from = 0; from < entries.size(); from += ACKNOWLEDGE_CHUNK) {
+        int from = 0;
+        while (from < entries.size()) {
             int to = Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK);
-            List<OutboxEntry> chunk = entries.subList(from, to);
-            var args = new ArrayList<String>(chunk.size() * 3 + 2);
+            while (to < entries.size() && entries.get(to).entryId().equals(entries.get(to - 1).entryId())) {
+                to++;
+            }
+            var entryIds = new LinkedHashSet<String>();
+            entries.subList(from, to).forEach(entry -> entryIds.add(entry.entryId()));
+            var args = new ArrayList<String>(entryIds.size() + (to - from) * 2 + 2);
             args.add(RedisKeys.OUTBOX_GROUP);
-            args.add(Integer.toString(chunk.size()));
-            chunk.forEach(entry -> args.add(entry.entryId()));
+            args.add(Integer.toString(entryIds.size()));
+            args.addAll(entryIds);
             for (int i = from; i < to && !positions.isEmpty(); i++) {
                 args.add(entries.get(i).reservation().id().value());
                 args.add(positions.get(i).toString());
             }
             acknowledge.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
+            from = to;
         }
     }
 
@@ -199,7 +209,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         var entries = new ArrayList<OutboxEntry>(messages.size());
         for (StreamMessage<String, String> message : messages) {
             try {
-                entries.add(OutboxEntryDecoder.decode(activityId, message.getId(), message.getBody()));
+                entries.addAll(OutboxEntryDecoder.decodeAll(activityId, message.getId(), message.getBody()));
             } catch (IllegalArgumentException malformed) {
                 LOG.log(Level.ERROR, "outbox entry left pending with relay " + relay
                         + " until repaired (XPENDING / XRANGE " + RedisKeys.outbox(activityId) + "): "

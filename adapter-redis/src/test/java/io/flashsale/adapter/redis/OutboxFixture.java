@@ -1,5 +1,7 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -12,6 +14,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
@@ -58,6 +61,29 @@ final class OutboxFixture implements AutoCloseable {
         return stock.reserve(request) instanceof ReservationOutcome.Reserved(Reservation reservation) ? reservation : null;
     }
 
+    /**
+     * One unit for each buyer of these names, all in one call of the reserve script, as the adapter sends the attempts
+     * that queued together (ADR 68); every one must be reserved.
+     */
+    List<Reservation> reserveInOneCall(ActivityId activityId, String... buyers) {
+        var requests = new ArrayList<ReservationRequest>();
+        for (String buyer : buyers) {
+            requests.add(new ReservationRequest(ReservationId.of(activityId, UUID.randomUUID().toString().replace("-", "")),
+                    new BuyerId(buyer), new RequestId("k-" + buyer), List.of(new ReservationLine(SKU, 1)), Instant.now()));
+        }
+        List<ReserveScriptCall.Attempt> batch = requests.stream()
+                .map(request -> ReserveScriptCall.Attempt.of(request, true)).toList();
+        List<Object> replies = LuaScript.load(redis, "reserve").run(redis, ScriptOutputType.MULTI,
+                ReserveScriptCall.keys(batch), ReserveScriptCall.arguments(batch));
+        var accepted = new ArrayList<Reservation>();
+        for (int i = 0; i < requests.size(); i++) {
+            ReservationOutcome outcome = ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, i), requests.get(i));
+            assertThat(outcome).as("attempt of " + buyers[i]).isInstanceOf(ReservationOutcome.Reserved.class);
+            accepted.add(((ReservationOutcome.Reserved) outcome).reservation());
+        }
+        return accepted;
+    }
+
     List<Reservation> reserveEach(ActivityId activityId, int buyers) {
         var accepted = new ArrayList<Reservation>();
         for (int b = 0; b < buyers; b++) {
@@ -71,6 +97,11 @@ final class OutboxFixture implements AutoCloseable {
     long pending(ActivityId activityId) {
         return redis.exists(RedisKeys.outbox(activityId)) == 0 ? 0
                 : redis.xpending(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP).getCount();
+    }
+
+    /** The reservations the outbox's entries hold (an entry holds those of one reserve call, ADR 107). */
+    long reservationsIn(ActivityId activityId) {
+        return OutboxReservations.ids(redis, activityId).size();
     }
 
     long length(ActivityId activityId) {

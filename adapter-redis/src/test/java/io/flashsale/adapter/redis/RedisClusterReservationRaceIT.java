@@ -2,6 +2,8 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.domain.activity.ActivityId;
 
+import java.util.List;
+
 /** The race of {@link RedisReservationRaceIT} on a 3-master Redis Cluster: the same exact figures. */
 class RedisClusterReservationRaceIT extends RedisReservationRaceIT {
 
@@ -11,8 +13,8 @@ class RedisClusterReservationRaceIT extends RedisReservationRaceIT {
     }
 
     @Override
-    long outboxLength(ActivityId activityId) {
-        return SharedRedisCluster.connection().sync().xlen(RedisKeys.outbox(activityId));
+    List<String> outboxReservations(ActivityId activityId) {
+        return OutboxReservations.ids(SharedRedisCluster.connection().sync(), activityId);
     }
 
     @Override

@@ -2,7 +2,9 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReservationLines;
+import io.flashsale.application.order.port.out.EventPosition;
 import io.flashsale.application.order.port.out.OutboxEntry;
+import io.flashsale.testsupport.CommandStats;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -344,7 +346,7 @@ class RedisReservationOutboxIT {
     }
 
     @Test
-    void theOutboxEntryCarriesTheIdAndTheRecordAsAcceptedAndNothingElse() {
+    void theOutboxEntryCarriesTheIdWithItsRecordAsAcceptedAndNothingElse() {
         Activity sale = fixture.warmedUpSale("nanos", 1);
         Reservation reservation = fixture.reserve(sale.id(), "alice");
 
@@ -352,7 +354,63 @@ class RedisReservationOutboxIT {
 
         assertThat(entry.reservation()).isEqualTo(reservation);
         assertThat(redis.xrange(RedisKeys.outbox(sale.id()), Range.create("-", "+")).getFirst().getBody())
-                .containsOnly(entry(RedisKeys.OUTBOX_RESERVATION_ID, reservation.id().value()),
-                        entry(RedisKeys.OUTBOX_RECORD, ReservationRecord.of(reservation).encode()));
+                .containsOnly(entry(reservation.id().value(), ReservationRecord.of(reservation).encode()));
+    }
+
+    @Test
+    void givenOneCallThatAcceptedThree_whenRelayed_thenTheyComeTogetherUnderOneEntryAndLeaveTogetherWithTheirPositions() {
+        Activity sale = fixture.warmedUpSale("together", 10);
+        List<Reservation> accepted = fixture.reserveInOneCall(sale.id(), "ann", "bob", "cat");
+        assertThat(fixture.length(sale.id())).as("one entry for the call").isEqualTo(1);
+
+        List<OutboxEntry> read = outbox.readNew(sale.id(), "r1", 1);
+
+        assertThat(reservationsOf(read)).containsExactlyElementsOf(accepted);
+        assertThat(idsOf(read)).containsOnly(streamIds(sale.id()).getFirst());
+        outbox.acknowledge(sale.id(), read, List.of(new EventPosition(0, 7), new EventPosition(1, 8),
+                new EventPosition(2, 9)));
+        assertThat(fixture.pending(sale.id())).isZero();
+        assertThat(fixture.length(sale.id())).isZero();
+        assertThat(accepted).extracting(reservation -> ReservationRecord.read(
+                        redis.hget(RedisKeys.reservations(sale.id()), reservation.id().value())).orElseThrow().position())
+                .containsExactly(new EventPosition(0, 7), new EventPosition(1, 8), new EventPosition(2, 9));
+    }
+
+    @Test
+    void givenAnEntryAcrossTheAcknowledgementsChunk_whenAcknowledged_thenOneScriptCallTakesItWithEveryPosition() {
+        Activity sale = fixture.warmedUpSale("across", PagedReads.PAGE + 2);
+        List<Reservation> accepted = new ArrayList<>(fixture.reserveEach(sale.id(), PagedReads.PAGE - 1));
+        accepted.addAll(fixture.reserveInOneCall(sale.id(), "ann", "bob", "cat"));
+        List<OutboxEntry> read = outbox.readNew(sale.id(), "r1", PagedReads.PAGE);
+        assertThat(read).hasSize(PagedReads.PAGE + 2);
+        var positions = new ArrayList<EventPosition>();
+        for (int i = 0; i < read.size(); i++) {
+            positions.add(new EventPosition(0, i));
+        }
+
+        Map<String, Long> before = CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.outbox(sale.id())));
+        outbox.acknowledge(sale.id(), read, positions);
+        Map<String, Long> calls = CommandStats.between(before,
+                CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.outbox(sale.id()))));
+
+        assertThat(calls).as("the last entry's three reservations are not split over two steps")
+                .containsEntry("evalsha", 1L);
+        assertThat(fixture.length(sale.id())).isZero();
+        for (int i = 0; i < accepted.size(); i++) {
+            assertThat(ReservationRecord.read(redis.hget(RedisKeys.reservations(sale.id()),
+                    accepted.get(i).id().value())).orElseThrow().position()).isEqualTo(new EventPosition(0, i));
+        }
+    }
+
+    @Test
+    void givenAnEntryOneOfWhoseReservationsCannotBeRead_thenNoneOfItIsRelayedAndItStaysPending() {
+        Activity sale = fixture.warmedUpSale("torn", 10);
+        Reservation good = fixture.reserve(sale.id(), "ann");
+        redis.del(RedisKeys.outbox(sale.id()));
+        redis.xadd(RedisKeys.outbox(sale.id()), Map.of(good.id().value(), ReservationRecord.of(good).encode(),
+                ReservationId.of(sale.id(), "broken").value(), "not a record"));
+
+        assertThat(outbox.readNew(sale.id(), "r1", 10)).isEmpty();
+        assertThat(fixture.pending(sale.id())).as("left for an operator, with the reservation beside it").isEqualTo(1);
     }
 }

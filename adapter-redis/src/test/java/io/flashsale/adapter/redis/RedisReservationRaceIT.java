@@ -84,8 +84,9 @@ class RedisReservationRaceIT {
         assertExactlyTheStockIsReservedAndTheFiguresAddUp(sale.id(), accepted);
         assertEveryBuyerHoldsWhatTheirAcceptedRequestsSayWithinTheLimits(sale.id(), accepted);
         assertRefusalsAreSellOutsOrLimitsAndReplaysPointAtTheAcceptedReservation(attempts, accepted);
-        assertThat(outboxLength(sale.id()))
-                .as("one outbox entry per accepted reservation").isEqualTo(accepted.size());
+        assertThat(outboxReservations(sale.id())).as("every accepted reservation in the outbox once")
+                .containsExactlyInAnyOrderElementsOf(accepted.stream().map(reservation -> reservation.id().value())
+                        .toList());
         for (Reservation reservation : accepted) {
             assertThat(adapter.findReservation(reservation.id())).contains(reservation);
         }
@@ -103,8 +104,8 @@ class RedisReservationRaceIT {
         return SharedRedis.adapter();
     }
 
-    long outboxLength(ActivityId activityId) {
-        return SharedRedis.connection().sync().xlen(RedisKeys.outbox(activityId));
+    List<String> outboxReservations(ActivityId activityId) {
+        return OutboxReservations.ids(SharedRedis.connection().sync(), activityId);
     }
 
     void forget(ActivityId activityId) {

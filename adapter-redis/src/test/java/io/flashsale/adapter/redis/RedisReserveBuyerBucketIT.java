@@ -109,7 +109,7 @@ class RedisReserveBuyerBucketIT {
         }
         assertThat(first.stock(sale).orElseThrow().getFirst().ledger().reserved()).isEqualTo(10);
         assertThat(first.holdings(sale, new BuyerId("hammering"))).containsEntry(PHONE, 10L);
-        assertThat(SharedRedis.commands().xlen(RedisKeys.outbox(sale))).isEqualTo(10);
+        assertThat(OutboxReservations.ids(SharedRedis.commands(), sale)).hasSize(10);
     }
 
     @Test
@@ -118,7 +118,7 @@ class RedisReserveBuyerBucketIT {
         assertThat(first.reserve(attempt("b", two))).isInstanceOf(ReservationOutcome.Reserved.class);
         assertThat(second.reserve(attempt("b", two))).isInstanceOf(ReservationOutcome.Reserved.class);
         var before = SharedRedis.commands();
-        long outbox = before.xlen(RedisKeys.outbox(sale));
+        List<String> outbox = OutboxReservations.ids(before, sale);
         long requests = RedisRequestIndex.size(before, sale);
         long reservations = before.hlen(RedisKeys.reservations(sale));
 
@@ -127,7 +127,7 @@ class RedisReserveBuyerBucketIT {
 
         assertThat(refused.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(500));
         assertThat(refused.capacity()).isEqualTo(2);
-        assertThat(before.xlen(RedisKeys.outbox(sale))).isEqualTo(outbox);
+        assertThat(OutboxReservations.ids(before, sale)).isEqualTo(outbox);
         assertThat(RedisRequestIndex.size(before, sale)).isEqualTo(requests);
         assertThat(before.hlen(RedisKeys.reservations(sale))).isEqualTo(reservations);
         assertThat(first.findReservation(refusedAttempt.id())).isEmpty();

@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.AcceptedRequestsFilter;
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptRefusedException;
@@ -203,7 +204,9 @@ class RedisReserveGroupCommitIT {
     private void assertEveryReservationHasItsRecordOutboxEntryAndInFlightEntry(List<Reservation> accepted) {
         Set<String> inOutbox = new HashSet<>();
         for (StreamMessage<String, String> entry : redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+"))) {
-            assertThat(inOutbox.add(entry.getBody().get("reservationId"))).as("one entry per reservation").isTrue();
+            for (String id : OutboxEntryDecoder.reservationIds(entry.getBody())) {
+                assertThat(inOutbox.add(id)).as("each reservation in one entry once").isTrue();
+            }
         }
         Set<String> inFlight = redis.hkeys(RedisKeys.inFlight(activityId)).stream().collect(HashSet::new, Set::add,
                 Set::addAll);
@@ -260,7 +263,9 @@ class RedisReserveGroupCommitIT {
                 .containsExactly(new StockLedger(10, 3, 0), new StockLedger(4, 1, 0));
         assertThat(adapter.holdings(activityId, bob.buyerId())).isEmpty();
         assertThat(RedisRequestIndex.entries(redis, activityId).keySet()).containsExactlyInAnyOrder("ann:k1", "cat:k1");
-        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(2);
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).as("one entry for the call").isEqualTo(1);
+        assertThat(OutboxEntryDecoder.reservationIds(redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+"))
+                .getFirst().getBody())).containsExactly(ann.id().value(), cat.id().value());
         assertThat(redis.hkeys(RedisKeys.inFlight(activityId)))
                 .containsExactlyInAnyOrder(ann.id().value(), cat.id().value());
     }
@@ -279,14 +284,14 @@ class RedisReserveGroupCommitIT {
                     .usingRecursiveComparison().ignoringFields("reservation.reservedAt")
                     .isEqualTo(new ReservationOutcome.Reserved(requests.get(i).toReservation()));
         }
-        // Per attempt: its request entry, its holding and its event; per batch: Redis TIME, one write per hash (the
-        // request index: one per bucket the batch reached, ADR 0100; a sale of 100 units has 4), one HINCRBY per moved
-        // counter of the SKU (available, reserved, held, version), the filter's header, then its words read and
-        // written (ADR 83).
+        // Per attempt: its request entry and its holding; per batch: Redis TIME, one write per hash (the request
+        // index: one per bucket the batch reached, ADR 0100; a sale of 100 units has 4), one HINCRBY per moved counter
+        // of the SKU (available, reserved, held, version), the filter's header, then its words read and written
+        // (ADR 83), and one outbox entry holding every reservation with its record, in the attempts' order (ADR 107).
         long buckets = requests.stream().map(request -> RedisKeys.requestKey(activityId, 4,
                 RedisKeys.requestField(request.buyerId(), request.requestId()))).distinct().count();
         assertThat(RedisRequestIndex.buckets(redis, activityId)).isEqualTo(4);
-        assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 1L).containsEntry("xadd", 40L)
+        assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 1L).containsEntry("xadd", 1L)
                 .containsEntry("hset", 3L + buckets).containsEntry("hincrby", 4L).containsEntry("bitfield", 3L);
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(new StockLedger(100, 40, 0));
@@ -294,9 +299,13 @@ class RedisReserveGroupCommitIT {
         assertThat(redis.hget(RedisKeys.stock(activityId), "b:held")).isEqualTo("40");
         assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(40);
         assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(40);
-        assertThat(redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")))
-                .extracting(entry -> entry.getBody().get("reservationId"))
+        List<StreamMessage<String, String>> outbox = redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+"));
+        assertThat(outbox).hasSize(1);
+        assertThat(outbox.getFirst().getBody().keySet())
                 .containsExactlyElementsOf(requests.stream().map(request -> request.id().value()).toList());
+        assertThat(outbox.getFirst().getBody().values()).containsExactlyElementsOf(
+                requests.stream().map(request -> redis.hget(RedisKeys.reservations(activityId), request.id().value()))
+                        .toList());
     }
 
     @Test
@@ -320,9 +329,24 @@ class RedisReserveGroupCommitIT {
         assertThat(RedisRequestIndex.size(redis, activityId)).isEqualTo(1_100);
         assertThat(redis.hlen(RedisKeys.holdings(activityId))).isEqualTo(1_100);
         assertThat(redis.hlen(RedisKeys.inFlight(activityId))).isEqualTo(1_100);
-        assertThat(redis.xlen(RedisKeys.outbox(activityId))).isEqualTo(1_100);
+        assertThat(redis.xlen(RedisKeys.outbox(activityId))).as("one entry for the call").isEqualTo(1);
+        assertThat(OutboxReservations.ids(redis, activityId)).hasSize(1_100);
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(new StockLedger(100_000, 1_100, 0));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenACallOfMoreReservationsThanOneOutboxEntryTakes_thenTheyGoInSeveralEntriesInOrderAndNoneIsLost() {
+        List<ReservationRequest> requests = oneUnitOfBEach(2_001);
+
+        reserveInOneCall(100_000, requests);
+
+        // An id and its record are two of lib/ledger.lua's FS_ARGUMENTS_PER_CALL (4,000) arguments an XADD takes.
+        assertThat(redis.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")))
+                .extracting(entry -> entry.getBody().size()).containsExactly(2_000, 1);
+        assertThat(OutboxReservations.ids(redis, activityId))
+                .containsExactlyElementsOf(requests.stream().map(request -> request.id().value()).toList());
     }
 
     @Test

@@ -120,8 +120,8 @@ class RedisWindowClockIT {
         }
         List<StreamMessage<String, String>> events = SharedRedis.commands()
                 .xrange(RedisKeys.outbox(open), Range.create("-", "+"));
-        assertThat(events).extracting(event -> ReservationRecord.decode(event.getBody().get(RedisKeys.OUTBOX_RECORD))
-                        .reservedAt())
+        assertThat(events).flatExtracting(event -> event.getBody().values()).extracting(record -> ReservationRecord
+                        .decode(record).reservedAt())
                 .as("the outbox events the order's deadline is counted from")
                 .containsExactly(ahead.reservation().reservedAt(), behind.reservation().reservedAt());
     }

@@ -1,5 +1,6 @@
 package io.flashsale.adapter.redis;
 
+import io.flashsale.adapter.redis.internal.OutboxEntryDecoder;
 import io.flashsale.application.order.port.out.EventPosition;
 import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.application.order.port.out.PendingRestore;
@@ -464,7 +465,7 @@ final class ReservationModelRun {
             assertThat(redis.cancelledAt(id)).as(where() + " cancelledAt " + id).isEqualTo(model.cancelledAt(id));
         }
         List<String> outbox = commands.xrange(RedisKeys.outbox(activityId), Range.create("-", "+")).stream()
-                .map(entry -> entry.getBody().get(RedisKeys.OUTBOX_RESERVATION_ID)).toList();
+                .flatMap(entry -> OutboxEntryDecoder.reservationIds(entry.getBody()).stream()).toList();
         assertThat(outbox).as(where() + " outbox").isEqualTo(outboxExpected);
         assertThat(RedisRequestIndex.entries(commands, activityId)).as(where() + " request index")
                 .isEqualTo(requestsExpected);

@@ -10,7 +10,7 @@ import java.time.Duration;
  * The outbox relay of this instance.
  *
  * @param enabled        false: this instance relays nothing (another one must), e.g. a pure order-consumer node
- * @param batchSize      entries per activity and pass
+ * @param batchSize      outbox entries per activity and pass (reserve calls of 1 to 64 reservations each, ADR 107)
  * @param staleAfter     how long an entry may stay pending with a relay before another relay takes it over
  * @param interval       the pause after a pass that found nothing to relay
  * @param failureBackoff the pause after a pass that failed (broker or Redis unreachable)

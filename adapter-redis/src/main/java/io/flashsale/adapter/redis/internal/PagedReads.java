@@ -149,9 +149,8 @@ public final class PagedReads {
             List<StreamMessage<String, String>> page = redis.xrange(outbox, range, Limit.from(PAGE));
             for (StreamMessage<String, String> entry : page) {
                 boolean unread = lastDelivered == null || compareIds(entry.getId(), lastDelivered) > 0;
-                String reservationId = entry.getBody().get("reservationId");
-                if (reservationId != null && (unread || pending.contains(entry.getId()))) {
-                    waiting.add(reservationId);
+                if (unread || pending.contains(entry.getId())) {
+                    waiting.addAll(OutboxEntryDecoder.reservationIds(entry.getBody()));
                 }
             }
             pace.after(started);

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -57,6 +58,53 @@ class OutboxEntryDecoderTest {
         body.put("at", Long.toString(RESERVED_AT.toEpochMilli()));
         body.put("reservedAt", RESERVED_AT.toString());
         return body;
+    }
+
+    /** The fields reserve.lua writes for one call's reservations: each id with its record (ADR 107). */
+    private static Map<String, String> writtenForOneCall() {
+        var body = new LinkedHashMap<String, String>();
+        body.put("sale-7.tok1", "R|alice|key-1|b:2,a:1|" + ReservationRecord.pack(RESERVED_AT));
+        body.put("sale-7.tok2", "R|bob|key-9|a:1|" + ReservationRecord.pack(RESERVED_AT.plusNanos(1)));
+        return body;
+    }
+
+    @Test
+    void anEntryOfOneCallBecomesItsReservationsInOrderSharingTheStreamPosition() {
+        List<OutboxEntry> entries = OutboxEntryDecoder.decodeAll(SALE, "1700000000000-5", writtenForOneCall());
+
+        assertThat(entries).extracting(OutboxEntry::entryId).containsOnly("1700000000000-5");
+        assertThat(entries).extracting(OutboxEntry::reservation).containsExactly(RESERVATION,
+                new Reservation(new ReservationId("sale-7.tok2"), SALE, new BuyerId("bob"), new RequestId("key-9"),
+                        List.of(new ReservationLine(new SkuId("a"), 1)), ReservationStatus.RESERVED,
+                        RESERVED_AT.plusNanos(1)));
+        assertThat(OutboxEntryDecoder.reservationIds(writtenForOneCall())).containsExactly("sale-7.tok1", "sale-7.tok2");
+    }
+
+    @Test
+    void everyShapeIsReadThroughDecodeAllAndNamesItsReservation() {
+        for (Map<String, String> body : List.of(written(), writtenAsTheRecord(), writtenByTheOlderVersion())) {
+            assertThat(OutboxEntryDecoder.decodeAll(SALE, "1-0", body)).extracting(OutboxEntry::reservation)
+                    .as(body.toString()).containsExactly(RESERVATION);
+            assertThat(OutboxEntryDecoder.reservationIds(body)).as(body.toString()).containsExactly("sale-7.tok1");
+        }
+    }
+
+    @Test
+    void givenAnEntryOfOneCallWithAnyReservationUnreadable_thenTheWholeEntryIsMalformed() {
+        List<Map<String, String>> torn = new java.util.ArrayList<>();
+        for (var bad : List.of(Map.entry("sale-7.tok3", "C|carl|k|a:1|" + ReservationRecord.pack(RESERVED_AT)),
+                Map.entry("sale-8.tok3", "R|carl|k|a:1|" + ReservationRecord.pack(RESERVED_AT)),
+                Map.entry("sale-7.tok3", "R|carl"), Map.entry("sale-7", "R|carl|k|a:1|" + ReservationRecord.pack(RESERVED_AT)))) {
+            var body = new LinkedHashMap<>(writtenForOneCall());
+            body.put(bad.getKey(), bad.getValue());
+            torn.add(body);
+        }
+        torn.add(Map.of());
+        for (Map<String, String> body : torn) {
+            assertThatThrownBy(() -> OutboxEntryDecoder.decodeAll(SALE, "1-0", body)).as(body.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("malformed")
+                    .hasMessageContaining("1-0");
+        }
     }
 
     @Test

@@ -9,13 +9,18 @@ import java.util.Set;
 /**
  * The outbox the reserve script appends to in the same atomic step that deducts stock. Relays read it as a
  * consumer group: an entry stays pending until acknowledged, so a relay that dies leaves nothing behind.
+ *
+ * <p>A store may keep the reservations accepted together in one of its entries (ADR 107): they are read, claimed and
+ * acknowledged together, and share their {@link OutboxEntry#entryId()}. {@code max} counts the store's entries, so a
+ * read may give more reservations than {@code max}; a caller acknowledges every reservation of an entry it read or
+ * none (acknowledging one acknowledges them all).
  */
 public interface ReservationOutboxPort {
 
     /** Activities whose outbox may hold entries (every warmed-up activity until it is archived). */
     Set<ActivityId> activities();
 
-    /** Entries no relay has read yet; they become pending for {@code relay}. */
+    /** Entries no relay has read yet, at most {@code max} of the store's; they become pending for {@code relay}. */
     List<OutboxEntry> readNew(ActivityId activityId, String relay, int max);
 
     /** Entries pending longer than {@code minIdle} with any relay (a dead one, or this one after a failure), now owned by {@code relay}. */
