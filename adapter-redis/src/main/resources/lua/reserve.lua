@@ -59,20 +59,35 @@ local function saleWindow()
 end
 local skus = {}
 local skuOrder = {} -- the SKUs the call named, in order: their units and lines accepted are summed on them
+local counts = {}   -- sku -> units available per segment, read once per call and taken from as attempts accept
+-- A SKU's figures, read once per call in one HMGET: its segments and limit, the counters an accept moves (reserved,
+-- held, version) and its first segment's units; a segmented SKU's other segments in a second (ADR 0108). The call
+-- then writes every counter it moved with one HSET of the values it reached (writeAll): the script is one atomic step,
+-- so what it read is what the fields hold until it writes, and a value written is the field's plus the call's moves.
 local function skuOf(sku)
     if not skus[sku] then
-        local known = redis.call('HMGET', stock, sku .. ':segments', sku .. ':limit')
+        local avail1 = sku .. ':avail:1'
+        local known = redis.call('HMGET', stock, sku .. ':segments', sku .. ':limit', sku .. ':reserved',
+            sku .. ':held', sku .. ':version', avail1)
         if not known[1] then
             return nil
         end
         -- The SKU's counter fields named once per call: text made from a number costs a formatted double.
-        local avail = {}
-        for s = 1, tonumber(known[1]) do
+        local segments = tonumber(known[1])
+        local avail, units = { avail1 }, { tonumber(known[6] or '0') }
+        for s = 2, segments do
             avail[s] = sku .. ':avail:' .. s
         end
-        skus[sku] = { segments = tonumber(known[1]), limit = tonumber(known[2]), avail = avail,
-                      reserved = sku .. ':reserved', held = sku .. ':held', version = sku .. ':version',
-                      cursor = sku .. ':cursor', units = 0, lines = 0 }
+        if segments > 1 then
+            local rest = redis.call('HMGET', stock, unpack(avail, 2))
+            for s = 2, segments do
+                units[s] = tonumber(rest[s - 1] or '0')
+            end
+        end
+        counts[sku] = units
+        skus[sku] = { segments = segments, limit = tonumber(known[2]), avail = avail,
+                      reserved = tonumber(known[3] or '0'), held = tonumber(known[4] or '0'),
+                      version = tonumber(known[5] or '0'), name = sku, cursor = sku .. ':cursor', units = 0, lines = 0 }
         skuOrder[#skuOrder + 1] = skus[sku]
     end
     return skus[sku]
@@ -101,8 +116,6 @@ end
 -- each attempt still sees what the attempts before it moved, exactly as a call of its own would have.
 local acceptedHere = {}   -- requestField -> the attempt accepted for it in this call
 local held = {}           -- holding field -> units the buyer holds, read at most once per call
-local counts = {}         -- sku -> units available per segment, read at most once per call
-local moves = fs_counters() -- stock field -> units this call adds (negative: takes)
 local heldMoved = {}      -- the holding fields this call moved, in order
 local accepted = {}       -- the accepted attempts, in order
 
@@ -113,16 +126,6 @@ local function holdingOf(field)
     return held[field]
 end
 
-local function countsOf(sku, segments)
-    if not counts[sku] then
-        local read = redis.call('HMGET', stock, unpack(skus[sku].avail))
-        for s = 1, segments do
-            read[s] = tonumber(read[s])
-        end
-        counts[sku] = read
-    end
-    return counts[sku]
-end
 
 -- One write per key (and one outbox entry) for every attempt the call accepted.
 local function writeAll()
@@ -161,14 +164,21 @@ local function writeAll()
         holdingValues[#holdingValues + 1], holdingValues[#holdingValues + 2] = field, held[field]
     end
     fs_call_all('HSET', holdings, holdingValues, 2)
+    -- Every counter of every SKU the call moved, at the value it reached, in one write (ADR 0108): a SKU's units
+    -- available per segment as its attempts took them, :reserved and :held by the units, :version by the lines.
+    local values = {}
     for _, sku in ipairs(skuOrder) do
         if sku.lines > 0 then
-            fs_counters_add(moves, sku.reserved, sku.units)
-            fs_counters_add(moves, sku.held, sku.units)
-            fs_counters_add(moves, sku.version, sku.lines)
+            local units = counts[sku.name]
+            for s = 1, sku.segments do
+                values[#values + 1], values[#values + 2] = sku.avail[s], units[s]
+            end
+            values[#values + 1], values[#values + 2] = sku.name .. ':reserved', sku.reserved + sku.units
+            values[#values + 1], values[#values + 2] = sku.name .. ':held', sku.held + sku.units
+            values[#values + 1], values[#values + 2] = sku.name .. ':version', sku.version + sku.lines
         end
     end
-    fs_counters_write(moves, stock)
+    fs_call_all('HSET', stock, values, 2)
     -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. One entry
     -- for the call's accepted reservations, each id a field whose value is its record as written above (ADR 0107:
     -- one entry for Redis to add, hand the relays and acknowledge per call, not per reservation; ids always hold a
@@ -231,7 +241,6 @@ local function accept(a, lines, firstField)
             local take = math.min(rest, line.counts[s])
             if take > 0 then
                 line.counts[s] = line.counts[s] - take
-                fs_counters_add(moves, line.fields.avail[s], -take)
                 rest = rest - take
             end
         end
@@ -344,7 +353,7 @@ local function reserve(a)
         if has + line.quantity > line.limit then
             return { 'LIMIT_EXCEEDED', line.sku, line.limit, has }
         end
-        line.counts = countsOf(line.sku, line.segments)
+        line.counts = counts[line.sku]
         local available = 0
         for s = 1, line.segments do
             available = available + line.counts[s]

@@ -101,6 +101,11 @@ class RedisReserveGroupCommitIT {
     /** One call of reserve.lua for the requests on a fresh sale of SKU b, and the commands Redis ran for it. */
     private CountedBatch reserveInOneCall(long stockOfB, List<ReservationRequest> requests) {
         adapter.warmUp(sale(new ActivityItem(B, stockOfB, null, 1)));
+        return oneCall(requests);
+    }
+
+    /** One call of reserve.lua for the requests on the warmed-up sale, and the commands Redis ran for it. */
+    private CountedBatch oneCall(List<ReservationRequest> requests) {
         LuaScript reserve = LuaScript.load(redis, "reserve");
         List<ReserveScriptCall.Attempt> batch = requests.stream()
                 .map(request -> ReserveScriptCall.Attempt.of(request, true)).toList();
@@ -284,15 +289,17 @@ class RedisReserveGroupCommitIT {
                     .usingRecursiveComparison().ignoringFields("reservation.reservedAt")
                     .isEqualTo(new ReservationOutcome.Reserved(requests.get(i).toReservation()));
         }
-        // Per attempt: its request entry and its holding; per batch: Redis TIME, one write per hash (the request
-        // index: one per bucket the batch reached, ADR 0100; a sale of 100 units has 4), one HINCRBY per moved counter
-        // of the SKU (available, reserved, held, version), the filter's header, then its words read and written
-        // (ADR 83), and one outbox entry holding every reservation with its record, in the attempts' order (ADR 107).
+        // Per attempt: its request entry and its holding; per batch: Redis TIME, the sale's window and the SKU's
+        // figures read once each (ADR 0108), one write per hash (the request index: one per bucket the batch reached,
+        // ADR 0100; a sale of 100 units has 4; the stock hash: every counter the batch moved, at its new value), the
+        // filter's header, then its words read and written (ADR 83), and one outbox entry holding every reservation
+        // with its record, in the attempts' order (ADR 107).
         long buckets = requests.stream().map(request -> RedisKeys.requestKey(activityId, 4,
                 RedisKeys.requestField(request.buyerId(), request.requestId()))).distinct().count();
         assertThat(RedisRequestIndex.buckets(redis, activityId)).isEqualTo(4);
         assertThat(calls).containsEntry("hget", 80L).containsEntry("time", 1L).containsEntry("xadd", 1L)
-                .containsEntry("hset", 3L + buckets).containsEntry("hincrby", 4L).containsEntry("bitfield", 3L);
+                .containsEntry("hmget", 2L).containsEntry("hset", 4L + buckets).containsEntry("bitfield", 3L)
+                .doesNotContainKey("hincrby");
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(new StockLedger(100, 40, 0));
         assertThat(redis.hget(RedisKeys.stock(activityId), "b:version")).isEqualTo("40");
@@ -333,6 +340,48 @@ class RedisReserveGroupCommitIT {
         assertThat(OutboxReservations.ids(redis, activityId)).hasSize(1_100);
         assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
                 .containsExactly(new StockLedger(100_000, 1_100, 0));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void givenOneCallOverASegmentedSkuAndAnother_thenEachCounterIsWrittenOnceAtTheValueItsAttemptsReached() {
+        adapter.warmUp(sale(new ActivityItem(A, 10, null, 4), new ActivityItem(B, 5, null, 1)));
+        Map<String, String> before = redis.hgetall(RedisKeys.stock(activityId));
+        List<ReservationRequest> requests = List.of(request("ann", "k1", new ReservationLine(A, 3)),
+                request("bob", "k1", new ReservationLine(A, 3), new ReservationLine(B, 2)),
+                request("cat", "k1", new ReservationLine(A, 3)),
+                request("eve", "k1", new ReservationLine(A, 2)),
+                request("dan", "k1", new ReservationLine(B, 3)));
+
+        CountedBatch counted = oneCall(requests);
+
+        List<Object> replies = counted.replies();
+        Map<String, Long> calls = counted.calls();
+        List<ReservationOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            outcomes.add(ReserveScriptCall.outcome(ReserveScriptCall.reply(replies, i), requests.get(i)));
+        }
+        // A's 10 over 4 segments: ann, bob and cat 3 each, then eve's 2 exceed the 1 left; B's 5: bob 2, dan's 3 fit.
+        assertThat(outcomes).extracting(outcome -> outcome.getClass().getSimpleName())
+                .containsExactly("Reserved", "Reserved", "Reserved", "InsufficientStock", "Reserved");
+        assertThat(adapter.stock(activityId).orElseThrow()).extracting(stock -> stock.ledger())
+                .containsExactly(new StockLedger(10, 9, 0), new StockLedger(5, 5, 0));
+        Map<String, String> after = redis.hgetall(RedisKeys.stock(activityId));
+        long availableOfA = 0;
+        for (int s = 1; s <= 4; s++) {
+            availableOfA += Long.parseLong(after.get("a:avail:" + s));
+        }
+        assertThat(availableOfA).isEqualTo(1);
+        assertThat(after).containsEntry("a:held", "9").containsEntry("b:held", "5").containsEntry("b:avail:1", "0")
+                .containsEntry("a:version", String.valueOf(versionOf(before, "a") + 3))
+                .containsEntry("b:version", String.valueOf(versionOf(before, "b") + 2));
+        // The sale's window, then each SKU once (A's other segments in a second); A's cursor moves per accepted line.
+        assertThat(calls).as("one read of each SKU, one write of the stock hash")
+                .containsEntry("hmget", 4L).containsEntry("hincrby", 3L);
+    }
+
+    private static long versionOf(Map<String, String> stock, String sku) {
+        return Long.parseLong(stock.getOrDefault(sku + ":version", "0"));
     }
 
     @Test
