@@ -23,6 +23,9 @@
 #   GROWTH=2000000 perf/harness.sh          instead of the rows: reserve in 10 s slices until the hot sale holds that many
 #                                           reservations; prints each slice, the first tenth's rate against the last
 #                                           slice's, the slow log over the growth and the bytes per reservation at the end
+#   REDIS_NICE=-10 perf/harness.sh          runs each jar's Redis at that nice level (below 0 needs root), so the kernel
+#                                           lets it wait for a core less often: on a shared machine a slow-log entry then
+#                                           says more about Redis than about the cores it shares with the rest
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
 #                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
 #
@@ -295,15 +298,16 @@ for SPEC in "${JARS[@]}"; do
   REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
   JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
   JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}${APART:+ (pipeline apart)}
+  JAR_LABEL=$JAR_LABEL${REDIS_NICE:+ (redis at nice $REDIS_NICE)}
   # Each jar has a Redis of its own, so its hot rows take the pool from its start again: the same buyers, whose tokens
   # its own ceiling row verified first, as every other jar of the run.
   HOT_NEXT=0
   REDIS_PORT=$(free_port); PORT=$(free_port); KAFKA_PORT=$(free_port)
   DB=flashsale_harness_$RANDOM$RANDOM
   mkdir -p "$WORK/redis-$REDIS_PORT"
-  # shellcheck disable=SC2086 # the flags are words for redis-server
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --dir "$WORK/redis-$REDIS_PORT" \
-    $REDIS_FLAGS --daemonize yes --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
+  # shellcheck disable=SC2086 # the flags are words for redis-server, the prefix (nice) words too
+  ${REDIS_NICE:+nice -n $REDIS_NICE} redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no \
+    --dir "$WORK/redis-$REDIS_PORT" $REDIS_FLAGS --daemonize yes --logfile "$WORK/redis-$REDIS_PORT.log" >/dev/null
   for _ in $(seq 1 40); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && break; sleep 0.25; done
   log "redis on $REDIS_PORT: appendonly $(redis-cli -p "$REDIS_PORT" config get appendonly | tail -1)," \
     "appendfsync $(redis-cli -p "$REDIS_PORT" config get appendfsync | tail -1)"
