@@ -126,18 +126,16 @@ local function holdingOf(field)
     return held[field]
 end
 
-
 -- One write per key (and one outbox entry) for every attempt the call accepted.
 local function writeAll()
     if #accepted == 0 then
         return
     end
-    local records, entries, inflightIds, fields = {}, {}, {}, {}
+    local records, entries, inflightIds = {}, {}, {}
     local entryKeys = {}  -- the index's keys the call writes, in the order first written
     for _, a in ipairs(accepted) do
         a.record = fs_record_reserved(a.buyer, a.requestId, a.lines, a.reservedAt)
         records[#records + 1], records[#records + 2] = a.id, a.record
-        fields[#fields + 1], fields[#fields + 2] = a.id, a.record
         local inKey = entries[a.requestKey]
         if not inKey then
             inKey = {}
@@ -182,8 +180,9 @@ local function writeAll()
     -- The outbox entry is written in the same step, so an accepted reservation can never miss its event. One entry
     -- for the call's accepted reservations, each id a field whose value is its record as written above (ADR 0107:
     -- one entry for Redis to add, hand the relays and acknowledge per call, not per reservation; ids always hold a
-    -- dot, so no id is one of the older shapes' field names, which OutboxEntryDecoder still reads).
-    fs_outbox_add(outbox, fields)
+    -- dot, so no id is one of the older shapes' field names, which OutboxEntryDecoder still reads). The same pairs as
+    -- the records hash's write, so the list is built once.
+    fs_outbox_add(outbox, records)
 end
 
 local function isBefore(sec, nano, otherSec, otherNano)
