@@ -304,7 +304,7 @@ class SalePagesIT {
                 By.cssSelector("[data-testid='approve-" + saleId + "-phone']")).isEmpty());
         screenshot("ops-dashboard-needs-review");
 
-        testId("approve-" + saleId + "-phone").click();
+        clickInTable("approve-" + saleId + "-phone");
         waitForText("approve-result", "phone: REPAIRED");
         waiting().until(driver -> driver.findElements(
                 By.cssSelector("[data-testid='review-" + saleId + "-phone']")).isEmpty());
@@ -320,14 +320,14 @@ class SalePagesIT {
         testId("save").click();
         waitForAttribute("sale-" + saleId, "data-paused", "false");
 
-        testId("pause-" + saleId).click();
+        clickInTable("pause-" + saleId);
         waitForAttribute("sale-" + saleId, "data-paused", "true");
         ApiAnswer refused = api.send(api.reserve(saleId, "dan-" + saleId, Map.of("requestId", "r-1",
                 "items", List.of(Map.of("skuId", "phone", "quantity", 1)))));
         assertThat(refused.status()).as(refused.describe()).isEqualTo(409);
         assertThat(refused.code()).isEqualTo("SALE_PAUSED");
 
-        testId("resume-" + saleId).click();
+        clickInTable("resume-" + saleId);
         waitForAttribute("sale-" + saleId, "data-paused", "false");
         assertThat(api.send(api.reserve(saleId, "dan-" + saleId, Map.of("requestId", "r-2",
                 "items", List.of(Map.of("skuId", "phone", "quantity", 1))))).status()).isEqualTo(202);
@@ -359,6 +359,14 @@ class SalePagesIT {
 
     private WebElement testId(String id) {
         return browser.findElement(By.cssSelector("[data-testid='" + id + "']"));
+    }
+
+    /** A button in a table the dashboard redraws every second: a click that met the old row is made on the new one. */
+    private void clickInTable(String id) {
+        waiting().until(driver -> {
+            testId(id).click();
+            return true;
+        });
     }
 
     private void waitForText(String id, String text) {
