@@ -66,7 +66,7 @@ WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
 # buyers from the pool in turn (past its end buyers come back, and the per-buyer limit refuses them); the other
 # rows walk the pool from its start. A growing sale (GROWTH) needs a buyer per reservation: its pool is GROWTH plus a
 # quarter (a run skips the tokens its slower threads did not reach), or the sale stops growing where the pool ends
-# (the per-buyer limit refuses returning buyers).
+# (the per-buyer limit refuses returning buyers); its warm-up runs on a sale of its own, so it spends none of them.
 if [ -n "${GROWTH:-}" ] && [ "$GROWTH" -gt 181818 ]; then
   TOKENS=${TOKENS:-$(( GROWTH + GROWTH / 4 ))}
 else
@@ -325,6 +325,7 @@ for SPEC in "${JARS[@]}"; do
   fi
   CPU_PIDS=$SERVICE_PID
   sale "hot" 100000000
+  [ -n "${GROWTH:-}" ] && sale "warm" 100000000
   sale "gone" 1
   curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/api/v1/activities/gone/reservations" -H 'X-User-Id: first' \
     -H "Authorization: $(bearer_of 0)" \
@@ -336,7 +337,9 @@ for SPEC in "${JARS[@]}"; do
   # Warm-up runs for the JIT, not reported: a 5 s one left the first rows measuring the compiler (18:22 UTC,
   # 2026-12-01: the ceiling's first 20 s ran at 3,935/s, the next 15 s at 13,227/s).
   [ -n "$CEILING" ] && DURATION=$WARMUP run warm-up /harness/ceiling/reservations >/dev/null
-  DURATION=$WARMUP run warm-up /api/v1/activities/hot/reservations >/dev/null
+  # A growing sale warms up on a sale of its own: the hot sale then holds only the growth's reservations, and the
+  # growth's buyer pool is not spent before it starts (run walks the pool from its start on any other sale).
+  DURATION=$WARMUP run warm-up "/api/v1/activities/${GROWTH:+warm}${GROWTH:-hot}/reservations" >/dev/null
   DURATION=$WARMUP run warm-up /api/v1/activities/gone/reservations >/dev/null
   if [ -n "$CEILING" ]; then
     settle; run ceiling /harness/ceiling/reservations
