@@ -6,8 +6,8 @@ import java.util.Locale;
  * The capacity model of docs/scale.md: from per-unit costs measured on one machine to the parts a crowd needs. An
  * analytic model (the utilisation law: a resource serving X answers a second at D µs of its CPU each is busy X * D µs
  * a second), not a simulation of queues: it tells the throughput each part carries at a chosen utilisation, not the
- * latency near saturation. Every input is a figure of docs/performance.md or docs/order-pipeline.md; the tests check
- * that it reproduces this machine's measured rates before it is trusted to project.
+ * latency near saturation. Every input is a figure of docs/performance.md, docs/order-pipeline.md or an ADR's
+ * measurement; the tests check that it reproduces this machine's measured rates before it is trusted to project.
  *
  * <p>Runs on its own: {@code java benchmarks/src/main/java/io/flashsale/benchmarks/capacity/CapacityModel.java}
  * prints the plan of docs/scale.md for the target crowd.
@@ -16,6 +16,20 @@ public final class CapacityModel {
 
     private static final double MICROS_PER_SECOND = 1_000_000;
 
+    /**
+     * Attempts of one sale a reserve call carries at most (ADR 68's group commit;
+     * {@code RedisStockReservationAdapter.DEFAULT_MAX_BATCH}, which the application uses). Attempts queue while a
+     * sale's call is in flight, so the calls of a slice driven to saturation fill up to it.
+     */
+    public static final int BATCH_BOUND = 64;
+
+    /**
+     * The harness's reserve row of 2026-12-06 14:09 UTC ({@code 56fdc26}): 0.22 script calls per answer, every answer
+     * a reservation. The relay's acknowledgements count among those calls too, so its reserve calls carried 1 / 0.22
+     * attempts or somewhat more.
+     */
+    static final double HARNESS_ATTEMPTS_PER_CALL = 1 / 0.22;
+
     private CapacityModel() {
     }
 
@@ -23,14 +37,14 @@ public final class CapacityModel {
      * What one answer or one reservation costs each part, in µs of one core, and what one database node and one
      * broker partition carry.
      *
-     * @param serviceReserve         service CPU per attempt the hot store decides (measured with the buyer's identity
-     *                               from a trusted header, so the token's verification is apart)
+     * @param serviceReserve         service CPU per attempt the hot store decides (buyers signed in; a token's first
+     *                               verification is counted apart)
      * @param serviceFromMemory      service CPU per attempt answered without Redis (sold out, ended, refused by the
      *                               sale's admission bucket)
      * @param tokenVerification      service CPU per buyer token verified for the first time (a cached one costs a
      *                               look-up, inside the two figures above)
      * @param redisPerReservation    Redis CPU per accepted reservation over its whole life (reserve, relay, settle,
-     *                               acknowledge)
+     *                               acknowledge), at the attempts per reserve call planned for
      * @param redisPerAnswer         Redis CPU per reserve answer, refused ones included (the reserve call alone)
      * @param ordersPerDatabaseNode  orders one MariaDB node places a second (the pipeline's drain)
      * @param recordsPerPartition    reservation records one topic partition carries a second
@@ -62,11 +76,63 @@ public final class CapacityModel {
         }
     }
 
+    /**
+     * Redis's instructions per reservation over its whole life: a reserve call's own, shared by the attempts it
+     * carries, plus each attempt's (its part of the call, the relay, the acknowledgement and the settlement).
+     */
+    public record RedisInstructions(double perCall, double perAttempt) {
+
+        /** The two parts through two counts: in calls of one attempt and in calls of {@code n}. */
+        public static RedisInstructions fit(double inCallsOfOne, int n, double inCallsOfN) {
+            double perCall = (inCallsOfOne - inCallsOfN) / (1 - 1.0 / n);
+            return new RedisInstructions(perCall, inCallsOfOne - perCall);
+        }
+
+        public double perReservation(double attemptsPerCall) {
+            return perCall / attemptsPerCall + perAttempt;
+        }
+    }
+
+    /**
+     * Redis's CPU per reservation from its instructions, at the instructions a µs of Redis's CPU ran in the harness
+     * (what the count leaves out, the kernel's side of each call among it, taken as in proportion).
+     */
+    public record RedisCost(RedisInstructions instructions, double instructionsPerMicro) {
+
+        /** Calibrated on a harness row: its Redis µs per reservation, in calls of the attempts it made. */
+        public static RedisCost calibrated(RedisInstructions instructions, double harnessMicrosPerReservation,
+                                           double harnessAttemptsPerCall) {
+            return new RedisCost(instructions,
+                    instructions.perReservation(harnessAttemptsPerCall) / harnessMicrosPerReservation);
+        }
+
+        public double microsPerReservation(double attemptsPerCall) {
+            return instructions.perReservation(attemptsPerCall) / instructionsPerMicro;
+        }
+
+        /** One sale in one slice: the reservations a second one Redis core carries at the utilisation. */
+        public double saleCapPerCore(double attemptsPerCall, double utilisation) {
+            return MICROS_PER_SECOND * utilisation / microsPerReservation(attemptsPerCall);
+        }
+    }
+
+    /** The service's CPU a crowd needs, in µs a second, by what it spends it on. */
+    public record ServiceDemand(double reserveAnswers, double answersFromMemory, double newTokens) {
+
+        public static ServiceDemand of(Crowd crowd, UnitCosts costs) {
+            double fromMemory = crowd.attemptsPerSecond() - crowd.acceptedPerSecond();
+            return new ServiceDemand(crowd.acceptedPerSecond() * costs.serviceReserve(),
+                    fromMemory * costs.serviceFromMemory(),
+                    crowd.attemptsPerSecond() * crowd.newTokenShare() * costs.tokenVerification());
+        }
+
+        public double total() {
+            return reserveAnswers + answersFromMemory + newTokens;
+        }
+    }
+
     public static Plan plan(Crowd crowd, UnitCosts costs, Nodes nodes) {
-        double fromMemory = crowd.attemptsPerSecond() - crowd.acceptedPerSecond();
-        double serviceMicros = crowd.acceptedPerSecond() * costs.serviceReserve()
-                + fromMemory * costs.serviceFromMemory()
-                + crowd.attemptsPerSecond() * crowd.newTokenShare() * costs.tokenVerification();
+        double serviceMicros = ServiceDemand.of(crowd, costs).total();
         double instanceMicros = nodes.coresPerInstance() * MICROS_PER_SECOND * nodes.utilisation();
         // A slice is one Redis core (one hash slot's master): it carries what its core can give at the utilisation.
         double sliceMicros = MICROS_PER_SECOND * nodes.utilisation();
@@ -82,9 +148,26 @@ public final class CapacityModel {
         return Math.max(1, (int) Math.ceil(parts - 1e-9));
     }
 
-    /** This machine class's figures (2 cores), from docs/performance.md and docs/order-pipeline.md. */
+    /**
+     * Redis's cost here: instructions counted by {@code perf/redis-instructions.py} at {@code 56fdc26} (ADR 108) in
+     * calls of 1 and 16, calibrated on the harness's 64.8 µs per reservation of 2026-12-06 14:09 UTC.
+     */
+    public static RedisCost redisMeasuredHere() {
+        return RedisCost.calibrated(RedisInstructions.fit(546_633, 16, 193_484), 64.8, HARNESS_ATTEMPTS_PER_CALL);
+    }
+
+    /**
+     * This machine class's figures (2 cores), from docs/performance.md and docs/order-pipeline.md; Redis's at reserve
+     * calls of the batch bound.
+     */
     public static UnitCosts measuredHere() {
-        return new UnitCosts(196, 59, 500, 91.4, 57, 5_000, 2_700, 103);
+        return measuredHere(BATCH_BOUND);
+    }
+
+    /** As {@link #measuredHere()}, with Redis's cost at reserve calls of {@code attemptsPerCall}. */
+    public static UnitCosts measuredHere(double attemptsPerCall) {
+        return new UnitCosts(228, 27, 493, redisMeasuredHere().microsPerReservation(attemptsPerCall), 58, 5_000,
+                2_700, 103);
     }
 
     public static void main(String[] args) {
@@ -93,10 +176,34 @@ public final class CapacityModel {
         Plan plan = plan(target, measuredHere(), nodes);
         System.out.printf(Locale.ROOT, "crowd %,.0f attempts/s, %,.0f accepted/s, %.0f%% new tokens, %,d units%n",
                 target.attemptsPerSecond(), target.acceptedPerSecond(), target.newTokenShare() * 100, target.units());
-        System.out.printf(Locale.ROOT, "nodes of %d cores at %.0f%% utilisation%n", nodes.coresPerInstance(),
-                nodes.utilisation() * 100);
+        System.out.printf(Locale.ROOT, "nodes of %d cores at %.0f%% utilisation; reserve calls of %d attempts%n",
+                nodes.coresPerInstance(), nodes.utilisation() * 100, BATCH_BOUND);
         System.out.printf(Locale.ROOT, "| instances | slices (Redis masters) | partitions | database nodes | Redis GB once sold |%n");
         System.out.printf(Locale.ROOT, "| %d | %d | %d | %d | %.1f |%n", plan.instances(), plan.slices(),
                 plan.partitions(), plan.databaseNodes(), plan.redisGigabytesSold());
+        printServiceDemand(target);
+        printRedisBounds(target, nodes);
+    }
+
+    private static void printServiceDemand(Crowd target) {
+        ServiceDemand service = ServiceDemand.of(target, measuredHere());
+        System.out.printf(Locale.ROOT, "service: %.1f cores = %.1f reserve answers + %.1f answers from memory"
+                        + " + %.1f new tokens%n", service.total() / MICROS_PER_SECOND,
+                service.reserveAnswers() / MICROS_PER_SECOND, service.answersFromMemory() / MICROS_PER_SECOND,
+                service.newTokens() / MICROS_PER_SECOND);
+    }
+
+    /** Redis at the batch bound and at calls of one attempt: the slices a crowd needs lie between the two. */
+    private static void printRedisBounds(Crowd target, Nodes nodes) {
+        RedisCost redis = redisMeasuredHere();
+        System.out.printf(Locale.ROOT, "Redis: %,.0f instructions a call + %,.0f an attempt, %,.0f a µs in the"
+                        + " harness%n", redis.instructions().perCall(), redis.instructions().perAttempt(),
+                redis.instructionsPerMicro());
+        for (int attempts : new int[] {BATCH_BOUND, 1}) {
+            System.out.printf(Locale.ROOT, "calls of %d: %.1f µs a reservation, one sale %,.0f/s a core"
+                            + " (%,.0f at %.0f%%), slices %d%n", attempts, redis.microsPerReservation(attempts),
+                    redis.saleCapPerCore(attempts, 1.0), redis.saleCapPerCore(attempts, nodes.utilisation()),
+                    nodes.utilisation() * 100, plan(target, measuredHere(attempts), nodes).slices());
+        }
     }
 }

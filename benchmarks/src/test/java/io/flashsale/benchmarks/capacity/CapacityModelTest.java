@@ -3,6 +3,8 @@ package io.flashsale.benchmarks.capacity;
 import io.flashsale.benchmarks.capacity.CapacityModel.Crowd;
 import io.flashsale.benchmarks.capacity.CapacityModel.Nodes;
 import io.flashsale.benchmarks.capacity.CapacityModel.Plan;
+import io.flashsale.benchmarks.capacity.CapacityModel.RedisCost;
+import io.flashsale.benchmarks.capacity.CapacityModel.RedisInstructions;
 import io.flashsale.benchmarks.capacity.CapacityModel.SharedMachine;
 import io.flashsale.benchmarks.capacity.CapacityModel.UnitCosts;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,42 +17,113 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 class CapacityModelTest {
 
+    private static final Crowd TARGET = new Crowd(1_000_000, 100_000, 0.1, 10_000_000);
+    private static final Nodes SIXTEEN_CORES_AT_60 = new Nodes(16, 0.6);
+
     /**
-     * The harness's rows of docs/performance.md (2-core machine, everything on it): the rate the model predicts from
-     * the CPU each answer cost the machine is the rate measured, within 20%, so the per-answer costs explain the rates.
+     * The saturated rows of the harness run of 2026-12-06 14:09 UTC (2 cores, everything on it; the record
+     * 2026-12-06-1409-one-outbox-entry-per-call-and-one-stock-write.md): the rate the model predicts from the CPU each
+     * answer cost the machine is the rate measured, within 5% for the sale reads and 25% for the buyers' rows, so the
+     * per-answer costs explain the rates. The buyers' rows' predictions all fall 15-21% short; likely in part because
+     * the machine's CPU is counted from just before wrk starts, and wrk first loads its pool of 1,000,000 buyer
+     * tokens, which the sale read's script does not.
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "reserve (trusted header; 9377f5b), 292, 7094",
-            "sold-out (trusted header; 9377f5b), 91, 23050",
-            "ceiling (trusted header; 9377f5b), 91, 22881",
-            "reserve (JWT with every token new; 9377f5b), 1982, 1094",
-            "sold-out (JWT with every token new; 9377f5b), 585, 3626",
-            "reserve (c2342cd), 210, 8530",
-            "keyed sold-out (c2342cd), 53, 37701"})
-    void givenAMeasuredRowsCostPerAnswer_whenTheModelPredictsItsRate_thenItIsTheMeasuredRateWithin20Percent(
-            String row, double machineMicrosPerAnswer, double measuredRate) {
+            "ceiling (cc02b32), 231, 10435, 25",
+            "reserve (cc02b32), 374, 6719, 25",
+            "sold-out (cc02b32), 171, 14105, 25",
+            "sold-out keyed (cc02b32), 166, 14826, 25",
+            "sale read (cc02b32), 145, 13760, 5",
+            "ceiling (e3caabb), 224, 10549, 25",
+            "reserve (e3caabb), 361, 6863, 25",
+            "sold-out (e3caabb), 170, 14186, 25",
+            "sold-out keyed (e3caabb), 164, 14815, 25",
+            "sale read (e3caabb), 149, 13431, 5",
+            "ceiling (56fdc26), 222, 10704, 25",
+            "reserve (56fdc26), 360, 6963, 25",
+            "sold-out (56fdc26), 171, 14146, 25",
+            "sold-out keyed (56fdc26), 168, 15039, 25",
+            "sale read (56fdc26), 142, 14044, 5"})
+    void givenARowsCostPerAnswer_whenTheModelPredictsItsRate_thenItIsTheMeasuredRateWithinTheRowsTolerance(
+            String row, double machineMicrosPerAnswer, double measuredRate, double percent) {
         double predicted = new SharedMachine(2, machineMicrosPerAnswer).predictedRate();
 
-        assertThat(predicted).as(row).isCloseTo(measuredRate, withinPercentage(20));
+        assertThat(predicted).as(row).isCloseTo(measuredRate, withinPercentage(percent));
+    }
+
+    @Test
+    void givenTheCountsInCallsOf1And16_whenFitted_thenACallCosts376700AndAnAttempt169900Instructions() {
+        RedisInstructions fitted = RedisInstructions.fit(546_633, 16, 193_484);
+
+        assertThat(fitted.perCall()).isCloseTo(376_700, within(100.0));
+        assertThat(fitted.perAttempt()).isCloseTo(169_900, within(100.0));
+        assertThat(fitted.perReservation(1)).isCloseTo(546_633, within(1.0));
+        assertThat(fitted.perReservation(16)).isCloseTo(193_484, within(1.0));
+    }
+
+    @Test
+    void givenTheFitThrough1And16_whenItPredictsCallsOf4_thenItIsTheCountOf270127Within3Percent() {
+        RedisInstructions fitted = RedisInstructions.fit(546_633, 16, 193_484);
+
+        // 376,692 / 4 + 169,941 = 264,114: 2.2% under the count, which the fit did not see
+        assertThat(fitted.perReservation(4)).isCloseTo(270_127, withinPercentage(3));
+    }
+
+    @Test
+    void givenTheHarnessCalibration_whenCallsOfItsSize_thenItsOwn64Point8MicrosAndMoreForSmallerCalls() {
+        RedisCost redis = CapacityModel.redisMeasuredHere();
+
+        // 0.22 script calls per answer: calls of 4.55 attempts, 252,800 instructions, about 3,900 a harness µs
+        assertThat(redis.microsPerReservation(1 / 0.22)).isCloseTo(64.8, within(0.01));
+        assertThat(redis.instructionsPerMicro()).isCloseTo(3_900, within(10.0));
+        assertThat(redis.microsPerReservation(CapacityModel.BATCH_BOUND)).isCloseTo(45.1, within(0.1));
+        assertThat(redis.microsPerReservation(1)).isCloseTo(140.1, within(0.1));
+    }
+
+    @Test
+    void givenOneSaleInOneSlice_whenItsCallsAreFullOrOfOneAttempt_thenItsCoreCarries22200Or7100ASecond() {
+        RedisCost redis = CapacityModel.redisMeasuredHere();
+
+        assertThat(redis.saleCapPerCore(CapacityModel.BATCH_BOUND, 1.0)).isCloseTo(22_190, within(10.0));
+        assertThat(redis.saleCapPerCore(1, 1.0)).isCloseTo(7_137, within(10.0));
+        assertThat(redis.saleCapPerCore(CapacityModel.BATCH_BOUND, 0.6)).isCloseTo(13_313, within(10.0));
     }
 
     @Test
     void givenTheTargetCrowd_whenPlanned_thenEachPartIsItsDemandOverWhatOneCarriesAtTheUtilisation() {
-        Crowd crowd = new Crowd(1_000_000, 100_000, 0.1, 10_000_000);
-        UnitCosts costs = CapacityModel.measuredHere();
+        Plan plan = CapacityModel.plan(TARGET, CapacityModel.measuredHere(), SIXTEEN_CORES_AT_60);
 
-        Plan plan = CapacityModel.plan(crowd, costs, new Nodes(16, 0.6));
-
-        // service: 100,000 x 196 + 900,000 x 59 + 100,000 new tokens x 500 = 122.7 s of CPU a second over 9.6 cores
-        assertThat(plan.instances()).isEqualTo(13);
-        // Redis: 100,000 x 91.4 µs = 9.14 cores over 0.6 of one core each
-        assertThat(plan.slices()).isEqualTo(16);
+        // service: 100,000 x 228 + 900,000 x 27 + 100,000 new tokens x 493 = 96.4 s of CPU a second over 9.6 cores
+        assertThat(plan.instances()).isEqualTo(11);
+        // Redis in calls of 64: 100,000 x 45.1 µs = 4.51 cores over 0.6 of one core each
+        assertThat(plan.slices()).isEqualTo(8);
         // broker: 100,000 records over 2,700 x 0.6 a partition
         assertThat(plan.partitions()).isEqualTo(62);
         // database: 100,000 orders over 5,000 x 0.6 a node
         assertThat(plan.databaseNodes()).isEqualTo(34);
         assertThat(plan.redisGigabytesSold()).isCloseTo(1.03, within(0.01));
+    }
+
+    @Test
+    void givenTheTargetCrowd_whenEveryReserveCallCarriesOneAttempt_thenItNeeds24Slices() {
+        Plan plan = CapacityModel.plan(TARGET, CapacityModel.measuredHere(1), SIXTEEN_CORES_AT_60);
+
+        // 100,000 x 140.1 µs = 14.0 cores over 0.6 of one core each
+        assertThat(plan.slices()).isEqualTo(24);
+    }
+
+    @Test
+    void givenFewerAttemptsPerCall_whenPlanned_thenTheSlicesNeverShrink() {
+        int slicesAtTheBound = CapacityModel.plan(TARGET, CapacityModel.measuredHere(CapacityModel.BATCH_BOUND),
+                SIXTEEN_CORES_AT_60).slices();
+        int previous = slicesAtTheBound;
+        for (int attempts = CapacityModel.BATCH_BOUND - 1; attempts >= 1; attempts--) {
+            int slices = CapacityModel.plan(TARGET, CapacityModel.measuredHere(attempts), SIXTEEN_CORES_AT_60).slices();
+            assertThat(slices).as("calls of %d", attempts).isGreaterThanOrEqualTo(previous);
+            previous = slices;
+        }
+        assertThat(previous).isGreaterThan(slicesAtTheBound);
     }
 
     @Test
@@ -65,9 +138,8 @@ class CapacityModelTest {
     @Test
     void givenTwiceTheAcceptedReservations_whenPlanned_thenNoPartShrinksAndTheSlicesAtLeastDouble() {
         UnitCosts costs = CapacityModel.measuredHere();
-        Nodes nodes = new Nodes(16, 0.6);
-        Plan once = CapacityModel.plan(new Crowd(500_000, 50_000, 0.1, 5_000_000), costs, nodes);
-        Plan twice = CapacityModel.plan(new Crowd(1_000_000, 100_000, 0.1, 10_000_000), costs, nodes);
+        Plan once = CapacityModel.plan(new Crowd(500_000, 50_000, 0.1, 5_000_000), costs, SIXTEEN_CORES_AT_60);
+        Plan twice = CapacityModel.plan(TARGET, costs, SIXTEEN_CORES_AT_60);
 
         assertThat(twice.slices()).isGreaterThanOrEqualTo(2 * once.slices() - 1);
         assertThat(twice.instances()).isGreaterThanOrEqualTo(once.instances());
@@ -77,7 +149,7 @@ class CapacityModelTest {
 
     @Test
     void givenMoreInstancesThanPartitions_whenPlanned_thenEveryInstanceGetsAPartition() {
-        UnitCosts costs = new UnitCosts(196, 59, 500, 91.4, 57, 5_000, 1_000_000, 149);
+        UnitCosts costs = new UnitCosts(228, 27, 493, 45.1, 58, 5_000, 1_000_000, 103);
 
         Plan plan = CapacityModel.plan(new Crowd(1_000_000, 1_000, 1.0, 1_000), costs, new Nodes(2, 0.6));
 
