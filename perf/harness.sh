@@ -11,6 +11,9 @@
 #   perf/harness.sh 'flashsale.jar%--appendonly yes --appendfsync always' 'flashsale.jar@--x=y%--appendonly yes'
 #                                   flags for the jar's own redis-server after '%' (last; default no persistence,
 #                                   --save "" --appendonly no; later flags win), e.g. the durability modes side by side
+#   perf/harness.sh flashsale.jar 'flashsale.jar#-XX:+UseZGC -Xmx1g'
+#                                   JVM options of the jar's service after '#' (space-separated; before '@' and '%'),
+#                                   after HARNESS_JVM_OPTS, e.g. two collectors side by side
 #   perf/harness.sh flashsale.jar apart:flashsale.jar
 #                                   'apart:' runs the order pipeline (relay, order consumer) in a second instance of
 #                                   the jar under nice -n ${PIPELINE_NICE:-19}, the buyers' instance without it
@@ -268,7 +271,7 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
   SPRING_DATASOURCE_USERNAME=root SPRING_DATASOURCE_PASSWORD= \
   SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLIC_KEY_LOCATION="file:$WORK/buyer-issuer.pem" \
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
-    $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
+    $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} ${JAR_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
     --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN --flashsale.embedded.enabled=true "$@" \
     > "$WORK/service-$port.log" 2>&1 &
   STARTED_PID=$!
@@ -283,7 +286,7 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
 }
 
 log "signing $TOKENS buyer tokens (perf/BuyerTokens.java)"
-FIRST_JAR=${JARS[0]#apart:}; FIRST_JAR=${FIRST_JAR%%[@%]*}
+FIRST_JAR=${JARS[0]#apart:}; FIRST_JAR=${FIRST_JAR%%[#@%]*}
 unzip -o -q -d "$WORK/driver" "$FIRST_JAR" 'BOOT-INF/lib/mysql-connector-j-*.jar'
 mariadb -h 127.0.0.1 -uroot -e "CREATE DATABASE $PROBE_DB"
 "$JAVA" -cp "$(ls "$WORK"/driver/BOOT-INF/lib/mysql-connector-j-*.jar)" perf/DatabaseProbe.java \
@@ -297,7 +300,9 @@ for SPEC in "${JARS[@]}"; do
   APART=""; [ "${SPEC#apart:}" != "$SPEC" ] && APART=1 && SPEC=${SPEC#apart:}
   REDIS_FLAGS=""; [ "${SPEC#*%}" != "$SPEC" ] && REDIS_FLAGS=${SPEC#*%} && SPEC=${SPEC%%\%*}
   JAR=${SPEC%%@*}; EXTRA=""; [ "$SPEC" != "$JAR" ] && EXTRA=${SPEC#*@}
-  JAR_LABEL=$(basename "$JAR")${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}${APART:+ (pipeline apart)}
+  JAR_JVM_OPTS=""; [ "${JAR#*#}" != "$JAR" ] && JAR_JVM_OPTS=${JAR#*#} && JAR=${JAR%%#*}
+  JAR_LABEL=$(basename "$JAR")${JAR_JVM_OPTS:+ jvm: $JAR_JVM_OPTS}${EXTRA:+ $EXTRA}${REDIS_FLAGS:+ redis: $REDIS_FLAGS}
+  JAR_LABEL=$JAR_LABEL${APART:+ (pipeline apart)}
   JAR_LABEL=$JAR_LABEL${REDIS_NICE:+ (redis at nice $REDIS_NICE)}
   # Each jar has a Redis of its own, so its hot rows take the pool from its start again: the same buyers, whose tokens
   # its own ceiling row verified first, as every other jar of the run.
