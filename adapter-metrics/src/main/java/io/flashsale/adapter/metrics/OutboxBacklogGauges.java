@@ -13,8 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * {@value #DEPTH}: accepted reservations waiting in the outboxes for the broker (all activities), and
- * {@value #OLDEST_AGE}: how long the oldest of them has waited, 0 when none waits. The alert for "the broker is down
+ * {@value #DEPTH}: outbox entries waiting for the broker (all activities; one entry per reserve call, of one or more
+ * reservations, ADR 107), and {@value #OLDEST_AGE}: how long the oldest of them has waited, 0 when none waits. The alert for "the broker is down
  * or the relay stuck" is the age: it grows while reservations keep being accepted. Read when scraped, one script call
  * per activity (O(activities), never O(entries)), at most once per {@code refresh}; a read that fails keeps the last
  * figures.
@@ -39,10 +39,10 @@ public final class OutboxBacklogGauges {
         this.clock = clock;
         this.refreshNanos = refresh.toNanos();
         Gauge.builder(DEPTH, this, gauges -> gauges.current().depth)
-                .description("accepted reservations waiting in the outboxes for the broker")
+                .description("outbox entries (reserve calls of one or more reservations) waiting for the broker")
                 .register(registry);
         Gauge.builder(OLDEST_AGE, this, gauges -> gauges.current().oldestAgeSeconds)
-                .description("how long the oldest reservation waiting in an outbox has waited")
+                .description("how long the oldest entry waiting in an outbox has waited")
                 .baseUnit("seconds")
                 .register(registry);
     }

@@ -6,7 +6,7 @@ package io.flashsale.adapter.web;
  * @param ordersPlaced           orders this instance's consumer placed
  * @param eventsRelayed          reservation events this instance's relay put on the topic
  * @param consumerLag            the order consumer's largest partition lag, in records
- * @param outboxDepth            reservation events waiting in the outboxes
+ * @param outboxDepth            outbox entries waiting for the broker (one per reserve call, of one or more reservations)
  * @param outboxOldestAgeSeconds the oldest waiting event's age
  */
 public record PipelineFiguresResponse(Double ordersPlaced, Double eventsRelayed, Double consumerLag,
