@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
  * The system under test with every part the harness may hurt: its own Redis (AOF everysec) and Kafka broker as
  * child processes, the service's packaged jar as one or more child processes, and TCP proxies between the service
  * and Redis and between the service and the shared MariaDB (a random database of this run). Shared by a batch of
- * schedules: each schedule sells a fresh sale; only what a fault killed is started again.
+ * schedules: each schedule sells a fresh sale; only what a fault killed is started again. {@link #onRedisCluster}
+ * builds the same system on a Redis Cluster of 3 masters with a replica each instead (no proxy to Redis).
  */
 public final class ChaosSystem implements AutoCloseable {
 
@@ -32,9 +34,8 @@ public final class ChaosSystem implements AutoCloseable {
             "-XX:+UseSerialGC", "-XX:ActiveProcessorCount=2");
 
     private final Path workDirectory;
-    private final RedisServerProcess redis;
+    private final RedisUnderTest redis;
     private final KafkaBrokerProcess broker;
-    private final TcpProxy redisLink;
     private final TcpProxy databaseLink;
     private final String database;
     private final String databaseUrl;
@@ -77,15 +78,24 @@ public final class ChaosSystem implements AutoCloseable {
         }
     }
 
+    /** On one Redis behind a proxy. */
     public ChaosSystem(Path workDirectory, int instanceCount) {
+        this(workDirectory, instanceCount, ProxiedRedis::new);
+    }
+
+    /** On a Redis Cluster of 3 masters with a replica each, the faults' {@link #redisCluster()}. */
+    public static ChaosSystem onRedisCluster(Path workDirectory, int instanceCount) {
+        return new ChaosSystem(workDirectory, instanceCount, ReplicatedRedisCluster::new);
+    }
+
+    private ChaosSystem(Path workDirectory, int instanceCount, Function<Path, RedisUnderTest> redisOf) {
         this.workDirectory = workDirectory;
         String run = "chaos-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         MariaDbEndpoint mariadb = TestServices.mariadb();
         this.database = mariadb.freshDatabase("flashsale_chaos");
         this.databaseUrl = mariadb.jdbcUrl(database);
-        this.redis = RedisServerProcess.startedIn(workDirectory, RedisServerProcess.Persistence.AOF_EVERYSEC);
+        this.redis = redisOf.apply(workDirectory);
         this.broker = new KafkaBrokerProcess(workDirectory);
-        this.redisLink = new TcpProxy(redis.port());
         this.databaseLink = new TcpProxy(mariadb.port());
         String proxiedUrl = databaseUrl.replace(mariadb.host() + ":" + mariadb.port() + "/",
                 "127.0.0.1:" + databaseLink.port() + "/");
@@ -106,8 +116,7 @@ public final class ChaosSystem implements AutoCloseable {
         properties.put("spring.datasource.url", proxiedUrl);
         properties.put("spring.datasource.username", mariadb.username());
         properties.put("spring.datasource.password", mariadb.password());
-        properties.put("spring.data.redis.host", "127.0.0.1");
-        properties.put("spring.data.redis.port", Integer.toString(redisLink.port()));
+        properties.putAll(redis.serviceSettings());
         properties.put("spring.kafka.bootstrap-servers", broker.bootstrapServers());
         properties.put("flashsale.embedded.enabled", "false");
         properties.put("flashsale.kafka.embedded.enabled", "false");
@@ -174,7 +183,21 @@ public final class ChaosSystem implements AutoCloseable {
     }
 
     public RedisServerProcess redis() {
-        return redis;
+        return proxiedRedis().server();
+    }
+
+    public ReplicatedRedisCluster redisCluster() {
+        if (redis instanceof ReplicatedRedisCluster cluster) {
+            return cluster;
+        }
+        throw new IllegalStateException("this system runs one Redis, not a cluster");
+    }
+
+    private ProxiedRedis proxiedRedis() {
+        if (redis instanceof ProxiedRedis proxied) {
+            return proxied;
+        }
+        throw new IllegalStateException("this system runs a Redis Cluster, which no proxy fronts");
     }
 
     public KafkaBrokerProcess broker() {
@@ -182,7 +205,7 @@ public final class ChaosSystem implements AutoCloseable {
     }
 
     public TcpProxy redisLink() {
-        return redisLink;
+        return proxiedRedis().link();
     }
 
     public TcpProxy databaseLink() {
@@ -216,12 +239,8 @@ public final class ChaosSystem implements AutoCloseable {
      * service instance answering its health check.
      */
     public void heal() {
-        redisLink.heal();
         databaseLink.heal();
-        redis.thawQuietly();
-        if (!redis.isAlive()) {
-            redis.restart();
-        }
+        redis.heal();
         broker.thawQuietly();
         broker.startAgain();
         for (Instance instance : instances) {
@@ -250,7 +269,6 @@ public final class ChaosSystem implements AutoCloseable {
             }
         }
         consumerLag.close();
-        redisLink.close();
         databaseLink.close();
         broker.close();
         redis.close();
