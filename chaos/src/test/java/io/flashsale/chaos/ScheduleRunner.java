@@ -5,6 +5,7 @@ import io.flashsale.chaos.check.Checker;
 import io.flashsale.chaos.check.HotLedger;
 import io.flashsale.chaos.check.Violation;
 import io.flashsale.chaos.harness.ChaosSystem;
+import io.flashsale.chaos.harness.ReplicatedRedisCluster;
 import io.flashsale.testsupport.TcpProxy;
 import io.flashsale.chaos.history.Client;
 import io.flashsale.chaos.history.History;
@@ -100,7 +101,7 @@ final class ScheduleRunner {
                     .start(() -> runBuyer(client, history, saleId, buyer, steps, offset))));
             for (Fault fault : schedule.faults()) {
                 threads.add(Thread.ofVirtual().name("fault-" + fault.kind())
-                        .start(() -> applyFault(histories, fault, offset)));
+                        .start(() -> applyFault(histories, fault, offset, saleId)));
             }
         }
         long longest = schedules.stream().mapToLong(Schedule::workloadMillis).max().orElse(0);
@@ -250,14 +251,15 @@ final class ScheduleRunner {
         }
     }
 
-    private void applyFault(List<History> histories, Fault fault, long offset) {
+    /** @param saleId the sale of the schedule the fault belongs to (a failover kills the master of its slot) */
+    private void applyFault(List<History> histories, Fault fault, long offset, String saleId) {
         History history = histories.getFirst();
         long wait = offset + fault.atMillis() - history.nowMillis();
         if (wait > 0) {
             sleep(Duration.ofMillis(wait));
         }
         ReentrantLock lock = lockOf(switch (fault.kind()) {
-            case REDIS_KILL, REDIS_PAUSE, REDIS_WIPE -> "redis";
+            case REDIS_KILL, REDIS_PAUSE, REDIS_WIPE, MASTER_FAILOVER -> "redis";
             case BROKER_KILL, BROKER_PAUSE -> "broker";
             case SERVICE_KILL, SERVICE_PAUSE -> "service-" + fault.instance();
             case DB_CUT, DB_DELAY, DB_BLACK_HOLE -> "db-link";
@@ -309,12 +311,31 @@ final class ScheduleRunner {
                 case REDIS_LINK_DELAY -> lag(system.redisLink(), fault, length);
                 case DB_BLACK_HOLE -> blackHole(system.databaseLink(), length);
                 case REDIS_LINK_BLACK_HOLE -> blackHole(system.redisLink(), length);
+                case MASTER_FAILOVER -> began = failOver(saleId, history, length);
             }
             History.FaultEvent applied = new History.FaultEvent(fault.kind().name(), began, history.nowMillis());
             histories.forEach(each -> each.addFault(applied));
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * SIGKILLs the master of the sale's slot, waits for its replica's takeover, keeps the killed node down this much
+     * longer and starts it again as a replica. Returns when the master was dead: anything sent before then may have
+     * run on it alone, so that is where the fault's loss window ends.
+     */
+    private long failOver(String saleId, History history, Duration down) {
+        ReplicatedRedisCluster.Failover failover = system.redisCluster().killMasterOf("fs:{" + saleId + "}:stock");
+        long killed = history.nowMillis();
+        try {
+            failover.awaitTakeover();
+            sleep(down);
+            failover.rejoin();
+        } finally {
+            System.out.println("[chaos] sale " + saleId + ": " + failover);
+        }
+        return killed;
     }
 
     private synchronized ReentrantLock lockOf(String target) {

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * The invariants, checked over the whole history once the system is quiet (pipeline drained, reconciliation run).
  * It only reads: the history, MySQL's books and Redis's ledgers. A reservation answered 202 may be missing from MySQL
  * only inside a documented loss window: acknowledged within {@link #AOF_LOSS_WINDOW_MILLIS} before a SIGKILL of
- * Redis ({@code appendfsync everysec}), or before a restart that lost Redis's data. Such losses are counted, never
- * hidden.
+ * Redis ({@code appendfsync everysec}), or before a restart that lost Redis's data, or before the SIGKILL of a
+ * cluster master whose replica took over (replication is asynchronous). Such losses are counted, never hidden.
  */
 public final class Checker {
 
@@ -252,14 +252,16 @@ public final class Checker {
     /**
      * Whether Redis may have lost this acknowledged write by design: the script ran somewhere between the request's
      * send and its answer, so the write is at risk when that span reaches into the {@link #AOF_LOSS_WINDOW_MILLIS}
-     * before a SIGKILL (everysec), or began before a restart that lost all data. (The answer itself may arrive after
-     * the kill: a reply delayed by a slow link or a paused service.)
+     * before a SIGKILL (everysec), or began before a restart that lost all data or before the SIGKILL of a master whose
+     * replica took over. (The answer itself may arrive after the kill: a reply delayed by a slow link or a paused
+     * service.)
      */
     public static boolean insideLossWindow(History history, Entry acknowledged) {
         return history.faults().stream().anyMatch(fault -> switch (fault.kind()) {
             case "REDIS_KILL" -> acknowledged.sentMillis() <= fault.startedMillis()
                     && acknowledged.answeredMillis() >= fault.startedMillis() - AOF_LOSS_WINDOW_MILLIS;
-            case "REDIS_WIPE" -> acknowledged.sentMillis() <= fault.startedMillis();
+            // A failover's replica (asynchronous replication) may lack anything the master ran before it died.
+            case "REDIS_WIPE", "MASTER_FAILOVER" -> acknowledged.sentMillis() <= fault.startedMillis();
             default -> false;
         });
     }

@@ -60,6 +60,27 @@ class CheckerTest {
         assertThat(violations).extracting(Violation::invariant).containsExactly(Violation.Invariant.LOST_RESERVATION);
     }
 
+    @Test
+    void givenAReservationSentBeforeAMasterFailover_whenItIsNoOrder_thenItIsLostInsideTheWindowAndCounted() {
+        History history = history(answer(1, 0, FIRST), otherRequest(3, "sale.lost"));
+        history.addFault(new History.FaultEvent("MASTER_FAILOVER", 300, 4_000));
+
+        Checker.Verdict verdict = new Checker().check(SCHEDULE, history, REDIS, books(Map.of()));
+
+        assertThat(verdict.violations()).isEmpty();
+        assertThat(verdict.lostInWindow()).isEqualTo(1);
+    }
+
+    @Test
+    void givenAReservationSentAfterTheMasterDied_whenItIsNoOrder_thenItIsLost() {
+        History history = history(answer(1, 0, FIRST), otherRequest(4, "sale.lost"));
+        history.addFault(new History.FaultEvent("MASTER_FAILOVER", 300, 4_000));
+
+        List<Violation> violations = new Checker().check(SCHEDULE, history, REDIS, books(Map.of())).violations();
+
+        assertThat(violations).extracting(Violation::invariant).containsExactly(Violation.Invariant.LOST_RESERVATION);
+    }
+
     /** MySQL: the request's one order under {@link #FIRST}, one unit, as its books and Redis agree. */
     private static Books.Snapshot books(Map<String, String> aliases) {
         return new Books.Snapshot(Map.of("sku-0", new Books.Item(10, 1)),
@@ -73,6 +94,12 @@ class CheckerTest {
     private static Entry answer(long id, int instance, String reservationId) {
         return new Entry(id, "reserve", instance, "buyer-1", "r-1", reservationId, "{}", id * 100, id * 100 + 50, 202,
                 null, "{}");
+    }
+
+    /** Another buyer's request, answered 202 with this id. */
+    private static Entry otherRequest(long id, String reservationId) {
+        return new Entry(id, "reserve", 0, "buyer-2", "r-9", reservationId, "{}", id * 100, id * 100 + 50, 202, null,
+                "{}");
     }
 
     /** Sent, never answered: the client gave up. */

@@ -19,7 +19,13 @@ public enum FaultKind {
     DB_BLACK_HOLE(false),
     REDIS_LINK_CUT(false),
     REDIS_LINK_DELAY(false),
-    REDIS_LINK_BLACK_HOLE(false);
+    REDIS_LINK_BLACK_HOLE(false),
+    /**
+     * On a Redis Cluster with a replica per master: SIGKILL of the master that serves the sale's slot, its replica's
+     * takeover, the killed node started again as a replica. Replication is asynchronous: what the replica had not
+     * received when the master died is lost.
+     */
+    MASTER_FAILOVER(true);
 
     private final boolean mayLoseAcknowledged;
 

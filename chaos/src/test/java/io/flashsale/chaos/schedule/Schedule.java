@@ -16,9 +16,15 @@ public record Schedule(long seed, SaleShape sale, int buyers, List<Operation> wo
         return faults.stream().anyMatch(fault -> fault.kind().mayLoseAcknowledged());
     }
 
+    /** Failover schedules run in a campaign of their own (FailoverCampaignIT), which replays by its own property. */
+    private String replayProperty() {
+        boolean failover = faults.stream().anyMatch(fault -> fault.kind() == FaultKind.MASTER_FAILOVER);
+        return failover ? "flashsale.failover.seed" : "flashsale.fault.seed";
+    }
+
     public String describe() {
-        return "seed %d (replay: -Dflashsale.fault.seed=%d): %d SKUs %s, limit %d, %d buyers, %d steps over %d ms; faults %s"
-                .formatted(seed, seed, sale.skus().size(),
+        return "seed %d (replay: -D%s=%d): %d SKUs %s, limit %d, %d buyers, %d steps over %d ms; faults %s"
+                .formatted(seed, replayProperty(), seed, sale.skus().size(),
                         sale.skus().stream().map(sku -> sku.id() + "=" + sku.stock()
                                 + (sku.ownLimit() > 0 ? "/limit " + sku.ownLimit() : ""))
                                 .collect(Collectors.joining(", ", "[", "]")),

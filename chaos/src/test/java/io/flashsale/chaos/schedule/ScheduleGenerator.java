@@ -2,7 +2,9 @@ package io.flashsale.chaos.schedule;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -28,13 +30,37 @@ public final class ScheduleGenerator {
             new Weighted(FaultKind.REDIS_LINK_DELAY, 6),
             new Weighted(FaultKind.REDIS_LINK_BLACK_HOLE, 6));
 
+    /**
+     * What may join a master's failover, with the weights above: faults of the broker, the service and the database
+     * link (a cluster has no proxy to Redis, and a second Redis fault would meet a cluster still failing over; a
+     * service kill costs a restart).
+     */
+    private static final Set<FaultKind> FAILOVER_COMPANIONS = EnumSet.of(FaultKind.BROKER_KILL,
+            FaultKind.BROKER_PAUSE, FaultKind.SERVICE_PAUSE, FaultKind.DB_CUT, FaultKind.DB_DELAY,
+            FaultKind.DB_BLACK_HOLE);
+
     private record Weighted(FaultKind kind, int weight) {
     }
 
     private final int instances;
+    /** The fault every schedule starts with, or null when each is drawn. */
+    private final FaultKind first;
+    private final List<Weighted> weights;
 
     public ScheduleGenerator(int instances) {
+        this(instances, null, FAULT_WEIGHTS);
+    }
+
+    private ScheduleGenerator(int instances, FaultKind first, List<Weighted> weights) {
         this.instances = instances;
+        this.first = first;
+        this.weights = weights;
+    }
+
+    /** Schedules for a system on a Redis Cluster: a {@link FaultKind#MASTER_FAILOVER}, now and then with a companion. */
+    public static ScheduleGenerator failovers(int instances) {
+        return new ScheduleGenerator(instances, FaultKind.MASTER_FAILOVER, FAULT_WEIGHTS.stream()
+                .filter(weighted -> FAILOVER_COMPANIONS.contains(weighted.kind())).toList());
     }
 
     public Schedule generate(long seed) {
@@ -115,7 +141,7 @@ public final class ScheduleGenerator {
         int count = 1 + (random.nextInt(3) == 0 ? 1 : 0);
         List<Fault> faults = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            FaultKind kind = draw(random);
+            FaultKind kind = i == 0 && first != null ? first : draw(random);
             long at = 200 + random.nextLong(workloadMillis / 2);
             long length = 300 + random.nextLong(1_500);
             long lag = 20 + random.nextLong(400);
@@ -125,10 +151,10 @@ public final class ScheduleGenerator {
         return faults;
     }
 
-    private static FaultKind draw(SplittableRandom random) {
-        int total = FAULT_WEIGHTS.stream().mapToInt(Weighted::weight).sum();
+    private FaultKind draw(SplittableRandom random) {
+        int total = weights.stream().mapToInt(Weighted::weight).sum();
         int roll = random.nextInt(total);
-        for (Weighted weighted : FAULT_WEIGHTS) {
+        for (Weighted weighted : weights) {
             roll -= weighted.weight();
             if (roll < 0) {
                 return weighted.kind();
