@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,12 +58,23 @@ class FaultCampaignIT {
         assumeTrue(Files.isRegularFile(jar), "the runnable jar " + jar + " is missing: run this module from the root "
                 + "reactor (./mvnw -pl chaos -am verify)");
         int instances = Integer.getInteger("flashsale.fault.instances", 2);
-        List<Long> seeds = seeds();
+        List<Long> seeds = seeds(FIXED_SEEDS, "flashsale.fault.seed", "flashsale.fault.fresh-seeds", 38);
         // Schedules run this many at a time, each on its own sale; a replayed seed runs alone.
         int together = seeds.size() == 1 ? 1 : Integer.getInteger("flashsale.fault.together", 5);
+        runWithinBudget("fault-campaign", seeds, together, new ScheduleGenerator(instances),
+                work -> new ChaosSystem(work, instances));
+    }
+
+    /**
+     * Runs the seeds' schedules, {@code together} at a time, on one system, within {@link #budget}; fails when a
+     * schedule broke an invariant outside every known gap. Output under {@code target/<directory>/}.
+     */
+    static void runWithinBudget(String directory, List<Long> seeds, int together, ScheduleGenerator generator,
+                                Function<Path, ChaosSystem> systems) {
         Duration budget = budget(seeds.size(), together);
         System.out.printf("[chaos] the campaign's time budget: %s%n", budget);
-        assertTimeoutPreemptively(budget, () -> runCampaign(instances, seeds, together));
+        assertTimeoutPreemptively(budget, () -> runCampaign(workDirectory(directory), seeds, together, generator,
+                systems));
     }
 
     /**
@@ -76,13 +88,12 @@ class FaultCampaignIT {
         return scaled.compareTo(LEAST_BUDGET) < 0 ? LEAST_BUDGET : scaled;
     }
 
-    private static void runCampaign(int instances, List<Long> seeds, int together) {
-        Path work = workDirectory();
-        ScheduleGenerator generator = new ScheduleGenerator(instances);
+    private static void runCampaign(Path work, List<Long> seeds, int together, ScheduleGenerator generator,
+                                    Function<Path, ChaosSystem> systems) {
         Campaign campaign = new Campaign();
-        System.out.printf("[chaos] %d schedules, %d at a time, on %d service instances: seeds %s%n", seeds.size(),
-                together, instances, seeds);
-        try (ChaosSystem system = new ChaosSystem(work, instances)) {
+        try (ChaosSystem system = systems.apply(work)) {
+            System.out.printf("[chaos] %d schedules, %d at a time, on %d service instances: seeds %s%n",
+                    seeds.size(), together, system.instanceCount(), seeds);
             ScheduleRunner runner = new ScheduleRunner(system);
             for (int from = 0; from < seeds.size(); from += together) {
                 List<Schedule> round = seeds.subList(from, Math.min(seeds.size(), from + together)).stream()
@@ -98,20 +109,24 @@ class FaultCampaignIT {
                 + "schedules and histories above and in %s)", work).isEmpty();
     }
 
-    private static List<Long> seeds() {
-        String replay = System.getProperty("flashsale.fault.seed", "");
+    /**
+     * The fixed seeds and {@code freshProperty} fresh ones, or the seeds {@code replayProperty} names
+     * ({@code N,M,...}) alone.
+     */
+    static List<Long> seeds(List<Long> fixed, String replayProperty, String freshProperty, int defaultFresh) {
+        String replay = System.getProperty(replayProperty, "");
         if (!replay.isBlank()) {
             return java.util.Arrays.stream(replay.split(",")).map(String::strip).map(Long::parseLong).toList();
         }
-        int fresh = Integer.getInteger("flashsale.fault.fresh-seeds", 38);
-        List<Long> seeds = new ArrayList<>(FIXED_SEEDS);
+        int fresh = Integer.getInteger(freshProperty, defaultFresh);
+        List<Long> seeds = new ArrayList<>(fixed);
         LongStream.generate(() -> ThreadLocalRandom.current().nextLong() >>> 1).limit(fresh).forEach(seeds::add);
         return seeds;
     }
 
-    private static Path workDirectory() {
+    private static Path workDirectory(String directory) {
         try {
-            return Files.createDirectories(Path.of(System.getProperty("basedir", "."), "target", "fault-campaign")
+            return Files.createDirectories(Path.of(System.getProperty("basedir", "."), "target", directory)
                     .toAbsolutePath());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
