@@ -141,9 +141,13 @@ public final class ReplicatedRedisCluster implements RedisUnderTest {
 
         @Override
         public String toString() {
-            return "failover of slot %d: master 127.0.0.1:%d SIGKILLed, 127.0.0.1:%s served the slot %d ms later, the killed node a replica in sync again %d ms after the kill"
-                    .formatted(slot, killed.port(), promoted == null ? "?" : promoted.port(), takeoverMillis,
-                            rejoinedMillis);
+            String killedNode = "failover of slot %d: master 127.0.0.1:%d SIGKILLed".formatted(slot, killed.port());
+            if (promoted == null) {
+                return killedNode + ", no replica served the slot yet";
+            }
+            return killedNode + ", 127.0.0.1:%d served the slot %d ms later, the killed node %s".formatted(
+                    promoted.port(), takeoverMillis, rejoinedMillis < 0 ? "not back yet"
+                            : "a replica in sync again " + rejoinedMillis + " ms after the kill");
         }
     }
 
