@@ -81,6 +81,17 @@ class CheckerTest {
         assertThat(violations).extracting(Violation::invariant).containsExactly(Violation.Invariant.LOST_RESERVATION);
     }
 
+    @Test
+    void givenAReservationAnsweredLongBeforeAMasterFailover_whenItIsNoOrder_thenItIsLost() {
+        History history = history(answer(1, 0, FIRST), otherRequest(3, "sale.lost"));
+        long kill = 300 + Checker.REPLICATION_LOSS_WINDOW_MILLIS + 1_000;
+        history.addFault(new History.FaultEvent("MASTER_FAILOVER", kill, kill + 4_000));
+
+        List<Violation> violations = new Checker().check(SCHEDULE, history, REDIS, books(Map.of())).violations();
+
+        assertThat(violations).extracting(Violation::invariant).containsExactly(Violation.Invariant.LOST_RESERVATION);
+    }
+
     /** MySQL: the request's one order under {@link #FIRST}, one unit, as its books and Redis agree. */
     private static Books.Snapshot books(Map<String, String> aliases) {
         return new Books.Snapshot(Map.of("sku-0", new Books.Item(10, 1)),

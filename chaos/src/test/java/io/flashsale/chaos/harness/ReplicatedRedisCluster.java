@@ -15,6 +15,8 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,9 +40,9 @@ public final class ReplicatedRedisCluster implements RedisUnderTest {
     private static final int SLOTS = 16_384;
     /**
      * Short, so that a failover completes within seconds; not shorter, so that a node the loaded 2-core machine did not
-     * schedule for a moment is not failed over by itself, outside every fault.
+     * schedule for a while (CI's load average on it reaches 40) is not failed over by itself, outside every fault.
      */
-    private static final Duration NODE_TIMEOUT = Duration.ofMillis(2_000);
+    private static final Duration NODE_TIMEOUT = Duration.ofMillis(5_000);
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
@@ -49,8 +51,11 @@ public final class ReplicatedRedisCluster implements RedisUnderTest {
     private boolean closed;
 
     public ReplicatedRedisCluster(Path workDirectory) {
+        // Files of their own each time: a node started on an earlier run's nodes.conf would rejoin that run's cluster
+        // and refuse the slots it is given.
+        Path directory = freshDirectoryIn(workDirectory);
         for (int port : nodePorts()) {
-            nodes.add(RedisServerProcess.onPortIn(port, workDirectory.resolve("redis-" + port),
+            nodes.add(RedisServerProcess.onPortIn(port, directory.resolve("redis-" + port),
                     RedisServerProcess.Persistence.AOF_EVERYSEC, "--cluster-enabled", "yes",
                     "--cluster-node-timeout", Long.toString(NODE_TIMEOUT.toMillis())));
         }
@@ -62,6 +67,15 @@ public final class ReplicatedRedisCluster implements RedisUnderTest {
             throw notFormed;
         }
         System.out.println("[chaos] Redis Cluster: " + topology());
+    }
+
+    private static Path freshDirectoryIn(Path parent) {
+        try {
+            Files.createDirectories(parent);
+            return Files.createTempDirectory(parent, "cluster-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void form() {
