@@ -67,11 +67,12 @@ WORK=$(mktemp -d /tmp/flashsale-harness.XXXXXX)
 # Buyers sign in (ADR 80): TOKENS tokens of a key pair made for this run, signed before any measurement
 # (perf/BuyerTokens.java); the jars verify them with its public key. The reserve runs on the hot sale take fresh
 # buyers from the pool in turn (past its end buyers come back, and the per-buyer limit refuses them); the other
-# rows walk the pool from its start. A growing sale (GROWTH) needs a buyer per reservation: its pool is GROWTH plus a
-# quarter (a run skips the tokens its slower threads did not reach), or the sale stops growing where the pool ends
-# (the per-buyer limit refuses returning buyers); its warm-up runs on a sale of its own, so it spends none of them.
-if [ -n "${GROWTH:-}" ] && [ "$GROWTH" -gt 181818 ]; then
-  TOKENS=${TOKENS:-$(( GROWTH + GROWTH / 4 ))}
+# rows walk the pool from its start. A growing sale (GROWTH) needs a buyer per reservation: its pool is twice GROWTH
+# (each slice skips the tokens its slower thread did not reach: with the service on one core a growth spent 1.6 tokens
+# a reservation), or the sale stops growing where the pool ends (the per-buyer limit refuses returning buyers); its
+# warm-up runs on a sale of its own, so it spends none of them.
+if [ -n "${GROWTH:-}" ] && [ "$GROWTH" -gt 100000 ]; then
+  TOKENS=${TOKENS:-$(( GROWTH * 2 ))}
 else
   TOKENS=${TOKENS:-200000}
 fi
