@@ -3,6 +3,7 @@ package io.flashsale.domain.activity;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.shared.InvalidValueException;
 import io.flashsale.domain.shared.Require;
+import io.flashsale.domain.slice.SaleSlices;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,10 +13,12 @@ import java.util.Optional;
 
 /**
  * A sale: SKUs with fixed stock, a per-user limit and a time window [startsAt, endsAt). An operator may pause it: a
- * paused sale refuses every attempt inside its window until it is resumed (ADR 79).
+ * paused sale refuses every attempt inside its window until it is resumed (ADR 79). Its slices (ADR 109) are fixed
+ * when it is created.
  */
 public record Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
-                       PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items, boolean paused) {
+                       PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items, boolean paused,
+                       SaleSlices slices) {
 
     public static final int MAX_ITEMS = 50;
     public static final int MAX_NAME_LENGTH = 200;
@@ -44,22 +47,29 @@ public record Activity(ActivityId id, String name, Instant startsAt, Instant end
             }
         }
         items = List.copyOf(items);
+        Require.present(slices, "slices");
     }
 
-    /** A sale that is not paused. */
+    /** A sale in one slice. */
+    public Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
+                    PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items, boolean paused) {
+        this(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, paused, SaleSlices.ONE);
+    }
+
+    /** A sale in one slice that is not paused. */
     public Activity(ActivityId id, String name, Instant startsAt, Instant endsAt,
                     PurchaseLimit perUserLimit, Duration paymentTimeout, List<ActivityItem> items) {
-        this(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false);
+        this(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false, SaleSlices.ONE);
     }
 
     /** This sale paused; pausing a paused sale changes nothing. */
     public Activity pause() {
-        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, true);
+        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, true, slices);
     }
 
     /** This sale resumed; resuming a sale that is not paused changes nothing. */
     public Activity resume() {
-        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false);
+        return new Activity(id, name, startsAt, endsAt, perUserLimit, paymentTimeout, items, false, slices);
     }
 
     /**

@@ -60,6 +60,6 @@ public sealed interface SaleWindowChange {
             return new Refused(Reason.ENDS_NOT_AFTER_START);
         }
         return new Moved(new Activity(sale.id(), sale.name(), startsAt, endsAt, sale.perUserLimit(),
-                sale.paymentTimeout(), sale.items(), sale.paused()));
+                sale.paymentTimeout(), sale.items(), sale.paused(), sale.slices()));
     }
 }
