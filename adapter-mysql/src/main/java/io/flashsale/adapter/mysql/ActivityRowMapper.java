@@ -6,6 +6,7 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.shared.InvalidValueException;
+import io.flashsale.domain.slice.SaleSlices;
 import org.mapstruct.Mapper;
 import org.mapstruct.Mapping;
 import org.mapstruct.Named;
@@ -70,6 +71,14 @@ interface ActivityRowMapper {
 
     default int purchaseLimitMax(PurchaseLimit limit) {
         return limit.max();
+    }
+
+    default SaleSlices saleSlices(int count) {
+        return new SaleSlices(count);
+    }
+
+    default int sliceCount(SaleSlices slices) {
+        return slices.count();
     }
 
     default Duration paymentTimeout(long seconds) {

@@ -157,6 +157,14 @@ public class MysqlAdapterConfiguration {
                 new TransactionTemplate(transactionManager));
     }
 
+    /** The transfers of stock between a sale's slices (ADR 109); always on the primary. */
+    @Bean
+    MysqlStockTransfers mysqlStockTransfers(StockTransferDao stockTransferDao,
+                                            PlatformTransactionManager transactionManager) {
+        return new MysqlStockTransfers(stockTransferDao, Mappers.getMapper(StockTransferRowMapper.class),
+                new TransactionTemplate(transactionManager));
+    }
+
     @Bean
     MysqlBlocklist mysqlBlocklist(BlocklistDao blocklistDao, PlatformTransactionManager transactionManager) {
         return new MysqlBlocklist(blocklistDao, new TransactionTemplate(transactionManager));

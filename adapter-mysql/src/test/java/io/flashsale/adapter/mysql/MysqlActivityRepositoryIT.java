@@ -7,6 +7,7 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.shared.InvalidValueException;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.testsupport.TestServices;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -107,7 +109,7 @@ class MysqlActivityRepositoryIT {
                 "activity_load", "blocklist_change", "blocklist_entry", "buyer_purchase", "job_lock",
                 "payment_conflicts", "purchase_order", "purchase_order_line",
                 "reconciliation_report", "reservation_alias", "stock_adjustment", "stock_adjustment_proposal",
-                "stock_flow");
+                "stock_flow", "stock_transfer");
         assertThat(tables).allSatisfy(row -> {
             assertThat(row.get("engine")).isEqualTo("InnoDB");
             assertThat((String) row.get("collation")).startsWith("utf8mb4_");
@@ -308,6 +310,60 @@ class MysqlActivityRepositoryIT {
         assertThat(repository.findById(id)).contains(activity);
         assertThat(new JdbcTemplate(dataSource).queryForObject(
                 "SELECT COUNT(*) FROM activity_item", Integer.class)).isPositive();
+    }
+
+    @Test
+    void givenASaleOfThreeSlices_whenAddedAndRead_thenEveryReadFindsThreeSlices() {
+        ActivityId id = uniqueId();
+        Instant startsAt = Instant.parse("2041-03-01T10:00:00Z");
+        Activity plain = activity(id, "Sliced", startsAt, startsAt.plus(Duration.ofHours(1)));
+        Activity sliced = new Activity(id, plain.name(), plain.startsAt(), plain.endsAt(), plain.perUserLimit(),
+                plain.paymentTimeout(), plain.items(), false, new SaleSlices(3));
+
+        repository.add(sliced);
+
+        assertThat(repository.findById(id)).contains(sliced);
+        assertThat(repository.findUnarchivedOverlapping(startsAt, startsAt))
+                .filteredOn(found -> found.id().equals(id)).containsExactly(sliced);
+        assertThat(new JdbcTemplate(dataSource).queryForObject(
+                "SELECT slices FROM activity WHERE id = ?", Integer.class, id.value())).isEqualTo(3);
+    }
+
+    @Test
+    void givenASaleMadeWithTheConstructorFromBeforeSlices_whenAddedAndFound_thenItIsOneSlice() {
+        ActivityId id = uniqueId();
+
+        repository.add(activity(id, "Unsliced", Instant.parse("2026-12-01T10:00:00Z"),
+                Instant.parse("2026-12-01T11:00:00Z")));
+
+        assertThat(repository.findById(id).orElseThrow().slices()).isEqualTo(SaleSlices.ONE);
+    }
+
+    @Test
+    void givenARowWrittenWithoutASliceCount_asEverySaleBeforeSlicesWas_whenFound_thenItIsOneSlice() {
+        ActivityId id = uniqueId();
+        JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        jdbc.update("""
+                INSERT INTO activity (id, name, starts_at, ends_at, per_user_limit, payment_timeout_seconds, created_at)
+                VALUES (?, 'Old sale', '2026-12-01 10:00:00', '2026-12-01 11:00:00', 1, 900, UTC_TIMESTAMP(3))""",
+                id.value());
+        jdbc.update("INSERT INTO activity_item (activity_id, sku_id, item_index, stock, segments) VALUES (?, 'a', 0, 5, 1)",
+                id.value());
+
+        assertThat(repository.findById(id).orElseThrow().slices()).isEqualTo(SaleSlices.ONE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 65})
+    void givenASliceCountOutsideOneTo64_whenWrittenStraightToTheTable_thenTheTableRefusesIt(int slices) {
+        ActivityId id = uniqueId();
+        repository.add(activity(id, "Checked", Instant.parse("2026-12-01T10:00:00Z"),
+                Instant.parse("2026-12-01T11:00:00Z")));
+
+        assertThatThrownBy(() -> new JdbcTemplate(dataSource).update(
+                "UPDATE activity SET slices = ? WHERE id = ?", slices, id.value()))
+                .isInstanceOf(DataIntegrityViolationException.class);
+        assertThat(repository.findById(id).orElseThrow().slices()).isEqualTo(SaleSlices.ONE);
     }
 
     /** The versions of the migrations shipped in db/migration, in the order Flyway applies them. */
