@@ -10,41 +10,21 @@
 
 local meta, stock = KEYS[1], KEYS[2]
 local sku, delta, applied = ARGV[1], tonumber(ARGV[2]), ARGV[1] .. ':adj:' .. ARGV[3]
-if redis.call('HGET', meta, 'ready') ~= '1' then
-    return { 'NOT_LOADED' }
-end
-local segments = tonumber(redis.call('HGET', stock, sku .. ':segments'))
+local segments, unloaded = fs_loaded_segments(meta, stock, sku)
 if not segments then
-    return { 'UNKNOWN_SKU' }
+    return unloaded
 end
 if redis.call('HEXISTS', stock, applied) == 1 then
     return { 'ALREADY_APPLIED' }
 end
-local counts, available = {}, 0
-for s = 1, segments do
-    counts[s] = tonumber(redis.call('HGET', stock, sku .. ':avail:' .. s) or '0')
-    available = available + counts[s]
-end
+local counts, available = fs_avail_read(stock, sku, segments)
 if available + delta < 0 then
     return { 'REFUSED', available }
 end
 if delta >= 0 then
-    local share, extra = math.floor(delta / segments), delta % segments
-    for s = 1, segments do
-        local add = share + (s <= extra and 1 or 0)
-        if add > 0 then
-            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, add)
-        end
-    end
+    fs_avail_spread(stock, sku, segments, delta)
 else
-    local rest = -delta
-    for s = 1, segments do
-        local take = math.min(rest, counts[s])
-        if take > 0 then
-            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, -take)
-            rest = rest - take
-        end
-    end
+    fs_avail_take(stock, sku, counts, -delta)
 end
 local total = redis.call('HINCRBY', stock, sku .. ':total', delta)
 redis.call('HSET', stock, applied, '1')

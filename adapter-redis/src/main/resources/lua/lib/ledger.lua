@@ -111,6 +111,71 @@ local function fs_version(meta, stock, sku)
     return (redis.call('HGET', meta, 'loadId') or '-') .. '/' .. (version or '0')
 end
 
+-- The SKU's segment count when the sale (or the slice) is loaded and has the SKU; else nil and the answer that says
+-- why: {'NOT_LOADED'} or {'UNKNOWN_SKU'}.
+local function fs_loaded_segments(meta, stock, sku)
+    if redis.call('HGET', meta, 'ready') ~= '1' then
+        return nil, { 'NOT_LOADED' }
+    end
+    local segments = tonumber(redis.call('HGET', stock, sku .. ':segments'))
+    if not segments then
+        return nil, { 'UNKNOWN_SKU' }
+    end
+    return segments
+end
+
+-- A stock transfer's ARGV (ADR 109) checked: nil when the id has one spelling (no leading zero, so a repeat finds the
+-- record of its first call) and the units are a whole number below 10^15, else the refusal to return.
+local function fs_transfer_refusal(transfer, units)
+    if transfer ~= '0' and not string.match(transfer or '', '^[1-9]%d*$') then
+        return fs_refuse('transfer id is not a whole number: ' .. tostring(transfer))
+    end
+    if not string.match(units or '', '^%d+$') or #units > 15 then
+        return fs_refuse('units are not a whole number below 10^15: ' .. tostring(units))
+    end
+    return nil
+end
+
+-- A SKU's available units, segment by segment (<sku>:avail:1 .. <sku>:avail:<segments>, read in one HMGET), and
+-- their sum.
+local function fs_avail_read(stock, sku, segments)
+    local fields = {}
+    for s = 1, segments do
+        fields[s] = sku .. ':avail:' .. s
+    end
+    local values = redis.call('HMGET', stock, unpack(fields))
+    local counts, available = {}, 0
+    for s = 1, segments do
+        counts[s] = tonumber(values[s] or '0')
+        available = available + counts[s]
+    end
+    return counts, available
+end
+
+-- Adds units to a SKU's available, spread evenly over its segments, the first (units mod segments) one more.
+local function fs_avail_spread(stock, sku, segments, units)
+    local share, extra = math.floor(units / segments), units % segments
+    for s = 1, segments do
+        local add = share + (s <= extra and 1 or 0)
+        if add > 0 then
+            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, add)
+        end
+    end
+end
+
+-- Takes units from a SKU's segments, the first first, none below zero: counts as fs_avail_read gave them, units at
+-- most their sum.
+local function fs_avail_take(stock, sku, counts, units)
+    local rest = units
+    for s = 1, #counts do
+        local take = math.min(rest, counts[s])
+        if take > 0 then
+            redis.call('HINCRBY', stock, sku .. ':avail:' .. s, -take)
+            rest = rest - take
+        end
+    end
+end
+
 -- A fresh load id from the server's clock, so that no caller can hand in a stale one.
 local function fs_new_load_id()
     local now = redis.call('TIME')

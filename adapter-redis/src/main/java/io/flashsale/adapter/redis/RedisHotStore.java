@@ -21,6 +21,7 @@ import io.flashsale.application.sale.port.out.EvictionPolicyPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -438,6 +439,14 @@ public final class RedisHotStore implements AutoCloseable {
     public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, HotStoreRebuildPort rebuild,
                                       HotStoreAdjustmentPort adjustments, RelayedEventsPort relayedEvents,
                                       RecoveryMarkPort recoveryMarks) {
+    }
+
+    /**
+     * The two halves of a stock transfer between a sale's slices (ADR 109); a credit that gives a slice units is
+     * announced as a return, so every instance's sold-out memory forgets the sale.
+     */
+    public SliceStockPort sliceStock() {
+        return HotStoreOutages.translating(SliceStockPort.class, new RedisSliceStock(redis, returns::announce));
     }
 
     /**

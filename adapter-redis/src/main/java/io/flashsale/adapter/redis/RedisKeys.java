@@ -6,6 +6,8 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,11 @@ import java.util.List;
  *                              &lt;sku&gt;:held        sum of every buyer's holding of the SKU, moved with each holding
  *                              &lt;sku&gt;:adj:&lt;id&gt;    "1" once the audited stock adjustment &lt;id&gt; is in the total
  *                                                (applied by adjust.lua, or included by a repair or a rebuild)
+ *                              &lt;sku&gt;:xout:&lt;id&gt;   units stock transfer &lt;id&gt; took out of this slice's total and
+ *                                                available (transfer_out.lua, ADR 109; 0 when none were
+ *                                                available): the first take's answer, which a repeat returns
+ *                              &lt;sku&gt;:xin:&lt;id&gt;    units stock transfer &lt;id&gt; added to this slice's total and
+ *                                                available (transfer_in.lua, ADR 109); a repeat adds nothing
  * fs:{a}:holdings      hash    &lt;buyer&gt;:&lt;sku&gt;     units the buyer holds (reserved + ordered); removed at 0
  * fs:{a}:reservations  hash    &lt;id&gt; -&gt; the reservation's record, one field (ADR 70):
  *                              status letter | buyer | requestId | lines "sku:quantity,sku:quantity" in request
@@ -88,6 +95,15 @@ import java.util.List;
  *                              (ADR 0102): "&lt;buckets&gt;:&lt;count meta gets back&gt;:&lt;token&gt;"; the last
  *                              page deletes it. While it is there no warm-up loads and no rebuild page writes
  * </pre>
+ *
+ * <p>A sale of {@code n} slices (ADR 109) has this set of keys once per slice, each slice under its own hash tag
+ * ({@link #tag(SaleSlice)}, so its own slot): slice 0 keeps the tag {@code {a}} above, so a sale of one slice, and
+ * every sale made before slices, has exactly the keys above; slice {@code k} (1 &lt;= k &lt; n) has them under the
+ * tag {@code {a#k.s}}: {@code fs:{a#k.s}:meta}, {@code fs:{a#k.s}:stock} and so on. The 16,384 slots are cut into
+ * {@code n} ranges as {@code redis-cli --cluster create} cuts them over {@code n} masters (range {@code r} starts at
+ * {@code round(r * 16384 / n)}); slice 0 sits in the range its slot falls in, slice {@code k} takes the k-th of the
+ * other ranges in ascending order, with the smallest salt {@code s >= 0} whose slot lies there ({@code SliceTags}).
+ * Each key method taking a {@link SaleSlice} names the slice's key; the one taking an {@link ActivityId}, slice 0's.
  *
  * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
  * {@code reserve.lua} takes a token in the step that decides the attempt (ADR 0060); the adapter names them in
@@ -192,12 +208,7 @@ public final class RedisKeys {
 
     /** Every key of the request index of a sale of {@code buckets} buckets: the single hash, then each bucket. */
     public static List<String> requestKeys(ActivityId activityId, int buckets) {
-        List<String> keys = new ArrayList<>(buckets + 1);
-        keys.add(requests(activityId));
-        for (int k = 1; k <= buckets; k++) {
-            keys.add(requestBucket(activityId, k));
-        }
-        return keys;
+        return requestKeys(sliceZero(activityId), buckets);
     }
 
     /**
@@ -246,8 +257,7 @@ public final class RedisKeys {
      * of them (ADR 0100).
      */
     public static List<String> activityKeys(ActivityId activityId) {
-        return List.of(outbox(activityId), meta(activityId), requests(activityId), stock(activityId),
-                holdings(activityId), reservations(activityId), acceptedRequests(activityId), inFlight(activityId));
+        return activityKeys(sliceZero(activityId));
     }
 
     /**
@@ -255,10 +265,7 @@ public final class RedisKeys {
      * audit's cursor.
      */
     public static List<String> archiveKeys(ActivityId activityId) {
-        List<String> keys = new ArrayList<>(activityKeys(activityId));
-        keys.add(recovery(activityId));
-        keys.add(holdingsAudit(activityId));
-        return List.copyOf(keys);
+        return archiveKeys(sliceZero(activityId));
     }
 
     /** The default registry of activities whose outbox relays read: no hash tag, it spans every activity. */
@@ -348,12 +355,122 @@ public final class RedisKeys {
         return skuId.value() + ":avail:" + segment;
     }
 
+    /**
+     * Field of {@link #stock(SaleSlice)} keeping what stock transfer {@code transferId} took out of the slice: the
+     * first take's answer, which a repeat returns (ADR 109).
+     */
+    public static String transferOutField(SkuId skuId, long transferId) {
+        return skuId.value() + ":xout:" + transferId;
+    }
+
+    /** Field of {@link #stock(SaleSlice)} marking that stock transfer {@code transferId} added its units to the slice. */
+    public static String transferInField(SkuId skuId, long transferId) {
+        return skuId.value() + ":xin:" + transferId;
+    }
+
     /** The buyer's rate-limit bucket at the activity, taken by {@code reserve.lua} (ADR 0060). */
     public static String buyerBucket(ActivityId activityId, BuyerId buyerId) {
         return key(activityId, "rl:" + buyerId.value());
     }
 
+    // ---- One slice of a sale (ADR 109): the keys above under the slice's own hash tag ----
+
+    /** The text between the braces of every key of the slice: the activity id for slice 0 (see the class comment). */
+    public static String tag(SaleSlice slice) {
+        return SliceTags.of(slice);
+    }
+
+    public static String meta(SaleSlice slice) {
+        return key(slice, "meta");
+    }
+
+    public static String stock(SaleSlice slice) {
+        return key(slice, "stock");
+    }
+
+    public static String holdings(SaleSlice slice) {
+        return key(slice, "holdings");
+    }
+
+    public static String reservations(SaleSlice slice) {
+        return key(slice, "reservations");
+    }
+
+    public static String requests(SaleSlice slice) {
+        return key(slice, "requests");
+    }
+
+    public static String requestBucket(SaleSlice slice, int bucket) {
+        return requests(slice) + ":" + bucket;
+    }
+
+    public static String requestKey(SaleSlice slice, int buckets, String field) {
+        return buckets == 0 ? requests(slice) : requestBucket(slice, requestBucketOf(field, buckets));
+    }
+
+    public static List<String> requestKeys(SaleSlice slice, int buckets) {
+        List<String> keys = new ArrayList<>(buckets + 1);
+        keys.add(requests(slice));
+        for (int k = 1; k <= buckets; k++) {
+            keys.add(requestBucket(slice, k));
+        }
+        return keys;
+    }
+
+    public static String requestsDrop(SaleSlice slice) {
+        return key(slice, "drop");
+    }
+
+    public static String acceptedRequests(SaleSlice slice) {
+        return key(slice, "keys");
+    }
+
+    public static String inFlight(SaleSlice slice) {
+        return key(slice, "inflight");
+    }
+
+    public static String outbox(SaleSlice slice) {
+        return key(slice, "outbox");
+    }
+
+    public static String recovery(SaleSlice slice) {
+        return key(slice, "recovery");
+    }
+
+    public static String holdingsAudit(SaleSlice slice) {
+        return key(slice, "audit");
+    }
+
+    public static List<String> activityKeys(SaleSlice slice) {
+        return List.of(outbox(slice), meta(slice), requests(slice), stock(slice), holdings(slice),
+                reservations(slice), acceptedRequests(slice), inFlight(slice));
+    }
+
+    public static List<String> archiveKeys(SaleSlice slice) {
+        List<String> keys = new ArrayList<>(activityKeys(slice));
+        keys.add(recovery(slice));
+        keys.add(holdingsAudit(slice));
+        return List.copyOf(keys);
+    }
+
+    public static String buyerBucket(SaleSlice slice, BuyerId buyerId) {
+        return key(slice, "rl:" + buyerId.value());
+    }
+
+    /** Slice 0 of a sale, whose keys are the activity's as they were before slices, whatever the sale's count. */
+    private static SaleSlice sliceZero(ActivityId activityId) {
+        return new SaleSlice(activityId, 0, SaleSlices.ONE);
+    }
+
+    private static String key(SaleSlice slice, String part) {
+        return key(SliceTags.of(slice), part);
+    }
+
     private static String key(ActivityId activityId, String part) {
-        return "fs:{" + activityId.value() + "}:" + part;
+        return key(activityId.value(), part);
+    }
+
+    private static String key(String tag, String part) {
+        return "fs:{" + tag + "}:" + part;
     }
 }

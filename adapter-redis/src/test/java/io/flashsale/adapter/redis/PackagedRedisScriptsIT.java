@@ -16,6 +16,8 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
 import io.flashsale.embedded.EmbeddedRedis;
@@ -43,8 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * whatever Redis the other tests use (CI's is 7.x, so without this a command or reply 6.2 lacks would pass there).
  * Warm-up, reserve, the relay's read, claim, acknowledge and backlog (XINFO GROUPS has no lag on 6.2, XAUTOCLAIM
  * answers two elements), confirm and fail singly and in batches, pay, cancel, lapse (restore_batch: the path of
- * restored-stock.feature), the reconciliation snapshot, the archive's checks and delete (archive.feature), and an
- * operator's pause, resume and window (sale_terms.lua).
+ * restored-stock.feature), the reconciliation snapshot, the archive's checks and delete (archive.feature), an
+ * operator's pause, resume and window (sale_terms.lua), and a stock transfer between two slices (transfer_out.lua,
+ * transfer_in.lua, ADR 109).
  */
 @Timeout(120)
 class PackagedRedisScriptsIT {
@@ -150,6 +153,30 @@ class PackagedRedisScriptsIT {
         assertThat(stock.stock(activityId)).as("archived: nothing of the sale is left").isEmpty();
         assertThat(connection.sync().keys("*" + activityId.value() + "*")).isEmpty();
         connection.sync().del(registry);
+    }
+
+    @Test
+    void givenASaleOfTwoSlices_thenATransferTakesFromOneAndCreditsTheOtherOnce() {
+        Instant now = Instant.now();
+        Activity sliced = new Activity(activityId, "packaged slices", now.minus(Duration.ofMinutes(1)),
+                now.plus(Duration.ofHours(1)), PurchaseLimit.ONE, Activity.DEFAULT_PAYMENT_TIMEOUT,
+                List.of(new ActivityItem(SKU, 10, null, 2)), false, new SaleSlices(2));
+        var slices = new SliceFixture(connection.sync());
+        var port = new RedisSliceStock(connection);
+        SaleSlice zero = new SaleSlice(activityId, 0, sliced.slices());
+        SaleSlice one = new SaleSlice(activityId, 1, sliced.slices());
+        slices.warmUp(sliced);
+        try {
+            assertThat(port.take(zero, SKU, 1, 7)).hasValue(5);
+            assertThat(port.take(zero, SKU, 1, 7)).as("again").hasValue(5);
+            assertThat(port.credit(one, SKU, 1, 5)).isTrue();
+            assertThat(port.credit(one, SKU, 1, 5)).as("again").isTrue();
+
+            assertThat(slices.ledger(zero, SKU)).isEqualTo(StockLedger.of(0));
+            assertThat(slices.ledger(one, SKU)).isEqualTo(StockLedger.of(10));
+        } finally {
+            slices.forget(sliced);
+        }
     }
 
     private Activity sale(long units) {
