@@ -9,6 +9,7 @@ import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUs
 import io.flashsale.application.sale.model.WarmUpRound;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
+import io.flashsale.application.slice.port.in.FinishTransfersUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,6 +104,17 @@ public final class LifecyclePasses {
             List<ActivityId> archived = archives.archiveDue();
             if (!archived.isEmpty()) {
                 LOG.info("Archived by schedule: {}", ids(archived));
+            }
+            return false;
+        };
+    }
+
+    /** Finishes stock transfers between slices that a crash or an outage left unfinished (ADR 109). */
+    public static Pass transferSweep(FinishTransfersUseCase transfers) {
+        return () -> {
+            int finished = transfers.finishUnfinished();
+            if (finished > 0) {
+                LOG.warn("Finished {} stock transfer(s) between slices that were left unfinished", finished);
             }
             return false;
         };

@@ -50,6 +50,18 @@ class LifecyclePassesTest {
     }
 
     @Test
+    void givenATransferSweep_whenRun_thenItWaitsForItsIntervalAndFailuresReachTheLoop() {
+        int[] passes = {0};
+
+        assertThat(LifecyclePasses.transferSweep(() -> ++passes[0]).run()).isFalse();
+        assertThat(LifecyclePasses.transferSweep(() -> 0).run()).isFalse();
+        assertThat(passes[0]).isEqualTo(1);
+        assertThatThrownBy(() -> LifecyclePasses.transferSweep(() -> {
+            throw new IllegalStateException("database down");
+        }).run()).hasMessage("database down");
+    }
+
+    @Test
     void givenAFailingUseCase_whenRun_thenTheFailureReachesTheLoop() {
         Pass failing = LifecyclePasses.expiry(max -> {
             throw new IllegalStateException("database down");

@@ -23,6 +23,8 @@ class SchedulePropertiesTest {
                 .hasMessageContaining("flashsale.warm-up.interval");
         assertThatThrownBy(() -> new ArchiveProperties(true, null))
                 .hasMessageContaining("flashsale.archive.interval");
+        assertThatThrownBy(() -> new TransferProperties(true, Duration.ZERO))
+                .hasMessageContaining("flashsale.transfers.sweep-interval");
     }
 
     @Test

@@ -8,6 +8,8 @@ import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.sale.service.ArchiveService;
 import io.flashsale.application.sale.service.WarmUpScheduler;
+import io.flashsale.application.slice.port.in.FinishTransfersUseCase;
+import io.flashsale.application.slice.service.StockTransferService;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -20,7 +22,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 
 /**
- * Records every pass of the four locked jobs, on every instance of this test JVM, in one journal: which instance,
+ * Records every pass of the five locked jobs, on every instance of this test JVM, in one journal: which instance,
  * which job, when it began and ended. Each recorded pass also takes {@link #PASS_TIME}, as a pass over a busy sale
  * would, so that two instances running one job at once would overlap visibly. The schedule loops get these through
  * {@code @Primary}; the real services do the work.
@@ -29,7 +31,8 @@ import java.util.function.Supplier;
 class JobJournal {
 
     static final Duration PASS_TIME = Duration.ofMillis(50);
-    static final List<String> JOBS = List.of("reconciliation", "warm-up", "archive", "restore-sweep");
+    static final List<String> JOBS = List.of("reconciliation", "warm-up", "archive", "restore-sweep",
+            "transfer-sweep");
     static final Queue<Run> RUNS = new ConcurrentLinkedQueue<>();
 
     /** One pass; times from {@link System#nanoTime()}, comparable across the instances of this JVM. */
@@ -60,6 +63,13 @@ class JobJournal {
     CompletePendingRestoresUseCase recordedRestores(PendingRestoreService real,
                                                     @Value("${test.instance}") String instance) {
         return max -> record(instance, "restore-sweep", () -> real.completePendingRestores(max));
+    }
+
+    @Bean
+    @Primary
+    FinishTransfersUseCase recordedTransferSweeps(StockTransferService real,
+                                                  @Value("${test.instance}") String instance) {
+        return () -> record(instance, "transfer-sweep", real::finishUnfinished);
     }
 
     private static <T> T record(String instance, String job, Supplier<T> pass) {

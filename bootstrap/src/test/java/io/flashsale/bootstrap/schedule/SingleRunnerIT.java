@@ -20,9 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two service instances on one database, each with reconciliation, warm-up, archive and restore sweep scheduled every
- * {@link #INTERVAL}: every job runs on one instance at a time, the instances together run it about once per interval
- * (not once each), and when one instance stops the other runs every job. Without the lock each instance would run
+ * Two service instances on one database, each with reconciliation, warm-up, archive, restore sweep and transfer sweep
+ * scheduled every {@link #INTERVAL}: every job runs on one instance at a time, the instances together run it about
+ * once per interval (not once each), and when one instance stops the other runs every job. Without the lock each instance would run
  * each job every interval plus a pass, and two starts of a job would come at most half that apart.
  */
 class SingleRunnerIT {
@@ -113,6 +113,7 @@ class SingleRunnerIT {
                 "--flashsale.lifecycle.restore-sweep-interval=" + interval,
                 "--flashsale.warm-up.interval=" + interval,
                 "--flashsale.archive.interval=" + interval,
+                "--flashsale.transfers.sweep-interval=" + interval,
                 "--flashsale.reconciliation.interval=" + interval));
         arguments.addAll(TestServices.mariadb().springDatasource(DATABASE).arguments());
         ConfigurableApplicationContext context = new SpringApplicationBuilder(FlashsaleApplication.class,
