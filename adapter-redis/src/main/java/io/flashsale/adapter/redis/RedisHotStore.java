@@ -38,11 +38,15 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ConnectionIntent;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -235,15 +239,27 @@ public final class RedisHotStore implements AutoCloseable {
     /** How often a store made while Redis was down tries to connect, at most. */
     public static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
 
+    /**
+     * The longest wait between two attempts to get a lost connection back. Lettuce's own backoff doubles up to 30 s, so
+     * after an outage of a minute the service went on refusing to use Redis for up to 30 s after it was back (the
+     * breaker's probes fail at once on a connection that is down); a second bounds that, at one attempt a second per
+     * connection while Redis is away.
+     */
+    static final Duration LONGEST_RECONNECT_DELAY = Duration.ofSeconds(1);
+
     private static AbstractRedisClient client(Settings settings) {
+        ClientResources resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), LONGEST_RECONNECT_DELAY, 2,
+                        TimeUnit.MILLISECONDS))
+                .build();
         if (settings.cluster()) {
-            RedisClusterClient cluster = RedisClusterClient.create(settings.clusterUris());
+            RedisClusterClient cluster = RedisClusterClient.create(resources, settings.clusterUris());
             cluster.setOptions(ClusterClientOptions.builder()
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .topologyRefreshOptions(TOPOLOGY_REFRESH).build());
             return cluster;
         }
-        RedisClient standalone = RedisClient.create(settings.toUri());
+        RedisClient standalone = RedisClient.create(resources, settings.toUri());
         standalone.setOptions(ClientOptions.builder()
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
         return standalone;
@@ -547,6 +563,9 @@ public final class RedisHotStore implements AutoCloseable {
         if (open != null) {
             open.close();
         }
+        // The resources are the store's own (for their reconnect delay), so the client leaves them to their owner.
+        ClientResources resources = client.getResources();
         client.shutdown();
+        resources.shutdown();
     }
 }
