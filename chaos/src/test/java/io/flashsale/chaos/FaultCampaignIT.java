@@ -58,7 +58,7 @@ class FaultCampaignIT {
         assumeTrue(Files.isRegularFile(jar), "the runnable jar " + jar + " is missing: run this module from the root "
                 + "reactor (./mvnw -pl chaos -am verify)");
         int instances = Integer.getInteger("flashsale.fault.instances", 2);
-        List<Long> seeds = seeds(FIXED_SEEDS, "flashsale.fault.seed", "flashsale.fault.fresh-seeds", 38);
+        List<Long> seeds = seeds(FIXED_SEEDS, "flashsale.fault.seed", "flashsale.fault.fresh-seeds", 28);
         // Schedules run this many at a time, each on its own sale; a replayed seed runs alone.
         int together = seeds.size() == 1 ? 1 : Integer.getInteger("flashsale.fault.together", 5);
         runWithinBudget("fault-campaign", seeds, together, new ScheduleGenerator(instances),
