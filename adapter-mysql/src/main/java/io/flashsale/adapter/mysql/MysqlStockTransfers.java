@@ -62,11 +62,11 @@ public class MysqlStockTransfers implements StockTransfersPort {
     }
 
     @Override
-    public List<StockTransfer> unfinished(int limit) {
+    public List<StockTransfer> unfinished(long afterId, int limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1");
         }
-        return dao.selectUnfinished(limit).stream().map(mapper::toTransfer).toList();
+        return dao.selectUnfinished(afterId, limit).stream().map(mapper::toTransfer).toList();
     }
 
     @Override

@@ -21,7 +21,7 @@ interface StockTransferDao {
     /** Null when there is no such transfer. */
     StockTransferRow selectTransfer(@Param("id") long id);
 
-    List<StockTransferRow> selectUnfinished(@Param("limit") int limit);
+    List<StockTransferRow> selectUnfinished(@Param("afterId") long afterId, @Param("limit") int limit);
 
     List<StockTransferRow> selectByActivity(@Param("activityId") String activityId);
 }

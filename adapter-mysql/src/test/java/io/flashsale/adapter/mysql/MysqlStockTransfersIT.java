@@ -175,14 +175,17 @@ class MysqlStockTransfersIT {
         transfers.advance(openedThenDone.taken(10), openedThenDone.taken(10).done());
         StockTransfer newest = transfers.open(saleOfThreeSlices().id(), A, 2, 1, 10, AT);
 
-        assertThat(transfers.unfinished(100)).containsExactly(requested, taken, newest);
-        assertThat(transfers.unfinished(2)).containsExactly(requested, taken);
-        assertThat(transfers.unfinished(1)).containsExactly(requested);
+        assertThat(transfers.unfinished(0, 100)).containsExactly(requested, taken, newest);
+        assertThat(transfers.unfinished(0, 2)).containsExactly(requested, taken);
+        assertThat(transfers.unfinished(0, 1)).containsExactly(requested);
+        assertThat(transfers.unfinished(requested.id(), 100)).as("the page after the first").containsExactly(taken,
+                newest);
+        assertThat(transfers.unfinished(newest.id(), 100)).isEmpty();
     }
 
     @Test
     void givenALimitBelowOne_whenUnfinishedAskedFor_thenRefused() {
-        assertThatThrownBy(() -> transfers.unfinished(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> transfers.unfinished(0, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

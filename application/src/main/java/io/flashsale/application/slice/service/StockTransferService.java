@@ -21,6 +21,7 @@ import io.flashsale.domain.slice.TransferState;
 
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -33,7 +34,7 @@ import java.util.OptionalLong;
  */
 public class StockTransferService implements TransferStockUseCase, FinishTransfersUseCase {
 
-    /** The most unfinished transfers one pass of the sweep looks at. */
+    /** The unfinished transfers the sweep reads at a time; a pass reads page after page to the last. */
     static final int SWEEP_PAGE = 200;
 
     private final ActivityLookupPort activities;
@@ -68,13 +69,20 @@ public class StockTransferService implements TransferStockUseCase, FinishTransfe
     public int finishUnfinished() {
         Map<ActivityId, Optional<SaleSlices>> known = new HashMap<>();
         int finished = 0;
-        for (StockTransfer transfer : transfers.unfinished(SWEEP_PAGE)) {
-            Optional<SaleSlices> sliced = known.computeIfAbsent(transfer.activityId(),
-                    id -> activities.findById(id).map(Activity::slices));
-            if (sliced.isPresent() && carryOn(transfer, sliced.get()).finished()) {
-                finished++;
+        long after = 0;
+        List<StockTransfer> page;
+        do {
+            // By id, not from the start each time: transfers that cannot move now never hide the ones behind them.
+            page = transfers.unfinished(after, SWEEP_PAGE);
+            for (StockTransfer transfer : page) {
+                after = transfer.id();
+                Optional<SaleSlices> sliced = known.computeIfAbsent(transfer.activityId(),
+                        id -> activities.findById(id).map(Activity::slices));
+                if (sliced.isPresent() && carryOn(transfer, sliced.get()).finished()) {
+                    finished++;
+                }
             }
-        }
+        } while (page.size() == SWEEP_PAGE);
         return finished;
     }
 

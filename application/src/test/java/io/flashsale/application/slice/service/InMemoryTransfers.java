@@ -63,8 +63,8 @@ final class InMemoryTransfers implements StockTransfersPort {
     }
 
     @Override
-    public List<StockTransfer> unfinished(int limit) {
-        return rows.values().stream().filter(t -> !t.finished()).limit(limit).toList();
+    public List<StockTransfer> unfinished(long afterId, int limit) {
+        return rows.tailMap(afterId, false).values().stream().filter(t -> !t.finished()).limit(limit).toList();
     }
 
     @Override

@@ -142,6 +142,21 @@ class StockTransferServiceTest {
     }
 
     @Test
+    void givenMoreThanAPageOfTransfersThatCannotMove_thenTheSweepStillFinishesTheOnesBehindThem() {
+        slices.unload(2);
+        for (int i = 0; i < StockTransferService.SWEEP_PAGE + 5; i++) {
+            service.transfer(SALE, SKU, 2, 0, 1);
+        }
+        slices.down(true);
+        StockTransfer behind = service.transfer(SALE, SKU, 1, 0, 4);
+        slices.down(false);
+
+        assertThat(service.finishUnfinished()).isEqualTo(1);
+        assertThat(transfers.findById(behind.id()).orElseThrow().finished()).isTrue();
+        assertThat(slices.available(0)).isEqualTo(14);
+    }
+
+    @Test
     void givenACrashAfterTheTakeBeforeItsRow_thenTheSweepsRepeatedTakeGivesNothingMoreAndTheUnitsArriveOnce() {
         transfers.failNextAdvances(1);
 

@@ -26,8 +26,8 @@ public interface StockTransfersPort {
 
     Optional<StockTransfer> findById(long id);
 
-    /** Transfers not DONE yet, oldest first, at most {@code limit}. */
-    List<StockTransfer> unfinished(int limit);
+    /** Transfers not DONE yet whose id is above {@code afterId}, oldest first, at most {@code limit}: a page. */
+    List<StockTransfer> unfinished(long afterId, int limit);
 
     /** Every transfer of the sale, oldest first. */
     List<StockTransfer> findByActivity(ActivityId activityId);
