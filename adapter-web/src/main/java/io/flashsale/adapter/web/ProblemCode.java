@@ -109,6 +109,12 @@ public enum ProblemCode {
     RATE_LIMITED(HttpStatus.TOO_MANY_REQUESTS),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR),
     NOT_READY(HttpStatus.SERVICE_UNAVAILABLE),
+    /**
+     * The buyer's share of a sale in slices ran short of the SKU ({@code skuId}) while units of it remain in another
+     * slice and are being moved over (ADR 109): not sold out; try again after {@code Retry-After} seconds (at the
+     * soonest after {@code retryAfterMillis}). Nothing was reserved.
+     */
+    TRY_AGAIN(HttpStatus.SERVICE_UNAVAILABLE),
     /** No payment notification secret is configured: notifications are refused until one is (the provider retries). */
     PAYMENT_NOTIFICATIONS_DISABLED(HttpStatus.SERVICE_UNAVAILABLE),
     /**

@@ -48,6 +48,7 @@ final class ReservationOutcomeResponses {
             }
             case ReservationOutcome.Paused paused -> Problems.response(Problems.of(ProblemCode.SALE_PAUSED,
                     "the sale is paused; try again when it is resumed"));
+            case ReservationOutcome.TryAgain tryAgain -> tryAgain(tryAgain);
             case ReservationOutcome.NotReady notReady -> Problems.notReady("the sale is not open for reservations yet");
             case ReservationOutcome.UnknownSku unknown -> Problems.response(
                     withSku(Problems.of(ProblemCode.UNKNOWN_SKU, "the SKU is not part of this sale"),
@@ -67,6 +68,19 @@ final class ReservationOutcomeResponses {
                 .accepted()
                 .header(HttpHeaders.LOCATION, RESERVATION_PATH + reservation.id().value())
                 .body(ReservationAcceptedResponse.of(reservation));
+    }
+
+    /** Retry-After counts whole seconds (RFC 9110), so the wait is rounded up there and given exactly beside it. */
+    private static ResponseEntity<ProblemDetail> tryAgain(ReservationOutcome.TryAgain tryAgain) {
+        ProblemDetail problem = withSku(Problems.of(ProblemCode.TRY_AGAIN,
+                "units of the SKU are on their way to this buyer's share of the sale; try again shortly"),
+                tryAgain.skuId().value());
+        long millis = tryAgain.retryAfter().toMillis();
+        problem.setProperty("retryAfterMillis", millis);
+        long seconds = Math.max(1, (millis + 999) / 1000);
+        return Problems.status(problem.getStatus())
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+                .body(problem);
     }
 
     private static ProblemDetail withSku(ProblemDetail problem, String skuId) {

@@ -24,7 +24,7 @@ class ProblemCodeTest {
     @Test
     void givenTheConditionsThatPass_whenAnswered_thenEachIs503() {
         for (ProblemCode code : new ProblemCode[] {ProblemCode.NOT_READY, ProblemCode.UNAVAILABLE, ProblemCode.DEGRADED,
-                ProblemCode.BUSY}) {
+                ProblemCode.BUSY, ProblemCode.TRY_AGAIN}) {
             assertThat(code.status().value()).as(code.name()).isEqualTo(503);
         }
     }

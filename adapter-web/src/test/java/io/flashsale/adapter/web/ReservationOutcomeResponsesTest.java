@@ -63,6 +63,21 @@ class ReservationOutcomeResponsesTest {
         assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo(Problems.RETRY_AFTER_SECONDS);
     }
 
+    @Test
+    void givenTryAgain_whenAnswered_thenA503NamesTheSkuAndTheWaitRoundedUpToWholeSeconds() {
+        ResponseEntity<?> response = ReservationOutcomeResponses.of(
+                new ReservationOutcome.TryAgain(SKU, java.time.Duration.ofMillis(1_200)));
+
+        assertThat(response.getStatusCode().value()).isEqualTo(503);
+        assertThat(response.getHeaders().getFirst("Retry-After")).isEqualTo("2");
+        assertThat(response.getHeaders().getContentType()).hasToString("application/problem+json");
+        assertThat(response.getBody()).isInstanceOfSatisfying(ProblemDetail.class, problem ->
+                assertThat(problem.getProperties()).containsEntry("code", "TRY_AGAIN")
+                        .containsEntry("skuId", "sku-1").containsEntry("retryAfterMillis", 1_200L));
+        assertThat(ReservationOutcomeResponses.of(new ReservationOutcome.TryAgain(SKU, java.time.Duration.ofMillis(100)))
+                .getHeaders().getFirst("Retry-After")).isEqualTo("1");
+    }
+
     private static void assertProblem(ReservationOutcome outcome, int status, String code, Map<String, Object> details) {
         ResponseEntity<?> response = ReservationOutcomeResponses.of(outcome);
 

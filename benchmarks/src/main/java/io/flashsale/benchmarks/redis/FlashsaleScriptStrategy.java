@@ -89,6 +89,7 @@ public final class FlashsaleScriptStrategy implements InventoryStrategy {
             case ReservationOutcome.Ended ended -> Take.ERROR;
             case ReservationOutcome.Paused paused -> Take.ERROR;
             case ReservationOutcome.NotReady notReady -> Take.ERROR;
+            case ReservationOutcome.TryAgain tryAgain -> Take.ERROR;
             case ReservationOutcome.UnknownSku unknownSku -> Take.ERROR;
             case ReservationOutcome.RateLimited rateLimited -> Take.ERROR; // decided by the service, never by the script
             case ReservationOutcome.Blocked blocked -> Take.ERROR; // decided by the service, never by the script

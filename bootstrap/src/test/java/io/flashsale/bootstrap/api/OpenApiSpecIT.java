@@ -57,7 +57,7 @@ class OpenApiSpecIT extends ApiTestBase {
         assertThat(codes(reserve, "401")).containsExactly("MISSING_USER", "TOKEN_MISSING", "TOKEN_INVALID",
                 "TOKEN_EXPIRED", "GATEWAY_SECRET_INVALID");
         assertThat(reserve.path("security").get(0).has("buyer")).isTrue();
-        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY");
+        assertThat(codes(reserve, "503")).containsExactly("NOT_READY", "TRY_AGAIN", "UNAVAILABLE", "DEGRADED", "BUSY");
         assertThat(reserve.path("responses").path("409").path("content").has("application/problem+json")).isTrue();
         assertThat(reserve.path("responses").has("202")).isTrue();
         assertThat(reserve.path("responses").has("200")).isFalse();

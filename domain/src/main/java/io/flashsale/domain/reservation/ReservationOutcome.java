@@ -47,6 +47,20 @@ public sealed interface ReservationOutcome {
     record Paused() implements ReservationOutcome {
     }
 
+    /**
+     * The buyer's home slice of a sale in slices (ADR 109) is short of the SKU while another slice still holds units
+     * of it: units are on their way there, so the buyer should try again after {@code retryAfter}. Not sold out:
+     * nothing was deducted or recorded.
+     */
+    record TryAgain(SkuId skuId, Duration retryAfter) implements ReservationOutcome {
+
+        public TryAgain {
+            if (skuId == null || retryAfter == null || retryAfter.isNegative()) {
+                throw new IllegalArgumentException("a try-again answer names its SKU and a wait of zero or more");
+            }
+        }
+    }
+
     /** The activity's stock is not loaded into the hot store yet. */
     record NotReady() implements ReservationOutcome {
     }

@@ -3,6 +3,8 @@ package io.flashsale.domain.reservation;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.shared.InvalidValueException;
 import io.flashsale.domain.shared.RandomIdText;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullAndEmptySource;
@@ -32,6 +34,35 @@ class ReservationIdTest {
     }
 
     @Test
+    void givenSliceOfASlicedSale_thenTheIdNamesItAndReadsItBack() {
+        var slice = new SaleSlice(new ActivityId("summer-sale_1"), 2, new SaleSlices(3));
+
+        ReservationId id = ReservationId.of(slice, "01JABCxyz");
+
+        assertThat(id.value()).isEqualTo("summer-sale_1.2of3.01JABCxyz");
+        assertThat(id.activityId()).isEqualTo(new ActivityId("summer-sale_1"));
+        assertThat(id.slice()).isEqualTo(slice);
+        assertThat(new ReservationId("a.0of64.t").slice()).isEqualTo(new SaleSlice(new ActivityId("a"), 0,
+                new SaleSlices(64)));
+    }
+
+    @Test
+    void givenSaleOfOneSlice_thenTheIdHasTheFormBeforeSlicesAndReadsAsSliceZeroOfOne() {
+        ReservationId id = ReservationId.of(new SaleSlice(new ActivityId("a"), 0, SaleSlices.ONE), "tok");
+
+        assertThat(id.value()).isEqualTo("a.tok");
+        assertThat(id.slice()).isEqualTo(new SaleSlice(new ActivityId("a"), 0, SaleSlices.ONE));
+    }
+
+    @Test
+    void givenLongestSlicedForm_thenAccepted() {
+        String value = "a".repeat(64) + ".63of64." + "T".repeat(32);
+
+        assertThat(ReservationId.isValid(value)).isTrue();
+        assertThat(new ReservationId(value).slice().index()).isEqualTo(63);
+    }
+
+    @Test
     void givenLongestActivityIdAndToken_thenAccepted() {
         String activity = "a".repeat(64);
         String token = "T".repeat(32);
@@ -44,7 +75,8 @@ class ReservationIdTest {
 
     @ParameterizedTest
     @NullAndEmptySource
-    @ValueSource(strings = {"noDot", ".tok", "act.", "act.tok.more", "a.b.c", "act.tok-en", "act.tok_en",
+    @ValueSource(strings = {"noDot", ".tok", "act.", "act.tok.more", "a.b.c", "a.1of1.tok", "a.3of3.tok", "a.01of3.tok",
+            "a.1of65.tok", "a.1of03.tok", "a.of3.tok", "a.1of.tok", "a.1x3.tok", "a.1of3.", "a..1of3.tok", "a.1of3.t.k", "act.tok-en", "act.tok_en",
             "act.tok en", "act.t\u00f6k", "act.tok\n", "act..tok", "a'OR'1'='1.tok", "act.{x}", "fs:{a}.tok"})
     void givenMalformedValue_thenRefusedAndNotValid(String value) {
         assertThat(ReservationId.isValid(value)).isFalse();
@@ -86,5 +118,30 @@ class ReservationIdTest {
         }
         // Both answers are common enough for the comparison to mean something.
         assertThat(accepted).isBetween(5_000, 45_000);
+    }
+
+    /** The sliced form as a regular expression, with k < n checked beside it. */
+    private static final Pattern SLICED = Pattern.compile(
+            "[A-Za-z0-9_-]{1,64}\\.(0|[1-9][0-9]?)of([2-9]|[1-5][0-9]|6[0-4])\\.[A-Za-z0-9]{1,32}");
+
+    @Test
+    void givenRandomSliceParts_thenValidExactlyWhenTheSlicedFormMatchesAndTheSliceIsOneOfTheSales() {
+        Random random = new Random(20261206);
+        int accepted = 0;
+        for (int i = 0; i < 20_000; i++) {
+            String k = random.nextInt(8) == 0 ? "0" + random.nextInt(10) : Integer.toString(random.nextInt(70));
+            String n = random.nextInt(8) == 0 ? "" : Integer.toString(random.nextInt(70));
+            String of = random.nextInt(10) == 0 ? "Of" : "of";
+            String value = RandomIdText.next(random, 1 + random.nextInt(6)) + "." + k + of + n + "."
+                    + RandomIdText.next(random, random.nextInt(4) == 0 ? 30 + random.nextInt(6) : 1 + random.nextInt(6));
+            var matcher = SLICED.matcher(value);
+            boolean expected = matcher.matches() && Integer.parseInt(matcher.group(1)) < Integer.parseInt(matcher.group(2));
+            assertThat(ReservationId.isValid(value)).as("\"%s\"", value).isEqualTo(expected);
+            if (expected) {
+                accepted++;
+                assertThat(new ReservationId(value).slice().index()).isEqualTo(Integer.parseInt(matcher.group(1)));
+            }
+        }
+        assertThat(accepted).isBetween(2_000, 18_000);
     }
 }

@@ -51,7 +51,7 @@ public final class ProblemResponses implements OperationCustomizer {
             Map.entry("POST /api/v1/activities/{activityId}/reservations", EnumSet.of(ProblemCode.SOLD_OUT,
                     ProblemCode.INSUFFICIENT_STOCK, ProblemCode.LIMIT_EXCEEDED, ProblemCode.NOT_STARTED,
                     ProblemCode.ENDED, ProblemCode.SALE_PAUSED, ProblemCode.UNKNOWN_SKU, ProblemCode.NOT_READY,
-                    ProblemCode.DEGRADED, ProblemCode.RATE_LIMITED, ProblemCode.BLOCKED)),
+                    ProblemCode.DEGRADED, ProblemCode.TRY_AGAIN, ProblemCode.RATE_LIMITED, ProblemCode.BLOCKED)),
             Map.entry("POST /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_EXISTS)),
             Map.entry("DELETE /api/v1/admin/blocklist", EnumSet.of(ProblemCode.BLOCKLIST_ENTRY_NOT_FOUND)),
             Map.entry("GET /api/v1/activities/{activityId}", EnumSet.of(ProblemCode.STOCK_FIGURES_UNDER_REPAIR)),
