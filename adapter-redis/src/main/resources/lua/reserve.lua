@@ -12,13 +12,16 @@
 --       attempts have buckets (none otherwise)
 -- ARGV: the call's header, the same for every attempt of the call (ADR 0105: the adapter puts only attempts that
 --       share it in one call, so each figure crosses the wire and becomes a Lua string once per call):
---       1 activityId (the sale the keys name),
+--       1 the prefix of the attempts' ids, up to their last dot: the activity id, or '<a>.<k>of<n>' for slice k of a
+--       sale of n slices (ADR 109); the request index keeps only what follows it (fs_request_value),
 --       2 the clock: '' for Redis TIME, which judges the window once per call and stamps an accepted attempt (one
 --       clock for every instance, ADR 0082); 'attempt' for each attempt's own instants (tests that move the clock),
 --       3 the buyers' bucket capacity ('' for no bucket), 4 its interval in microseconds, 5 how long a bucket's key
 --       outlives a full bucket in milliseconds,
 --       6 the shape "m:k:layout:buckets" the attempts' +4..+6 were computed for: the filter's and the request index's
---       bucket count, 0 for the single hash ('' for none: the script hashes);
+--       bucket count, 0 for the single hash ('' for none: the script hashes),
+--       7 the sale's slice count the attempts' ids name (ADR 109; '1' for a sale of one slice), compared once per
+--       call with meta's (absent: 1): an id made for another cut of the sale is judged nowhere;
 --       then one block per attempt, from its first argument +0 on:
 --       +0 reservationId, +1 buyerId, +2 requestId,
 --       +3 lines as "sku:q,sku:q" (judged as the record keeps them: each text decoded once per call, ADR 0083),
@@ -27,7 +30,8 @@
 --       none when the shape is the call's (ADR 83, ADR 100),
 --       and with the attempts' clock: +7 now epoch seconds, +8 now nano-of-second, +9 reservedAt packed as the record
 --       keeps it (ADR 0070; the adapter packs it, so the script does no date arithmetic)
--- Reply: one reply per attempt, in the attempts' order, each
+-- Reply: {'SLICES', meta's slice count} for every attempt when the count in ARGV 7 is not meta's (nothing judged,
+--        nothing moved); else one reply per attempt, in the attempts' order, each
 --        {'RATE_LIMITED', microseconds until the next token}
 --        | reservedAt packed, alone, for an attempt reserved now (a string, not a table: Redis turns each table of a
 --          reply into an array at a cost, and a busy sale answers this one most, ADR 0103)
@@ -42,18 +46,18 @@
 
 local meta, stock, holdings, reservations, requests, outbox = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local inflight = KEYS[7]
-local activityId = ARGV[1]
-local HEADER_ARGUMENTS = 6
+local idPrefix = ARGV[1]
+local HEADER_ARGUMENTS = 7
 local attemptsClock = ARGV[2] == 'attempt'
 local ATTEMPT_ARGUMENTS = attemptsClock and 10 or 7
 
 -- Nothing in a batch writes meta or a SKU's segments and limit, so reading them once per batch is the same as
--- reading them once per attempt.
+-- reading them once per attempt. The slice count comes in the same read (ADR 109).
 local window
 local function saleWindow()
     if not window then
         window = redis.call('HMGET', meta, 'ready', 'startsAtSec', 'startsAtNano', 'endsAtSec', 'endsAtNano', 'paused',
-            'requestBuckets')
+            'requestBuckets', 'slices')
     end
     return window
 end
@@ -142,7 +146,7 @@ local function writeAll()
             entries[a.requestKey] = inKey
             entryKeys[#entryKeys + 1] = a.requestKey
         end
-        inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(activityId, a.id, a.requestId)
+        inKey[#inKey + 1], inKey[#inKey + 2] = a.requestField, fs_request_value(idPrefix, a.id, a.requestId)
         inflightIds[#inflightIds + 1], inflightIds[#inflightIds + 2] = a.id, '1'
         if hashedByAdapter() then
             fs_keys_note_word(filter(), ARGV[a.first + 4], tonumber(ARGV[a.first + 5]))
@@ -300,7 +304,7 @@ local function reserve(a)
     end
     local entry = redis.call('HGET', a.requestKey, a.requestField)
     if entry then
-        local earlier = fs_request_id(activityId, a.requestId, entry)
+        local earlier = fs_request_id(idPrefix, a.requestId, entry)
         local r = fs_record_read(reservations, earlier)
         if not r then
             return { 'SETTLED', earlier }
@@ -402,6 +406,16 @@ for first = HEADER_ARGUMENTS + 1, #ARGV, ATTEMPT_ARGUMENTS do
 end
 
 local replies = {}
+-- Ids made for another slice count than this slice was loaded with are judged nowhere (ADR 109): slice 0's keys are
+-- the same for every count, so such an id would otherwise be judged on a slice of another cut of the sale. The
+-- caller learns the count.
+local slices = saleWindow()[8] or '1'
+if ARGV[7] ~= slices then
+    for i = 1, #attempts do
+        replies[i] = { 'SLICES', slices }
+    end
+    return replies
+end
 for i, a in ipairs(attempts) do
     replies[i] = reserve(a)
 end

@@ -19,11 +19,16 @@
 -- marker, ADR 0102): the sale's reservations would write buckets the drop's next pages unlink. The adapter finishes
 -- the drop and warms up again.
 --
+-- A sale of n slices (ADR 109) is loaded by one call per slice, on the slice's keys with its share of every SKU; each
+-- slice's meta records n in the step that makes it ready, so no slice is ever ready without it. A sale of one slice
+-- writes no count (absent reads as 1): its keys are what they were before slices.
+--
 -- KEYS: 1 meta, 2 stock, 3 requests (the request index's base key), 4 the filter of accepted request keys, 5 the drop
---       marker
+--       marker (all of the slice)
 -- ARGV: 1 startsAt epoch seconds, 2 startsAt nano, 3 endsAt epoch seconds, 4 endsAt nano,
 --       5 activity limit, 6 SKU ids in item order as "a,b,c", 7 the filter's bits m, 8 its hash count k,
---       9 paused as recorded ('1' or '0', ADR 79), then per item from 10 on: skuId, total, effective limit, segments
+--       9 paused as recorded ('1' or '0', ADR 79), 10 the sale's slice count,
+--       then per item from 11 on: skuId, the slice's total, effective limit, segments
 -- Reply: 1 when loaded now, 0 when it was loaded before, 2 when a drop is unfinished (nothing loaded), 3 when buckets
 --        are left to look at (nothing loaded but meta's requestBuckets and requestBucketsChecked).
 
@@ -60,8 +65,9 @@ end
 if redis.call('EXISTS', KEYS[5]) == 1 then
     return 2
 end
+local FIRST_ITEM = 11
 local units = 0
-for i = 10, #ARGV, 4 do
+for i = FIRST_ITEM, #ARGV, 4 do
     units = units + tonumber(ARGV[i + 1])
 end
 local buckets = redis.call('HGET', meta, 'requestBuckets')
@@ -73,7 +79,7 @@ local empty = indexEmpty(meta, KEYS[3], KEYS[4], buckets)
 if empty == nil then
     return 3
 end
-for i = 10, #ARGV, 4 do
+for i = FIRST_ITEM, #ARGV, 4 do
     local sku, total, limit, segments = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], tonumber(ARGV[i + 3])
     redis.call('HSET', stock, sku .. ':total', ARGV[i + 1], sku .. ':reserved', 0, sku .. ':sold', 0,
         sku .. ':limit', limit, sku .. ':segments', segments, sku .. ':held', 0)
@@ -90,6 +96,9 @@ redis.call('HDEL', meta, 'requestBucketsChecked')
 redis.call('HSET', meta, 'startsAtSec', ARGV[1], 'startsAtNano', ARGV[2], 'endsAtSec', ARGV[3],
     'endsAtNano', ARGV[4], 'limit', ARGV[5], 'skus', ARGV[6], 'loadId', fs_new_load_id(), 'tracksInFlight', '1',
     'paused', ARGV[9])
+if ARGV[10] ~= '1' then
+    redis.call('HSET', meta, 'slices', ARGV[10])
+end
 -- A new load: versions read before it never match after it (see lib/ledger.lua). Ready goes last: it is what
 -- reserve.lua checks.
 redis.call('HSET', meta, 'ready', '1')

@@ -711,11 +711,12 @@ end
 -- ---- The request index, settling and restoring ----
 
 -- The request index (fs:{a}:requests, "<buyer>:<requestId>" -> the reservation it made) holds only what the field and
--- the sale do not say already (ADR 71): the id's token (what follows '<sale>.'), or '' when the token is the request id
--- itself (an attempt sent without a key). An id not of that form (none the service makes) is kept whole behind a '.';
--- a value holding '.' elsewhere is a whole id, as written before.
-local function fs_request_value(activityId, id, requestId)
-    local prefix = activityId .. '.'
+-- the sale do not say already (ADR 71): the id's token (what follows '<prefix>.'), or '' when the token is the request
+-- id itself (an attempt sent without a key). The prefix is the sale's id, or '<sale>.<k>of<n>' in slice k of a sale of
+-- n slices (ADR 109): every id of one slice has the same. An id not of that form (none the service makes) is kept
+-- whole behind a '.'; a value holding '.' elsewhere is a whole id, as written before.
+local function fs_request_value(idPrefix, id, requestId)
+    local prefix = idPrefix .. '.'
     local token = string.sub(id, #prefix + 1)
     if string.sub(id, 1, #prefix) ~= prefix or token == '' or string.find(token, '.', 1, true) then
         return '.' .. id
@@ -723,13 +724,13 @@ local function fs_request_value(activityId, id, requestId)
     return token == requestId and '' or token
 end
 
-local function fs_request_id(activityId, requestId, value)
+local function fs_request_id(idPrefix, requestId, value)
     if string.sub(value, 1, 1) == '.' then
         return string.sub(value, 2)
     elseif string.find(value, '.', 1, true) then
         return value
     end
-    return activityId .. '.' .. (value == '' and requestId or value)
+    return idPrefix .. '.' .. (value == '' and requestId or value)
 end
 
 -- The index is spread over buckets (ADR 0100): fs:{a}:requests:<k>, k = 1 .. the sale's bucket count, which warm_up.lua
@@ -797,11 +798,12 @@ local function fs_restore_find(reservations, requests, buckets, id, buyer, reque
         local r = fs_record_decode(value)
         return r.status, r.buyer and r or nil
     end
-    -- The id's own sale: the adapter names this sale's keys from it.
-    local activityId = string.match(id, '^(.*)%.[^.]*$')
+    -- The id's own prefix, up to its last dot (its sale, or its slice of a sale of slices): the adapter names this
+    -- slice's keys from it.
+    local idPrefix = string.match(id, '^(.*)%.[^.]*$')
     local field = buyer .. ':' .. requestId
     local entry = redis.call('HGET', fs_request_key(requests, buckets, field), field)
-    if entry and activityId and fs_request_id(activityId, requestId, entry) == id then
+    if entry and idPrefix and fs_request_id(idPrefix, requestId, entry) == id then
         return 'ORDERED', nil
     end
     return '', nil

@@ -26,6 +26,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
 
@@ -115,6 +116,11 @@ final class DamageableHotStore implements StockReservationPort, HeldReservations
     @Override
     public Optional<Reservation> findReservation(ReservationId reservationId) {
         return store.findReservation(reservationId);
+    }
+
+    @Override
+    public SaleSlices slices(ActivityId activityId) {
+        return store.slices(activityId);
     }
 
     @Override

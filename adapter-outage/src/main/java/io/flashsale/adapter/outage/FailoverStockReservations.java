@@ -14,6 +14,7 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.SkuStock;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -212,6 +213,23 @@ public final class FailoverStockReservations implements StockReservationPort, He
     @Override
     public Optional<Reservation> findReservation(ReservationId reservationId) {
         return hotStoreOut() ? Optional.empty() : redisRecords.findReservation(reservationId);
+    }
+
+    /**
+     * The hot store's count, or one slice when it is out or cannot say: the database path decides a sale whole, and an
+     * id made for one slice that does reach a sale in slices is refused there as not ready, with nothing deducted.
+     */
+    @Override
+    public SaleSlices slices(ActivityId activityId) {
+        if (hotStoreOut()) {
+            return SaleSlices.ONE;
+        }
+        try {
+            return redis.slices(activityId);
+        } catch (RuntimeException unanswered) {
+            // The attempt itself goes to the breaker next, which counts Redis's failure once.
+            return SaleSlices.ONE;
+        }
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlices;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -57,6 +58,7 @@ class FailoverStockReservationsTest {
     private final AtomicBoolean redisDown = new AtomicBoolean();
     private final AtomicInteger redisCalls = new AtomicInteger();
     private final AtomicInteger databaseCalls = new AtomicInteger();
+    private final AtomicInteger sliceReads = new AtomicInteger();
     private volatile CountDownLatch databaseGate = new CountDownLatch(0);
     private final List<String> events = new CopyOnWriteArrayList<>();
 
@@ -97,6 +99,21 @@ class FailoverStockReservationsTest {
         assertThat(redisCalls).hasValue(2);
         assertThat(failover.findReservation(ReservationId.of(SALE, "any"))).isEmpty();
         assertThat(failover.cancelledAt(ReservationId.of(SALE, "any"))).isEmpty();
+    }
+
+    @Test
+    void givenTheSlicesOfASale_whenAsked_thenRedisSaysWhileItAnswersAndOneSliceOtherwise() {
+        assertThat(failover.slices(SALE)).isEqualTo(new SaleSlices(3));
+
+        redisDown.set(true);
+        assertThat(failover.slices(SALE)).as("Redis failing: the attempt goes on to the breaker")
+                .isEqualTo(SaleSlices.ONE);
+        assertThat(breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+
+        breaker.transitionToOpenState();
+        int asked = sliceReads.get();
+        assertThat(failover.slices(SALE)).as("the database path decides a sale whole").isEqualTo(SaleSlices.ONE);
+        assertThat(sliceReads).as("Redis is not asked while out").hasValue(asked);
     }
 
     @Test
@@ -384,6 +401,13 @@ class FailoverStockReservationsTest {
                 getClass().getClassLoader(),
                 new Class<?>[]{io.flashsale.application.reservation.port.out.StockReservationPort.class},
                 (proxy, method, args) -> {
+                    if (method.getName().equals("slices")) {
+                        sliceReads.incrementAndGet();
+                        if (redisDown.get()) {
+                            throw new IllegalStateException("connection refused");
+                        }
+                        return new SaleSlices(3);
+                    }
                     if (!method.getName().equals("reserve")) {
                         return null;
                     }

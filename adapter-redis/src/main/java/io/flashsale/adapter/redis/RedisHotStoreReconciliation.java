@@ -16,6 +16,7 @@ import io.flashsale.domain.reconciliation.HotSkuSnapshot;
 import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.MapScanCursor;
 import io.lettuce.core.ScanArgs;
@@ -27,11 +28,13 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 /**
  * Reconciliation on Redis. The snapshot is read in pages ({@link PagedReads}) between two reads of the per-SKU figures
@@ -203,28 +206,38 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
     }
 
     /**
-     * As {@code restore.lua} finds each order (fs_restore_find): its record's status (a restored order's letter
-     * included), else ORDERED when the request's entry names it. Read in pages, not atomically: the reconciler guards
-     * what it read by the SKU's version, which every restore changes.
+     * As {@code restore.lua} finds each order (fs_restore_find), in the slice its id names (ADR 109): its record's
+     * status (a restored order's letter included), else ORDERED when the request's entry names it. Read in pages, not
+     * atomically: the reconciler guards what it read by the SKU's version, which every restore changes.
      */
     @Override
     public Map<ReservationId, ReservationStatus> restoreStatuses(ActivityId activityId, List<PendingRestore> owed) {
         Map<ReservationId, ReservationStatus> held = new HashMap<>();
-        for (int from = 0; from < owed.size(); from += PagedReads.PAGE) {
-            List<PendingRestore> page = owed.subList(from, Math.min(owed.size(), from + PagedReads.PAGE));
-            List<KeyValue<String, String>> records = redis.hmget(RedisKeys.reservations(activityId),
-                    page.stream().map(restore -> restore.reservationId().value()).toArray(String[]::new));
-            List<String> requests = RedisRequestIndex.entries(redis, activityId, page.stream()
-                    .map(restore -> RedisKeys.requestField(restore.buyerId(), restore.requestId())).toList());
-            for (int i = 0; i < page.size(); i++) {
-                PendingRestore restore = page.get(i);
-                ReservationId id = restore.reservationId();
-                if (records.get(i).hasValue()) {
-                    held.put(id, ReservationRecord.statusOf(records.get(i).getValue()));
-                } else if (requests.get(i) != null && id.equals(RedisKeys.requestedReservation(activityId,
-                        restore.requestId(), requests.get(i)))) {
-                    held.put(id, ReservationStatus.ORDERED);
-                }
+        Map<SaleSlice, List<PendingRestore>> bySlice = owed.stream().collect(Collectors.groupingBy(
+                restore -> restore.reservationId().slice(), LinkedHashMap::new, Collectors.toList()));
+        bySlice.forEach((slice, orders) -> {
+            for (int from = 0; from < orders.size(); from += PagedReads.PAGE) {
+                held.putAll(restoreStatuses(slice, orders.subList(from,
+                        Math.min(orders.size(), from + PagedReads.PAGE))));
+            }
+        });
+        return held;
+    }
+
+    private Map<ReservationId, ReservationStatus> restoreStatuses(SaleSlice slice, List<PendingRestore> page) {
+        Map<ReservationId, ReservationStatus> held = new HashMap<>();
+        List<KeyValue<String, String>> records = redis.hmget(RedisKeys.reservations(slice),
+                page.stream().map(restore -> restore.reservationId().value()).toArray(String[]::new));
+        List<String> requests = RedisRequestIndex.entries(redis, slice, page.stream()
+                .map(restore -> RedisKeys.requestField(restore.buyerId(), restore.requestId())).toList());
+        for (int i = 0; i < page.size(); i++) {
+            PendingRestore restore = page.get(i);
+            ReservationId id = restore.reservationId();
+            if (records.get(i).hasValue()) {
+                held.put(id, ReservationRecord.statusOf(records.get(i).getValue()));
+            } else if (requests.get(i) != null && id.equals(RedisKeys.requestedReservation(slice,
+                    restore.requestId(), requests.get(i)))) {
+                held.put(id, ReservationStatus.ORDERED);
             }
         }
         return held;

@@ -39,6 +39,10 @@ import java.util.List;
  *                                            them a page a call (ADR 0106); gone once the sale is loaded
  *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight
  *                                            index (reconciliation then reads those instead of every record)
+ *                              slices        n, the sale's slice count (ADR 109), written by warm_up.lua with the
+ *                                            rest of meta in each slice of a sale of n &gt; 1 slices; absent: 1 (a
+ *                                            sale of one slice is loaded as before slices). reserve.lua compares it
+ *                                            with the count the attempts' ids name
  * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold
  *                              &lt;sku&gt;:limit       effective per-user limit (item override, else activity's)
  *                              &lt;sku&gt;:segments    number of available counters, 1..16
@@ -133,6 +137,8 @@ public final class RedisKeys {
 
     public static final String META_READY = "ready";
     public static final String META_SKUS = "skus";
+    /** Field of meta: the sale's slice count in each slice of a sale of more than one (ADR 109); absent: one. */
+    public static final String META_SLICES = "slices";
 
     /** The consumer group every relay reads the outbox streams with. */
     public static final String OUTBOX_GROUP = "relays";
@@ -317,8 +323,9 @@ public final class RedisKeys {
 
     /**
      * Value of {@link #requests(ActivityId)} for the reservation a request made (ADR 71): only what the field and the
-     * sale do not say already, its token, or nothing when the token is the request id (an attempt without a key).
-     * As {@code fs_request_value} in {@code lua/lib/ledger.lua}.
+     * slice do not say already, its token (what follows the id's last dot: the slice's prefix {@code <a>}, or
+     * {@code <a>.<k>of<n>} in a sale of slices, is the same for every id of the slice), or nothing when the token is
+     * the request id (an attempt without a key). As {@code fs_request_value} in {@code lua/lib/ledger.lua}.
      */
     public static String requestValue(ReservationId reservationId, RequestId requestId) {
         String token = reservationId.value().substring(reservationId.value().lastIndexOf('.') + 1);
@@ -331,13 +338,21 @@ public final class RedisKeys {
      * before ADR 71. As {@code fs_request_id}.
      */
     public static ReservationId requestedReservation(ActivityId activityId, RequestId requestId, String value) {
+        return requestedReservation(sliceZero(activityId), requestId, value);
+    }
+
+    /**
+     * As {@link #requestedReservation(ActivityId, RequestId, String)}, for a value of the slice's own request index: a
+     * token names the slice's id, {@code <a>.<k>of<n>.<token>} in a sale of slices (ADR 109).
+     */
+    public static ReservationId requestedReservation(SaleSlice slice, RequestId requestId, String value) {
         if (value.startsWith(".")) {
             return new ReservationId(value.substring(1));
         }
         if (value.indexOf('.') >= 0) {
             return new ReservationId(value);
         }
-        return ReservationId.of(activityId, value.isEmpty() ? requestId.value() : value);
+        return ReservationId.of(slice, value.isEmpty() ? requestId.value() : value);
     }
 
     /** Field of {@link #stock(ActivityId)}, e.g. {@code <sku>:reserved}. */
@@ -458,7 +473,7 @@ public final class RedisKeys {
     }
 
     /** Slice 0 of a sale, whose keys are the activity's as they were before slices, whatever the sale's count. */
-    private static SaleSlice sliceZero(ActivityId activityId) {
+    static SaleSlice sliceZero(ActivityId activityId) {
         return new SaleSlice(activityId, 0, SaleSlices.ONE);
     }
 

@@ -1,6 +1,7 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.api.sync.RedisHashCommands;
 
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.Map;
 /**
  * Reads of a sale's request index from Java, wherever its entries are (ADR 0100): in the buckets meta's
  * {@value RedisKeys#REQUEST_BUCKETS} counts, or in the single hash of a sale warmed before them. The scripts read and
- * write it themselves; this is for the reconciler's reads and for tests that look inside the hot store.
+ * write it themselves; this is for the reconciler's reads and for tests that look inside the hot store. Each slice of
+ * a sale in slices (ADR 109) has an index of its own; a method taking an {@link ActivityId} reads slice 0's.
  */
 public final class RedisRequestIndex {
 
@@ -21,7 +23,12 @@ public final class RedisRequestIndex {
 
     /** The sale's bucket count, 0 for the single hash (no count in meta). */
     public static int buckets(RedisHashCommands<String, String> redis, ActivityId activityId) {
-        String count = redis.hget(RedisKeys.meta(activityId), RedisKeys.REQUEST_BUCKETS);
+        return buckets(redis, RedisKeys.sliceZero(activityId));
+    }
+
+    /** The slice's bucket count, 0 for the single hash. */
+    public static int buckets(RedisHashCommands<String, String> redis, SaleSlice slice) {
+        String count = redis.hget(RedisKeys.meta(slice), RedisKeys.REQUEST_BUCKETS);
         return count == null ? 0 : Integer.parseInt(count);
     }
 
@@ -43,7 +50,12 @@ public final class RedisRequestIndex {
 
     /** The entry of a request field ("&lt;buyer&gt;:&lt;requestId&gt;"), or null. */
     public static String entry(RedisHashCommands<String, String> redis, ActivityId activityId, String field) {
-        return redis.hget(RedisKeys.requestKey(activityId, buckets(redis, activityId), field), field);
+        return entry(redis, RedisKeys.sliceZero(activityId), field);
+    }
+
+    /** The entry of a request field in the slice's index, or null. */
+    public static String entry(RedisHashCommands<String, String> redis, SaleSlice slice, String field) {
+        return redis.hget(RedisKeys.requestKey(slice, buckets(redis, slice), field), field);
     }
 
     /** Every entry of the index, read key by key (not one atomic read). */
@@ -65,11 +77,11 @@ public final class RedisRequestIndex {
     }
 
     /** The entries of the given fields, in their order (null where there is none): one HMGET per key they fall in. */
-    static List<String> entries(RedisHashCommands<String, String> redis, ActivityId activityId, List<String> fields) {
-        int buckets = buckets(redis, activityId);
+    static List<String> entries(RedisHashCommands<String, String> redis, SaleSlice slice, List<String> fields) {
+        int buckets = buckets(redis, slice);
         Map<String, List<Integer>> byKey = new HashMap<>();
         for (int i = 0; i < fields.size(); i++) {
-            byKey.computeIfAbsent(RedisKeys.requestKey(activityId, buckets, fields.get(i)), key -> new ArrayList<>())
+            byKey.computeIfAbsent(RedisKeys.requestKey(slice, buckets, fields.get(i)), key -> new ArrayList<>())
                     .add(i);
         }
         List<String> values = new ArrayList<>(Collections.nCopies(fields.size(), (String) null));

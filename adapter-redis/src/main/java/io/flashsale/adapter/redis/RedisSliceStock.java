@@ -7,23 +7,28 @@ import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
  * The two halves of a stock transfer between a sale's slices on Redis (ADR 109): {@code transfer_out.lua} on the
- * source slice's slot, {@code transfer_in.lua} on the target's, each once per transfer id. Thread-safe.
+ * source slice's slot, {@code transfer_in.lua} on the target's, each once per transfer id; what a slice has
+ * available of a SKU ({@code slice_available.lua}) and its ledgers ({@code stock.lua} on its keys). Thread-safe.
  */
 public final class RedisSliceStock implements SliceStockPort {
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript transferOut;
     private final LuaScript transferIn;
+    private final LuaScript available;
+    private final LuaScript stock;
     private final Consumer<ActivityId> returns;
 
     public RedisSliceStock(StatefulRedisConnection<String, String> connection) {
@@ -35,6 +40,8 @@ public final class RedisSliceStock implements SliceStockPort {
         this.redis = redis;
         this.transferOut = LuaScript.load(redis, "transfer_out");
         this.transferIn = LuaScript.load(redis, "transfer_in");
+        this.available = LuaScript.load(redis, "slice_available");
+        this.stock = LuaScript.load(redis, "stock");
         this.returns = returns;
     }
 
@@ -66,13 +73,31 @@ public final class RedisSliceStock implements SliceStockPort {
         };
     }
 
+    @Override
+    public OptionalLong available(SaleSlice slice, SkuId skuId) {
+        List<Object> reply = available.run(redis, ScriptOutputType.MULTI, keys(slice), skuId.value());
+        return switch (ScriptReplies.text(reply, 0)) {
+            case "AVAILABLE" -> OptionalLong.of(ScriptReplies.number(reply, 1));
+            case "NOT_LOADED", "UNKNOWN_SKU" -> OptionalLong.empty();
+            default -> throw new IllegalStateException("slice_available.lua answered " + reply);
+        };
+    }
+
+    @Override
+    public Optional<List<SkuStock>> stock(SaleSlice slice) {
+        return ScriptReplies.stock(stock.run(redis, ScriptOutputType.MULTI, keys(slice)));
+    }
+
     private List<Object> run(LuaScript script, SaleSlice slice, SkuId skuId, long transferId, long units) {
         if (transferId < 0 || units < 0) {
             throw new IllegalArgumentException("transfer " + transferId + " of " + units + " units: both must be >= 0");
         }
-        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice)};
-        return script.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(transferId),
+        return script.run(redis, ScriptOutputType.MULTI, keys(slice), skuId.value(), Long.toString(transferId),
                 Long.toString(units));
+    }
+
+    private static String[] keys(SaleSlice slice) {
+        return new String[] {RedisKeys.meta(slice), RedisKeys.stock(slice)};
     }
 
     /** A loaded slice without a SKU of its sale has drifted from the database of record. */

@@ -6,6 +6,7 @@ import io.flashsale.adapter.redis.internal.ReplicaWait;
 import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.adapter.redis.internal.ReserveScriptCall;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
+import io.flashsale.adapter.redis.internal.StockOverSlices;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
@@ -20,6 +21,8 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.ActivityLedger;
 import io.flashsale.domain.stock.SkuStock;
 import io.lettuce.core.KeyValue;
@@ -29,6 +32,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,6 +45,11 @@ import java.util.function.Consumer;
  * reference {@link io.flashsale.domain.stock.ActivityLedger} requires. Key layout: {@link RedisKeys}. Reserve attempts of one
  * sale that arrive while a call of it is in flight go together in its next call ({@link ReserveBatcher}, ADR 0068).
  * Thread-safe: many threads may share the one connection.
+ * <p>
+ * A sale in slices (ADR 109) is loaded in every slice, each with its share; an attempt is decided in the slice its id
+ * names, and every later move and read of a reservation goes to the slice its id names too. Each slice writes its
+ * accepted reservations to its own outbox; the outbox registry lists the activity, whose outbox is slice 0's, so the
+ * relays do not read the outboxes of slices 1 to n-1 yet.
  */
 public final class RedisStockReservationAdapter
         implements StockReservationPort, HeldReservationsPort, ReservationTransitionsPort {
@@ -63,6 +72,7 @@ public final class RedisStockReservationAdapter
     private final Consumer<ActivityId> accepted;
     private final boolean redisClock;
     private final FilterShapes filterShapes;
+    private final SliceCounts sliceCounts;
 
     /** Registers warmed-up activities for the relays in the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisStockReservationAdapter(StatefulRedisConnection<String, String> connection) {
@@ -99,6 +109,7 @@ public final class RedisStockReservationAdapter
         this.redis = commands.sync();
         this.redisClock = redisClock;
         this.filterShapes = new FilterShapes(commands.async(), Clock.systemUTC());
+        this.sliceCounts = new SliceCounts(redis);
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
         this.accepted = accepted;
@@ -125,24 +136,36 @@ public final class RedisStockReservationAdapter
      */
     private static final int WARM_UP_LOOKS = 64;
 
+    /**
+     * Loads every slice of the sale with its share, slice 0 last: the sale's count is read from slice 0 ({@link
+     * #slices}), so an instance that sees it loaded finds the other slices loaded too (unless a warm-up died
+     * half-way; the next one loads what is missing).
+     */
     @Override
     public List<SkuStock> warmUp(Activity activity) {
-        long loadedNow = loadedNow(activity);
+        List<SaleSlice> slices = WarmUpScriptCall.slicesOf(activity);
+        Map<Integer, Long> loadedNow = new LinkedHashMap<>();
+        for (SaleSlice slice : slices.reversed()) {
+            loadedNow.put(slice.index(), loadedNow(activity, slice));
+        }
         // Outside the script: the registry spans activities, so it has no place in one activity's slot.
         // Every warm-up adds it again, so a warm-up that died in between heals on the next one.
         redis.sadd(outboxRegistry, activity.id().value());
+        // This instance sees its own warm-up at once; the others within SliceCounts.NOT_LOADED_MEMORY.
+        sliceCounts.forget(activity.id());
         return stock(activity.id()).orElseThrow(() -> new IllegalStateException(
-                "activity " + activity.id() + " is not ready right after warm-up (loaded now: " + loadedNow + ")"));
+                "activity " + activity.id() + " is not ready right after warm-up (loaded now, by slice: " + loadedNow
+                        + ")"));
     }
 
     /**
-     * warm_up.lua's reply; an archive's or a rebuild's drop of the request index left unfinished (ADR 0102) is finished
-     * first, and while the script has buckets of the request index left to look at (ADR 0106) it is called again, then
-     * the sale loaded.
+     * warm_up.lua's reply for one slice; an archive's or a rebuild's drop of the slice's request index left unfinished
+     * (ADR 0102) is finished first, and while the script has buckets of the request index left to look at (ADR 0106)
+     * it is called again, then the slice loaded.
      */
-    private long loadedNow(Activity activity) {
-        String[] keys = WarmUpScriptCall.keys(activity);
-        String[] arguments = WarmUpScriptCall.arguments(activity);
+    private long loadedNow(Activity activity, SaleSlice slice) {
+        String[] keys = WarmUpScriptCall.keys(slice);
+        String[] arguments = WarmUpScriptCall.arguments(activity, slice);
         long loadedNow = warmUp.<Long>run(redis, ScriptOutputType.INTEGER, keys, arguments);
         int drops = 0;
         int looks = 0;
@@ -150,7 +173,7 @@ public final class RedisStockReservationAdapter
                 || loadedNow == WARM_UP_BUCKETS_LEFT && looks < WARM_UP_LOOKS) {
             if (loadedNow == WARM_UP_DROP_UNFINISHED) {
                 drops++;
-                drop.finish(activity.id());
+                drop.finish(slice);
             } else {
                 looks++;
             }
@@ -159,10 +182,21 @@ public final class RedisStockReservationAdapter
         return loadedNow;
     }
 
+    /** Slice 0's count, read once per sale and remembered ({@link SliceCounts}). */
+    @Override
+    public SaleSlices slices(ActivityId activityId) {
+        return sliceCounts.of(activityId);
+    }
+
     @Override
     public ReservationOutcome reserve(ReservationRequest request) {
         List<Object> reply = reserve.decide(ReserveScriptCall.Attempt.of(request, redisClock,
-                filterShapes.hashedHere(request.activityId())));
+                filterShapes.hashedHere(request.id().slice())));
+        if (ReserveScriptCall.namesAnotherSliceCount(reply)) {
+            // Made for another count than the sale's: the count this instance remembers, if any, is not the sale's.
+            sliceCounts.forget(request.activityId());
+            return new ReservationOutcome.NotReady();
+        }
         ReservationOutcome outcome = ReserveScriptCall.outcome(reply, request);
         if (outcome instanceof ReservationOutcome.Reserved) {
             accepted.accept(request.activityId());
@@ -200,9 +234,9 @@ public final class RedisStockReservationAdapter
     @Override
     public Optional<ReservationStatus> restore(PendingRestore order) {
         ReservationId reservationId = order.reservationId();
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.meta(activityId)};
+        SaleSlice slice = reservationId.slice();
+        String[] keys = {RedisKeys.stock(slice), RedisKeys.holdings(slice), RedisKeys.reservations(slice),
+                RedisKeys.requests(slice), RedisKeys.meta(slice)};
         String before = restore.run(redis, ScriptOutputType.VALUE, keys,
                 RestoreArguments.of(order).toArray(String[]::new));
         returned(reservationId, "ORDERED".equals(before));
@@ -211,7 +245,7 @@ public final class RedisStockReservationAdapter
 
     @Override
     public boolean markPaid(ReservationId reservationId) {
-        String[] keys = {RedisKeys.reservations(reservationId.activityId())};
+        String[] keys = {RedisKeys.reservations(reservationId.slice())};
         Long marked = markPaid.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return marked == 1L;
     }
@@ -223,26 +257,28 @@ public final class RedisStockReservationAdapter
         return moved;
     }
 
-    /** The keys of a script that gives units back: stock, holdings, reservations, the in-flight index. */
+    /**
+     * The keys of a script that gives units back, in the reservation's slice: stock, holdings, reservations, the
+     * in-flight index.
+     */
     private static String[] stockMovingKeys(ReservationId reservationId) {
-        ActivityId activityId = reservationId.activityId();
-        return new String[]{RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
+        SaleSlice slice = reservationId.slice();
+        return new String[]{RedisKeys.stock(slice), RedisKeys.holdings(slice), RedisKeys.reservations(slice),
+                RedisKeys.inFlight(slice)};
     }
 
     @Override
     public boolean confirm(ReservationId reservationId) {
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId),
-                RedisKeys.inFlight(activityId)};
+        SaleSlice slice = reservationId.slice();
+        String[] keys = {RedisKeys.stock(slice), RedisKeys.reservations(slice), RedisKeys.inFlight(slice)};
         Long confirmed = confirm.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return confirmed == 1L;
     }
 
     @Override
     public boolean fail(ReservationId reservationId) {
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.reservations(activityId)};
+        SaleSlice slice = reservationId.slice();
+        String[] keys = {RedisKeys.stock(slice), RedisKeys.reservations(slice)};
         Long failed = fail.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value());
         return failed == 1L;
     }
@@ -253,25 +289,42 @@ public final class RedisStockReservationAdapter
     }
 
     private Optional<ReservationRecord> record(ReservationId id) {
-        return ReservationRecord.read(redis.hget(RedisKeys.reservations(id.activityId()), id.value()));
+        return ReservationRecord.read(redis.hget(RedisKeys.reservations(id.slice()), id.value()));
     }
 
+    /** Each slice's ledgers read in one step each and summed; empty unless every slice is loaded. */
     @Override
     public Optional<List<SkuStock>> stock(ActivityId activityId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+        SaleSlices slices = slices(activityId);
+        List<List<SkuStock>> perSlice = new ArrayList<>(slices.count());
+        for (int k = 0; k < slices.count(); k++) {
+            Optional<List<SkuStock>> slice = stock(new SaleSlice(activityId, k, slices));
+            if (slice.isEmpty()) {
+                return Optional.empty();
+            }
+            perSlice.add(slice.get());
+        }
+        return Optional.of(slices.sliced() ? StockOverSlices.summed(perSlice) : perSlice.getFirst());
+    }
+
+    private Optional<List<SkuStock>> stock(SaleSlice slice) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice)};
         List<Object> reply = stock.run(redis, ScriptOutputType.MULTI, keys);
         return ScriptReplies.stock(reply);
     }
 
+    /** Read in the buyer's home slice, where every holding of theirs is (ADR 109). */
     @Override
     public Map<SkuId, Long> holdings(ActivityId activityId, BuyerId buyerId) {
-        String skus = redis.hget(RedisKeys.meta(activityId), RedisKeys.META_SKUS);
+        SaleSlices slices = slices(activityId);
+        SaleSlice home = new SaleSlice(activityId, slices.homeOf(buyerId), slices);
+        String skus = redis.hget(RedisKeys.meta(home), RedisKeys.META_SKUS);
         if (skus == null) {
             return Map.of();
         }
         List<SkuId> skuIds = Arrays.stream(skus.split(",")).map(SkuId::new).toList();
         String[] fields = skuIds.stream().map(sku -> RedisKeys.holdingField(buyerId, sku)).toArray(String[]::new);
-        List<KeyValue<String, String>> units = redis.hmget(RedisKeys.holdings(activityId), fields);
+        List<KeyValue<String, String>> units = redis.hmget(RedisKeys.holdings(home), fields);
         var held = new LinkedHashMap<SkuId, Long>();
         for (int i = 0; i < skuIds.size(); i++) {
             long value = units.get(i).hasValue() ? Long.parseLong(units.get(i).getValue()) : 0L;

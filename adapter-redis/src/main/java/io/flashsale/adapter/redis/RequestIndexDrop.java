@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
@@ -30,7 +31,12 @@ final class RequestIndexDrop {
 
     /** Drops what the activity's marker names, if there is one, until done or taken over. */
     void finish(ActivityId activityId) {
-        String marker = redis.get(RedisKeys.requestsDrop(activityId));
+        finish(RedisKeys.sliceZero(activityId));
+    }
+
+    /** Drops what the slice's marker names (ADR 109: each slice has its own index), as for a sale. */
+    void finish(SaleSlice slice) {
+        String marker = redis.get(RedisKeys.requestsDrop(slice));
         if (marker == null) {
             return;
         }
@@ -38,7 +44,7 @@ final class RequestIndexDrop {
         int first = 1;
         do {
             int last = Math.min(buckets, first + PAGE - 1);
-            Long dropped = page.run(redis, ScriptOutputType.INTEGER, pageKeys(activityId, first, last), marker,
+            Long dropped = page.run(redis, ScriptOutputType.INTEGER, pageKeys(slice, first, last), marker,
                     last == buckets ? "1" : "0");
             if (dropped != 1L) {
                 return;
@@ -47,12 +53,12 @@ final class RequestIndexDrop {
         } while (first <= buckets);
     }
 
-    private static String[] pageKeys(ActivityId activityId, int first, int last) {
+    private static String[] pageKeys(SaleSlice slice, int first, int last) {
         List<String> keys = new ArrayList<>(2 + last - first + 1);
-        keys.add(RedisKeys.requestsDrop(activityId));
-        keys.add(RedisKeys.meta(activityId));
+        keys.add(RedisKeys.requestsDrop(slice));
+        keys.add(RedisKeys.meta(slice));
         for (int k = first; k <= last; k++) {
-            keys.add(RedisKeys.requestBucket(activityId, k));
+            keys.add(RedisKeys.requestBucket(slice, k));
         }
         return keys.toArray(String[]::new);
     }

@@ -18,6 +18,7 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.slice.SaleSlice;
 import io.flashsale.domain.slice.SaleSlices;
+import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -170,6 +171,18 @@ class RedisSliceStockIT {
     }
 
     @Test
+    void givenATransferAndAReservation_thenEachSlicesLedgersSayWhatItHolds_andASliceNotLoadedHasNone() {
+        reserve("ann", PLAIN, 4);
+        port.credit(two, PLAIN, 16, port.take(zero, PLAIN, 16, 3).orElseThrow());
+
+        assertThat(port.stock(zero)).hasValueSatisfying(ledgers -> assertThat(ledgers).containsExactly(
+                new SkuStock(PLAIN, new StockLedger(7, 4, 0)), new SkuStock(SPLIT, new StockLedger(11, 0, 0))));
+        assertThat(port.stock(two)).hasValueSatisfying(ledgers -> assertThat(ledgers).containsExactly(
+                new SkuStock(PLAIN, new StockLedger(13, 0, 0)), new SkuStock(SPLIT, new StockLedger(10, 0, 0))));
+        assertThat(port.stock(new SaleSlice(new ActivityId("sl-never-warmed"), 1, THREE))).isEmpty();
+    }
+
+    @Test
     void givenASliceNotLoaded_thenTheTakeIsEmptyTheCreditIsFalse_andNothingIsWritten() {
         Activity unloaded = sale("sl-" + UUID.randomUUID().toString().substring(0, 12));
         SaleSlice notWarmed = new SaleSlice(unloaded.id(), 2, THREE);
@@ -252,7 +265,7 @@ class RedisSliceStockIT {
     }
 
     private void reserve(String buyer, SkuId sku, int units) {
-        var id = ReservationId.of(sale.id(), UUID.randomUUID().toString().replace("-", ""));
+        var id = ReservationId.of(zero, UUID.randomUUID().toString().replace("-", ""));
         ReservationOutcome outcome = SharedRedis.adapter().reserve(new ReservationRequest(id, new BuyerId(buyer),
                 new RequestId("k-" + buyer), List.of(new ReservationLine(sku, units)), Instant.now()));
         assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);

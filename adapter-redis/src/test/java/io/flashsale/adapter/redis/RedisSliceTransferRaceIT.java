@@ -178,9 +178,9 @@ class RedisSliceTransferRaceIT {
         }
     }
 
-    /** One unit for a buyer at home in slice 0 (the reserve path's keys are slice 0's). */
+    /** One unit for a buyer, reserved in slice 0 (the id names it, so the reserve path's keys are slice 0's). */
     private boolean reserveOne(String buyer) {
-        var id = ReservationId.of(sale.id(), UUID.randomUUID().toString().replace("-", ""));
+        var id = ReservationId.of(slices.getFirst(), UUID.randomUUID().toString().replace("-", ""));
         ReservationOutcome outcome = SharedRedis.adapter().reserve(new ReservationRequest(id, new BuyerId(buyer),
                 new RequestId("k-" + buyer), List.of(new ReservationLine(HOT, 1)), Instant.now()));
         return outcome instanceof ReservationOutcome.Reserved;

@@ -4,10 +4,8 @@ import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.adapter.redis.internal.WarmUpScriptCall;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.slice.SaleSlice;
-import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -16,14 +14,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The slices of a test's sale on a Redis. The slices' own warm-up is not built yet: a slice is loaded here by
- * {@code warm_up.lua}, the script that loads a sale's keys today, run on the slice's keys with the slice's share of
- * every SKU (stock / n each, the remainder to the first slices), so each slice holds what a warmed sale holds.
+ * The slices of a test's sale on a Redis. A slice is loaded here as the adapter's warm-up loads it: {@code warm_up.lua}
+ * on the slice's keys with the slice's share of every SKU (stock / n each, the remainder to the first slices), one
+ * slice at a time, so a test can load some slices and not others.
  */
 final class SliceFixture {
 
@@ -39,8 +36,7 @@ final class SliceFixture {
 
     /** Every slice of the sale, slice 0 first. */
     static List<SaleSlice> slicesOf(Activity sale) {
-        return IntStream.range(0, sale.slices().count())
-                .mapToObj(k -> new SaleSlice(sale.id(), k, sale.slices())).toList();
+        return WarmUpScriptCall.slicesOf(sale);
     }
 
     /** Loads every slice of the sale with its share. */
@@ -50,20 +46,9 @@ final class SliceFixture {
 
     /** Loads one slice with its share of every SKU of the sale. */
     void warmUp(SaleSlice slice, Activity sale) {
-        Activity share = shareOf(slice, sale);
-        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.requests(slice),
-                RedisKeys.acceptedRequests(slice), RedisKeys.requestsDrop(slice)};
-        Long loaded = warmUp.run(redis, ScriptOutputType.INTEGER, keys, WarmUpScriptCall.arguments(share));
+        Long loaded = warmUp.run(redis, ScriptOutputType.INTEGER, WarmUpScriptCall.keys(slice),
+                WarmUpScriptCall.arguments(sale, slice));
         assertThat(loaded).as("warm_up.lua on slice %d", slice.index()).isEqualTo(1L);
-    }
-
-    /** The sale as slice {@code slice} holds it: each SKU's stock its share. */
-    static Activity shareOf(SaleSlice slice, Activity sale) {
-        SaleSlices slices = sale.slices();
-        List<ActivityItem> items = sale.items().stream().map(item -> new ActivityItem(item.skuId(),
-                slices.shareOf(slice.index(), item.stock()), item.perUserLimit(), item.segments())).toList();
-        return new Activity(sale.id(), sale.name(), sale.startsAt(), sale.endsAt(), sale.perUserLimit(),
-                sale.paymentTimeout(), items, sale.paused(), slices);
     }
 
     /**

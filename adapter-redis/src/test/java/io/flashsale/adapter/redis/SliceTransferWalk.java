@@ -204,12 +204,12 @@ final class SliceTransferWalk {
         seen.add(transfer.credited ? "take again after credit" : "take again in transit");
     }
 
-    /** A buyer at home in slice 0 reserves there, so takes meet reserved units. */
+    /** A buyer reserves in slice 0 (the id names it), so takes meet reserved units. */
     private void reserve() {
         int sku = random.nextInt(ITEMS.size());
         int units = 1 + random.nextInt(3);
         operation = "reserve " + units + " of " + sku(sku).value() + " on slice 0";
-        var id = ReservationId.of(sale.id(), UUID.randomUUID().toString().replace("-", ""));
+        var id = ReservationId.of(slices.getFirst(), UUID.randomUUID().toString().replace("-", ""));
         ReservationOutcome outcome = reservations.reserve(new ReservationRequest(id, new BuyerId("b" + step),
                 new RequestId("k" + step), List.of(new ReservationLine(sku(sku), units)), Instant.now()));
         boolean enough = total[0][sku] - reserved[0][sku] >= units;

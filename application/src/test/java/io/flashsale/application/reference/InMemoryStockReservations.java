@@ -26,6 +26,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.ActivityLedger;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.SkuStock;
@@ -169,6 +170,12 @@ public class InMemoryStockReservations
     public synchronized Optional<Reservation> findReservation(ReservationId reservationId) {
         return Optional.ofNullable(ledgers.get(reservationId.activityId()))
                 .flatMap(ledger -> ledger.reservation(reservationId));
+    }
+
+    /** One ledger a sale: the reference decides a sale as one slice. */
+    @Override
+    public SaleSlices slices(ActivityId activityId) {
+        return SaleSlices.ONE;
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.flashsale.adapter.redis.internal;
 
-import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.internal.ExceptionFactory;
 import io.lettuce.core.internal.Exceptions;
@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.LongAccumulator;
  * Group commit of one sale's reserve attempts (ADR 0068): while no call of {@code reserve.lua} for a sale is in
  * flight, an attempt goes at once, alone; attempts that arrive while one is in flight wait, and go together, in
  * arrival order, in the next call, at most {@code maxBatch} per call. A sale lives in one Redis core, where a call's
- * fixed cost outweighs an attempt's own, so a busy sale pays it once per batch instead of once per attempt.
+ * fixed cost outweighs an attempt's own, so a busy sale pays it once per batch instead of once per attempt. A sale in
+ * slices (ADR 109) lives in one core per slice: each slice is batched on its own, as a sale of one slice is.
  * <p>
  * The call runs on the client's asynchronous API: no thread waits for a batch, each caller waits for its own reply,
  * at most the command timeout, and gets its attempt's reply or the failure of its call, thrown as the synchronous API
@@ -48,8 +49,8 @@ public final class ReserveBatcher {
     private final ScriptCall script;
     private final int maxBatch;
     private final Duration timeout;
-    /** A sale's waiting attempts; a sale is present exactly while a call of it is in flight. */
-    private final ConcurrentHashMap<ActivityId, ArrayDeque<Pending>> inFlight = new ConcurrentHashMap<>();
+    /** A slice's waiting attempts; a slice is present exactly while a call of it is in flight. */
+    private final ConcurrentHashMap<SaleSlice, ArrayDeque<Pending>> inFlight = new ConcurrentHashMap<>();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong attempts = new AtomicLong();
     private final LongAccumulator largestBatch = new LongAccumulator(Math::max, 0);
@@ -67,13 +68,16 @@ public final class ReserveBatcher {
         this.timeout = timeout;
     }
 
-    /** The attempt's own reply, after the attempts queued before it in its sale were judged. */
+    /** The attempt's own reply, after the attempts queued before it in its slice were judged. */
     public List<Object> decide(ReserveScriptCall.Attempt attempt) {
         var pending = new Pending(attempt, new CompletableFuture<>());
         if (maxBatch == 1) {
             send(List.of(pending));
-        } else if (joinOrOpen(pending)) {
-            sendUntilDrained(attempt.activityId(), List.of(pending));
+        } else {
+            SaleSlice slice = attempt.slice();
+            if (joinOrOpen(slice, pending)) {
+                sendUntilDrained(slice, List.of(pending));
+            }
         }
         return await(pending.reply());
     }
@@ -82,10 +86,10 @@ public final class ReserveBatcher {
         return new Figures(calls.get(), attempts.get(), largestBatch.get());
     }
 
-    /** True when no call of the sale is in flight: the caller sends its attempt now; else it waits in the queue. */
-    private boolean joinOrOpen(Pending pending) {
+    /** True when no call of the slice is in flight: the caller sends its attempt now; else it waits in the queue. */
+    private boolean joinOrOpen(SaleSlice slice, Pending pending) {
         boolean[] opened = {false};
-        inFlight.compute(pending.attempt().activityId(), (sale, waiting) -> {
+        inFlight.compute(slice, (key, waiting) -> {
             if (waiting == null) {
                 opened[0] = true;
                 return new ArrayDeque<>();
@@ -96,10 +100,10 @@ public final class ReserveBatcher {
         return opened[0];
     }
 
-    /** The next batch of the sale, or null (and the sale no longer in flight) when none waits. */
-    private List<Pending> nextBatch(ActivityId sale) {
+    /** The next batch of the slice, or null (and the slice no longer in flight) when none waits. */
+    private List<Pending> nextBatch(SaleSlice slice) {
         List<Pending> batch = new ArrayList<>();
-        inFlight.computeIfPresent(sale, (id, waiting) -> {
+        inFlight.computeIfPresent(slice, (key, waiting) -> {
             while (batch.size() < maxBatch && !waiting.isEmpty()) {
                 Pending next = waiting.peek();
                 if (next.reply().isDone()) {
@@ -119,14 +123,14 @@ public final class ReserveBatcher {
      * Sends the batch and, as each call ends, the attempts that queued meanwhile. A call that fails before it leaves
      * (no connection) ends at once: the loop, not a chain of callbacks, goes on with the next batch.
      */
-    private void sendUntilDrained(ActivityId sale, List<Pending> first) {
-        for (List<Pending> batch = first; batch != null; batch = nextBatch(sale)) {
+    private void sendUntilDrained(SaleSlice slice, List<Pending> first) {
+        for (List<Pending> batch = first; batch != null; batch = nextBatch(slice)) {
             CompletableFuture<List<Object>> call = send(batch);
             if (!call.isDone()) {
                 call.whenComplete((replies, failure) -> {
-                    List<Pending> next = nextBatch(sale);
+                    List<Pending> next = nextBatch(slice);
                     if (next != null) {
-                        sendUntilDrained(sale, next);
+                        sendUntilDrained(slice, next);
                     }
                 });
                 return;

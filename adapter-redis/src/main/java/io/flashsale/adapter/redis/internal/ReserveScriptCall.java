@@ -12,6 +12,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -22,19 +23,22 @@ import static io.flashsale.adapter.redis.internal.ScriptReplies.number;
 import static io.flashsale.adapter.redis.internal.ScriptReplies.text;
 
 /**
- * The KEYS and ARGV of {@code reserve.lua} for a batch of attempts of one sale, and the outcome each attempt's reply
- * stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}): the header it shares with the
- * other attempts of a call, and its own block. A batch is attempts of one header: it sends the header once, then the
- * attempts' blocks one after the other, and lists their bucket keys in the same order (ADR 105).
+ * The KEYS and ARGV of {@code reserve.lua} for a batch of attempts of one slice of a sale, and the outcome each
+ * attempt's reply stands for. Each attempt is encoded once, by its own caller ({@link Attempt#of}): the header it
+ * shares with the other attempts of a call, and its own block. A batch is attempts of one header: it sends the header
+ * once, then the attempts' blocks one after the other, and lists their bucket keys in the same order (ADR 105). An
+ * attempt goes to the slice its id names ({@link ReservationId#slice()}, ADR 109): a sale of one slice is slice 0, the
+ * activity's own keys.
  */
 public final class ReserveScriptCall {
 
     /**
-     * A call's header: the sale, the clock (empty for Redis TIME, {@value #ATTEMPTS_CLOCK} for each attempt's own
-     * instants), the buyers' bucket figures (three empty for none), and the filter shape the attempts' keys were
-     * hashed for (empty: the script hashes).
+     * A call's header: the prefix of the attempts' ids (the sale, or {@code <a>.<k>of<n>} for a slice of a sale of
+     * slices), the clock (empty for Redis TIME, {@value #ATTEMPTS_CLOCK} for each attempt's own instants), the buyers'
+     * bucket figures (three empty for none), the filter shape the attempts' keys were hashed for (empty: the script
+     * hashes), and the slice count the ids name, which the script checks against its meta's (ADR 109).
      */
-    public static final int HEADER_ARGUMENTS = 6;
+    public static final int HEADER_ARGUMENTS = 7;
 
     /**
      * An attempt's ARGV: its lines go as the record keeps them, "sku:q,sku:q" (ADR 83); then its key's word and mask
@@ -47,6 +51,8 @@ public final class ReserveScriptCall {
     /** The header's clock when each attempt is judged and stamped by its own instant. */
     public static final String ATTEMPTS_CLOCK = "attempt";
     private static final String RESERVED = "RESERVED";
+    /** The script's answer to every attempt of a call whose ids name another slice count than its meta's. */
+    private static final String SLICES = "SLICES";
 
     private ReserveScriptCall() {
     }
@@ -71,14 +77,18 @@ public final class ReserveScriptCall {
          *               it (ADR 83); null: the script hashes it
          */
         public static Attempt of(ReservationRequest request, boolean redisClock, FilterShapes.Shape filter) {
+            String id = request.id().value();
+            SaleSlice slice = request.id().slice();
             var header = new ArrayList<String>(HEADER_ARGUMENTS);
-            header.add(request.activityId().value());
+            // What the request index leaves out of the ids it keeps, the same for every id of the slice.
+            header.add(id.substring(0, id.lastIndexOf('.')));
             header.add(redisClock ? "" : ATTEMPTS_CLOCK);
             header.addAll(List.of(request.buyerBucket() == null ? BucketArguments.none()
                     : BucketArguments.of(request.buyerBucket())));
             header.add(filter == null ? "" : filter.text());
+            header.add(Integer.toString(slice.slices().count()));
             var args = new String[redisClock ? ATTEMPT_ARGUMENTS : ATTEMPT_ARGUMENTS + 3];
-            args[0] = request.id().value();
+            args[0] = id;
             args[1] = request.buyerId().value();
             args[2] = request.requestId().value();
             args[3] = ReservationLines.encode(request.lines());
@@ -103,17 +113,18 @@ public final class ReserveScriptCall {
                 args[9] = ReservationRecord.pack(at);
             }
             String bucketKey = request.buyerBucket() == null ? null
-                    : RedisKeys.buyerBucket(request.activityId(), request.buyerId());
+                    : RedisKeys.buyerBucket(slice, request.buyerId());
             return new Attempt(request, List.copyOf(header), args, bucketKey);
         }
 
-        /** Whether the two can go in one call: they share its header (the sale among it). */
+        /** Whether the two can go in one call: they share its header (the slice among it). */
         public boolean sharesCallWith(Attempt other) {
             return header.equals(other.header);
         }
 
-        public ActivityId activityId() {
-            return request.activityId();
+        /** The slice whose keys decide the attempt: the one its id names. */
+        public SaleSlice slice() {
+            return request.id().slice();
         }
     }
 
@@ -124,9 +135,17 @@ public final class ReserveScriptCall {
                 RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId)};
     }
 
-    /** The KEYS of a batch: {@link #keys(ActivityId)}, then the bucket key of each attempt that has one. */
+    /** The slice's keys, as {@link #keys(ActivityId)} names slice 0's. */
+    public static String[] keys(SaleSlice slice) {
+        return new String[] {
+                RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.holdings(slice),
+                RedisKeys.reservations(slice), RedisKeys.requests(slice), RedisKeys.outbox(slice),
+                RedisKeys.inFlight(slice), RedisKeys.acceptedRequests(slice)};
+    }
+
+    /** The KEYS of a batch: {@link #keys(SaleSlice)}, then the bucket key of each attempt that has one. */
     public static String[] keys(List<Attempt> batch) {
-        var keys = new ArrayList<>(List.of(keys(batch.getFirst().activityId())));
+        var keys = new ArrayList<>(List.of(keys(batch.getFirst().slice())));
         for (Attempt attempt : batch) {
             if (attempt.bucketKey() != null) {
                 keys.add(attempt.bucketKey());
@@ -136,15 +155,15 @@ public final class ReserveScriptCall {
     }
 
     /**
-     * The ARGV of a batch of one sale's attempts, judged in this order: their header once, then each attempt's block.
-     * Attempts of another sale or another header are refused.
+     * The ARGV of a batch of one slice's attempts, judged in this order: their header once, then each attempt's block.
+     * Attempts of another slice or another header are refused.
      */
     public static String[] arguments(List<Attempt> batch) {
         Attempt first = batch.getFirst();
         for (Attempt attempt : batch) {
-            if (!attempt.activityId().equals(first.activityId())) {
-                throw new IllegalArgumentException("one call decides attempts of one sale, not " + first.activityId()
-                        + " and " + attempt.activityId());
+            if (!attempt.slice().equals(first.slice())) {
+                throw new IllegalArgumentException("one call decides attempts of one slice, not " + first.slice()
+                        + " and " + attempt.slice());
             }
             if (!attempt.sharesCallWith(first)) {
                 throw new IllegalArgumentException("one call's attempts share its header, not " + first.header()
@@ -189,6 +208,14 @@ public final class ReserveScriptCall {
     }
 
     /**
+     * Whether the script judged nothing because the attempt's id names another slice count than the sale was loaded
+     * with (ADR 109): the count the caller assumed is stale.
+     */
+    public static boolean namesAnotherSliceCount(List<Object> reply) {
+        return SLICES.equals(text(reply, 0));
+    }
+
+    /**
      * @throws ScriptRefusedException when the script refused the attempt as the model does (a SKU named twice, a
      *                                quantity below 1)
      */
@@ -200,7 +227,8 @@ public final class ReserveScriptCall {
             case RESERVED -> new ReservationOutcome.Reserved(answered(request, text(reply, 1)));
             case "REPLAYED" -> new ReservationOutcome.Replayed(replayed(reply));
             case "SETTLED" -> new ReservationOutcome.Settled(new ReservationId(text(reply, 1)));
-            case "NOT_READY" -> new ReservationOutcome.NotReady();
+            // An id of another slice count finds no slice of the sale loaded for it.
+            case "NOT_READY", SLICES -> new ReservationOutcome.NotReady();
             case "NOT_STARTED" -> new ReservationOutcome.NotStarted(instant(reply, 1));
             case "ENDED" -> new ReservationOutcome.Ended(instant(reply, 1));
             case "PAUSED" -> new ReservationOutcome.Paused();

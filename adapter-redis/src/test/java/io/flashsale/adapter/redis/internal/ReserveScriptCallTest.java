@@ -14,6 +14,8 @@ import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -35,11 +37,11 @@ class ReserveScriptCallTest {
     @Test
     void argumentsCarryTheHeaderThenTheAttemptEachValueAsItsOwnEntryAndTheInstantExactly() {
         assertThat(ReserveScriptCall.arguments(REQUEST)).containsExactly(
-                "sale", ReserveScriptCall.ATTEMPTS_CLOCK, "", "", "", "",
+                "sale", ReserveScriptCall.ATTEMPTS_CLOCK, "", "", "", "", "1",
                 "sale.t1", "alice", "r-1", "a:2,b:1", "", "", "",
                 Long.toString(AT.getEpochSecond()), "123456789", ReservationRecord.pack(AT));
         assertThat(ReserveScriptCall.arguments(REQUEST, true)).as("Redis TIME judges and stamps it").containsExactly(
-                "sale", "", "", "", "", "", "sale.t1", "alice", "r-1", "a:2,b:1", "", "", "");
+                "sale", "", "", "", "", "", "1", "sale.t1", "alice", "r-1", "a:2,b:1", "", "", "");
     }
 
     @Test
@@ -50,11 +52,11 @@ class ReserveScriptCallTest {
         var attempt = ReserveScriptCall.Attempt.of(REQUEST, true, shape);
         assertThat(attempt.arguments()).endsWith(word.offset(), word.maskText(),
                 Integer.toString(RedisKeys.requestBucketOf("alice:r-1", 7)));
-        assertThat(attempt.header()).as("the shape is the call's").endsWith("20032:5:1:7");
+        assertThat(attempt.header()).as("the shape is the call's").endsWith("20032:5:1:7", "1");
         var single = ReserveScriptCall.Attempt.of(REQUEST, true,
                 new FilterShapes.Shape(20_032, 5, AcceptedRequestsFilter.WORD_LAYOUT, 0));
         assertThat(single.arguments()).as("a sale of the single hash").endsWith(word.offset(), word.maskText(), "");
-        assertThat(single.header()).endsWith("20032:5:1:0");
+        assertThat(single.header()).endsWith("20032:5:1:0", "1");
     }
 
     @Test
@@ -64,7 +66,7 @@ class ReserveScriptCallTest {
         assertThat(ReserveScriptCall.keys(behind)).hasSize(9).endsWith("fs:{sale}:rl:alice");
         assertThat(ReserveScriptCall.keys(REQUEST)).hasSize(8).endsWith("fs:{sale}:keys");
         assertThat(ReserveScriptCall.Attempt.of(behind, true).header()).as("the bucket's figures are the call's")
-                .containsExactly("sale", "", "10", "200000.0", "5000", "");
+                .containsExactly("sale", "", "10", "200000.0", "5000", "", "1");
         assertThat(ReserveScriptCall.arguments(behind, true))
                 .hasSize(ReserveScriptCall.HEADER_ARGUMENTS + ReserveScriptCall.ATTEMPT_ARGUMENTS);
         var refused = (ReservationOutcome.RateLimited) ReserveScriptCall.outcome(List.of("RATE_LIMITED", 150_000L),
@@ -137,6 +139,43 @@ class ReserveScriptCallTest {
 
         assertThatThrownBy(() -> ReserveScriptCall.arguments(List.of(ReserveScriptCall.Attempt.of(REQUEST, true),
                 ReserveScriptCall.Attempt.of(other, true)))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAttemptOfASlicedSaleGoesToTheSliceItsIdNames_withTheIdsPrefixAndTheSliceCountInTheHeader() {
+        var slice = new SaleSlice(ACTIVITY, 2, new SaleSlices(3));
+        var plain = new ReservationRequest(ReservationId.of(slice, "t7"), new BuyerId("alice"), new RequestId("r-7"),
+                REQUEST.lines(), AT);
+        var sliced = plain.behind(new BucketLimit(10, 5, Duration.ofSeconds(1)));
+        String tag = "{" + RedisKeys.tag(slice) + "}";
+
+        var attempt = ReserveScriptCall.Attempt.of(sliced, true);
+
+        assertThat(attempt.slice()).isEqualTo(slice);
+        assertThat(attempt.header()).as("what the request index leaves out, and the count the id names")
+                .startsWith("sale.2of3").endsWith("3");
+        assertThat(attempt.arguments()[0]).isEqualTo("sale.2of3.t7");
+        assertThat(ReserveScriptCall.keys(List.of(attempt))).hasSize(9)
+                .allSatisfy(key -> assertThat(key).contains(tag))
+                .startsWith(RedisKeys.meta(slice)).endsWith(RedisKeys.buyerBucket(slice, new BuyerId("alice")));
+        var zero = ReserveScriptCall.Attempt.of(new ReservationRequest(
+                ReservationId.of(new SaleSlice(ACTIVITY, 0, new SaleSlices(3)), "t8"), new BuyerId("bob"),
+                new RequestId("r-8"), REQUEST.lines(), AT), true);
+        assertThat(ReserveScriptCall.keys(List.of(zero))).as("slice 0's keys are the sale's")
+                .containsExactly(ReserveScriptCall.keys(ACTIVITY));
+        assertThat(zero.sharesCallWith(ReserveScriptCall.Attempt.of(REQUEST, true)))
+                .as("an id of another count, on the same keys").isFalse();
+        assertThatThrownBy(() -> ReserveScriptCall.arguments(List.of(zero, ReserveScriptCall.Attempt.of(plain, true)))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("one slice");
+    }
+
+    @Test
+    void aReplyNamingAnotherSliceCountIsNotReady() {
+        List<Object> reply = List.of("SLICES", "3");
+
+        assertThat(ReserveScriptCall.namesAnotherSliceCount(reply)).isTrue();
+        assertThat(ReserveScriptCall.namesAnotherSliceCount(List.of("NOT_READY"))).isFalse();
+        assertThat(ReserveScriptCall.outcome(reply, REQUEST)).isEqualTo(new ReservationOutcome.NotReady());
     }
 
     @Test

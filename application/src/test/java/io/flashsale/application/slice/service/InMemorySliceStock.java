@@ -5,10 +5,13 @@ import io.flashsale.application.shared.port.out.StoreUnavailableException;
 import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.stock.SkuStock;
 
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 
@@ -73,6 +76,17 @@ final class InMemorySliceStock implements SliceStockPort {
             return units0;
         });
         return OptionalLong.of(given);
+    }
+
+    @Override
+    public OptionalLong available(SaleSlice slice, SkuId skuId) {
+        return unloaded.contains(slice.index()) ? OptionalLong.empty()
+                : OptionalLong.of(available.get(slice.index()));
+    }
+
+    @Override
+    public Optional<List<SkuStock>> stock(SaleSlice slice) {
+        throw new UnsupportedOperationException("the transfer reads no ledger");
     }
 
     @Override

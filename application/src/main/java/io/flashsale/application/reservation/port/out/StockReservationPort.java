@@ -6,6 +6,7 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.SkuStock;
 
 import java.util.List;
@@ -20,13 +21,29 @@ import java.util.Optional;
  */
 public interface StockReservationPort {
 
-    /** Loads the activity's stock. Idempotent: a ledger that is already there is left as it is. */
+    /**
+     * Loads the activity's stock. Idempotent: a ledger that is already there is left as it is. A sale in slices (ADR
+     * 109) is loaded in every slice, each with its share of every SKU ({@link SaleSlices#shareOf}).
+     */
     List<SkuStock> warmUp(Activity activity);
 
-    /** Decides one attempt atomically: all lines deducted or none. {@code NotReady} before warm-up. */
+    /**
+     * Decides one attempt atomically: all lines deducted or none. {@code NotReady} before warm-up. For a sale in
+     * slices the attempt is decided in the slice its id names ({@link io.flashsale.domain.reservation.ReservationId#slice()},
+     * the buyer's home), on that slice's share alone: {@code SoldOut} and {@code InsufficientStock} then speak of that
+     * slice, not of the sale. An id that names another slice count than the sale's is answered {@code NotReady}, and
+     * nothing is deducted.
+     */
     ReservationOutcome reserve(ReservationRequest request);
 
-    /** The ledgers in item order; empty when the activity is not warmed up. */
+    /**
+     * How many slices the sale is cut into, as the store holds it: {@link SaleSlices#ONE} for a sale not loaded (an
+     * attempt there is answered {@code NotReady} anyway). Answered from memory after the first ask of a sale: the
+     * count is fixed for the sale's life.
+     */
+    SaleSlices slices(ActivityId activityId);
+
+    /** The ledgers in item order, summed over the sale's slices; empty when the activity is not warmed up. */
     Optional<List<SkuStock>> stock(ActivityId activityId);
 
     /** SKU -> units the buyer holds in the activity, without zero entries. */

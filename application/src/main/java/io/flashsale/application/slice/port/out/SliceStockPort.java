@@ -2,7 +2,10 @@ package io.flashsale.application.slice.port.out;
 
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.stock.SkuStock;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -28,4 +31,18 @@ public interface SliceStockPort {
      *         loaded, so nothing was added
      */
     boolean credit(SaleSlice slice, SkuId skuId, long transferId, long units);
+
+    /**
+     * The units of the SKU the slice has available now (not reserved, not sold).
+     *
+     * @return empty when the slice is not loaded or has no such SKU
+     */
+    OptionalLong available(SaleSlice slice, SkuId skuId);
+
+    /**
+     * The ledgers of every SKU the slice holds, in item order: its share of the total, reserved and sold.
+     *
+     * @return empty when the slice is not loaded
+     */
+    Optional<List<SkuStock>> stock(SaleSlice slice);
 }
