@@ -10,6 +10,7 @@ import io.flashsale.application.sale.model.WarmUpRound;
 import io.flashsale.application.sale.port.in.RunWarmUpScheduleUseCase;
 import io.flashsale.application.sale.port.in.ScheduleArchivesUseCase;
 import io.flashsale.application.slice.port.in.FinishTransfersUseCase;
+import io.flashsale.application.slice.port.in.RebalanceSlicesUseCase;
 import io.flashsale.domain.activity.ActivityId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -115,6 +116,17 @@ public final class LifecyclePasses {
             int finished = transfers.finishUnfinished();
             if (finished > 0) {
                 LOG.warn("Finished {} stock transfer(s) between slices that were left unfinished", finished);
+            }
+            return false;
+        };
+    }
+
+    /** Moves units between the slices of open sales toward their buyers' demand (ADR 109). */
+    public static Pass sliceRebalance(RebalanceSlicesUseCase rebalancer) {
+        return () -> {
+            int asked = rebalancer.rebalance();
+            if (asked > 0) {
+                LOG.info("Asked for {} stock transfer(s) between slices toward their buyers' demand", asked);
             }
             return false;
         };

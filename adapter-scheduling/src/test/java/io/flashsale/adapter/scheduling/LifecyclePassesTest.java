@@ -62,6 +62,18 @@ class LifecyclePassesTest {
     }
 
     @Test
+    void givenASliceRebalance_whenRun_thenItWaitsForItsIntervalAndFailuresReachTheLoop() {
+        int[] looks = {0};
+
+        assertThat(LifecyclePasses.sliceRebalance(() -> ++looks[0]).run()).isFalse();
+        assertThat(LifecyclePasses.sliceRebalance(() -> 0).run()).isFalse();
+        assertThat(looks[0]).isEqualTo(1);
+        assertThatThrownBy(() -> LifecyclePasses.sliceRebalance(() -> {
+            throw new IllegalStateException("redis down");
+        }).run()).hasMessage("redis down");
+    }
+
+    @Test
     void givenAFailingUseCase_whenRun_thenTheFailureReachesTheLoop() {
         Pass failing = LifecyclePasses.expiry(max -> {
             throw new IllegalStateException("database down");

@@ -23,6 +23,7 @@ import io.flashsale.application.reservation.service.KnownRefusals;
 import io.flashsale.application.reservation.service.ReservationAdmission;
 import io.flashsale.application.reservation.service.ReservationService;
 import io.flashsale.application.reservation.service.RiskControl;
+import io.flashsale.application.reservation.service.ShortAtHome;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.sale.port.out.SaleTermsPort;
@@ -119,9 +120,9 @@ public class UseCaseConfiguration {
                                           OrderLookupPort orders, IdGeneratorPort ids, Clock clock,
                                           KnownRefusals known, ReservationAdmission admission,
                                           ReservationAliasPort aliases, RiskControl risk,
-                                          DeductionLogPort deductions) {
+                                          DeductionLogPort deductions, ShortAtHome shortAtHome) {
         return new ReservationService(stock, held, remembered, orders, ids, clock, known, admission, aliases, risk,
-                deductions);
+                deductions, shortAtHome);
     }
 
     /** A line per attempt the hot store answered, all of them or a share, on an asynchronous appender (ADR 0087). */

@@ -23,8 +23,14 @@ class SchedulePropertiesTest {
                 .hasMessageContaining("flashsale.warm-up.interval");
         assertThatThrownBy(() -> new ArchiveProperties(true, null))
                 .hasMessageContaining("flashsale.archive.interval");
-        assertThatThrownBy(() -> new TransferProperties(true, Duration.ZERO))
+        assertThatThrownBy(() -> new TransferProperties(true, Duration.ZERO, ONE_SECOND, ONE_SECOND, true, ONE_SECOND))
                 .hasMessageContaining("flashsale.transfers.sweep-interval");
+        assertThatThrownBy(() -> new TransferProperties(true, ONE_SECOND, Duration.ZERO, ONE_SECOND, true, ONE_SECOND))
+                .hasMessageContaining("flashsale.transfers.borrow-wait");
+        assertThatThrownBy(() -> new TransferProperties(true, ONE_SECOND, ONE_SECOND, null, true, ONE_SECOND))
+                .hasMessageContaining("flashsale.transfers.try-again-after");
+        assertThatThrownBy(() -> new TransferProperties(true, ONE_SECOND, ONE_SECOND, ONE_SECOND, true,
+                Duration.ZERO)).hasMessageContaining("flashsale.transfers.rebalance-interval");
     }
 
     @Test

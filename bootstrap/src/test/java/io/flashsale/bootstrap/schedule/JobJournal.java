@@ -9,6 +9,8 @@ import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.sale.service.ArchiveService;
 import io.flashsale.application.sale.service.WarmUpScheduler;
 import io.flashsale.application.slice.port.in.FinishTransfersUseCase;
+import io.flashsale.application.slice.port.in.RebalanceSlicesUseCase;
+import io.flashsale.application.slice.service.SliceRebalancer;
 import io.flashsale.application.slice.service.StockTransferService;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -22,7 +24,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 
 /**
- * Records every pass of the five locked jobs, on every instance of this test JVM, in one journal: which instance,
+ * Records every pass of the six locked jobs, on every instance of this test JVM, in one journal: which instance,
  * which job, when it began and ended. Each recorded pass also takes {@link #PASS_TIME}, as a pass over a busy sale
  * would, so that two instances running one job at once would overlap visibly. The schedule loops get these through
  * {@code @Primary}; the real services do the work.
@@ -32,7 +34,7 @@ class JobJournal {
 
     static final Duration PASS_TIME = Duration.ofMillis(50);
     static final List<String> JOBS = List.of("reconciliation", "warm-up", "archive", "restore-sweep",
-            "transfer-sweep");
+            "transfer-sweep", "slice-rebalance");
     static final Queue<Run> RUNS = new ConcurrentLinkedQueue<>();
 
     /** One pass; times from {@link System#nanoTime()}, comparable across the instances of this JVM. */
@@ -70,6 +72,12 @@ class JobJournal {
     FinishTransfersUseCase recordedTransferSweeps(StockTransferService real,
                                                   @Value("${test.instance}") String instance) {
         return () -> record(instance, "transfer-sweep", real::finishUnfinished);
+    }
+
+    @Bean
+    @Primary
+    RebalanceSlicesUseCase recordedRebalances(SliceRebalancer real, @Value("${test.instance}") String instance) {
+        return () -> record(instance, "slice-rebalance", real::rebalance);
     }
 
     private static <T> T record(String instance, String job, Supplier<T> pass) {

@@ -114,6 +114,7 @@ class SingleRunnerIT {
                 "--flashsale.warm-up.interval=" + interval,
                 "--flashsale.archive.interval=" + interval,
                 "--flashsale.transfers.sweep-interval=" + interval,
+                "--flashsale.transfers.rebalance-interval=" + interval,
                 "--flashsale.reconciliation.interval=" + interval));
         arguments.addAll(TestServices.mariadb().springDatasource(DATABASE).arguments());
         ConfigurableApplicationContext context = new SpringApplicationBuilder(FlashsaleApplication.class,

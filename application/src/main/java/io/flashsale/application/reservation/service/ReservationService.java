@@ -25,6 +25,8 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.reservation.StatusTimes;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -53,6 +55,7 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
     private final ReservationAliasPort aliases;
     private final RiskControl risk;
     private final DeductionLogPort deductions;
+    private final ShortAtHome shortAtHome;
 
     public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
                               OrderLookupPort orders, IdGeneratorPort ids, Clock clock) {
@@ -99,6 +102,17 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
                               OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
                               ReservationAdmission admission,
                               ReservationAliasPort aliases, RiskControl risk, DeductionLogPort deductions) {
+        this(stock, hotStore, activities, orders, ids, clock, known, admission, aliases, risk, deductions,
+                ShortAtHome.none());
+    }
+
+    /** @param shortAtHome asked when the buyer's home slice of a sale in slices is short of a SKU (ADR 109) */
+    public ReservationService(StockReservationPort stock, HeldReservationsPort hotStore, ActivityLookupPort activities,
+                              OrderLookupPort orders, IdGeneratorPort ids, Clock clock, KnownRefusals known,
+                              ReservationAdmission admission,
+                              ReservationAliasPort aliases, RiskControl risk, DeductionLogPort deductions,
+                              ShortAtHome shortAtHome) {
+        this.shortAtHome = shortAtHome;
         this.risk = risk;
         this.deductions = deductions;
         this.stock = stock;
@@ -138,11 +152,18 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
         }
         long ticket = known.ticket();
         String token = ids.next();
-        ReservationId id = ReservationId.of(activityId, token);
+        // The buyer's home slice decides: their holdings and request keys live there (ADR 109).
+        SaleSlices slices = stock.slices(activityId);
+        ReservationId id = ReservationId.of(new SaleSlice(activityId, slices.homeOf(command.buyerId()), slices), token);
         // Without a key from the buyer the attempt is its own key: it can never be replayed.
         RequestId requestId = command.requestId() != null ? command.requestId() : new RequestId(token);
-        ReservationOutcome outcome = stock.reserve(new ReservationRequest(id, command.buyerId(), requestId,
-                command.lines(), now, admission.buyerBucket(command)));
+        var request = new ReservationRequest(id, command.buyerId(), requestId, command.lines(), now,
+                admission.buyerBucket(command));
+        ReservationOutcome outcome = stock.reserve(request);
+        if (slices.sliced() && (outcome instanceof ReservationOutcome.SoldOut
+                || outcome instanceof ReservationOutcome.InsufficientStock)) {
+            outcome = shortAtHome.after(request, outcome, stock::reserve);
+        }
         admission.afterStore(command, outcome);
         if (outcome instanceof ReservationOutcome.NotReady) {
             outcome = notInHotStore(activityId, now);

@@ -17,6 +17,7 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.mockito.ArgumentCaptor;
@@ -35,6 +36,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
@@ -91,9 +93,15 @@ class ReservationAdmissionTest {
     private IdGeneratorPort ids;
 
     private ReservationService service(AdmissionPolicy policy) {
+        oneSlice();
         return new ReservationService(stock, heldReservations, activities, orders, ids,
                 Clock.fixed(Instant.parse("2030-06-01T10:15:30Z"), ZoneOffset.UTC), KnownRefusals.none(),
                 new ReservationAdmission(policy, shared, local));
+    }
+
+    private void oneSlice() {
+        // A sale of one slice, as every sale before slices (ADR 109).
+        lenient().when(stock.slices(any())).thenReturn(SaleSlices.ONE);
     }
 
     private static ReserveStockCommand attempt(ActivityId sale, String buyer, String address) {
@@ -214,6 +222,7 @@ class ReservationAdmissionTest {
 
     @Test
     void aKnownSoldOutIsAnsweredBeforeAnyLimitIsAsked() {
+        oneSlice();
         when(ids.next()).thenReturn("01JTOKEN");
         when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(PHONE));
         var service = new ReservationService(stock, heldReservations, activities, orders, ids,

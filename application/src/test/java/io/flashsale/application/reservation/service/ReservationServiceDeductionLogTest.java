@@ -14,6 +14,7 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,6 +30,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.when;
 
 /** The deduction log as the reservation service feeds it (ADR 0087): every attempt the store answered, no other. */
@@ -56,6 +58,8 @@ class ReservationServiceDeductionLogTest {
 
     @BeforeEach
     void wire() {
+        // A sale of one slice, as every sale before slices (ADR 109).
+        lenient().when(stock.slices(any())).thenReturn(SaleSlices.ONE);
         service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
                                          ZoneOffset.UTC),
                 KnownRefusals.remembering(Duration.ofSeconds(1), Duration.ofMillis(100)),

@@ -14,6 +14,7 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,6 +30,7 @@ import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -58,6 +60,8 @@ class ReservationServiceKnownRefusalsTest {
 
     @BeforeEach
     void wire() {
+        // A sale of one slice, as every sale before slices (ADR 109).
+        lenient().when(stock.slices(any())).thenReturn(SaleSlices.ONE);
         service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
                                          ZoneOffset.UTC), known);
         when(ids.next()).thenReturn("01JTOKEN");

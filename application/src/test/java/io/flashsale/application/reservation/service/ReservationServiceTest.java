@@ -3,10 +3,13 @@ package io.flashsale.application.reservation.service;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
+import io.flashsale.application.reservation.port.out.DeductionLogPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.shared.port.out.IdGeneratorPort;
+import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -24,6 +27,8 @@ import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.domain.reservation.StatusTimes;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -41,6 +46,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -68,6 +74,8 @@ class ReservationServiceTest {
 
     @BeforeEach
     void wireWithAFixedClock() {
+        // A sale of one slice, as every sale before slices (ADR 109).
+        lenient().when(stock.slices(any())).thenReturn(SaleSlices.ONE);
         service = new ReservationService(stock, heldReservations, activities, orders, ids, Clock.fixed(NOW,
                                          ZoneOffset.UTC));
     }
@@ -100,6 +108,76 @@ class ReservationServiceTest {
         service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("key-1"), LINES));
 
         assertThat(sentToTheStore().id()).isEqualTo(new ReservationId("summer-sale.01JTOKEN"));
+    }
+
+    @Test
+    void givenASaleInSlices_thenTheIdNamesTheBuyersHomeSliceAndTheStoreDecidesThere() {
+        var slices = new SaleSlices(3);
+        when(stock.slices(SALE)).thenReturn(slices);
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.Reserved(reservation(ReservationStatus.RESERVED)));
+
+        service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("key-1"), LINES));
+
+        int home = slices.homeOf(ALICE);
+        assertThat(sentToTheStore().id()).isEqualTo(new ReservationId("summer-sale." + home + "of3.01JTOKEN"));
+        assertThat(sentToTheStore().id().slice()).isEqualTo(new SaleSlice(SALE, home, slices));
+    }
+
+    @Test
+    void givenASaleInSlices_whenTheHomeSliceIsShort_thenItBorrowsAndTheAttemptIsTriedOnceMore() {
+        var slices = new SaleSlices(2);
+        when(stock.slices(SALE)).thenReturn(slices);
+        when(ids.next()).thenReturn("01JTOKEN");
+        when(stock.reserve(any())).thenReturn(new ReservationOutcome.SoldOut(new SkuId("a")),
+                new ReservationOutcome.Reserved(reservation(ReservationStatus.RESERVED)));
+        long[] available = new long[2];
+        available[1 - slices.homeOf(ALICE)] = 6;
+        var borrowed = new java.util.ArrayList<String>();
+        service = new ReservationService(stock, heldReservations, activities, orders, ids,
+                Clock.fixed(NOW, ZoneOffset.UTC), KnownRefusals.none(), ReservationAdmission.unlimited(),
+                ReservationAliasPort.none(), RiskControl.none(), DeductionLogPort.none(),
+                new ShortAtHome(new SliceStockPort() {
+                    @Override
+                    public java.util.OptionalLong take(SaleSlice slice, SkuId skuId, long transferId, long units) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public boolean credit(SaleSlice slice, SkuId skuId, long transferId, long units) {
+                        throw new UnsupportedOperationException();
+                    }
+
+                    @Override
+                    public java.util.OptionalLong available(SaleSlice slice, SkuId skuId) {
+                        return java.util.OptionalLong.of(available[slice.index()]);
+                    }
+
+                    @Override
+                    public Optional<List<io.flashsale.domain.stock.SkuStock>> stock(SaleSlice slice) {
+                        throw new UnsupportedOperationException();
+                    }
+                }, (activityId, skuId, from, to, units) -> {
+                    borrowed.add(from + "->" + to + ":" + units);
+                    return null;
+                }, Duration.ofMillis(100), Duration.ofMillis(200)));
+
+        ReservationOutcome outcome = service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("k"), LINES));
+
+        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
+        int home = slices.homeOf(ALICE);
+        assertThat(borrowed).containsExactly((1 - home) + "->" + home + ":3");
+        verify(stock, times(2)).reserve(any());
+    }
+
+    @Test
+    void givenASaleOfOneSlice_whenTheStoreSaysSoldOut_thenThatIsTheAnswerAndNothingIsBorrowed() {
+        when(ids.next()).thenReturn("01JTOKEN");
+        storeAnswers(new ReservationOutcome.SoldOut(new SkuId("a")));
+
+        assertThat(service.reserve(new ReserveStockCommand(SALE, ALICE, new RequestId("k"), LINES)))
+                .isEqualTo(new ReservationOutcome.SoldOut(new SkuId("a")));
+        verify(stock, times(1)).reserve(any());
     }
 
     @Test
