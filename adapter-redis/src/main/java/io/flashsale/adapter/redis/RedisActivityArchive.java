@@ -6,6 +6,7 @@ import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -19,6 +20,10 @@ import java.util.Set;
  * on the same server), and deletes an activity's keys with {@code archive.lua}, which checks in the same atomic
  * step that the outbox is drained, then the request index's buckets in pages ({@link RequestIndexDrop}, ADR 0102).
  * The registry member is removed afterwards: it lives in another cluster slot.
+ * <p>
+ * A sale in slices (ADR 109) is counted over every slice and deleted slice by slice, each in its own step that checks
+ * its own outbox: slices 1 to n-1 first, slice 0 last, since its meta holds the count a repeat needs to find the
+ * others; the registry member only once every slice is gone.
  */
 public final class RedisActivityArchive implements HotStoreArchivePort {
 
@@ -27,6 +32,7 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     private final LuaScript archive;
     private final PagedReads pages;
     private final RequestIndexDrop drop;
+    private final SliceCounts sliceCounts;
     private static final String TRACKS_IN_FLIGHT = "tracksInFlight";
 
     /** Removes archived activities from the default registry {@link RedisKeys#outboxActivities()}. */
@@ -40,7 +46,13 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
     }
 
     RedisActivityArchive(RedisClusterCommands<String, String> redis, String outboxRegistry) {
+        this(redis, outboxRegistry, new SliceCounts(redis));
+    }
+
+    /** @param sliceCounts the sales' slice counts, as the hot store's other adapters know them */
+    RedisActivityArchive(RedisClusterCommands<String, String> redis, String outboxRegistry, SliceCounts sliceCounts) {
         this.redis = redis;
+        this.sliceCounts = sliceCounts;
         this.outboxRegistry = outboxRegistry;
         this.archive = LuaScript.load(redis, "archive");
         this.pages = new PagedReads(redis);
@@ -53,38 +65,62 @@ public final class RedisActivityArchive implements HotStoreArchivePort {
      */
     @Override
     public long reservedCount(ActivityId activityId) {
-        if ("1".equals(redis.hget(RedisKeys.meta(activityId), TRACKS_IN_FLIGHT))) {
-            Set<String> inFlight = pages.hash(RedisKeys.inFlight(activityId)).keySet();
-            return pages.records(RedisKeys.reservations(activityId), inFlight).stream()
+        return sliceCounts.slicesOf(activityId).stream().mapToLong(this::reservedCount).sum();
+    }
+
+    private long reservedCount(SaleSlice slice) {
+        if ("1".equals(redis.hget(RedisKeys.meta(slice), TRACKS_IN_FLIGHT))) {
+            Set<String> inFlight = pages.hash(RedisKeys.inFlight(slice)).keySet();
+            return pages.records(RedisKeys.reservations(slice), inFlight).stream()
                     .filter(record -> record.status() == ReservationStatus.RESERVED).count();
         }
-        return pages.reservationIds(RedisKeys.reservations(activityId), ReservationStatus.RESERVED::equals).size();
+        return pages.reservationIds(RedisKeys.reservations(slice), ReservationStatus.RESERVED::equals).size();
     }
 
     @Override
     public List<ReservationId> cancelledReservations(ActivityId activityId) {
-        return pages.reservationIds(RedisKeys.reservations(activityId), ReservationStatus.CANCELLED::equals).stream()
+        return sliceCounts.slicesOf(activityId).stream()
+                .flatMap(slice -> pages.reservationIds(RedisKeys.reservations(slice),
+                        ReservationStatus.CANCELLED::equals).stream())
                 .map(ReservationId::new)
                 .toList();
     }
 
     @Override
     public boolean delete(ActivityId activityId) {
-        Long drained = archive.run(redis, ScriptOutputType.INTEGER, scriptKeys(activityId), RedisKeys.OUTBOX_GROUP);
+        List<SaleSlice> slices = sliceCounts.slicesOf(activityId);
+        for (SaleSlice slice : slices.reversed()) {
+            if (!delete(slice)) {
+                return false;
+            }
+        }
+        // After the keys: a registered activity without keys reads as an empty outbox; the reverse could strand one.
+        redis.srem(outboxRegistry, activityId.value());
+        // Gone: should the activity be loaded again, its count is read again.
+        sliceCounts.forget(activityId);
+        return true;
+    }
+
+    /** One slice's keys, once its outbox is drained; a slice already gone is deleted already. */
+    boolean delete(SaleSlice slice) {
+        Long drained = archive.run(redis, ScriptOutputType.INTEGER, scriptKeys(slice), RedisKeys.OUTBOX_GROUP);
         if (drained != 1L) {
             return false;
         }
-        // The sale is gone from here on; its buckets go now, or on a retry after a crash (the marker stays till then).
-        drop.finish(activityId);
-        // After the keys: a registered activity without keys reads as an empty outbox; the reverse could strand one.
-        redis.srem(outboxRegistry, activityId.value());
+        // The slice is gone from here on; its buckets go now, or on a retry after a crash (the marker stays till then).
+        drop.finish(slice);
         return true;
     }
 
     /** The KEYS of {@code archive.lua}: the drop marker, then every key it deletes. */
     static String[] scriptKeys(ActivityId activityId) {
-        List<String> keys = new ArrayList<>(RedisKeys.archiveKeys(activityId));
-        keys.addFirst(RedisKeys.requestsDrop(activityId));
+        return scriptKeys(RedisKeys.sliceZero(activityId));
+    }
+
+    /** The KEYS of {@code archive.lua} for one slice. */
+    static String[] scriptKeys(SaleSlice slice) {
+        List<String> keys = new ArrayList<>(RedisKeys.archiveKeys(slice));
+        keys.addFirst(RedisKeys.requestsDrop(slice));
         return keys.toArray(String[]::new);
     }
 }

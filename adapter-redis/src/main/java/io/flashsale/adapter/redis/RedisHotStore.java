@@ -127,6 +127,8 @@ public final class RedisHotStore implements AutoCloseable {
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
     /** The reserve path's WAIT, when it waits for replicas (ADR 0097). */
     private final AtomicReference<ReplicaWait> replicaWait = new AtomicReference<>();
+    /** Each sale's slice count (ADR 109), one memory for every adapter here, so a warm-up's forget reaches them all. */
+    private final SliceCounts sliceCounts;
 
     private RedisHotStore(AbstractRedisClient client, Supplier<StatefulConnection<String, String>> connection,
                           ConnectionCommands commands, RedisStockReturns returns, RedisSaleChanges saleChanges,
@@ -143,6 +145,7 @@ public final class RedisHotStore implements AutoCloseable {
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
         this.news = news;
+        this.sliceCounts = new SliceCounts(redis);
     }
 
     /**
@@ -339,7 +342,7 @@ public final class RedisHotStore implements AutoCloseable {
             replicaWait.set(wait);
         }
         RedisStockReservationAdapter adapter = new RedisStockReservationAdapter(commands, outboxRegistry,
-                returns::announce, news::announce, windowByRedisTime, maxBatch, wait);
+                returns::announce, news::announce, windowByRedisTime, maxBatch, wait, sliceCounts);
         return new ReservationRoles(HotStoreOutages.translating(StockReservationPort.class, adapter),
                 HotStoreOutages.translating(HeldReservationsPort.class, adapter),
                 HotStoreOutages.translating(ReservationTransitionsPort.class, adapter));
@@ -405,20 +408,20 @@ public final class RedisHotStore implements AutoCloseable {
 
     /** Sales' filters of accepted request keys, each in one read (ADR 0069). */
     public AcceptedRequestsPort acceptedRequests() {
-        return HotStoreOutages.translating(new RedisAcceptedRequests(redis));
+        return HotStoreOutages.translating(new RedisAcceptedRequests(redis, sliceCounts));
     }
 
     public ReservationOutboxPort outbox() {
-        return HotStoreOutages.translating(new RedisReservationOutbox(redis, outboxRegistry));
+        return HotStoreOutages.translating(new RedisReservationOutbox(redis, outboxRegistry, sliceCounts));
     }
 
     public HotStoreArchivePort archive() {
-        return HotStoreOutages.translating(new RedisActivityArchive(redis, outboxRegistry));
+        return HotStoreOutages.translating(new RedisActivityArchive(redis, outboxRegistry, sliceCounts));
     }
 
     /** Sales' pause and window as the reserve script reads them (ADR 79). */
     public HotStoreSaleTermsPort saleTerms() {
-        return HotStoreOutages.translating(new RedisSaleTerms(redis));
+        return HotStoreOutages.translating(new RedisSaleTerms(redis, sliceCounts));
     }
 
     public HotStoreSettlementPort settlement() {
@@ -441,7 +444,7 @@ public final class RedisHotStore implements AutoCloseable {
                         new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce)),
                 HotStoreOutages.translating(HotStoreAdjustmentPort.class,
                         new RedisStockAdjustments(redis, returns::announce)),
-                HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace)),
+                HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace, sliceCounts)),
                 HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)));
     }
 

@@ -190,19 +190,21 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         return Optional.of(new HoldingsSlice(SnapshotReply.holdingsOf(look.skuId(), fields), steady, cycleEnded));
     }
 
+    /** In the slice each id names (ADR 109), one call per slice and page. */
     @Override
     public void settled(ActivityId activityId, Map<ReservationId, ReservationStatus> seen) {
-        List<Map.Entry<ReservationId, ReservationStatus>> all = List.copyOf(seen.entrySet());
-        String[] keys = {RedisKeys.inFlight(activityId), RedisKeys.reservations(activityId)};
-        for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
-            List<String> args = new ArrayList<>();
-            for (Map.Entry<ReservationId, ReservationStatus> entry
-                    : all.subList(from, Math.min(all.size(), from + PagedReads.PAGE))) {
-                args.add(entry.getKey().value());
-                args.add(entry.getValue().name());
+        ReservationsBySlice.group(seen.entrySet(), Map.Entry::getKey).forEach((slice, all) -> {
+            String[] keys = {RedisKeys.inFlight(slice), RedisKeys.reservations(slice)};
+            for (int from = 0; from < all.size(); from += PagedReads.PAGE) {
+                List<String> args = new ArrayList<>();
+                for (Map.Entry<ReservationId, ReservationStatus> entry
+                        : all.subList(from, Math.min(all.size(), from + PagedReads.PAGE))) {
+                    args.add(entry.getKey().value());
+                    args.add(entry.getValue().name());
+                }
+                settledScript.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
             }
-            settledScript.run(redis, ScriptOutputType.INTEGER, keys, args.toArray(String[]::new));
-        }
+        });
     }
 
     /**

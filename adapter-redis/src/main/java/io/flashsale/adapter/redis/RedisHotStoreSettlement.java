@@ -7,19 +7,23 @@ import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * The batch side of the hot store: one HMGET to read a batch, one script to settle it ({@code settle_batch.lua}) or to
- * give a batch of closed orders' units back ({@code restore_batch.lua}).
+ * give a batch of closed orders' units back ({@code restore_batch.lua}). A batch of a sale in slices (ADR 109) is cut
+ * by the slice each id names: one read or script call per slice (and chunk), on that slice's keys, the answers merged.
  */
 final class RedisHotStoreSettlement implements HotStoreSettlementPort {
 
@@ -48,14 +52,15 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
     @Override
     public Map<ReservationId, HeldStatus> statuses(ActivityId activityId, List<ReservationId> reservationIds) {
         Map<ReservationId, HeldStatus> held = new HashMap<>();
-        if (reservationIds.isEmpty()) {
-            return held;
-        }
-        String[] fields = new String[reservationIds.size()];
-        for (int i = 0; i < reservationIds.size(); i++) {
-            fields[i] = requireOf(activityId, reservationIds.get(i)).value();
-        }
-        List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(activityId), fields);
+        reservationIds.forEach(id -> requireOf(activityId, id));
+        ReservationsBySlice.group(reservationIds).forEach((slice, ids) -> held.putAll(statuses(slice, ids)));
+        return held;
+    }
+
+    private Map<ReservationId, HeldStatus> statuses(SaleSlice slice, List<ReservationId> reservationIds) {
+        Map<ReservationId, HeldStatus> held = new HashMap<>();
+        String[] fields = reservationIds.stream().map(ReservationId::value).toArray(String[]::new);
+        List<KeyValue<String, String>> values = redis.hmget(RedisKeys.reservations(slice), fields);
         for (int i = 0; i < reservationIds.size(); i++) {
             // A restored order's letter is no record: the pipeline finds its order in the database.
             int at = i;
@@ -71,8 +76,25 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         List<ReservationId> all = new ArrayList<>(confirmed);
         all.addAll(failed);
         all.forEach(id -> requireOf(activityId, id)); // the whole batch before any chunk reaches Redis
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.inFlight(activityId)};
+        Map<SaleSlice, List<ReservationId>> confirmedBySlice = ReservationsBySlice.group(confirmed);
+        Map<SaleSlice, List<ReservationId>> failedBySlice = ReservationsBySlice.group(failed);
+        Set<SaleSlice> slices = new LinkedHashSet<>(confirmedBySlice.keySet());
+        slices.addAll(failedBySlice.keySet());
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        for (SaleSlice slice : slices) {
+            before.putAll(settle(slice, confirmedBySlice.getOrDefault(slice, List.of()),
+                    failedBySlice.getOrDefault(slice, List.of())));
+        }
+        return before;
+    }
+
+    /** The slice's share of a batch, in chunks: the confirmed ones first, as settle_batch.lua takes them. */
+    private Map<ReservationId, ReservationStatus> settle(SaleSlice slice, List<ReservationId> confirmed,
+                                                         List<ReservationId> failed) {
+        List<ReservationId> all = new ArrayList<>(confirmed);
+        all.addAll(failed);
+        String[] keys = {RedisKeys.stock(slice), RedisKeys.holdings(slice), RedisKeys.reservations(slice),
+                RedisKeys.inFlight(slice)};
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < all.size(); from += CHUNK) {
             List<ReservationId> chunk = all.subList(from, Math.min(all.size(), from + CHUNK));
@@ -94,8 +116,16 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
         }
         // The whole batch before any chunk reaches Redis (PendingRestore checked each final status).
         restores.forEach(restore -> requireOf(activityId, restore.reservationId()));
-        String[] keys = {RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.meta(activityId)};
+        Map<ReservationId, ReservationStatus> before = new HashMap<>();
+        ReservationsBySlice.group(restores, PendingRestore::reservationId)
+                .forEach((slice, orders) -> before.putAll(restore(slice, orders)));
+        returns.accept(activityId);
+        return before;
+    }
+
+    private Map<ReservationId, ReservationStatus> restore(SaleSlice slice, List<PendingRestore> restores) {
+        String[] keys = {RedisKeys.stock(slice), RedisKeys.holdings(slice), RedisKeys.reservations(slice),
+                RedisKeys.requests(slice), RedisKeys.meta(slice)};
         Map<ReservationId, ReservationStatus> before = new HashMap<>();
         for (int from = 0; from < restores.size(); from += CHUNK) {
             List<PendingRestore> chunk = restores.subList(from, Math.min(restores.size(), from + CHUNK));
@@ -104,7 +134,6 @@ final class RedisHotStoreSettlement implements HotStoreSettlementPort {
             before.putAll(statusesBefore(restoreBatch, keys,
                     chunk.stream().map(PendingRestore::reservationId).toList(), args.toArray(String[]::new)));
         }
-        returns.accept(activityId);
         return before;
     }
 

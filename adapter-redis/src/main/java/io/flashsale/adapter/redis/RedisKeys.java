@@ -108,6 +108,8 @@ import java.util.List;
  * {@code round(r * 16384 / n)}); slice 0 sits in the range its slot falls in, slice {@code k} takes the k-th of the
  * other ranges in ascending order, with the smallest salt {@code s >= 0} whose slot lies there ({@code SliceTags}).
  * Each key method taking a {@link SaleSlice} names the slice's key; the one taking an {@link ActivityId}, slice 0's.
+ * The outbox registry lists such a sale once, by its activity id: the relays read every slice's outbox
+ * ({@link RedisReservationOutbox}).
  *
  * <p>Beside them, short-lived keys of the buyers' rate-limit buckets at the sale, in the same slot so that
  * {@code reserve.lua} takes a token in the step that decides the attempt (ADR 0060); the adapter names them in

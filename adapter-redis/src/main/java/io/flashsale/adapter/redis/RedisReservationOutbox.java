@@ -8,6 +8,7 @@ import io.flashsale.application.order.port.out.OutboxBacklog;
 import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.application.order.port.out.ReservationOutboxPort;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.Consumer;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +39,11 @@ import java.util.function.Supplier;
  * <p>An entry that cannot be read back into a reservation is never dropped: it is logged as an error each time
  * it is read or claimed and stays pending, so it is visible in XPENDING and the stream is not trimmed past it
  * until an operator repairs or removes it. Everything else keeps flowing around it.
+ *
+ * <p>A sale in slices (ADR 109) has an outbox stream per slice, each with its own group (made on the first read, as
+ * any); the registry lists the activity once and every call of it covers all of its slices: a read spreads its
+ * {@code max} over them ({@link SliceShares}), an entry's id names the stream it came from ({@link OutboxEntryIds}),
+ * and an acknowledgement goes to that stream.
  */
 public final class RedisReservationOutbox implements ReservationOutboxPort {
 
@@ -52,6 +59,8 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     private final String registry;
     private final LuaScript acknowledge;
     private final LuaScript backlog;
+    private final SliceCounts sliceCounts;
+    private final SliceShares shares = new SliceShares();
 
     /** Reads the activities of the default registry {@link RedisKeys#outboxActivities()}. */
     public RedisReservationOutbox(StatefulRedisConnection<String, String> connection) {
@@ -65,8 +74,14 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
 
     /** On a standalone Redis or a Redis Cluster: every call names keys of one activity, or the registry alone. */
     RedisReservationOutbox(RedisClusterCommands<String, String> redis, String registry) {
+        this(redis, registry, new SliceCounts(redis));
+    }
+
+    /** @param sliceCounts the sales' slice counts, as the hot store's other adapters know them */
+    RedisReservationOutbox(RedisClusterCommands<String, String> redis, String registry, SliceCounts sliceCounts) {
         this.redis = redis;
         this.registry = registry;
+        this.sliceCounts = sliceCounts;
         this.acknowledge = LuaScript.load(redis, "acknowledge");
         this.backlog = LuaScript.load(redis, "outbox_backlog");
     }
@@ -89,20 +104,33 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         if (max < 1) {
             return List.of();
         }
-        String outbox = RedisKeys.outbox(activityId);
+        return decode(shares.read(sliceCounts.slicesOf(activityId), max,
+                (slice, share) -> readNew(slice, relay, share)), relay);
+    }
+
+    private List<StreamMessage<String, String>> readNew(SaleSlice slice, String relay, int max) {
+        String outbox = RedisKeys.outbox(slice);
         List<StreamMessage<String, String>> read = inGroup(outbox, () -> redis.xreadgroup(
                 Consumer.from(RedisKeys.OUTBOX_GROUP, relay), XReadArgs.Builder.count(max),
                 XReadArgs.StreamOffset.lastConsumed(outbox)));
-        return decode(activityId, read == null ? List.of() : read, relay);
+        return read == null ? List.of() : read;
     }
 
-    /** XAUTOCLAIM from the start of the pending list, following its cursor until {@code max} entries were claimed. */
+    /**
+     * XAUTOCLAIM from the start of each slice's pending list, following its cursor until the slice's share of
+     * {@code max} entries were claimed.
+     */
     @Override
     public List<OutboxEntry> claimStale(ActivityId activityId, String relay, Duration minIdle, int max) {
         if (max < 1) {
             return List.of();
         }
-        String outbox = RedisKeys.outbox(activityId);
+        return decode(shares.read(sliceCounts.slicesOf(activityId), max,
+                (slice, share) -> claimStale(slice, relay, minIdle, share)), relay);
+    }
+
+    private List<StreamMessage<String, String>> claimStale(SaleSlice slice, String relay, Duration minIdle, int max) {
+        String outbox = RedisKeys.outbox(slice);
         var claimed = new ArrayList<StreamMessage<String, String>>();
         String cursor = CURSOR_END;
         do {
@@ -117,7 +145,7 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
             claimed.addAll(batch.getMessages());
             cursor = batch.getId();
         } while (!CURSOR_END.equals(cursor) && claimed.size() < max);
-        return decode(activityId, claimed, relay);
+        return claimed;
     }
 
     @Override
@@ -128,14 +156,32 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     /**
      * Positions, when given, are recorded on the reservations' records in the step that acknowledges them. The
      * reservations of one store entry (ADR 107: one per reserve call) go in one script call, so none of them is out of
-     * the outbox before every one has its position.
+     * the outbox before every one has its position. Each entry is acknowledged in the stream its id names, with the
+     * records of that slice.
      */
     @Override
     public void acknowledge(ActivityId activityId, List<OutboxEntry> entries, List<EventPosition> positions) {
         if (!positions.isEmpty() && positions.size() != entries.size()) {
             throw new IllegalArgumentException(positions.size() + " positions for " + entries.size() + " entries");
         }
-        String[] keys = {RedisKeys.outbox(activityId), RedisKeys.reservations(activityId)};
+        Map<SaleSlice, List<OutboxEntry>> entriesBySlice = new LinkedHashMap<>();
+        Map<SaleSlice, List<EventPosition>> positionsBySlice = new HashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            OutboxEntry entry = entries.get(i);
+            SaleSlice slice = OutboxEntryIds.sliceOf(activityId, entry.entryId());
+            entriesBySlice.computeIfAbsent(slice, any -> new ArrayList<>())
+                    .add(new OutboxEntry(OutboxEntryIds.streamId(entry.entryId()), entry.reservation()));
+            if (!positions.isEmpty()) {
+                positionsBySlice.computeIfAbsent(slice, any -> new ArrayList<>()).add(positions.get(i));
+            }
+        }
+        entriesBySlice.forEach((slice, inSlice) ->
+                acknowledge(slice, inSlice, positionsBySlice.getOrDefault(slice, List.of())));
+    }
+
+    /** Entries of the slice's stream, their ids the stream's. */
+    private void acknowledge(SaleSlice slice, List<OutboxEntry> entries, List<EventPosition> positions) {
+        String[] keys = {RedisKeys.outbox(slice), RedisKeys.reservations(slice)};
         int from = 0;
         while (from < entries.size()) {
             int to = Math.min(entries.size(), from + ACKNOWLEDGE_CHUNK);
@@ -158,14 +204,24 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
     }
 
     /**
-     * One XINFO GROUPS: the group's pending count and lag (Redis 7). A lag Redis cannot tell (entries deleted in
-     * between) or a stream the group was not made on yet answers true: the relay then reads, which settles it.
+     * One XINFO GROUPS a slice, until one has entries waiting: the group's pending count and lag (Redis 7). A lag Redis
+     * cannot tell (entries deleted in between) or a stream the group was not made on yet answers true: the relay then
+     * reads, which settles it.
      */
     @Override
     public boolean hasEntriesWaiting(ActivityId activityId) {
+        for (SaleSlice slice : sliceCounts.slicesOf(activityId)) {
+            if (hasEntriesWaiting(slice)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean hasEntriesWaiting(SaleSlice slice) {
         List<Object> groups;
         try {
-            groups = redis.xinfoGroups(RedisKeys.outbox(activityId));
+            groups = redis.xinfoGroups(RedisKeys.outbox(slice));
         } catch (RedisCommandExecutionException error) {
             if (error.getMessage() != null && error.getMessage().contains("no such key")) {
                 return false;
@@ -190,10 +246,26 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         return fields;
     }
 
-    /** One read-only script call (XINFO GROUPS, XPENDING summary, XRANGE COUNT 1): O(1) in the outbox's length. */
+    /**
+     * One read-only script call a slice (XINFO GROUPS, XPENDING summary, XRANGE COUNT 1): O(1) in the outboxes'
+     * length. The depths summed, the oldest of the slices' oldest.
+     */
     @Override
     public OutboxBacklog backlog(ActivityId activityId) {
-        List<Object> reply = backlog.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.outbox(activityId)},
+        long depth = 0;
+        Instant oldest = null;
+        for (SaleSlice slice : sliceCounts.slicesOf(activityId)) {
+            OutboxBacklog inSlice = backlog(slice);
+            depth += inSlice.depth();
+            if (inSlice.oldestWaiting() != null && (oldest == null || inSlice.oldestWaiting().isBefore(oldest))) {
+                oldest = inSlice.oldestWaiting();
+            }
+        }
+        return depth == 0 ? OutboxBacklog.EMPTY : new OutboxBacklog(depth, oldest);
+    }
+
+    private OutboxBacklog backlog(SaleSlice slice) {
+        List<Object> reply = backlog.run(redis, ScriptOutputType.MULTI, new String[] {RedisKeys.outbox(slice)},
                 RedisKeys.OUTBOX_GROUP);
         long depth = (Long) reply.get(0);
         String oldest = reply.get(1) instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
@@ -205,17 +277,21 @@ public final class RedisReservationOutbox implements ReservationOutboxPort {
         return new OutboxBacklog(depth, Instant.ofEpochMilli(Long.parseLong(oldest.substring(0, oldest.indexOf('-')))));
     }
 
-    private List<OutboxEntry> decode(ActivityId activityId, List<StreamMessage<String, String>> messages, String relay) {
-        var entries = new ArrayList<OutboxEntry>(messages.size());
-        for (StreamMessage<String, String> message : messages) {
-            try {
-                entries.addAll(OutboxEntryDecoder.decodeAll(activityId, message.getId(), message.getBody()));
-            } catch (IllegalArgumentException malformed) {
-                LOG.log(Level.ERROR, "outbox entry left pending with relay " + relay
-                        + " until repaired (XPENDING / XRANGE " + RedisKeys.outbox(activityId) + "): "
-                        + malformed.getMessage());
+    /** Each slice's messages, their entry ids naming the slice ({@link OutboxEntryIds}). */
+    private List<OutboxEntry> decode(Map<SaleSlice, List<StreamMessage<String, String>>> bySlice, String relay) {
+        var entries = new ArrayList<OutboxEntry>();
+        bySlice.forEach((slice, messages) -> {
+            for (StreamMessage<String, String> message : messages) {
+                try {
+                    entries.addAll(OutboxEntryDecoder.decodeAll(slice.activityId(),
+                            OutboxEntryIds.of(slice, message.getId()), message.getBody()));
+                } catch (IllegalArgumentException malformed) {
+                    LOG.log(Level.ERROR, "outbox entry left pending with relay " + relay
+                            + " until repaired (XPENDING / XRANGE " + RedisKeys.outbox(slice) + "): "
+                            + malformed.getMessage());
+                }
             }
-        }
+        });
         return entries;
     }
 

@@ -3,6 +3,7 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -11,19 +12,28 @@ import java.time.Instant;
 
 /**
  * A sale's pause and window in its meta hash, where {@code reserve.lua} reads them with the window it already reads
- * (ADR 79). One script call per change, so a sale this Redis does not hold is never half made by it.
+ * (ADR 79). One script call per change and slice, so a sale this Redis does not hold is never half made by it. A sale
+ * in slices (ADR 109) has them in every slice's meta, each written in its own call: a pause reaches the slices within
+ * one round of calls.
  */
 public final class RedisSaleTerms implements HotStoreSaleTermsPort {
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript saleTerms;
+    private final SliceCounts sliceCounts;
 
     public RedisSaleTerms(StatefulRedisConnection<String, String> connection) {
         this(connection.sync());
     }
 
     RedisSaleTerms(RedisClusterCommands<String, String> redis) {
+        this(redis, new SliceCounts(redis));
+    }
+
+    /** @param sliceCounts the sales' slice counts, as the hot store's other adapters know them */
+    RedisSaleTerms(RedisClusterCommands<String, String> redis, SliceCounts sliceCounts) {
         this.redis = redis;
+        this.sliceCounts = sliceCounts;
         this.saleTerms = LuaScript.load(redis, "sale_terms");
     }
 
@@ -40,9 +50,17 @@ public final class RedisSaleTerms implements HotStoreSaleTermsPort {
                 "endsAtNano", Integer.toString(endsAt.getNano()));
     }
 
+    /**
+     * True only when every slice took it. A slice that does not hold the sale is left as it is and the others are
+     * written all the same: each takes its terms from MySQL when it is loaded.
+     */
     private boolean write(ActivityId activityId, String... fieldsAndValues) {
-        Long written = saleTerms.run(redis, ScriptOutputType.INTEGER, new String[] {RedisKeys.meta(activityId)},
-                fieldsAndValues);
-        return written == 1L;
+        boolean everySlice = true;
+        for (SaleSlice slice : sliceCounts.slicesOf(activityId)) {
+            Long written = saleTerms.run(redis, ScriptOutputType.INTEGER, new String[] {RedisKeys.meta(slice)},
+                    fieldsAndValues);
+            everySlice &= written == 1L;
+        }
+        return everySlice;
     }
 }

@@ -48,8 +48,8 @@ import java.util.function.Consumer;
  * <p>
  * A sale in slices (ADR 109) is loaded in every slice, each with its share; an attempt is decided in the slice its id
  * names, and every later move and read of a reservation goes to the slice its id names too. Each slice writes its
- * accepted reservations to its own outbox; the outbox registry lists the activity, whose outbox is slice 0's, so the
- * relays do not read the outboxes of slices 1 to n-1 yet.
+ * accepted reservations to its own outbox; the outbox registry lists the activity, and {@link RedisReservationOutbox}
+ * reads every slice's.
  */
 public final class RedisStockReservationAdapter
         implements StockReservationPort, HeldReservationsPort, ReservationTransitionsPort {
@@ -106,10 +106,18 @@ public final class RedisStockReservationAdapter
     RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
                                  Consumer<ActivityId> accepted, boolean redisClock, int maxBatch,
                                  ReplicaWait replicaWait) {
+        this(commands, outboxRegistry, returns, accepted, redisClock, maxBatch, replicaWait,
+                new SliceCounts(commands.sync()));
+    }
+
+    /** @param sliceCounts the sales' slice counts, shared with the hot store's other adapters (its warm-up forgets) */
+    RedisStockReservationAdapter(ConnectionCommands commands, String outboxRegistry, Consumer<ActivityId> returns,
+                                 Consumer<ActivityId> accepted, boolean redisClock, int maxBatch,
+                                 ReplicaWait replicaWait, SliceCounts sliceCounts) {
         this.redis = commands.sync();
         this.redisClock = redisClock;
         this.filterShapes = new FilterShapes(commands.async(), Clock.systemUTC());
-        this.sliceCounts = new SliceCounts(redis);
+        this.sliceCounts = sliceCounts;
         this.outboxRegistry = outboxRegistry;
         this.returns = returns;
         this.accepted = accepted;

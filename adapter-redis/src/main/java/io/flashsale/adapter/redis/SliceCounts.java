@@ -3,11 +3,13 @@ package io.flashsale.adapter.redis;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.flashsale.domain.activity.ActivityId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.flashsale.domain.slice.SaleSlices;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -15,7 +17,8 @@ import java.util.List;
  * the first ask of a sale and remembered: the count is fixed for the sale's life, and the reserve path asks it for
  * every attempt. A sale not loaded is answered {@link SaleSlices#ONE} and remembered as such for
  * {@link #NOT_LOADED_MEMORY} only, so a crowd at a sale not warmed up yet costs no read per attempt and its warm-up is
- * seen within that time (an id made for one slice meanwhile is refused by the script as not ready). Thread-safe.
+ * seen within that time (an id made for one slice meanwhile is refused by the script as not ready). One per hot store,
+ * shared by every adapter that needs a sale's count, so a warm-up's {@link #forget} is seen by them all. Thread-safe.
  */
 final class SliceCounts {
 
@@ -42,6 +45,30 @@ final class SliceCounts {
         if (notLoaded.getIfPresent(activityId) != null) {
             return SaleSlices.ONE;
         }
+        return read(activityId);
+    }
+
+    /**
+     * As {@link #of}, but a sale remembered as not loaded is read again: for the moves and reads that must reach every
+     * slice of a sale another instance loaded a moment ago (its pause, its outboxes, its archive), none of them asked
+     * by a crowd.
+     */
+    SaleSlices ofNow(ActivityId activityId) {
+        SaleSlices known = counts.getIfPresent(activityId);
+        return known != null ? known : read(activityId);
+    }
+
+    /** Every slice of the sale, slice 0 first. */
+    List<SaleSlice> slicesOf(ActivityId activityId) {
+        SaleSlices slices = ofNow(activityId);
+        List<SaleSlice> all = new ArrayList<>(slices.count());
+        for (int k = 0; k < slices.count(); k++) {
+            all.add(new SaleSlice(activityId, k, slices));
+        }
+        return all;
+    }
+
+    private SaleSlices read(ActivityId activityId) {
         // Read outside the cache's lock: two first asks of a sale read the same count.
         List<KeyValue<String, String>> meta = redis.hmget(RedisKeys.meta(activityId), RedisKeys.META_READY,
                 RedisKeys.META_SLICES);
@@ -52,6 +79,7 @@ final class SliceCounts {
         String count = meta.get(1).getValueOrElse(null);
         SaleSlices read = count == null ? SaleSlices.ONE : new SaleSlices(Integer.parseInt(count));
         counts.put(activityId, read);
+        notLoaded.invalidate(activityId);
         return read;
     }
 

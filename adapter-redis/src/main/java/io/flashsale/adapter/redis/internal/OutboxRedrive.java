@@ -1,8 +1,8 @@
 package io.flashsale.adapter.redis.internal;
 
 import io.flashsale.adapter.redis.RedisKeys;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
@@ -32,8 +32,9 @@ public final class OutboxRedrive {
      * @return true when the event was appended
      */
     public boolean redrive(ReservationId reservationId, String seenAt, Duration window) {
-        ActivityId activityId = reservationId.activityId();
-        String[] keys = {RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
+        // The reservation's own slice (ADR 109): its record is there, and its event goes to that slice's outbox.
+        SaleSlice slice = reservationId.slice();
+        String[] keys = {RedisKeys.reservations(slice), RedisKeys.outbox(slice)};
         Long appended = script.run(redis, ScriptOutputType.INTEGER, keys, reservationId.value(), seenAt,
                 Long.toString(window.toMillis()));
         return appended == 1L;
