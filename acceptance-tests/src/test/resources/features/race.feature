@@ -33,3 +33,17 @@ Feature: A crowd races for a few units
       | units | counters | buyers | refused |
       | 10    | 4        | 100    | 190     |
       | 100   | 16       | 500    | 900     |
+
+  Scenario Outline: <buyers> buyers, each trying twice, race for a stock of <units> split into <slices> slices
+    Given a sale with <units> units of one product split into <slices> slices and a limit of 1 per buyer that has started and is ready to sell
+    When <buyers> buyers each send 2 reservation requests at the same moment
+    Then exactly <units> reservations are accepted
+    And the other <refused> are refused as sold out or over the limit
+    And <units> different buyers hold a reservation
+    And no stock remains
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books hold exactly <units> orders, none failed
+
+    Examples:
+      | units | slices | buyers | refused |
+      | 100   | 3      | 500    | 900     |

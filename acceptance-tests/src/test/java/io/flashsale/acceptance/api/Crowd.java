@@ -20,6 +20,8 @@ final class Crowd {
 
     static final int MAX_IN_FLIGHT = 200;
     private static final long PATIENCE_SECONDS = 120;
+    /** Sends of one call at most while it is told to try again. */
+    private static final int MAX_TRIES = 100;
 
     private final FlashsaleApi api;
 
@@ -41,7 +43,7 @@ final class Crowd {
                     gate.await();
                     // Client k sends calls k, k + clients, ...: a buyer's calls go out from different clients.
                     for (int i = first; i < calls.size(); i += clients) {
-                        answers[i] = api.send(calls.get(i));
+                        answers[i] = untilDecided(calls.get(i));
                     }
                     return null;
                 }));
@@ -65,6 +67,20 @@ final class Crowd {
             throw new IllegalStateException("interrupted while the crowd was waiting", e);
         }
         return Arrays.asList(answers);
+    }
+
+    /**
+     * The call's answer; one that says units are on their way (503 TRY_AGAIN, a sale in slices) is sent again after
+     * the wait it names, as a buyer's client does, so each call ends decided.
+     */
+    private ApiAnswer untilDecided(ApiCall call) throws InterruptedException {
+        ApiAnswer answer = api.send(call);
+        for (int tries = 1; answer.status() == 503 && "TRY_AGAIN".equals(answer.code()) && tries < MAX_TRIES;
+             tries++) {
+            Thread.sleep(answer.json().path("retryAfterMillis").asLong());
+            answer = api.send(call);
+        }
+        return answer;
     }
 
     private static void awaitAll(CountDownLatch ready) throws InterruptedException {

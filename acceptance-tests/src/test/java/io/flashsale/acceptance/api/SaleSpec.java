@@ -11,9 +11,10 @@ import java.util.OptionalInt;
  * A sale as the admin describes it when creating it.
  *
  * @param paymentTimeoutSeconds how long a buyer has to pay for an order, if not the service's default
+ * @param slices                how many slices the sale is cut into, if not one
  */
 public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
-                       List<Product> products, OptionalInt paymentTimeoutSeconds) {
+                       List<Product> products, OptionalInt paymentTimeoutSeconds, OptionalInt slices) {
 
     /**
      * @param ownLimit  a per-buyer limit for this product that overrides the sale's, if any
@@ -32,16 +33,22 @@ public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt,
 
     public SaleSpec(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
                     List<Product> products) {
-        this(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.empty());
+        this(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.empty(), OptionalInt.empty());
     }
 
     /** The same sale with its window moved by an operator. */
     public SaleSpec withWindow(Instant newStartsAt, Instant newEndsAt) {
-        return new SaleSpec(id, name, newStartsAt, newEndsAt, perUserLimit, products, paymentTimeoutSeconds);
+        return new SaleSpec(id, name, newStartsAt, newEndsAt, perUserLimit, products, paymentTimeoutSeconds, slices);
     }
 
     public SaleSpec withPaymentTimeout(int seconds) {
-        return new SaleSpec(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.of(seconds));
+        return new SaleSpec(id, name, startsAt, endsAt, perUserLimit, products, OptionalInt.of(seconds), slices);
+    }
+
+    /** The same sale cut into {@code count} slices, each a share of every product and of the buyers. */
+    public SaleSpec inSlices(int count) {
+        return new SaleSpec(id, name, startsAt, endsAt, perUserLimit, products, paymentTimeoutSeconds,
+                OptionalInt.of(count));
     }
 
     /** The SKU of a sale that offers exactly one. */
@@ -75,6 +82,7 @@ public record SaleSpec(String id, String name, Instant startsAt, Instant endsAt,
         body.put("endsAt", endsAt.toString());
         body.put("perUserLimit", perUserLimit);
         paymentTimeoutSeconds.ifPresent(seconds -> body.put("paymentTimeoutSeconds", seconds));
+        slices.ifPresent(count -> body.put("slices", count));
         body.put("items", items);
         return body;
     }

@@ -44,6 +44,12 @@ public class SaleSteps {
         theSaleIsWarmedUp();
     }
 
+    @Given("a sale with {int} unit(s) of one product split into {int} slices and a limit of {int} per buyer that has started and is ready to sell")
+    public void aStartedWarmSaleInSlices(int units, int slices, int limit) {
+        world.open(startedSale(limit, List.of(Product.of(ONLY_SKU, units))).inSlices(slices));
+        theSaleIsWarmedUp();
+    }
+
     @Given("a sale that has started with a limit of {int} per buyer, offering:")
     public void aStartedSale(int limit, DataTable offer) {
         world.open(startedSale(limit, products(offer)));

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  */
 public record ActivityResponse(String id, String name, Instant startsAt, Instant endsAt, int perUserLimit,
                                long paymentTimeoutSeconds, boolean paused, boolean warmedUp,
-                               List<ActivityItemResponse> items) {
+                               List<ActivityItemResponse> items, int slices) {
 
     static ActivityResponse of(ActivityView view) {
         return of(view.activity(), view.stock());
@@ -33,6 +33,6 @@ public record ActivityResponse(String id, String name, Instant startsAt, Instant
                 .toList();
         return new ActivityResponse(activity.id().value(), activity.name(), activity.startsAt(), activity.endsAt(),
                 activity.perUserLimit().max(), activity.paymentTimeout().toSeconds(), activity.paused(),
-                stock.isPresent(), items);
+                stock.isPresent(), items, activity.slices().count());
     }
 }

@@ -15,6 +15,7 @@ import io.flashsale.application.sale.model.ActivityNotFoundException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
 import io.flashsale.application.sale.model.HotStoreMayEvictException;
 import io.flashsale.application.sale.model.SaleHasReservationsException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.NodeEvictionPolicy;
 import io.flashsale.application.shared.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.application.shared.port.out.StoreContentionException;
@@ -99,6 +100,16 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
         ProblemDetail problem = Problems.of(ProblemCode.ACTIVITY_ARCHIVED,
                 "the sale has ended and was archived; it is not loaded again");
         problem.setProperty("activityId", e.activityId().value());
+        return Problems.response(problem);
+    }
+
+    @ExceptionHandler(SaleInSlicesException.class)
+    ResponseEntity<ProblemDetail> saleInSlices(SaleInSlicesException e) {
+        ProblemDetail problem = Problems.of(ProblemCode.SALE_IN_SLICES,
+                "the sale is in slices, and " + e.operation() + " of a sale in slices is not done slice by slice yet;"
+                        + " nothing was read or written");
+        problem.setProperty("activityId", e.activityId().value());
+        problem.setProperty("operation", e.operation());
         return Problems.response(problem);
     }
 

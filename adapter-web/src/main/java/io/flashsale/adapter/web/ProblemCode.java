@@ -85,6 +85,11 @@ public enum ProblemCode {
     /** The sale was archived: it is never loaded into Redis again. */
     ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
     /**
+     * The sale is in slices ({@code slices} on its creation) and the operation ({@code operation}) is not done slice by
+     * slice yet (ADR 109): refused whole, nothing read or written.
+     */
+    SALE_IN_SLICES(HttpStatus.CONFLICT),
+    /**
      * A warm-up of a sale Redis lost after it was loaded: its reservations may be anywhere in the pipeline, so it is
      * never warmed up with its original totals; reconciliation rebuilds it once what was in flight has landed.
      */

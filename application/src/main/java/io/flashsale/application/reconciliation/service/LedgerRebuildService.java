@@ -2,6 +2,7 @@ package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.port.in.RebuildLedgerUseCase;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
@@ -31,6 +32,10 @@ public final class LedgerRebuildService implements RebuildLedgerUseCase {
     @Override
     public RebuildOutcome rebuild(ActivityId activityId) {
         Activity activity = sales.get(activityId);
+        if (activity.slices().sliced()) {
+            // One lost slice is rebuilt from the database's truth for that slice: not built yet (ADR 109).
+            throw new SaleInSlicesException(activityId, activity.slices().count(), "a rebuild");
+        }
         if (activity.phaseAt(clock.instant()) == SalePhase.ENDED) {
             return RebuildOutcome.ENDED;
         }

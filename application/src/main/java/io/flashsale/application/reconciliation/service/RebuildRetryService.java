@@ -7,6 +7,7 @@ import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.reconciliation.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.domain.activity.ActivityId;
 
 import java.time.Clock;
@@ -131,7 +132,8 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
                 }
                 case IN_PROGRESS, AWAITING_PIPELINE -> false;
             };
-        } catch (ActivityNotFoundException | ActivityArchivedException gone) {
+        } catch (ActivityNotFoundException | ActivityArchivedException | SaleInSlicesException notRebuilt) {
+            // Gone, or a sale in slices, whose slices are not rebuilt whole (ADR 109): retrying changes nothing.
             return true;
         } catch (RuntimeException notNow) {
             return false;

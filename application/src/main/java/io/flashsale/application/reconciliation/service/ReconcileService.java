@@ -9,6 +9,7 @@ import io.flashsale.application.reconciliation.port.in.ReconcileSkuUseCase;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
@@ -48,7 +49,7 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
 
     @Override
     public ActivityReconciliation reconcile(ActivityId activityId) {
-        Activity activity = sales.get(activityId);
+        Activity activity = notInSlices(sales.get(activityId));
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         HotStoreState state = HotStoreState.LOADED;
         if (snapshot.isEmpty()) {
@@ -68,7 +69,7 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
 
     @Override
     public ReconciliationReport reconcile(ActivityId activityId, SkuId skuId) {
-        Activity activity = sales.get(activityId);
+        Activity activity = notInSlices(sales.get(activityId));
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         if (snapshot.isEmpty() && activity.phaseAt(clock.instant()) == SalePhase.OPEN) {
@@ -79,5 +80,16 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
             throw new ActivityNotReadyException(activityId);
         }
         return reconciler.oneSku(activity, item, snapshot);
+    }
+
+    /**
+     * A sale in slices is reconciled slice by slice, each against its allotment (ADR 109), which is not built yet: its
+     * slice 0 must never be compared with, let alone repaired to, the whole sale's figures.
+     */
+    private static Activity notInSlices(Activity activity) {
+        if (activity.slices().sliced()) {
+            throw new SaleInSlicesException(activity.id(), activity.slices().count(), "reconciliation");
+        }
+        return activity;
     }
 }

@@ -17,6 +17,7 @@ import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
@@ -113,6 +114,10 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        if (activity.slices().sliced()) {
+            // Split over the slices, each part recorded for that slice's allotment: not built yet (ADR 109).
+            throw new SaleInSlicesException(activityId, activity.slices().count(), "a stock adjustment");
+        }
         if (archives.archivedAt(activityId).isPresent()) {
             throw new ActivityArchivedException(activityId);
         }

@@ -7,6 +7,7 @@ import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPo
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.ActivityId;
@@ -27,14 +28,18 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.OPEN_SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SKU;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.inThreeSlices;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuilding;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.recorded;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.sale;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 @ExtendWith(MockitoExtension.class)
@@ -63,6 +68,16 @@ class LedgerRebuildServiceTest {
     private void openSale() {
         when(activities.findById(SALE)).thenReturn(Optional.of(OPEN_SALE));
         when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+    }
+
+    @Test
+    void givenASaleInSlices_whenARebuildIsAsked_thenRefusedAndNothingIsLoaded() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(inThreeSlices(OPEN_SALE)));
+        lenient().when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service().rebuild(SALE)).isInstanceOfSatisfying(SaleInSlicesException.class,
+                refused -> assertThat(refused.operation()).isEqualTo("a rebuild"));
+        verifyNoInteractions(hotStoreRebuild, recordedOrders, recordedStock);
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
 import io.flashsale.domain.activity.Activity;
@@ -65,6 +66,7 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.STALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.held;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.hot;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.inThreeSlices;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.order;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuildable;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuilding;
@@ -79,6 +81,7 @@ import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
@@ -130,6 +133,18 @@ class ReconcileServiceTest {
         ArgumentCaptor<LedgerRepair> repair = ArgumentCaptor.forClass(LedgerRepair.class);
         verify(hotStore).repair(eq(SALE), repair.capture());
         return repair.getValue();
+    }
+
+    @Test
+    void givenASaleInSlices_whenReconciled_thenRefusedWholeBeforeTheHotStoreIsReadOrRebuilt() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(inThreeSlices(OPEN_SALE)));
+        lenient().when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service().reconcile(SALE)).isInstanceOfSatisfying(SaleInSlicesException.class,
+                refused -> assertThat(refused.operation()).isEqualTo("reconciliation"));
+        assertThatThrownBy(() -> service().reconcile(SALE, SKU)).isInstanceOf(SaleInSlicesException.class);
+
+        verifyNoInteractions(hotStore, hotStoreRebuild, recordedStock, reports);
     }
 
     // ---- classifications and actions ----

@@ -29,6 +29,7 @@ import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 
+import io.flashsale.domain.slice.SaleSlices;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -65,6 +66,12 @@ final class ReconciliationFixtures {
     static Activity sale(ActivityId id, Instant startsAt, Instant endsAt) {
         return new Activity(id, "Flash", startsAt, endsAt, new PurchaseLimit(2), Duration.ofMinutes(15),
                 List.of(new ActivityItem(SKU, 10, null, 2)));
+    }
+
+    /** The open sale, cut into three slices (ADR 109). */
+    static Activity inThreeSlices(Activity sale) {
+        return new Activity(sale.id(), sale.name(), sale.startsAt(), sale.endsAt(), sale.perUserLimit(),
+                sale.paymentTimeout(), sale.items(), false, new SaleSlices(3));
     }
 
     static Optional<HotStoreSnapshot> hot(LedgerFigures figures, Map<BuyerId, Long> holdings,

@@ -32,6 +32,7 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SETTINGS;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SKU;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.hot;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.inThreeSlices;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuildable;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.rebuilding;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.reconciling;
@@ -43,6 +44,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 @ExtendWith(MockitoExtension.class)
@@ -105,6 +107,19 @@ class ReconciliationScheduleServiceTest {
         verify(hotStoreRebuild).finishRebuild(eq(lostSale), eq("r1"), any());
         verify(hotStoreRebuild, never()).beginRebuild(eq(ended), any());
         assertThat(metrics.repaired).extracting(ReconciliationReport::activityId).containsExactly(healthy);
+    }
+
+    @Test
+    void givenASaleInSlicesTheHotStoreLost_whenTheScheduleRuns_thenItIsNeitherReconciledNorRebuiltWhole() {
+        Activity sliced = inThreeSlices(sale(SALE, NOW.minusSeconds(60), NOW.plusSeconds(60)));
+        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(sliced));
+        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
+
+        ReconciliationPass pass = service().reconcileLive();
+
+        assertThat(pass.reconciled()).isEmpty();
+        assertThat(pass.rebuilt()).isEmpty();
+        verifyNoInteractions(hotStore, hotStoreRebuild, recordedStock);
     }
 
     @Test

@@ -15,6 +15,7 @@ import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.model.ActivityArchivedException;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.application.testing.RecordingReconciliationMetrics;
@@ -50,6 +51,7 @@ import static io.flashsale.application.reconciliation.service.ReconciliationFixt
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SALE;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.SKU;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.hot;
+import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.inThreeSlices;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.recorded;
 import static io.flashsale.application.reconciliation.service.ReconciliationFixtures.reserved;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +59,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -105,6 +108,17 @@ class StockAdjustmentServiceTest {
 
     private static StockAdjustment adjustment(long id, long delta, long before, long sold) {
         return new StockAdjustment(id, SALE, SKU, delta, before, before + delta, sold, OPERATOR, REASON, NOW);
+    }
+
+    @Test
+    void givenASaleInSlices_whenAnAdjustmentIsAsked_thenRefusedBeforeAnythingIsRecorded() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(inThreeSlices(OPEN_SALE)));
+        lenient().when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service().adjust(SALE, SKU, 5, REASON, OPERATOR))
+                .isInstanceOfSatisfying(SaleInSlicesException.class,
+                        refused -> assertThat(refused.operation()).isEqualTo("a stock adjustment"));
+        verifyNoInteractions(adjustments, hotStoreAdjustments, hotStore);
     }
 
     @Test

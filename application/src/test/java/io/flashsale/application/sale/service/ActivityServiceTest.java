@@ -17,6 +17,7 @@ import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.PurchaseLimit;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.domain.stock.StockLedger;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +36,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.mock;
@@ -97,6 +99,18 @@ class ActivityServiceTest {
         assertThat(created).isEqualTo(activity());
         verify(activities).add(activity());
         verifyNoInteractions(ids);
+    }
+
+    @Test
+    void givenSlices_whenCreating_thenTheSaleIsStoredInThatManySlices_andWithoutThemInOne() {
+        var command = new CreateActivityCommand(SALE, "Double 11", STARTS_AT, ENDS_AT, null, null,
+                List.of(ActivityItem.of("a", 3000)), new SaleSlices(3));
+
+        assertThat(service.create(command).slices()).isEqualTo(new SaleSlices(3));
+        assertThat(command(SALE).slices()).isEqualTo(SaleSlices.ONE);
+        assertThat(new CreateActivityCommand(SALE, "Sale", STARTS_AT, ENDS_AT, null, null,
+                List.of(ActivityItem.of("a", 1)), null).slices()).isEqualTo(SaleSlices.ONE);
+        verify(activities).add(argThat(stored -> stored.slices().count() == 3));
     }
 
     @Test

@@ -1,0 +1,55 @@
+package io.flashsale.bootstrap.api;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A sale in slices on the API (ADR 109): created with {@code "slices"} and shown with it, a count out of range refused,
+ * and the operations not done slice by slice yet refused whole. {@code SlicedSalePipelineIT} sells one out.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class SlicedSaleApiIT extends ApiTestBase {
+
+    private String slicedSale(int slices, int perUserLimit, long stock) {
+        String id = newId();
+        String body = activityJson(id, now().minusSeconds(60), now().plusSeconds(3600), perUserLimit,
+                item("sku-a", stock));
+        Reply created = createActivity(body.substring(0, body.length() - 1) + ",\"slices\":" + slices + "}");
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        return id;
+    }
+
+    @Test
+    void givenSlices_whenASaleIsCreated_thenItIsKeptAndShown_andACountOutOfRangeIsRefused() {
+        String id = slicedSale(3, 1, 30);
+
+        assertThat(get("/api/v1/activities/" + id).json().path("slices").asInt()).isEqualTo(3);
+        assertThat(get("/api/v1/activities/" + createOpenActivity(1, item("sku-a", 1))).json().path("slices").asInt())
+                .as("a sale created without slices").isEqualTo(1);
+        for (int outOfRange : new int[] {0, 65}) {
+            String body = activityJson(newId(), now(), now().plusSeconds(60), 1, item("sku-a", 1));
+            Reply refused = createActivity(body.substring(0, body.length() - 1) + ",\"slices\":" + outOfRange + "}");
+            assertProblem(refused, 400, "VALIDATION");
+            assertThat(refused.json().path("errors").get(0).path("field").asString()).isEqualTo("slices");
+        }
+    }
+
+    @Test
+    void givenASaleInSlices_whenReconciledOrAdjusted_thenRefusedWholeNamingTheOperation() {
+        String id = slicedSale(3, 1, 30);
+        assertThat(asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null).status()).isEqualTo(200);
+
+        Reply reconciled = asAdmin("POST", "/api/v1/activities/" + id + "/reconciliation", null);
+        Reply adjusted = asAdmin("POST", "/api/v1/activities/" + id + "/stock-adjustments",
+                "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"more from the supplier\"}");
+
+        assertProblem(reconciled, 409, "SALE_IN_SLICES");
+        assertThat(reconciled.json().path("operation").asString()).isEqualTo("reconciliation");
+        assertProblem(adjusted, 409, "SALE_IN_SLICES");
+        assertThat(ledger(id, "sku-a")).as("available, reserved, sold").containsExactly(30, 0, 0);
+    }
+}
