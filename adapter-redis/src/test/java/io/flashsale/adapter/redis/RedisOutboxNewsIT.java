@@ -308,12 +308,15 @@ class RedisOutboxNewsIT {
     }
 
     /**
-     * Registered, with an empty outbox and its group, as a sale whose reservations were all relayed; on the test's own
+     * Registered and ready (its meta says so, as a warm-up leaves it: the instance reads the sale's slice count there
+     * once), with an empty outbox and its group, as a sale whose reservations were all relayed; on the test's own
      * server, which takes them along when it stops.
      */
     private void warmCheaply(List<String> ids) {
         RedisAsyncCommands<String, String> async = ownConnection.async();
         ownConnection.sync().sadd(registry, ids.toArray(String[]::new));
+        ids.stream().map(id -> async.hset(RedisKeys.meta(new ActivityId(id)), RedisKeys.META_READY, "1")
+                .toCompletableFuture()).toList().forEach(CompletableFuture::join);
         ids.stream().map(id -> async.xgroupCreate(XReadArgs.StreamOffset.from(RedisKeys.outbox(new ActivityId(id)), "$"),
                         RedisKeys.OUTBOX_GROUP, XGroupCreateArgs.Builder.mkstream()).toCompletableFuture())
                 .toList().forEach(CompletableFuture::join);
