@@ -22,7 +22,7 @@ public record TransferProperties(@DefaultValue("true") boolean sweepEnabled,
                                  @DefaultValue("200ms") Duration borrowWait,
                                  @DefaultValue("100ms") Duration tryAgainAfter,
                                  @DefaultValue("true") boolean rebalanceEnabled,
-                                 @DefaultValue("1s") Duration rebalanceInterval) {
+                                 @DefaultValue("5s") Duration rebalanceInterval) {
 
     public TransferProperties {
         PositiveDurations.require("flashsale.transfers.sweep-interval", sweepInterval);
