@@ -10,6 +10,7 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.slice.SaleSlice;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -45,11 +46,16 @@ final class ActivityReconciler {
      * SKUs is re-driven or caught up once, by the first SKU that finds it.
      */
     List<ReconciliationReport> everySku(Activity activity, Optional<HotStoreSnapshot> snapshot) {
+        return everySku(skus.whole(activity), activity, snapshot);
+    }
+
+    /** As {@link #everySku(Activity, Optional)}, of one part of the sale: a slice (ADR 110). */
+    List<ReconciliationReport> everySku(ReconciledPart part, Activity activity, Optional<HotStoreSnapshot> snapshot) {
         List<ReconciliationReport> all = new ArrayList<>();
         Set<ReservationId> actedOn = new HashSet<>();
         Set<SkuId> underReview = underReview(activity.id());
         for (ActivityItem item : activity.items()) {
-            skus.reconcile(activity, item, snapshot, Set.of(), actedOn).ifPresent(report -> {
+            skus.reconcile(part, activity, item, snapshot, Set.of(), actedOn).ifPresent(report -> {
                 clearReview(underReview, report);
                 all.add(report);
             });
@@ -59,11 +65,69 @@ final class ActivityReconciler {
 
     /** @throws ActivityNotReadyException when the hot store does not hold the sale */
     ReconciliationReport oneSku(Activity activity, ActivityItem item, Optional<HotStoreSnapshot> snapshot) {
+        return oneSku(skus.whole(activity), activity, item, snapshot);
+    }
+
+    /** As {@link #oneSku(Activity, ActivityItem, Optional)}, of one part of the sale. */
+    ReconciliationReport oneSku(ReconciledPart part, Activity activity, ActivityItem item,
+                                Optional<HotStoreSnapshot> snapshot) {
         Set<SkuId> underReview = underReview(activity.id());
-        ReconciliationReport report = skus.reconcile(activity, item, snapshot, Set.of(), new HashSet<>())
+        ReconciliationReport report = skus.reconcile(part, activity, item, snapshot, Set.of(), new HashSet<>())
                 .orElseThrow(() -> new ActivityNotReadyException(activity.id()));
         clearReview(underReview, report);
         return report;
+    }
+
+    /**
+     * Every slice of a sale in slices against its allotment (ADR 110), in slice order, each SKU of {@code items} in
+     * item order. A SKU under review is cleared only when every slice was there and none of its slices' reports needs
+     * review or was deferred: one clear slice says nothing of the others.
+     */
+    SlicesReconciled everySlice(Activity activity, List<ActivityItem> items, SliceReconcilingPorts ports) {
+        List<ReconciliationReport> all = new ArrayList<>();
+        List<Integer> notLoaded = new ArrayList<>();
+        Set<ReservationId> actedOn = new HashSet<>();
+        Set<SkuId> underReview = underReview(activity.id());
+        for (int k = 0; k < activity.slices().count(); k++) {
+            OneSlice part = new OneSlice(new SaleSlice(activity.id(), k, activity.slices()), ports);
+            Optional<HotStoreSnapshot> snapshot = part.snapshot();
+            if (snapshot.isEmpty()) {
+                notLoaded.add(k);
+                continue;
+            }
+            for (ActivityItem item : items) {
+                skus.reconcile(part, activity, item, snapshot, Set.of(), actedOn).ifPresent(all::add);
+            }
+        }
+        if (notLoaded.isEmpty()) {
+            for (ActivityItem item : items) {
+                List<ReconciliationReport> ofSku = all.stream()
+                        .filter(report -> report.skuId().equals(item.skuId())).toList();
+                if (!ofSku.isEmpty() && ofSku.stream().allMatch(ActivityReconciler::clears)) {
+                    clearReview(underReview, ofSku.getFirst());
+                }
+            }
+        }
+        return new SlicesReconciled(all, notLoaded);
+    }
+
+    /**
+     * What a reconciliation of a sale in slices came to.
+     *
+     * @param reports   one per slice and SKU, in slice order, then item order; none of a slice that was not there
+     * @param notLoaded the slices the hot store did not hold
+     */
+    record SlicesReconciled(List<ReconciliationReport> reports, List<Integer> notLoaded) {
+
+        /** The report an answer about one SKU gives: the first that is not clean, else the first. */
+        Optional<ReconciliationReport> telling() {
+            return reports.stream().filter(report -> !report.isClean()).findFirst()
+                    .or(() -> reports.stream().findFirst());
+        }
+    }
+
+    private static boolean clears(ReconciliationReport report) {
+        return report.action() != ReconciliationAction.NEEDS_REVIEW && report.action() != ReconciliationAction.DEFERRED;
     }
 
     private Set<SkuId> underReview(ActivityId activityId) {
@@ -72,8 +136,7 @@ final class ActivityReconciler {
     }
 
     private void clearReview(Set<SkuId> underReview, ReconciliationReport report) {
-        if (underReview.contains(report.skuId()) && report.action() != ReconciliationAction.NEEDS_REVIEW
-                && report.action() != ReconciliationAction.DEFERRED) {
+        if (underReview.contains(report.skuId()) && clears(report)) {
             reports.closeReviews(report.activityId(), report.skuId(), CLEARED_BY, clock.instant());
         }
     }

@@ -8,8 +8,8 @@ import io.flashsale.application.reconciliation.port.in.ReconcileActivityUseCase;
 import io.flashsale.application.reconciliation.port.in.ReconcileSkuUseCase;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.service.ActivityReconciler.SlicesReconciled;
 import io.flashsale.application.sale.model.ActivityNotReadyException;
-import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
@@ -26,7 +26,9 @@ import java.util.Optional;
 /**
  * Reconciles a whole sale or one SKU on demand: an open sale the hot store lost is loaded from the database of record
  * again first, then each SKU is reconciled. The rules are the domain's
- * ({@link io.flashsale.domain.reconciliation.StockReconciliation}).
+ * ({@link io.flashsale.domain.reconciliation.StockReconciliation}). A sale in slices is reconciled slice by slice, each
+ * against its allotment (ADR 110); a slice the hot store lost is not rebuilt (ADR 110 says why), and one SKU's answer
+ * is the first of its slices' reports that is not clean, every one of them kept.
  */
 public final class ReconcileService implements ReconcileActivityUseCase, ReconcileSkuUseCase {
 
@@ -34,6 +36,7 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
     private final HotStoreReconciliationPort hotStore;
     private final ActivityReconciler reconciler;
     private final GatedRebuild rebuild;
+    private final ReconcilingPorts reconciling;
     private final Clock clock;
 
     /** @param activities the sales, looked up and checked for their archive, as one store */
@@ -44,12 +47,19 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
         this.hotStore = reconciling.hotStore();
         this.reconciler = new ActivityReconciler(reconciling, clock, settings);
         this.rebuild = new GatedRebuild(rebuilding, clock);
+        this.reconciling = reconciling;
         this.clock = clock;
     }
 
     @Override
     public ActivityReconciliation reconcile(ActivityId activityId) {
-        Activity activity = notInSlices(sales.get(activityId));
+        Activity activity = sales.get(activityId);
+        if (activity.slices().sliced()) {
+            SlicesReconciled reconciled = reconciler.everySlice(activity, activity.items(),
+                    reconciling.slicesFor(activity, "reconciliation"));
+            return new ActivityReconciliation(activityId, reconciled.notLoaded().isEmpty() ? HotStoreState.LOADED
+                    : HotStoreState.NOT_LOADED, reconciled.reports());
+        }
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         HotStoreState state = HotStoreState.LOADED;
         if (snapshot.isEmpty()) {
@@ -69,8 +79,12 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
 
     @Override
     public ReconciliationReport reconcile(ActivityId activityId, SkuId skuId) {
-        Activity activity = notInSlices(sales.get(activityId));
+        Activity activity = sales.get(activityId);
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
+        if (activity.slices().sliced()) {
+            return reconciler.everySlice(activity, List.of(item), reconciling.slicesFor(activity, "reconciliation"))
+                    .telling().orElseThrow(() -> new ActivityNotReadyException(activityId));
+        }
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         if (snapshot.isEmpty() && activity.phaseAt(clock.instant()) == SalePhase.OPEN) {
             rebuild.run(activity);
@@ -80,16 +94,5 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
             throw new ActivityNotReadyException(activityId);
         }
         return reconciler.oneSku(activity, item, snapshot);
-    }
-
-    /**
-     * A sale in slices is reconciled slice by slice, each against its allotment (ADR 109), which is not built yet: its
-     * slice 0 must never be compared with, let alone repaired to, the whole sale's figures.
-     */
-    private static Activity notInSlices(Activity activity) {
-        if (activity.slices().sliced()) {
-            throw new SaleInSlicesException(activity.id(), activity.slices().count(), "reconciliation");
-        }
-        return activity;
     }
 }

@@ -5,6 +5,7 @@ import io.flashsale.application.reconciliation.model.ReconciliationPass;
 import io.flashsale.application.reconciliation.port.in.ScheduleReconciliationsUseCase;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
+import io.flashsale.application.reconciliation.service.ActivityReconciler.SlicesReconciled;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.application.sale.port.out.ActivityWindowsPort;
@@ -32,6 +33,7 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
     private final ActivityArchivesPort archives;
     private final ActivityWindowsPort windows;
     private final HotStoreReconciliationPort hotStore;
+    private final Optional<SliceReconcilingPorts> slices;
     private final ActivityReconciler reconciler;
     private final GatedRebuild rebuild;
     private final Clock clock;
@@ -45,6 +47,7 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
         this.archives = activities;
         this.windows = activities;
         this.hotStore = reconciling.hotStore();
+        this.slices = reconciling.slices();
         this.reconciler = new ActivityReconciler(reconciling, clock, settings);
         this.rebuild = new GatedRebuild(rebuilding, clock);
         this.clock = clock;
@@ -67,12 +70,12 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
         var findings = new ArrayList<ReconciliationReport>();
         RuntimeException failure = null;
         for (Activity activity : due.values()) {
-            if (activity.slices().sliced()) {
-                // Reconciled slice by slice, which is not built yet (ADR 109): left alone, never rebuilt whole.
-                continue;
-            }
             try {
-                passOver(activity, now, reconciled, rebuilt, findings);
+                if (activity.slices().sliced()) {
+                    passOverSlices(activity, reconciled, findings);
+                } else {
+                    passOver(activity, now, reconciled, rebuilt, findings);
+                }
             } catch (RuntimeException storeFailure) {
                 if (failure == null) {
                     failure = storeFailure;
@@ -85,6 +88,21 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
             throw failure;
         }
         return new ReconciliationPass(reconciled, rebuilt, findings);
+    }
+
+    /**
+     * Reconciles each slice the hot store holds against its allotment (ADR 110); a lost slice is left alone, never
+     * rebuilt whole. A store without slices leaves the sale alone.
+     */
+    private void passOverSlices(Activity activity, List<ActivityId> reconciled, List<ReconciliationReport> findings) {
+        if (slices.isEmpty()) {
+            return;
+        }
+        SlicesReconciled pass = reconciler.everySlice(activity, activity.items(), slices.get());
+        if (pass.notLoaded().size() < activity.slices().count()) {
+            reconciled.add(activity.id());
+        }
+        pass.reports().stream().filter(report -> !report.isClean()).forEach(findings::add);
     }
 
     /** Reconciles an activity the hot store holds; an open sale it lost is rebuilt first, anything else left alone. */

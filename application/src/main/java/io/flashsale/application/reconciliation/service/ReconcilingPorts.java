@@ -9,9 +9,12 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
+import io.flashsale.application.sale.model.SaleInSlicesException;
+import io.flashsale.domain.activity.Activity;
 
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What reconciling a SKU reads, repairs and reports to, for every service that reconciles. The hot store's optional
@@ -20,15 +23,32 @@ import java.util.Objects;
  *
  * @param relayed  the hot store's outbox and the broker positions it recorded (ADR 29)
  * @param pipeline where the order consumer stands in the broker
+ * @param slices   what reconciling a sale in slices needs besides (ADR 110); without it such a sale is refused
  */
 public record ReconcilingPorts(ReservationTransitionsPort reservations, HotStoreReconciliationPort hotStore,
                                RelayedEventsPort relayed, PipelinePositionPort pipeline, RecordedStockPort recorded,
                                RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
-                               ReconciliationReportsPort reports, ReconciliationMetricsPort metrics) {
+                               ReconciliationReportsPort reports, ReconciliationMetricsPort metrics,
+                               Optional<SliceReconcilingPorts> slices) {
 
     public ReconcilingPorts {
         Objects.requireNonNull(relayed, "relayed");
         Objects.requireNonNull(pipeline, "pipeline");
+        Objects.requireNonNull(slices, "slices");
+    }
+
+    /** For stores without sales in slices: a sale in slices is refused ({@link SaleInSlicesException}). */
+    public ReconcilingPorts(ReservationTransitionsPort reservations, HotStoreReconciliationPort hotStore,
+                            RelayedEventsPort relayed, PipelinePositionPort pipeline, RecordedStockPort recorded,
+                            RecordedOrdersPort recordedOrders, OrderTransitionsPort transitions,
+                            ReconciliationReportsPort reports, ReconciliationMetricsPort metrics) {
+        this(reservations, hotStore, relayed, pipeline, recorded, recordedOrders, transitions, reports, metrics,
+                Optional.empty());
+    }
+
+    /** The ports of slices, for a sale in slices that {@code what} is about to reconcile. */
+    SliceReconcilingPorts slicesFor(Activity activity, String what) {
+        return slices.orElseThrow(() -> new SaleInSlicesException(activity.id(), activity.slices().count(), what));
     }
 
     SkuReconciler skuReconciler(Clock clock, ReconciliationSettings settings) {

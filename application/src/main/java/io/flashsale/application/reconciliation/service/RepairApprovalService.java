@@ -13,8 +13,12 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.slice.SaleSlice;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * An operator's approval of a repair that reconciliation held back for review (ADR 85): the SKU is read and reckoned
@@ -26,6 +30,7 @@ public final class RepairApprovalService implements ApproveRepairUseCase {
 
     private final UnarchivedSales sales;
     private final SkuReconciler skus;
+    private final ReconcilingPorts slices;
     private final ReconciliationReportsPort reports;
     private final Clock clock;
 
@@ -34,6 +39,7 @@ public final class RepairApprovalService implements ApproveRepairUseCase {
             S activities, ReconcilingPorts reconciling, Clock clock, ReconciliationSettings settings) {
         this.sales = new UnarchivedSales(activities, activities);
         this.skus = reconciling.skuReconciler(clock, settings);
+        this.slices = reconciling;
         this.reports = reconciling.reports();
         this.clock = clock;
     }
@@ -48,6 +54,9 @@ public final class RepairApprovalService implements ApproveRepairUseCase {
         if (reports.awaitingReview(activityId).stream().noneMatch(review -> review.skuId().equals(skuId))) {
             throw new NoRepairAwaitingApprovalException(activityId, skuId);
         }
+        if (activity.slices().sliced()) {
+            return approveInSlices(activity, item, operator);
+        }
         // Read and reckoned afresh: the residual the operator saw may have changed, and only today's is repaired.
         ReconciliationReport report = skus.reconcileApproved(activity, item, operator)
                 .orElseThrow(() -> new ActivityNotReadyException(activityId));
@@ -55,5 +64,26 @@ public final class RepairApprovalService implements ApproveRepairUseCase {
             reports.closeReviews(activityId, skuId, operator, clock.instant());
         }
         return report;
+    }
+
+    /**
+     * The SKU in every slice, each repaired against its allotment in the operator's name (ADR 110); the reviews are
+     * closed only when every slice was there and none was deferred. The answer is the first report that is not clean.
+     */
+    private ReconciliationReport approveInSlices(Activity activity, ActivityItem item, String operator) {
+        SliceReconcilingPorts ports = slices.slicesFor(activity, "an approved repair");
+        List<ReconciliationReport> all = new ArrayList<>();
+        boolean everySliceDone = true;
+        for (int k = 0; k < activity.slices().count(); k++) {
+            OneSlice part = new OneSlice(new SaleSlice(activity.id(), k, activity.slices()), ports);
+            Optional<ReconciliationReport> report = skus.reconcileApproved(part, activity, item, operator);
+            everySliceDone &= report.isPresent() && report.get().action() != ReconciliationAction.DEFERRED;
+            report.ifPresent(all::add);
+        }
+        if (everySliceDone) {
+            reports.closeReviews(activity.id(), item.skuId(), operator, clock.instant());
+        }
+        return all.stream().filter(report -> !report.isClean()).findFirst().or(() -> all.stream().findFirst())
+                .orElseThrow(() -> new ActivityNotReadyException(activity.id()));
     }
 }

@@ -98,7 +98,19 @@ final class SkuReconciler {
      */
     Optional<ReconciliationReport> reconcile(Activity activity, ActivityItem item, Optional<HotStoreSnapshot> first,
                                              Set<Long> landedAdjustments, Set<ReservationId> actedOn) {
-        return reconcile(new Run(activity, item, clock.instant(), actedOn, null), first, landedAdjustments);
+        return reconcile(whole(activity), activity, item, first, landedAdjustments, actedOn);
+    }
+
+    /** As {@link #reconcile(Activity, ActivityItem, Optional, Set, Set)}, of one part of the sale: a slice (ADR 110). */
+    Optional<ReconciliationReport> reconcile(ReconciledPart part, Activity activity, ActivityItem item,
+                                             Optional<HotStoreSnapshot> first, Set<Long> landedAdjustments,
+                                             Set<ReservationId> actedOn) {
+        return reconcile(new Run(part, activity, item, clock.instant(), actedOn, null), first, landedAdjustments);
+    }
+
+    /** The sale of one slice, whole. */
+    ReconciledPart whole(Activity activity) {
+        return new WholeSale(activity.id(), hotStore, recorded);
     }
 
     /**
@@ -107,7 +119,13 @@ final class SkuReconciler {
      * nothing was left to repair, naming the operator.
      */
     Optional<ReconciliationReport> reconcileApproved(Activity activity, ActivityItem item, String operator) {
-        return reconcile(new Run(activity, item, clock.instant(), new HashSet<>(), operator), Optional.empty(),
+        return reconcileApproved(whole(activity), activity, item, operator);
+    }
+
+    /** As {@link #reconcileApproved(Activity, ActivityItem, String)}, of one part of the sale. */
+    Optional<ReconciliationReport> reconcileApproved(ReconciledPart part, Activity activity, ActivityItem item,
+                                                     String operator) {
+        return reconcile(new Run(part, activity, item, clock.instant(), new HashSet<>(), operator), Optional.empty(),
                 Set.of());
     }
 
@@ -115,10 +133,10 @@ final class SkuReconciler {
                                                      Set<Long> landedAdjustments) {
         Activity activity = run.activity;
         ActivityItem item = run.item;
-        Optional<HotStoreSnapshot> snapshot = first.isPresent() ? first : hotStore.snapshot(activity.id());
+        Optional<HotStoreSnapshot> snapshot = first.isPresent() ? first : run.part.snapshot();
         for (int attempt = 1; attempt <= settings.attempts(); attempt++) {
             if (attempt > 1) {
-                snapshot = hotStore.snapshot(activity.id());
+                snapshot = run.part.snapshot();
             }
             if (snapshot.isEmpty()) {
                 return run.lastReckoning == null ? Optional.empty()
@@ -132,7 +150,7 @@ final class SkuReconciler {
             Judgement judgement = Judgement.DRIFT;
             for (int sighting = 1; sighting <= 2 && judgement == Judgement.DRIFT; sighting++) {
                 if (sighting == 2) {
-                    sight = hotStore.snapshot(activity.id());
+                    sight = run.part.snapshot();
                     if (sight.isEmpty()) {
                         return Optional.of(run.finish(ReconciliationAction.DEFERRED, look.reckoning().actual(),
                                 "the hot store no longer holds the activity"));
@@ -154,8 +172,7 @@ final class SkuReconciler {
                         "residual of " + reckoning.driftUnits() + " units is above the automatic repair's limit of "
                                 + settings.autoRepairLimit() + ": left as found until an operator approves the repair"));
             }
-            LedgerRepairResult result = hotStore.repair(activity.id(),
-                    reckoning.repair(item, activity.limitFor(item)));
+            LedgerRepairResult result = run.part.repair(reckoning.repair(item, activity.limitFor(item)));
             switch (result) {
                 case REPAIRED -> {
                     forgetSettled(activity.id(), look, run.runAt, activity.paymentTimeout());
@@ -280,38 +297,40 @@ final class SkuReconciler {
         hot = placed.hot();
         // A look read while the SKU moved is not judged (ADR 12), so nothing it shows is worth a read per buyer.
         if (run.readHoldings && hot.steady()) {
-            hot = readHoldings(activityId, hot);
+            hot = readHoldings(run.part, hot);
         }
         // The audit's slice is read with the rest of the hot store, before the database, so that the purchases of its
         // buyers come from the same consistent read as the orders.
-        Optional<HoldingsSlice> slice = audit(activityId, hot);
+        Optional<HoldingsSlice> slice = audit(run.part, hot);
         PurchaseScope purchases = hot.holdingsRead() ? PurchaseScope.EVERY
                 : PurchaseScope.of(slice.map(read -> read.holdings().keySet()).orElse(Set.of()));
-        RecordedSku figures = recorded(activity, hot, now, purchases);
+        RecordedSku figures = recorded(run.part, activity, hot, now, purchases);
         hot = withOwedRestores(activityId, hot, figures);
         SkuReckoning reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
         if (hot.steady() && (reckoning.holdingsToRead() || auditFindsDrift(hot, figures, now, slice))) {
             // The sum of holdings disagrees, or some buyers' holdings do: only now are the SKU's holdings read, in
             // pages, under the look's version, and every buyer's purchases after them.
             run.readHoldings = true;
-            hot = readHoldings(activityId, hot);
-            figures = recorded(activity, hot, now, PurchaseScope.EVERY);
+            hot = readHoldings(run.part, hot);
+            figures = recorded(run.part, activity, hot, now, PurchaseScope.EVERY);
             hot = withOwedRestores(activityId, hot, figures);
             reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
         }
-        return new Look(hot, figures, reckoning, hot.steady(), placed);
+        // A slice whose transfers moved between the two stores' reads is not judged either (ADR 110).
+        return new Look(hot, figures, reckoning, hot.steady() && run.part.heldStill(skuId), placed);
     }
 
-    private HotSkuSnapshot readHoldings(ActivityId activityId, HotSkuSnapshot hot) {
-        HotSkuSnapshot read = hotStore.withHoldings(activityId, hot);
+    private HotSkuSnapshot readHoldings(ReconciledPart part, HotSkuSnapshot hot) {
+        HotSkuSnapshot read = part.withHoldings(hot);
         if (!read.holdingsRead()) {
             throw new IllegalStateException("the hot store did not read the holdings of " + hot.skuId());
         }
         return read;
     }
 
-    private RecordedSku recorded(Activity activity, HotSkuSnapshot hot, Instant now, PurchaseScope purchases) {
-        return recorded.recordedSku(activity.id(), hot.skuId(), askAbout(hot, now, activity.paymentTimeout()), purchases)
+    private RecordedSku recorded(ReconciledPart part, Activity activity, HotSkuSnapshot hot, Instant now,
+                                 PurchaseScope purchases) {
+        return part.recorded(hot.skuId(), askAbout(hot, now, activity.paymentTimeout()), purchases)
                 .orElseThrow(() -> new SkuNotFoundException(activity.id(), hot.skuId()));
     }
 
@@ -319,11 +338,11 @@ final class SkuReconciler {
      * The rolling audit (ADR 59): a steady look that left the holdings out reads a few pages of them, continuing where
      * the last one stopped; empty when there is nothing to audit or the SKU moved meanwhile.
      */
-    private Optional<HoldingsSlice> audit(ActivityId activityId, HotSkuSnapshot hot) {
+    private Optional<HoldingsSlice> audit(ReconciledPart part, HotSkuSnapshot hot) {
         if (settings.auditPages() == 0 || hot.holdingsRead() || !hot.steady()) {
             return Optional.empty();
         }
-        return hotStore.auditHoldings(activityId, hot, settings.auditPages()).filter(HoldingsSlice::steady);
+        return part.auditHoldings(hot, settings.auditPages()).filter(HoldingsSlice::steady);
     }
 
     /**
@@ -409,6 +428,7 @@ final class SkuReconciler {
     /** What one reconciliation of one SKU has found and done so far. */
     private final class Run {
 
+        private final ReconciledPart part;
         private final Activity activity;
         private final ActivityItem item;
         private final Instant runAt;
@@ -425,7 +445,9 @@ final class SkuReconciler {
         private boolean judged;
         private boolean readHoldings;
 
-        Run(Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn, String approvedBy) {
+        Run(ReconciledPart part, Activity activity, ActivityItem item, Instant runAt, Set<ReservationId> actedOn,
+            String approvedBy) {
+            this.part = part;
             this.activity = activity;
             this.item = item;
             this.runAt = runAt;
@@ -433,12 +455,12 @@ final class SkuReconciler {
             this.approvedBy = approvedBy;
         }
 
-        /** The reason, led by the approving operator's name on an approved run. */
+        /** The reason, led by the part's name and the approving operator's name on an approved run. */
         private String withApproval(String why) {
             if (approvedBy == null) {
-                return why;
+                return part.named(why);
             }
-            return "repair approved by " + approvedBy + (why == null || why.isEmpty() ? "" : "; " + why);
+            return part.named("repair approved by " + approvedBy + (why == null || why.isEmpty() ? "" : "; " + why));
         }
 
         /** Every report of an approved run is kept: it is the approval's audit, even when nothing was left to do. */

@@ -136,7 +136,7 @@ class ReconcileServiceTest {
     }
 
     @Test
-    void givenASaleInSlices_whenReconciled_thenRefusedWholeBeforeTheHotStoreIsReadOrRebuilt() {
+    void givenASaleInSlicesAndAStoreWithoutSlices_whenReconciled_thenRefusedBeforeTheHotStoreIsReadOrRebuilt() {
         when(activities.findById(SALE)).thenReturn(Optional.of(inThreeSlices(OPEN_SALE)));
         lenient().when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
 

@@ -110,7 +110,7 @@ class ReconciliationScheduleServiceTest {
     }
 
     @Test
-    void givenASaleInSlicesTheHotStoreLost_whenTheScheduleRuns_thenItIsNeitherReconciledNorRebuiltWhole() {
+    void givenASaleInSlicesAndAStoreWithoutSlices_whenTheScheduleRuns_thenItIsNeitherReconciledNorRebuiltWhole() {
         Activity sliced = inThreeSlices(sale(SALE, NOW.minusSeconds(60), NOW.plusSeconds(60)));
         when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(sliced));
         when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
