@@ -5,9 +5,11 @@
 -- the segments as warm_up.lua does. The adjustments the new total includes are marked applied, so adjust.lua refuses
 -- them if they arrive late. Cost: the SKU's segments and the buyers listed, never the whole holdings hash. The SKU's
 -- sum of holdings (<sku>:held) moves with every holding written, or is set when the repair read every holding and
--- found the sum itself wrong.
+-- found the sum itself wrong. The records stock transfers keep in a slice's stock hash (<sku>:xout:<id>,
+-- <sku>:xin:<id>, ADR 109) are left as they are: a repeat of a transfer must still find its first answer and move
+-- nothing, and the figures written (the slice's allotment, ADR 110) already count what the transfers moved.
 --
--- KEYS: 1 meta, 2 stock, 3 holdings
+-- KEYS: 1 meta, 2 stock, 3 holdings (of a sale, or of one slice of a sale in slices)
 -- ARGV: 1 sku, 2 version, 3 total, 4 reserved, 5 sold, 6 available, 7 limit, 8 segments,
 --       9 the sum of holdings to write ('' keeps it moving with the holdings written),
 --       10 number of adjustment ids n, then n adjustment ids, then (buyer, units) pairs: the buyers whose holdings

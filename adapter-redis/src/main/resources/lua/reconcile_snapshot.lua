@@ -3,13 +3,15 @@
 -- and the adapter reads the sale in pages instead (see reconcile_figures.lua). Its cost is therefore capped by that
 -- limit, never proportional to a sale's buyers or reservations; below it, one consistent look is cheaper than pages
 -- and a busy small sale is judged on every pass.
--- Read: the stock hash (every SKU's ledger, segments, versions and applied adjustments), every buyer's holdings, the
--- reservations that matter (RESERVED, ORDERED, FAILED, and CANCELLED by the buyer while RESERVED) and the reservation
--- ids whose outbox entries no relay has acknowledged (not read yet, or read and pending).
+-- Read: the stock hash (every SKU's ledger, segments, versions and applied adjustments; the records stock transfers
+-- keep there are left out, fs_stock_without_transfers, though counted against the limit since they are read), every
+-- buyer's holdings, the reservations that matter (RESERVED, ORDERED, FAILED, and CANCELLED by the buyer while
+-- RESERVED) and the reservation ids whose outbox entries no relay has acknowledged (not read yet, or read and pending).
+-- The keys of a sale, or of one slice of a sale in slices (ADR 110): the slice's ledgers, holdings and reservations.
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 outbox
 -- ARGV: 1 relay group, 2 the most hash fields and stream entries to read in one step
--- Reply: {} when not ready, {'TOO_BIG'} above the limit, else { skus "a,b", loadId, stock as HGETALL,
+-- Reply: {} when not ready, {'TOO_BIG'} above the limit, else { skus "a,b", loadId, stock as HGETALL less transfers,
 --        holdings as HGETALL, reservations as { id, record as stored (lib/ledger.lua) }..., outbox reservation ids }
 
 local meta, stock, holdings, reservations, outbox, group = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[1]
@@ -56,4 +58,5 @@ if redis.call('EXISTS', outbox) == 1 then
     end
 end
 
-return { loaded[2], loaded[3] or '-', redis.call('HGETALL', stock), redis.call('HGETALL', holdings), looked, waiting }
+return { loaded[2], loaded[3] or '-', fs_stock_without_transfers(stock), redis.call('HGETALL', holdings), looked,
+         waiting }

@@ -18,7 +18,7 @@ local segments, unloaded = fs_loaded_segments(meta, stock, sku)
 if not segments then
     return unloaded
 end
-local record = sku .. ':xin:' .. transfer
+local record = sku .. FS_TRANSFER_IN .. transfer
 local before = redis.call('HGET', stock, record)
 if before then
     return { 'CREDITED_BEFORE', tonumber(before) }

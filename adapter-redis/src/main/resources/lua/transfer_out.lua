@@ -20,7 +20,7 @@ local segments, unloaded = fs_loaded_segments(meta, stock, sku)
 if not segments then
     return unloaded
 end
-local record = sku .. ':xout:' .. transfer
+local record = sku .. FS_TRANSFER_OUT .. transfer
 local before = redis.call('HGET', stock, record)
 if before then
     return { 'TAKEN_BEFORE', tonumber(before) }

@@ -136,6 +136,28 @@ local function fs_transfer_refusal(transfer, units)
     return nil
 end
 
+-- What a stock transfer keeps in the stock hash of each slice it moved (ADR 109): <sku>:xout:<id> in the source (the
+-- units its take gave), <sku>:xin:<id> in the target (the units its credit added), as RedisKeys.transferOutField and
+-- transferInField name them (LuaLibraryNamesTest checks it). Records of a transfer's answer, never a figure of the SKU.
+local FS_TRANSFER_OUT = ':xout:'
+local FS_TRANSFER_IN = ':xin:'
+
+-- The stock hash as HGETALL gives it (field, value, ...), without the records stock transfers keep there
+-- (FS_TRANSFER_OUT, FS_TRANSFER_IN): what reconciliation reads of a slice's ledgers. A transfer's record is no figure
+-- of its SKU and one more comes with every transfer; left in, each look would carry them all to the adapter. Ids never
+-- hold ':', so no other field contains either infix.
+local function fs_stock_without_transfers(stock)
+    local all, kept = redis.call('HGETALL', stock), {}
+    for i = 1, #all, 2 do
+        local field = all[i]
+        if not (string.find(field, FS_TRANSFER_OUT, 1, true) or string.find(field, FS_TRANSFER_IN, 1, true)) then
+            kept[#kept + 1] = field
+            kept[#kept + 1] = all[i + 1]
+        end
+    end
+    return kept
+end
+
 -- A SKU's available units, segment by segment (<sku>:avail:1 .. <sku>:avail:<segments>, read in one HMGET), and
 -- their sum.
 local function fs_avail_read(stock, sku, segments)

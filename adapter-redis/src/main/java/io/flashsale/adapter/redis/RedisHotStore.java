@@ -11,6 +11,7 @@ import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
@@ -437,15 +438,16 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public ReconciliationRoles reconciliationRoles(double readPace) {
         ReadPace pace = new ReadPace(readPace);
+        RedisHotStoreReconciliation reconciliation = new RedisHotStoreReconciliation(redis, returns::announce, pace);
         return new ReconciliationRoles(
-                HotStoreOutages.translating(HotStoreReconciliationPort.class,
-                new RedisHotStoreReconciliation(redis, returns::announce, pace)),
+                HotStoreOutages.translating(HotStoreReconciliationPort.class, reconciliation),
                 HotStoreOutages.translating(HotStoreRebuildPort.class,
                         new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce)),
                 HotStoreOutages.translating(HotStoreAdjustmentPort.class,
                         new RedisStockAdjustments(redis, returns::announce)),
                 HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace, sliceCounts)),
-                HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)));
+                HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)),
+                HotStoreOutages.translating(SliceReconciliationPort.class, reconciliation));
     }
 
     /**
@@ -454,10 +456,13 @@ public final class RedisHotStore implements AutoCloseable {
      * @param adjustments    audited stock adjustments
      * @param relayedEvents  the outbox and the broker positions the relay recorded (ADR 29)
      * @param recoveryMarks  where a lost sale's rebuild keeps the broker's end it waits for (ADR 30)
+     * @param sliceReconciliation the look and the repair of one slice of a sale in slices, over its keys alone (ADR
+     *                       110): the same adapter as {@code reconciliation}, whose activity forms are slice 0 of a
+     *                       sale of one slice
      */
     public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, HotStoreRebuildPort rebuild,
                                       HotStoreAdjustmentPort adjustments, RelayedEventsPort relayedEvents,
-                                      RecoveryMarkPort recoveryMarks) {
+                                      RecoveryMarkPort recoveryMarks, SliceReconciliationPort sliceReconciliation) {
     }
 
     /**

@@ -10,6 +10,7 @@ import io.flashsale.application.reconciliation.port.out.HoldingsSlice;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreSnapshot;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
+import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reconciliation.HotSkuSnapshot;
@@ -42,8 +43,15 @@ import java.util.stream.Collectors;
  * in proportion to buyers or reservations; a SKU whose version moved in between is reported {@code MOVING}. Every write
  * is one Lua script over the activity's own keys ({@link RedisKeys}); a repair applies only on the version it was
  * computed from and writes only the holdings that change. Thread-safe: many threads may share the one connection.
+ * <p>
+ * The look, the holdings, the audit and the repair are done over one slice's keys ({@link SliceReconciliationPort},
+ * ADR 110): a slice of a sale in slices is reconciled alone, against its allotment. The activity's forms are slice 0
+ * of a sale of one slice, whose keys are exactly the activity's ({@link RedisKeys#sliceZero}: slice 0's tag is the
+ * activity id, so {@code fs:{a}:meta} and the rest, {@code SliceTagsTest} pins it), so one implementation serves both.
+ * The stock transfers' records in a slice's stock hash ({@code <sku>:xout:<id>}, {@code <sku>:xin:<id>}) are left out
+ * of every look by the scripts, and a repair leaves them as they are.
  */
-public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort {
+public final class RedisHotStoreReconciliation implements HotStoreReconciliationPort, SliceReconciliationPort {
 
     private final RedisClusterCommands<String, String> redis;
     /** Fields and entries one atomic snapshot may read: a few milliseconds, whatever the sale. */
@@ -82,23 +90,34 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         this.settledScript = LuaScript.load(redis, "reconcile_settled");
     }
 
-    /**
-     * A sale of at most {@link #ATOMIC_SNAPSHOT_LIMIT} fields and entries in one atomic step
-     * ({@code reconcile_snapshot.lua}); a bigger one in pages ({@link #pagedSnapshot}).
-     */
+    /** The sale's one ledger: slice 0 of a sale of one slice, whose keys are the activity's. */
     @Override
     public Optional<HotStoreSnapshot> snapshot(ActivityId activityId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.outbox(activityId)};
+        return snapshot(RedisKeys.sliceZero(activityId));
+    }
+
+    /**
+     * A slice of at most {@link #ATOMIC_SNAPSHOT_LIMIT} fields and entries in one atomic step
+     * ({@code reconcile_snapshot.lua}); a bigger one in pages ({@link #pagedSnapshot}). Every read is of the slice's
+     * own keys; the snapshot names the slice's activity.
+     */
+    @Override
+    public Optional<HotStoreSnapshot> snapshot(SaleSlice slice) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.holdings(slice),
+                RedisKeys.reservations(slice), RedisKeys.outbox(slice)};
         List<Object> reply = smallSnapshot.run(redis, ScriptOutputType.MULTI, keys, RedisKeys.OUTBOX_GROUP,
                 Integer.toString(ATOMIC_SNAPSHOT_LIMIT));
         if (reply.isEmpty()) {
             return Optional.empty();
         }
         if (reply.size() == 1 && "TOO_BIG".equals(String.valueOf(reply.getFirst()))) {
-            return pagedSnapshot(activityId);
+            return pagedSnapshot(slice);
         }
-        return Optional.of(SnapshotReply.parseAtomic(activityId, reply));
+        return Optional.of(SnapshotReply.parseAtomic(slice.activityId(), reply));
+    }
+
+    Optional<HotStoreSnapshot> pagedSnapshot(ActivityId activityId) {
+        return pagedSnapshot(RedisKeys.sliceZero(activityId));
     }
 
     /**
@@ -108,66 +127,81 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
      * in flight): the reservations come from the index, and the holdings are left out ({@link #withHoldings} reads
      * them when their sum disagrees). An older sale is read whole: every status field and every holding.
      */
-    Optional<HotStoreSnapshot> pagedSnapshot(ActivityId activityId) {
-        Optional<SnapshotReply.Figures> before = figures(activityId);
+    Optional<HotStoreSnapshot> pagedSnapshot(SaleSlice slice) {
+        Optional<SnapshotReply.Figures> before = figures(slice);
         if (before.isEmpty()) {
             return Optional.empty();
         }
         boolean tracked = before.get().tracksInFlight();
-        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(activityId), RedisKeys.OUTBOX_GROUP);
-        String reservations = RedisKeys.reservations(activityId);
-        Set<String> ids = tracked ? pages.hash(RedisKeys.inFlight(activityId)).keySet()
+        Set<String> waiting = pages.unacknowledged(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP);
+        String reservations = RedisKeys.reservations(slice);
+        Set<String> ids = tracked ? pages.hash(RedisKeys.inFlight(slice)).keySet()
                 : pages.reservationIds(reservations, SNAPSHOT_STATUSES::contains);
         List<SnapshotReply.Record> records = pages.records(reservations, ids).stream()
                 .filter(record -> SNAPSHOT_STATUSES.contains(record.status()))
                 .filter(record -> record.status() != ReservationStatus.CANCELLED
                         || record.stored().cancelledAt() != null)
                 .toList();
-        Map<String, String> holdings = tracked ? null : pages.hash(RedisKeys.holdings(activityId));
-        Optional<SnapshotReply.Figures> after = figures(activityId);
+        Map<String, String> holdings = tracked ? null : pages.hash(RedisKeys.holdings(slice));
+        Optional<SnapshotReply.Figures> after = figures(slice);
         if (after.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(SnapshotReply.assemble(activityId, before.get(), after.get(), holdings, records, waiting));
+        return Optional.of(SnapshotReply.assemble(slice.activityId(), before.get(), after.get(), holdings, records,
+                waiting));
     }
 
     private static final Set<ReservationStatus> SNAPSHOT_STATUSES = Set.of(ReservationStatus.RESERVED,
             ReservationStatus.FAILED, ReservationStatus.CANCELLED);
 
-    private Optional<SnapshotReply.Figures> figures(ActivityId activityId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
+    private Optional<SnapshotReply.Figures> figures(SaleSlice slice) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice)};
         List<Object> reply = figures.run(redis, ScriptOutputType.MULTI, keys);
         return SnapshotReply.Figures.parse(reply);
     }
 
-    /** Every holding of the look's SKU by HSCAN with MATCH, then the figures again: moved meanwhile, it is MOVING. */
     @Override
     public HotSkuSnapshot withHoldings(ActivityId activityId, HotSkuSnapshot look) {
+        return withHoldings(RedisKeys.sliceZero(activityId), look);
+    }
+
+    /**
+     * Every holding of the look's SKU in the slice by HSCAN with MATCH, then the slice's figures again: moved meanwhile,
+     * it is MOVING.
+     */
+    @Override
+    public HotSkuSnapshot withHoldings(SaleSlice slice, HotSkuSnapshot look) {
         if (look.holdingsRead()) {
             return look;
         }
         SkuId skuId = look.skuId();
-        Map<String, String> fields = pages.hash(RedisKeys.holdings(activityId), "*:" + skuId.value());
-        Optional<SnapshotReply.Figures> after = figures(activityId);
+        Map<String, String> fields = pages.hash(RedisKeys.holdings(slice), "*:" + skuId.value());
+        Optional<SnapshotReply.Figures> after = figures(slice);
         boolean steady = after.isPresent() && after.get().skus().contains(skuId.value())
                 && after.get().version(skuId.value()).equals(look.version());
         return look.withHoldings(SnapshotReply.holdingsOf(skuId, fields), steady ? look.version()
                 : HotSkuSnapshot.MOVING);
     }
 
-    /**
-     * HSCAN with MATCH {@code *:<sku>} over the sale's holdings, {@link PagedReads#PAGE} buckets a call, from the cursor
-     * kept in {@link RedisKeys#holdingsAudit}, then the figures again. The cursor moves on only when the SKU held still
-     * (a slice that is not judged is read again next time), so every holding present through a cycle is judged in a
-     * steady slice of it. Two passes at once read the same slice and write the same cursor; nothing is skipped.
-     */
     @Override
     public Optional<HoldingsSlice> auditHoldings(ActivityId activityId, HotSkuSnapshot look, int pages) {
+        return auditHoldings(RedisKeys.sliceZero(activityId), look, pages);
+    }
+
+    /**
+     * HSCAN with MATCH {@code *:<sku>} over the sale slice's holdings, {@link PagedReads#PAGE} buckets a call, from the
+     * cursor kept in the slice's own {@link RedisKeys#holdingsAudit(SaleSlice)}, then the slice's figures again. The
+     * cursor moves on only when the SKU held still (a page range that is not judged is read again next time), so every
+     * holding present through a cycle is judged in a steady stretch of it. Two passes at once read the same pages and
+     * write the same cursor; nothing is skipped.
+     */
+    @Override
+    public Optional<HoldingsSlice> auditHoldings(SaleSlice slice, HotSkuSnapshot look, int pages) {
         if (look.holdingsRead() || !look.steady() || pages < 1) {
             return Optional.empty();
         }
         String sku = look.skuId().value();
-        String cursors = RedisKeys.holdingsAudit(activityId);
+        String cursors = RedisKeys.holdingsAudit(slice);
         String from = redis.hget(cursors, sku);
         ScanCursor cursor = from == null || from.equals("0") ? ScanCursor.INITIAL : ScanCursor.of(from);
         ScanArgs args = ScanArgs.Builder.matches("*:" + sku).limit(PagedReads.PAGE);
@@ -175,13 +209,13 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
         boolean cycleEnded = false;
         for (int page = 0; page < pages && !cycleEnded; page++) {
             long started = System.nanoTime();
-            MapScanCursor<String, String> step = redis.hscan(RedisKeys.holdings(activityId), cursor, args);
+            MapScanCursor<String, String> step = redis.hscan(RedisKeys.holdings(slice), cursor, args);
             fields.putAll(step.getMap());
             cursor = step;
             cycleEnded = step.isFinished();
             this.pages.pace().after(started);
         }
-        Optional<SnapshotReply.Figures> after = figures(activityId);
+        Optional<SnapshotReply.Figures> after = figures(slice);
         boolean steady = after.isPresent() && after.get().skus().contains(sku)
                 && after.get().version(sku).equals(look.version());
         if (steady) {
@@ -247,7 +281,16 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
 
     @Override
     public LedgerRepairResult repair(ActivityId activityId, LedgerRepair repair) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId)};
+        return repair(RedisKeys.sliceZero(activityId), repair);
+    }
+
+    /**
+     * {@code reconcile_repair.lua} over the slice's keys; the activity is told after it (its units may be buyable
+     * again), whichever slice was repaired, as every return of units is announced by the activity.
+     */
+    @Override
+    public LedgerRepairResult repair(SaleSlice slice, LedgerRepair repair) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.holdings(slice)};
         List<String> args = new ArrayList<>(List.of(repair.skuId().value(), repair.version(),
                 Long.toString(repair.figures().total()), Long.toString(repair.figures().reserved()),
                 Long.toString(repair.figures().sold()), Long.toString(repair.figures().available()),
@@ -260,7 +303,7 @@ public final class RedisHotStoreReconciliation implements HotStoreReconciliation
             args.add(Long.toString(units));
         });
         String result = this.repair.run(redis, ScriptOutputType.VALUE, keys, args.toArray(String[]::new));
-        returns.accept(activityId);
+        returns.accept(slice.activityId());
         return LedgerRepairResult.valueOf(result);
     }
 

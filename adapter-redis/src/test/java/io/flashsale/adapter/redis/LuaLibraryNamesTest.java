@@ -92,6 +92,14 @@ class LuaLibraryNamesTest {
         assertThat(suffix.find()).isFalse();
     }
 
+    @Test
+    void aStockTransfersRecordsAreTheOnesRedisKeysNames() {
+        assertThat(SKU.value() + constant("FS_TRANSFER_OUT = '(.*)'") + 7)
+                .isEqualTo(RedisKeys.transferOutField(SKU, 7));
+        assertThat(SKU.value() + constant("FS_TRANSFER_IN = '(.*)'") + 7)
+                .isEqualTo(RedisKeys.transferInField(SKU, 7));
+    }
+
     private static ReservationRecord record(ReservationStatus status) {
         return new ReservationRecord(status, new BuyerId("buyer"), new RequestId("request"),
                 List.of(new ReservationLine(SKU, 1)), Instant.EPOCH, null, null, null);

@@ -7,6 +7,7 @@ import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reconciliation.LedgerFigures;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
@@ -47,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * answers two elements), confirm and fail singly and in batches, pay, cancel, lapse (restore_batch: the path of
  * restored-stock.feature), the reconciliation snapshot, the archive's checks and delete (archive.feature), an
  * operator's pause, resume and window (sale_terms.lua), and a stock transfer between two slices (transfer_out.lua,
- * transfer_in.lua, ADR 109).
+ * transfer_in.lua, ADR 109) and each slice's look after it (ADR 110).
  */
 @Timeout(120)
 class PackagedRedisScriptsIT {
@@ -174,6 +175,10 @@ class PackagedRedisScriptsIT {
 
             assertThat(slices.ledger(zero, SKU)).isEqualTo(StockLedger.of(0));
             assertThat(slices.ledger(one, SKU)).isEqualTo(StockLedger.of(10));
+            var reconciliation = new RedisHotStoreReconciliation(connection);
+            assertThat(reconciliation.snapshot(one).orElseThrow().sku(SKU).orElseThrow().figures())
+                    .as("each slice reconciled alone (ADR 110)").isEqualTo(new LedgerFigures(10, 0, 0, 10));
+            assertThat(reconciliation.snapshot(zero).orElseThrow().skus()).containsOnlyKeys(SKU);
         } finally {
             slices.forget(sliced);
         }

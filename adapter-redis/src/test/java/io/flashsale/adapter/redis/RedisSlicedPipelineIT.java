@@ -14,11 +14,9 @@ import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPor
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -49,9 +47,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.IntStream;
 
+import static io.flashsale.adapter.redis.SlicedSale.THREE;
+import static io.flashsale.adapter.redis.SlicedSale.buyerAt;
+import static io.flashsale.adapter.redis.SlicedSale.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
@@ -60,13 +60,13 @@ import static org.assertj.core.api.Assertions.entry;
  * them, on the real Redis (standalone, or the 3-master cluster, each slice on its own master): the relay reads every
  * slice's outbox and acknowledges each entry in its own, the relayed-events view, the settlement, the pause and the
  * window, the archive and the filter of accepted request keys each act on the slices the sale or the ids name. A sale
- * of three slices, 300 units of one SKU (100 a slice), 2 a buyer; each reservation's id names its buyer's home slice.
+ * of three slices ({@link SlicedSale}), 300 units of one SKU (100 a slice), 2 a buyer; each reservation's id names its
+ * buyer's home slice.
  */
 @Timeout(120)
 class RedisSlicedPipelineIT {
 
     private static final SkuId HOT = new SkuId("hot");
-    private static final SaleSlices THREE = new SaleSlices(3);
     private static final Duration MIN_IDLE = Duration.ofMillis(200);
     private static final String REGISTRY = SharedRedis.newRegistry();
     private static final RedisHotStore STORE = RedisHotStore.connect(SharedRedis.settings(Duration.ofSeconds(10)),
@@ -80,7 +80,7 @@ class RedisSlicedPipelineIT {
 
     private final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     private final SliceFixture fixture = new SliceFixture(redis);
-    private final Activity sale = sale("sp-" + UUID.randomUUID().toString().substring(0, 12), THREE);
+    private final Activity sale = sale(SlicedSale.newId("sp"), THREE);
     private final List<SaleSlice> slices = SliceFixture.slicesOf(sale);
     private final List<Activity> others = new ArrayList<>();
 
@@ -402,7 +402,7 @@ class RedisSlicedPipelineIT {
 
     @Test
     void givenASaleOfOneSlice_thenItsEntryIdsAreItsStreamIds_andItsPipelineIsAsBefore() {
-        Activity single = sale("sp1-" + UUID.randomUUID().toString().substring(0, 12), SaleSlices.ONE);
+        Activity single = sale(SlicedSale.newId("sp1"), SaleSlices.ONE);
         others.add(single);
         RESERVATIONS.hotPath().warmUp(single);
         List<Reservation> made = new ArrayList<>();
@@ -451,18 +451,14 @@ class RedisSlicedPipelineIT {
     }
 
     private Reservation reserved(BuyerId buyer, String requestId, int units) {
-        ReservationOutcome outcome = RESERVATIONS.hotPath().reserve(attempt(buyer, requestId, units));
-        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
-        Reservation reservation = ((ReservationOutcome.Reserved) outcome).reservation();
+        Reservation reservation = SlicedSale.reserved(RESERVATIONS.hotPath(), attempt(buyer, requestId, units));
         assertThat(reservation.id().slice().index()).isEqualTo(THREE.homeOf(buyer));
         return reservation;
     }
 
-    /** The buyer's attempt, its id naming the buyer's home slice, as the reservation service makes it. */
+    /** The buyer's attempt at this test's sale, its id naming the buyer's home slice. */
     private ReservationRequest attempt(BuyerId buyer, String requestId, int units) {
-        var id = ReservationId.of(new SaleSlice(sale.id(), THREE.homeOf(buyer), THREE), token());
-        return new ReservationRequest(id, buyer, new RequestId(requestId), List.of(new ReservationLine(HOT, units)),
-                Instant.now());
+        return SlicedSale.attempt(sale, buyer, requestId, Instant.now(), new ReservationLine(HOT, units));
     }
 
     /** Reads and acknowledges until every slice's outbox is drained. */
@@ -503,24 +499,7 @@ class RedisSlicedPipelineIT {
         return reservations.stream().map(Reservation::id).toList();
     }
 
-    /** A buyer whose home among the sale's slices is {@code home}: the first of name0, name1, ... that is. */
-    private static BuyerId buyerAt(int home, String name) {
-        for (int i = 0; ; i++) {
-            var buyer = new BuyerId(name + i);
-            if (THREE.homeOf(buyer) == home) {
-                return buyer;
-            }
-        }
-    }
-
-    private static String token() {
-        return UUID.randomUUID().toString().replace("-", "");
-    }
-
     private static Activity sale(String id, SaleSlices slices) {
-        Instant now = Instant.now();
-        return new Activity(new ActivityId(id), "sliced pipeline", now.minusSeconds(60), now.plusSeconds(3600),
-                new PurchaseLimit(2), Duration.ofMinutes(15), List.of(ActivityItem.of(HOT.value(), 300)), false,
-                slices);
+        return SlicedSale.sale(id, "sliced pipeline", Instant.now(), slices, ActivityItem.of(HOT.value(), 300));
     }
 }

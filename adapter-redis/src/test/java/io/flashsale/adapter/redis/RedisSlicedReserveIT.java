@@ -2,12 +2,10 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.domain.activity.Activity;
-import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BucketLimit;
 import io.flashsale.domain.reservation.BuyerId;
-import io.flashsale.domain.reservation.PurchaseLimit;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
@@ -30,8 +28,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
+import static io.flashsale.adapter.redis.SlicedSale.THREE;
+import static io.flashsale.adapter.redis.SlicedSale.buyerAt;
+import static io.flashsale.adapter.redis.SlicedSale.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -39,21 +39,21 @@ import static org.awaitility.Awaitility.await;
  * The reserve path of a sale in slices (ADR 109) on the real Redis, standalone or the cluster: every slice loaded with
  * its share, an attempt decided in the slice its id names (the buyer's home) on that slice's share alone, an id made
  * for another slice count refused with nothing moved, and every later move and read of a reservation in its slice.
- * A sale of three slices: PLAIN 30 units (10 a slice), SPLIT 31 units in 4 segments (11, 10, 10), 2 a buyer.
+ * A sale of three slices ({@link SlicedSale}): PLAIN 30 units (10 a slice), SPLIT 31 units in 4 segments (11, 10, 10),
+ * 2 a buyer.
  */
 @Timeout(60)
 class RedisSlicedReserveIT {
 
     private static final SkuId PLAIN = new SkuId("plain");
     private static final SkuId SPLIT = new SkuId("split");
-    private static final SaleSlices THREE = new SaleSlices(3);
     private static final Instant NOW = Instant.now();
 
     private final RedisClusterCommands<String, String> redis = SharedRedis.commands();
     private final RedisStockReservationAdapter adapter = SharedRedis.adapter();
     private final SliceFixture fixture = new SliceFixture(redis);
     private final RedisSliceStock sliceStock = new RedisSliceStock(redis, activityId -> { });
-    private final Activity sale = sale("sr-" + UUID.randomUUID().toString().substring(0, 12), THREE);
+    private final Activity sale = sale(SlicedSale.newId("sr"), THREE);
     private final List<SaleSlice> slices = SliceFixture.slicesOf(sale);
     private final List<Activity> others = new ArrayList<>();
 
@@ -89,7 +89,7 @@ class RedisSlicedReserveIT {
 
     @Test
     void givenASaleOfOneSlice_thenItsMetaHoldsNoSliceCount_andItsCountIsOne() {
-        Activity single = sale("sr1-" + UUID.randomUUID().toString().substring(0, 12), SaleSlices.ONE);
+        Activity single = sale(SlicedSale.newId("sr1"), SaleSlices.ONE);
         others.add(single);
 
         adapter.warmUp(single);
@@ -298,36 +298,17 @@ class RedisSlicedReserveIT {
         assertThat(sliceStock.available(slices.get(1), new SkuId("nope"))).as("no such SKU").isEmpty();
     }
 
-    /** A buyer whose home among the sale's slices is {@code home}: the first of name0, name1, ... that is. */
-    private static BuyerId buyerAt(int home, String name) {
-        for (int i = 0; ; i++) {
-            var buyer = new BuyerId(name + i);
-            if (THREE.homeOf(buyer) == home) {
-                return buyer;
-            }
-        }
-    }
-
-    /** The buyer's attempt, its id naming the buyer's home slice, as the service makes it. */
+    /** The buyer's attempt at this test's sale, its id naming the buyer's home slice. */
     private ReservationRequest attempt(BuyerId buyer, String requestId, SkuId sku, int units) {
-        var id = ReservationId.of(new SaleSlice(sale.id(), THREE.homeOf(buyer), THREE), token());
-        return new ReservationRequest(id, buyer, new RequestId(requestId), List.of(new ReservationLine(sku, units)),
-                NOW);
+        return SlicedSale.attempt(sale, buyer, requestId, NOW, new ReservationLine(sku, units));
     }
 
     private ReservationId reserved(BuyerId buyer, String requestId, SkuId sku, int units) {
-        ReservationOutcome outcome = adapter.reserve(attempt(buyer, requestId, sku, units));
-        assertThat(outcome).isInstanceOf(ReservationOutcome.Reserved.class);
-        return ((ReservationOutcome.Reserved) outcome).reservation().id();
-    }
-
-    private static String token() {
-        return UUID.randomUUID().toString().replace("-", "");
+        return SlicedSale.reserved(adapter, attempt(buyer, requestId, sku, units)).id();
     }
 
     private static Activity sale(String id, SaleSlices slices) {
-        return new Activity(new ActivityId(id), "sliced reserve", NOW.minusSeconds(60), NOW.plusSeconds(3600),
-                new PurchaseLimit(2), Duration.ofMinutes(15),
-                List.of(ActivityItem.of(PLAIN.value(), 30), new ActivityItem(SPLIT, 31, null, 4)), false, slices);
+        return SlicedSale.sale(id, "sliced reserve", NOW, slices, ActivityItem.of(PLAIN.value(), 30),
+                new ActivityItem(SPLIT, 31, null, 4));
     }
 }

@@ -35,8 +35,11 @@ public final class SnapshotReply {
     }
 
     /**
-     * The reply of {@code reconcile_figures.lua}: empty when the activity is not ready. {@code tracksInFlight}: loaded
-     * by scripts that keep each SKU's sum of holdings and the in-flight index.
+     * The reply of {@code reconcile_figures.lua}: empty when the activity (or the slice) is not ready. {@code stock}:
+     * the stock hash without the records stock transfers keep there, which the scripts leave out
+     * ({@code fs_stock_without_transfers}); every figure below is read by its exact field name, a SKU's applied
+     * adjustments by {@code <sku>:adj:}. {@code tracksInFlight}: loaded by scripts that keep each SKU's sum of
+     * holdings and the in-flight index.
      */
     public record Figures(List<String> skus, String loadId, Map<String, String> stock, boolean tracksInFlight) {
 
