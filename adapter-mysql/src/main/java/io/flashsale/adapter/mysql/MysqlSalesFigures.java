@@ -17,7 +17,8 @@ import java.util.Map;
  */
 public class MysqlSalesFigures {
 
-    private static final List<String> STOCK_HOLDING = Arrays.stream(ReservationStatus.values())
+    /** The statuses that hold stock; a stored order is only ever ORDERED or PAID of them (never RESERVED). */
+    static final List<String> STOCK_HOLDING = Arrays.stream(ReservationStatus.values())
             .filter(ReservationStatus::holdsStock).map(Enum::name).toList();
 
     private final SalesFiguresDao dao;

@@ -28,8 +28,28 @@ interface ReconciliationFiguresDao {
      */
     List<SettlementRow> selectRefusedDuplicates(@Param("reservationIds") List<String> reservationIds);
 
-    /** Orders of the activity that gave their units back here and still owe the hot store its half. */
-    List<String> selectRestoresOwed(@Param("activityId") String activityId);
+    /**
+     * Units of the SKU in the orders whose reservation id lies in [{@code from}, {@code to}) and whose status is one of
+     * {@code statuses}: a range of the primary key, the orders of one slice of a sale and no other.
+     */
+    long selectUnitsIn(@Param("skuId") String skuId, @Param("from") String from, @Param("to") String to,
+                       @Param("statuses") List<String> statuses);
+
+    /** As {@link #selectUnitsIn}, per buyer; buyers without units are left out. */
+    List<BuyerUnitsRow> selectPurchasesIn(@Param("skuId") String skuId, @Param("from") String from,
+                                          @Param("to") String to, @Param("statuses") List<String> statuses);
+
+    /** As {@link #selectPurchasesIn}, of the buyers among {@code buyerIds} only, found by their own orders. */
+    List<BuyerUnitsRow> selectPurchasesOfIn(@Param("activityId") String activityId, @Param("skuId") String skuId,
+                                            @Param("from") String from, @Param("to") String to,
+                                            @Param("statuses") List<String> statuses,
+                                            @Param("buyerIds") List<String> buyerIds);
+
+    /**
+     * Orders whose reservation id lies in [{@code from}, {@code to}) (an activity's, or one slice's) that gave their
+     * units back here and still owe the hot store its half.
+     */
+    List<String> selectRestoresOwed(@Param("from") String from, @Param("to") String to);
 
     List<AdjustmentFigureRow> selectAdjustments(@Param("activityId") String activityId, @Param("skuId") String skuId);
 }

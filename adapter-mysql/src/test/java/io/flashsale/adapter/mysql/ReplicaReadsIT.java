@@ -29,6 +29,8 @@ import io.flashsale.domain.reservation.Reservation;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.StockLedger;
 import io.flashsale.testsupport.MariaDbReplication;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -133,6 +135,11 @@ class ReplicaReadsIT {
         awaitRoute(true);
 
         assertListedFrom("replica", sale, written);
+        double replicaFigures = reads("figures", "replica");
+        assertThat(recordedStock.recordedSlice(new SaleSlice(sale, 0, SaleSlices.ONE), A, List.of(),
+                PurchaseScope.EVERY)).isEmpty();
+        assertThat(reads("figures", "replica")).as("a slice's figures from the caught-up replica")
+                .isEqualTo(replicaFigures + 1);
         assertThat(meters.get(ReplicaRouting.LAG).gauge().value()).isZero();
         assertThat(meters.get(ReplicaRouting.SERVING).gauge().value()).isOne();
     }
@@ -169,6 +176,9 @@ class ReplicaReadsIT {
         double primaryFigures = reads("figures", "primary");
         assertThat(recordedStock.recordedSku(sale, A, List.of(), PurchaseScope.EVERY)).isEmpty();
         assertThat(reads("figures", "primary")).isEqualTo(primaryFigures + 1);
+        assertThat(recordedStock.recordedSlice(new SaleSlice(sale, 1, new SaleSlices(2)), A, List.of(),
+                PurchaseScope.EVERY)).isEmpty();
+        assertThat(reads("figures", "primary")).as("a slice's figures too").isEqualTo(primaryFigures + 2);
     }
 
     @Test
@@ -235,7 +245,7 @@ class ReplicaReadsIT {
         MeterRegistry ownMeters = new SimpleMeterRegistry();
         try (ReplicaDatabase replica = ReplicaDatabase.of(generous)) {
             ReplicaRouting lenient = ReplicaRouting.between(primary, replica.dataSource(), generous, ownMeters);
-            RecordedStockPort staleFigures = new MysqlRecordedStock(replica.mapper(ReconciliationFiguresDao.class),
+            MysqlRecordedStock staleFigures = new MysqlRecordedStock(replica.mapper(ReconciliationFiguresDao.class),
                     new TransactionTemplate(replica.transactions()));
             RecordedStockPort routed = new RoutedRecordedStock(recordedStock, staleFigures, lenient);
             ReconciliationSales sales = new ReconciliationSales(activities, orders);
