@@ -17,7 +17,10 @@ import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedSliceStockPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
+import io.flashsale.application.slice.port.out.StockTransfersPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
@@ -29,6 +32,7 @@ import io.flashsale.application.reconciliation.service.ReconciliationReportsServ
 import io.flashsale.application.reconciliation.service.ReconciliationScheduleService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.ReconcilingPorts;
+import io.flashsale.application.reconciliation.service.SliceReconcilingPorts;
 import io.flashsale.application.reconciliation.service.RepairApprovalService;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
@@ -40,6 +44,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Clock;
+import java.util.Optional;
 
 /**
  * Redis kept honest with the database of record: reconciliation on a schedule and on demand, rebuilds of sales Redis
@@ -63,17 +68,24 @@ public class ReconciliationConfiguration {
 
     /**
      * A hot store that shows its outbox and the broker positions gets the exact judgement of "lost" (ADR 29); without
-     * them, their null objects.
+     * them, their null objects. A sale in slices is reconciled slice by slice (ADR 110).
      */
     @Bean
     ReconcilingPorts reconcilingPorts(ReservationTransitionsPort moves, HotStoreReconciliationPort hotStore,
                                       RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                                       OrderTransitionsPort transitions, ReconciliationReportsPort reports,
                                       ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
-                                      ObjectProvider<PipelinePositionPort> pipeline) {
+                                      ObjectProvider<PipelinePositionPort> pipeline,
+                                      SliceReconcilingPorts slices) {
         return new ReconcilingPorts(moves, hotStore, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, transitions,
-                reports, metrics);
+                reports, metrics, Optional.of(slices));
+    }
+
+    @Bean
+    SliceReconcilingPorts sliceReconcilingPorts(SliceReconciliationPort hotStore, RecordedSliceStockPort recorded,
+                                                StockTransfersPort transfers) {
+        return new SliceReconcilingPorts(hotStore, recorded, transfers);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.flashsale.application.order.port.out.ReservationOutboxPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
@@ -143,6 +144,11 @@ public class RedisConfiguration {
     @Bean
     HotStoreReconciliationPort hotStoreReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
         return roles.reconciliation();
+    }
+
+    @Bean
+    SliceReconciliationPort sliceReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.sliceReconciliation();
     }
 
     @Bean

@@ -39,7 +39,7 @@ class SlicedSaleApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenASaleInSlices_whenReconciledOrAdjusted_thenRefusedWholeNamingTheOperation() {
+    void givenASaleInSlices_whenReconciled_thenEachSliceIsReported_butAnAdjustmentIsRefusedNamingTheOperation() {
         String id = slicedSale(3, 1, 30);
         assertThat(asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null).status()).isEqualTo(200);
 
@@ -47,9 +47,11 @@ class SlicedSaleApiIT extends ApiTestBase {
         Reply adjusted = asAdmin("POST", "/api/v1/activities/" + id + "/stock-adjustments",
                 "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"more from the supplier\"}");
 
-        assertProblem(reconciled, 409, "SALE_IN_SLICES");
-        assertThat(reconciled.json().path("operation").asString()).isEqualTo("reconciliation");
+        assertThat(reconciled.status()).as(reconciled.body()).isEqualTo(200);
+        assertThat(reconciled.json().path("reports").valueStream().map(report -> report.path("action").asString())
+                .toList()).as("one report a slice (ADR 110)").containsExactly("NONE", "NONE", "NONE");
         assertProblem(adjusted, 409, "SALE_IN_SLICES");
+        assertThat(adjusted.json().path("operation").asString()).isEqualTo("a stock adjustment");
         assertThat(ledger(id, "sku-a")).as("available, reserved, sold").containsExactly(30, 0, 0);
     }
 }

@@ -40,6 +40,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -53,6 +54,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.sql.DataSource;
 
+import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 import static org.awaitility.Awaitility.await;
@@ -337,6 +339,36 @@ abstract class PipelineTestBase {
     double orders(String outcome) {
         return meters.counter(MicrometerOrderPipelineMetrics.ORDERS, MicrometerOrderPipelineMetrics.OUTCOME, outcome)
                 .count();
+    }
+
+    // ---- sales in slices (ADR 109) ----
+
+    /** A sale of {@code units} units of one SKU, {@code limit} per buyer, in {@code slices} slices, warmed up. */
+    String slicedSale(long units, int limit, int slices) {
+        String id = "it-" + UUID.randomUUID().toString().replace("-", "");
+        Instant now = Instant.now();
+        String body = "{\"id\":\"" + id + "\",\"name\":\"Sliced sale\",\"startsAt\":\"" + now.minusSeconds(60)
+                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"perUserLimit\":" + limit + ",\"slices\":" + slices
+                + ",\"items\":[{\"skuId\":\"" + SKU + "\",\"stock\":" + units + "}]}";
+        ServiceClient.Reply created = asAdmin("POST", "/api/v1/activities", body);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        api().warmUp(id);
+        return id;
+    }
+
+    /** The buyer's attempt, sent again after the wait it names while units are on their way (503 TRY_AGAIN). */
+    ServiceClient.Reply reserveUntilDecided(String activityId, String buyer, String requestId)
+            throws InterruptedException {
+        String body = "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}";
+        for (int tries = 1; ; tries++) {
+            ServiceClient.Reply answer = send("POST", "/api/v1/activities/" + activityId + "/reservations", body,
+                    "Authorization", bearerOf(buyer));
+            if (answer.status() != 503 || tries == 50) {
+                return answer;
+            }
+            assertThat(answer.json().path("code").asString()).as(answer.body()).isEqualTo("TRY_AGAIN");
+            Thread.sleep(answer.json().path("retryAfterMillis").asLong());
+        }
     }
 
     // ---- the invariant every crash test ends with ----

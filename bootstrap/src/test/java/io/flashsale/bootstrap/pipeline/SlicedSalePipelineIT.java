@@ -6,11 +6,9 @@ import io.flashsale.domain.stock.SkuStock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,7 +16,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,7 +34,7 @@ class SlicedSalePipelineIT extends PipelineTestBase {
     @Test
     void givenASaleInThreeSlices_whenACrowdBuysItOut_thenEveryUnitIsSoldOnceNobodyPassesTheLimitAndEachIsOneOrder()
             throws Exception {
-        String activityId = slicedSale();
+        String activityId = slicedSale(UNITS, LIMIT, SLICES);
         assertThat(redisLedger(activityId).ledger().available()).as("the slices' shares summed").isEqualTo(UNITS);
         Map<String, String> accepted = new ConcurrentHashMap<>();
         Map<String, Integer> refusals = new ConcurrentHashMap<>();
@@ -71,33 +68,5 @@ class SlicedSalePipelineIT extends PipelineTestBase {
         awaitExactlyOneOrderEach(activityId, UNITS, accepted);
         SkuStock summed = stock.stock(new ActivityId(activityId)).orElseThrow().getFirst();
         assertThat(summed.ledger().sold()).as("sold over the slices").isEqualTo(UNITS);
-    }
-
-    /** A sale of {@value #UNITS} units of one SKU, {@value #LIMIT} per buyer, in {@value #SLICES} slices, warmed up. */
-    private String slicedSale() {
-        String id = "it-" + UUID.randomUUID().toString().replace("-", "");
-        Instant now = Instant.now();
-        String body = "{\"id\":\"" + id + "\",\"name\":\"Sliced sale\",\"startsAt\":\"" + now.minusSeconds(60)
-                + "\",\"endsAt\":\"" + now.plusSeconds(3600) + "\",\"perUserLimit\":" + LIMIT + ",\"slices\":" + SLICES
-                + ",\"items\":[{\"skuId\":\"" + SKU + "\",\"stock\":" + UNITS + "}]}";
-        ServiceClient.Reply created = asAdmin("POST", "/api/v1/activities", body);
-        assertThat(created.status()).as(created.body()).isEqualTo(201);
-        api().warmUp(id);
-        return id;
-    }
-
-    /** The buyer's attempt, sent again after the wait it names while units are on their way (503 TRY_AGAIN). */
-    private ServiceClient.Reply reserveUntilDecided(String activityId, String buyer, String requestId)
-            throws InterruptedException {
-        String body = "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":1}]}";
-        for (int tries = 1; ; tries++) {
-            ServiceClient.Reply answer = send("POST", "/api/v1/activities/" + activityId + "/reservations", body,
-                    "Authorization", bearerOf(buyer));
-            if (answer.status() != 503 || tries == 50) {
-                return answer;
-            }
-            assertThat(answer.json().path("code").asString()).as(answer.body()).isEqualTo("TRY_AGAIN");
-            Thread.sleep(answer.json().path("retryAfterMillis").asLong());
-        }
     }
 }

@@ -74,7 +74,6 @@ public final class ProblemResponses implements OperationCustomizer {
                     ProblemCode.NOT_PAYABLE, ProblemCode.RESERVATION_NOT_FOUND)),
             Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments", EnumSet.of(ProblemCode.SKU_NOT_FOUND,
                     ProblemCode.ACTIVITY_ARCHIVED, ProblemCode.SALE_IN_SLICES)),
-            Map.entry("POST /api/v1/activities/{activityId}/reconciliation", EnumSet.of(ProblemCode.SALE_IN_SLICES)),
             Map.entry("POST /api/v1/activities/{activityId}/stock-adjustments/proposals/{proposalId}/approval",
                     EnumSet.of(ProblemCode.SAME_OPERATOR, ProblemCode.PROPOSAL_EXPIRED, ProblemCode.PROPOSAL_CLOSED,
                             ProblemCode.STOCK_BELOW_SOLD, ProblemCode.STOCK_ABOVE_MAXIMUM,

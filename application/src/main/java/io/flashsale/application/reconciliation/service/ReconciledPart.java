@@ -18,7 +18,7 @@ import java.util.Optional;
  * allotment ({@link OneSlice}, ADR 110). Both sides are read, and the hot side repaired, through it; what names a
  * reservation (a re-drive, a restore status, a settled one) goes to the slice its id names whatever the part.
  */
-interface ReconciledPart {
+sealed interface ReconciledPart permits WholeSale, OneSlice {
 
     /** The hot store's look of the part; empty when it does not hold it. */
     Optional<HotStoreSnapshot> snapshot();
