@@ -22,6 +22,7 @@ import io.flashsale.application.sale.port.out.EvictionPolicyPort;
 import io.flashsale.application.sale.port.out.HotStoreArchivePort;
 import io.flashsale.application.sale.port.out.HotStoreSaleTermsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.slice.port.out.SlicePlacementPort;
 import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -471,6 +472,16 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public SliceStockPort sliceStock() {
         return HotStoreOutages.translating(SliceStockPort.class, new RedisSliceStock(redis, returns::announce));
+    }
+
+    /**
+     * On how many masters a sale's slices sit (ADR 109): on a cluster, by the client's partitions, the topology Lettuce
+     * keeps for every connection of the client and refreshes by itself, so a read sends no command; a single server
+     * is one master.
+     */
+    public SlicePlacementPort slicePlacement() {
+        return HotStoreOutages.translating(SlicePlacementPort.class, client instanceof RedisClusterClient cluster
+                ? RedisSlicePlacement.cluster(cluster::getPartitions) : RedisSlicePlacement.standalone());
     }
 
     /**
