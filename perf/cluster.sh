@@ -11,6 +11,7 @@
 #
 #   perf/cluster.sh                      # build the jar first: ./mvnw -o -B -q package -DskipTests
 #   UNITS=2000 RACE_SECONDS=8 CONNECTIONS=32 WARM_SECONDS=0 perf/cluster.sh
+#   SLICES=3 perf/cluster.sh             # the sale in 3 slices (ADR 109), one on each master
 #
 # Failover (ADR 0097): KILL_MASTER_AT=<s> SIGKILLs the master that holds the sale's slot that many seconds into the race
 # and waits for its replica to take over; the race goes on. Reservations Redis lost with the master are those the
@@ -34,6 +35,7 @@ WARM_SECONDS=${WARM_SECONDS:-10}
 KILL_MASTER_AT=${KILL_MASTER_AT:-}
 ACKNOWLEDGE_REPLICAS=${ACKNOWLEDGE_REPLICAS:-0}
 ACKNOWLEDGE_TIMEOUT=${ACKNOWLEDGE_TIMEOUT:-100ms}
+SLICES=${SLICES:-1}
 INSTANCES=3
 DB_HOST=${DB_HOST:-127.0.0.1}
 DB_PORT=${DB_PORT:-3306}
@@ -190,11 +192,11 @@ done
 # --- The sale and the race ------------------------------------------------------------------------------------------
 admin() { curl -fsS -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' "$@"; }
 B=http://127.0.0.1:${PORTS[0]}
-open_sale() { # open_sale <id> <units>
+open_sale() { # open_sale <id> <units> [slices]
   admin -X POST "$B/api/v1/activities" -o /dev/null -d "{\"id\":\"$1\",\"name\":\"Cluster demo\",
     \"startsAt\":\"$(date -u -d '-1 minute' +%FT%TZ)\",\"endsAt\":\"$(date -u -d '+1 hour' +%FT%TZ)\",
-    \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"items\":[{\"skuId\":\"$SKU\",\"stock\":$2}]}"
-  admin -X POST "$B/api/v1/activities/$1/warm-up" -o /dev/null
+    \"perUserLimit\":1,\"paymentTimeoutSeconds\":900,\"slices\":${3:-1},\"items\":[{\"skuId\":\"$SKU\",\"stock\":$2}]}"
+  admin -X POST "$B/api/v1/activities/$1/warm-up" > "$WORK/warm-up-$1.json"
 }
 race() { # race <sale> <seconds> <output prefix>: a crowd at every instance at once
   local pids=()
@@ -225,9 +227,10 @@ now=$(counts)
 for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
 read -r -a BEFORE <<<"0 $now"
 
-open_sale "$SALE" "$UNITS"
+open_sale "$SALE" "$UNITS" "$SLICES"
 SLOT=$(redis-cli -p "${REDIS_PORTS[0]}" cluster keyslot "fs:{$SALE}:stock")
-log "sale $SALE: $UNITS units of $SKU, hash slot $SLOT; racing $CONNECTIONS connections at each of $INSTANCES instances for ${RACE_SECONDS}s"
+PLACEMENT=$(grep -o '"placement":{[^}]*}' "$WORK/warm-up-$SALE.json" | sed 's/"placement"://' || true)
+log "sale $SALE: $UNITS units of $SKU in $SLICES slice(s) (placement $PLACEMENT), slice 0 in hash slot $SLOT; racing $CONNECTIONS connections at each of $INSTANCES instances for ${RACE_SECONDS}s"
 # The master that serves a slot, host:port, as a live node sees it.
 slot_master() { # slot_master <slot> <port of a live node>
   redis-cli -p "$2" cluster nodes | awk -v slot="$1" '$3 ~ /master/ && $3 !~ /fail/ {
@@ -299,9 +302,10 @@ UNITS_ORDERED=$(sql -e "SELECT COALESCE(SUM(l.quantity), 0) FROM \`$SCHEMA\`.pur
 read -r MYSQL_STOCK MYSQL_SOLD < <(sql -e "SELECT stock, sold FROM \`$SCHEMA\`.activity_item
   WHERE activity_id='$SALE' AND sku_id='$SKU'")
 for LIVE in "${REDIS_PORTS[@]}"; do redis-cli -p "$LIVE" ping >/dev/null 2>&1 && break; done
-REDIS_FIELDS=$(redis-cli -c -p "$LIVE" hgetall "fs:{$SALE}:stock" | paste - -)
-REDIS_AVAILABLE=$(awk -v sku="$SKU" '$1 ~ "^" sku ":avail:" {sum += $2} END {print sum + 0}' <<<"$REDIS_FIELDS")
-redis_figure() { awk -v f="$SKU:$1" '$1 == f {print $2}' <<<"$REDIS_FIELDS"; }
+# The hot store's ledger as the service reads it: every slice's summed (the stock endpoint), with the placement.
+admin "$B/api/v1/activities/$SALE/stock" > "$WORK/stock.json"
+redis_figure() { grep -o "\"$1\":[0-9]*" "$WORK/stock.json" | head -1 | sed 's/.*://'; }
+REDIS_AVAILABLE=$(redis_figure available)
 MASTER=$(redis-cli -p "$LIVE" cluster nodes | awk -v slot="$SLOT" '$3 ~ /master/ && $3 !~ /fail/ {
   for (i = 9; i <= NF; i++) { split($i, r, "-"); if (slot >= r[1] && slot <= (r[2] == "" ? r[1] : r[2])) print $2 } }')
 
@@ -309,7 +313,7 @@ echo "=== cluster demo $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2
 echo "reservations accepted: $ACCEPTED of $UNITS units (per instance above)$([ "$ACCEPTED" = "$UNITS" ] && echo ', sold out')"
 echo "orders in MySQL: $ORDERS placed ($UNITS_ORDERED units), $FAILED failed"
 echo "stock in MySQL: stock $MYSQL_STOCK, sold $MYSQL_SOLD, left $((MYSQL_STOCK - MYSQL_SOLD))"
-echo "stock in Redis (master ${MASTER%@*}): total $(redis_figure total), reserved $(redis_figure reserved), sold $(redis_figure sold), available $REDIS_AVAILABLE"
+echo "stock in Redis ($SLICES slice(s), slice 0 on master ${MASTER%@*}, placement $(grep -o '"placement":{[^}]*}' "$WORK/stock.json" | sed 's/"placement"://')): total $(redis_figure total), reserved $(redis_figure reserved), sold $(redis_figure sold), available $REDIS_AVAILABLE"
 if [ -n "$KILL_MASTER_AT" ]; then
   read -r killed promoted took < "$WORK/failover.txt" || { echo "NO FAILOVER"; exit 1; }
   read -r -a AT_KILL < <(cat "$WORK/before-kill.txt")

@@ -6,6 +6,7 @@ import io.flashsale.application.sale.port.in.ArchiveActivityUseCase;
 import io.flashsale.application.sale.port.in.CreateActivityUseCase;
 import io.flashsale.application.sale.port.in.GetActivityUseCase;
 import io.flashsale.application.sale.port.in.GetStockUseCase;
+import io.flashsale.application.slice.port.in.GetSlicePlacementUseCase;
 import io.flashsale.application.sale.port.in.ListActivitiesUseCase;
 import io.flashsale.application.sale.port.in.WarmUpActivityUseCase;
 import io.flashsale.domain.activity.Activity;
@@ -31,18 +32,20 @@ public class ActivityController {
     private final GetActivityUseCase getActivity;
     private final WarmUpActivityUseCase warmUpActivity;
     private final GetStockUseCase getStock;
+    private final GetSlicePlacementUseCase slicePlacement;
     private final ArchiveActivityUseCase archiveActivity;
     private final ListActivitiesUseCase listActivities;
     private final ContentTags tags;
 
     public ActivityController(CreateActivityUseCase createActivity, GetActivityUseCase getActivity,
                               WarmUpActivityUseCase warmUpActivity, GetStockUseCase getStock,
-                              ArchiveActivityUseCase archiveActivity, ListActivitiesUseCase listActivities,
-                              ContentTags tags) {
+                              GetSlicePlacementUseCase slicePlacement, ArchiveActivityUseCase archiveActivity,
+                              ListActivitiesUseCase listActivities, ContentTags tags) {
         this.createActivity = createActivity;
         this.getActivity = getActivity;
         this.warmUpActivity = warmUpActivity;
         this.getStock = getStock;
+        this.slicePlacement = slicePlacement;
         this.archiveActivity = archiveActivity;
         this.listActivities = listActivities;
         this.tags = tags;
@@ -80,14 +83,14 @@ public class ActivityController {
     @PostMapping("/{activityId}/warm-up")
     public StockResponse warmUp(@PathVariable String activityId) {
         ActivityId id = PathIds.activity(activityId);
-        return StockResponse.of(id, warmUpActivity.warmUp(id));
+        return StockResponse.of(id, warmUpActivity.warmUp(id), slicePlacement.placement(id));
     }
 
     @AdminOnly
     @GetMapping("/{activityId}/stock")
     public StockResponse stock(@PathVariable String activityId) {
         ActivityId id = PathIds.activity(activityId);
-        return StockResponse.of(id, getStock.stock(id));
+        return StockResponse.of(id, getStock.stock(id), slicePlacement.placement(id));
     }
 
     /** Takes an ended sale out of Redis once nothing of it is in flight; safe to repeat. */

@@ -9,8 +9,10 @@ import io.flashsale.application.reservation.service.ShortAtHome;
 import io.flashsale.application.slice.port.in.FinishTransfersUseCase;
 import io.flashsale.application.slice.port.in.RebalanceSlicesUseCase;
 import io.flashsale.application.slice.port.in.TransferStockUseCase;
+import io.flashsale.application.slice.port.out.SlicePlacementPort;
 import io.flashsale.application.slice.port.out.SliceStockPort;
 import io.flashsale.application.slice.port.out.StockTransfersPort;
+import io.flashsale.application.slice.service.SlicePlacementService;
 import io.flashsale.application.slice.service.SliceRebalancer;
 import io.flashsale.application.slice.service.StockTransferService;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -31,6 +33,17 @@ public class SliceConfiguration {
     @Bean
     SliceStockPort sliceStockPort(RedisHotStore redis) {
         return redis.sliceStock();
+    }
+
+    @Bean
+    SlicePlacementPort slicePlacementPort(RedisHotStore redis) {
+        return redis.slicePlacement();
+    }
+
+    /** Where a sale's slices sit on the hot store's masters: in the warm-up's and the stock's answers. */
+    @Bean
+    SlicePlacementService slicePlacementService(MysqlActivityRepository activities, SlicePlacementPort placement) {
+        return new SlicePlacementService(activities, placement);
     }
 
     @Bean

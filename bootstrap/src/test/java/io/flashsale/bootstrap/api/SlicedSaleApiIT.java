@@ -2,13 +2,16 @@ package io.flashsale.bootstrap.api;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.JsonNode;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A sale in slices on the API (ADR 109): created with {@code "slices"} and shown with it, a count out of range refused,
+ * its placement on the hot store's masters in the warm-up's and the stock's answers, each slice reconciled (ADR 110),
  * and the operations not done slice by slice yet refused whole. {@code SlicedSalePipelineIT} sells one out.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -35,6 +38,23 @@ class SlicedSaleApiIT extends ApiTestBase {
             Reply refused = createActivity(body.substring(0, body.length() - 1) + ",\"slices\":" + outOfRange + "}");
             assertProblem(refused, 400, "VALIDATION");
             assertThat(refused.json().path("errors").get(0).path("field").asString()).isEqualTo("slices");
+        }
+    }
+
+    @Test
+    void givenASaleInSlices_whenWarmedUpOrItsStockRead_thenTheAnswerSaysWhereItsSlicesSit() {
+        String id = slicedSale(3, 1, 30);
+
+        Reply warmed = asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null);
+        Reply stock = asAdmin("GET", "/api/v1/activities/" + id + "/stock", null);
+
+        assertThat(warmed.status()).as(warmed.body()).isEqualTo(200);
+        for (Reply reply : List.of(warmed, stock)) {
+            JsonNode placement = reply.json().path("placement");
+            assertThat(placement.path("slices").asInt()).as(reply.body()).isEqualTo(3);
+            assertThat(placement.path("masters").asInt()).as("one server holds every slice").isEqualTo(1);
+            assertThat(placement.path("of").asInt()).isEqualTo(1);
+            assertThat(placement.path("spread").asBoolean()).isTrue();
         }
     }
 
