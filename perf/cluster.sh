@@ -226,6 +226,11 @@ counts() { for i in $(seq 1 $INSTANCES); do printf '%s ' "$(reserved_by "$i")"; 
 now=$(counts)
 for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
 read -r -a BEFORE <<<"0 $now"
+if [ "$WARM_SECONDS" -gt 0 ]; then # and its orders, so that its settlement is not counted in the race's Redis CPU
+  warm_orders() { sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$RUN-warm'"; }
+  was=$(warm_orders)
+  for _ in $(seq 1 60); do sleep 1; is=$(warm_orders); [ "$is" = "$was" ] && break; was=$is; done
+fi
 
 open_sale "$SALE" "$UNITS" "$SLICES"
 SLOT=$(redis-cli -p "${REDIS_PORTS[0]}" cluster keyslot "fs:{$SALE}:stock")
@@ -256,6 +261,18 @@ failover() { # SIGKILLs the sale's master KILL_MASTER_AT s into the race; waits 
   done
   log "no replica took slot $SLOT over within 60 s"
 }
+# Each master's Redis CPU (used_cpu_sys + used_cpu_user, seconds) and commands processed, "port seconds commands" a
+# line, sorted by port: read before the race and once its orders are in, so the difference is what the sale's
+# reservations cost each master over their life (plus what an idle master costs meanwhile: cluster bus, relay looks).
+masters_cpu() {
+  for port in "${REDIS_PORTS[@]}"; do
+    redis-cli -p "$port" info replication 2>/dev/null | grep -q '^role:master' || continue
+    echo "$port $(redis-cli -p "$port" info | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ {s += $2}
+      /^total_commands_processed:/ {c = $2} END {printf "%.3f %d", s, c}')"
+    redis-cli -p "$port" info commandstats | tr -d '\r' > "$WORK/commandstats-$port-$(date +%s%N).txt"
+  done | sort
+}
+masters_cpu > "$WORK/cpu-before.txt"
 if [ -n "$KILL_MASTER_AT" ]; then failover & FAILOVER_PID=$!; fi
 race "$SALE" "$RACE_SECONDS" race
 if [ -n "$KILL_MASTER_AT" ]; then wait "$FAILOVER_PID"; fi
@@ -295,6 +312,7 @@ else
   for _ in $(seq 1 120); do [ "$(orders)" -ge "$ACCEPTED" ] && break; sleep 0.5; done
 fi
 ORDERS=$(orders)
+masters_cpu > "$WORK/cpu-after.txt"
 FAILED=$(sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$SALE' AND status = 'FAILED'")
 UNITS_ORDERED=$(sql -e "SELECT COALESCE(SUM(l.quantity), 0) FROM \`$SCHEMA\`.purchase_order o JOIN
   \`$SCHEMA\`.purchase_order_line l ON l.reservation_id = o.reservation_id
@@ -314,6 +332,11 @@ echo "reservations accepted: $ACCEPTED of $UNITS units (per instance above)$([ "
 echo "orders in MySQL: $ORDERS placed ($UNITS_ORDERED units), $FAILED failed"
 echo "stock in MySQL: stock $MYSQL_STOCK, sold $MYSQL_SOLD, left $((MYSQL_STOCK - MYSQL_SOLD))"
 echo "stock in Redis ($SLICES slice(s), slice 0 on master ${MASTER%@*}, placement $(grep -o '"placement":{[^}]*}' "$WORK/stock.json" | sed 's/"placement"://')): total $(redis_figure total), reserved $(redis_figure reserved), sold $(redis_figure sold), available $REDIS_AVAILABLE"
+# Redis CPU per master over the race and its orders, per accepted reservation: the busiest master bounds the sale.
+CPU_LINE=$(join "$WORK/cpu-before.txt" "$WORK/cpu-after.txt" | awk -v n="$ACCEPTED" '{d = $4 - $2; c = $5 - $3;
+  if (d > max) max = d; printf "%s %.2f s, %d commands (%.0f us, %.1f commands a reservation); ", $1, d, c,
+  (n > 0 ? d * 1e6 / n : 0), (n > 0 ? c / n : 0)} END {printf "busiest %.0f us a reservation", (n > 0 ? max * 1e6 / n : 0)}')
+echo "redis cpu by master (port: race and its orders): $CPU_LINE"
 if [ -n "$KILL_MASTER_AT" ]; then
   read -r killed promoted took < "$WORK/failover.txt" || { echo "NO FAILOVER"; exit 1; }
   read -r -a AT_KILL < <(cat "$WORK/before-kill.txt")
