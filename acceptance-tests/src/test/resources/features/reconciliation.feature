@@ -19,6 +19,20 @@ Feature: The fast store is reconciled with the shop's books
     And the shop's books and the fast store agree
     And 8 tickets are still available
 
+  Scenario: A sale split into slices: the slice that loses its figures is repaired from the shop's books, the others are left alone
+    Given a sale that has started with a limit of 1 per buyer, split into 3 slices, offering:
+      | product | units |
+      | ticket  | 30    |
+    And the sale is ready to sell
+    When 12 buyers each send 1 reservation request at the same moment
+    Then exactly 12 reservations are accepted
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    When the fast store loses its stock figures of tickets in slice 1 of the sale
+    And the operator reconciles the sale
+    Then the reconciliation repairs the tickets of slice 1 alone from the shop's books, and finds nothing wrong in the other 2 slices
+    And the shop's books and the fast store agree
+    And 18 tickets are still available
+
   Scenario: The fast store loses the whole sale mid-sale: buyers wait until it is rebuilt, then only the units left are sold
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |

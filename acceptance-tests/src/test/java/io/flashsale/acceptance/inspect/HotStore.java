@@ -13,6 +13,8 @@ import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisClient;
@@ -107,9 +109,16 @@ public final class HotStore implements AutoCloseable {
 
     /** Units each buyer holds by SKU, keyed "buyer:sku"; a buyer holding nothing has no entry. */
     public Map<String, Long> holdings(String activityId) {
+        return holdings(activityId, SaleSlices.ONE);
+    }
+
+    /** As {@link #holdings(String)}, over every slice of a sale in slices: each buyer's are in the buyer's home slice. */
+    public Map<String, Long> holdings(String activityId, SaleSlices slices) {
         Map<String, Long> holdings = new TreeMap<>();
-        connection.sync().hgetall(RedisKeys.holdings(new ActivityId(activityId)))
-                .forEach((field, units) -> holdings.put(field, Long.parseLong(units)));
+        for (int k = 0; k < slices.count(); k++) {
+            connection.sync().hgetall(RedisKeys.holdings(new SaleSlice(new ActivityId(activityId), k, slices)))
+                    .forEach((field, units) -> holdings.merge(field, Long.parseLong(units), Long::sum));
+        }
         return holdings;
     }
 
@@ -133,7 +142,18 @@ public final class HotStore implements AutoCloseable {
      * @return how many figures were deleted
      */
     public long loseFiguresOf(String activityId, String skuId) {
-        String stock = RedisKeys.stock(new ActivityId(activityId));
+        return loseFiguresOf(new SaleSlice(new ActivityId(activityId), 0, SaleSlices.ONE), skuId);
+    }
+
+    /** The SKU's total in one slice: its share of the stock with what transfers moved (ADR 109). */
+    public long totalOf(SaleSlice slice, String skuId) {
+        return Long.parseLong(connection.sync().hget(RedisKeys.stock(slice),
+                RedisKeys.stockField(new SkuId(skuId), "total")));
+    }
+
+    /** As {@link #loseFiguresOf(String, String)}, in one slice of a sale in slices (ADR 109). */
+    public long loseFiguresOf(SaleSlice slice, String skuId) {
+        String stock = RedisKeys.stock(slice);
         SkuId sku = new SkuId(skuId);
         String segmentPrefix = RedisKeys.stockField(sku, "avail:");
         List<String> figures = new ArrayList<>(List.of(RedisKeys.stockField(sku, "total"),

@@ -7,6 +7,7 @@ import io.flashsale.acceptance.inspect.ShopDatabase;
 import io.flashsale.acceptance.inspect.ShopDatabase.ItemRecord;
 import io.flashsale.acceptance.inspect.ShopDatabase.OrderRecord;
 import io.flashsale.acceptance.inspect.ShopDatabase.StockMovements;
+import io.flashsale.domain.slice.SaleSlices;
 
 import java.time.Duration;
 import java.util.List;
@@ -87,7 +88,8 @@ public class BooksSteps {
             assertThat(books.movements(saleId, product.skuId()).netSold()).as("movements of %s", product.skuId())
                     .isEqualTo(item.sold());
         }
-        assertThat(hotStore.holdings(saleId)).as("what each buyer holds in the fast store, against the books")
+        assertThat(hotStore.holdings(saleId, new SaleSlices(world.sale().slices().orElse(1))))
+                .as("what each buyer holds in the fast store (every slice of it), against the books")
                 .isEqualTo(books.purchases(saleId));
     }
 

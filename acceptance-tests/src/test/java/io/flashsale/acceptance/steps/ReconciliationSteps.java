@@ -9,13 +9,18 @@ import io.flashsale.acceptance.inspect.HotStore;
 import io.flashsale.adapter.redis.ReservationRecord;
 import io.flashsale.adapter.scheduling.PeriodicLoop;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reconciliation.LedgerRepair;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
 import org.springframework.context.ApplicationContext;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -40,6 +45,7 @@ public class ReconciliationSteps {
     private Map<String, Long> holdingsAtTheLook;
     private Map<String, Long> holdingsBeforeTheRepair;
     private LedgerRepairResult repairResult;
+    private long sliceTotalBeforeTheLoss;
 
     public ReconciliationSteps(SaleWorld world, HotStore hotStore, ApplicationContext context) {
         this.world = world;
@@ -57,6 +63,15 @@ public class ReconciliationSteps {
     @When("the fast store loses its stock figures of {product}")
     public void losesFiguresOf(String skuId) {
         assertThat(hotStore.loseFiguresOf(world.sale().id(), skuId)).as("figures of %s deleted", skuId)
+                .isGreaterThanOrEqualTo(4);
+    }
+
+    @When("the fast store loses its stock figures of {product} in slice {int} of the sale")
+    public void losesFiguresOfASlice(String skuId, int slice) {
+        SaleSlice lost = new SaleSlice(new ActivityId(world.sale().id()), slice,
+                new SaleSlices(world.sale().slices().orElseThrow()));
+        sliceTotalBeforeTheLoss = hotStore.totalOf(lost, skuId);
+        assertThat(hotStore.loseFiguresOf(lost, skuId)).as("figures of %s in slice %s deleted", skuId, slice)
                 .isGreaterThanOrEqualTo(4);
     }
 
@@ -183,6 +198,37 @@ public class ReconciliationSteps {
                 .isZero();
         assertThat(SkuReport.figure(report.expected(), "total")).as("what the books say: %s", report)
                 .isEqualTo(world.sale().unitsOf(skuId));
+    }
+
+    /**
+     * A sale in slices is reconciled slice by slice (ADR 110): one report of the product a slice, in slice order, each
+     * reason naming its slice; the damaged slice's is repaired to its share of the books, the others' are clean.
+     */
+    @Then("the reconciliation repairs the {product} of slice {int} alone from the shop's books, and finds nothing wrong in the other {int} slices")
+    public void oneSliceRepaired(String skuId, int damaged, int others) {
+        List<SkuReport> reports = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
+        for (JsonNode sku : lastReport.path("reports")) {
+            if (skuId.equals(sku.path("skuId").asString(""))) {
+                reports.add(SkuReport.from(sku));
+                reasons.add(sku.path("detail").asString(""));
+            }
+        }
+        assertThat(reports).as("one report of %s a slice: %s", skuId, lastReport).hasSize(others + 1);
+        for (int k = 0; k < reports.size(); k++) {
+            SkuReport report = reports.get(k);
+            assertThat(reasons.get(k)).as("the report names its slice").contains("slice " + k + " of " + reports.size());
+            if (k == damaged) {
+                assertThat(report.classification()).as("found: %s", report).isEqualTo("REDIS_BEHIND");
+                assertThat(report.action()).as("done: %s", report).isEqualTo("REPAIRED");
+                assertThat(SkuReport.figure(report.actual(), "total")).as("what the damaged slice showed").isZero();
+                assertThat(SkuReport.figure(report.expected(), "total"))
+                        .as("the slice's allotment by the books, what it held before the loss")
+                        .isEqualTo(sliceTotalBeforeTheLoss);
+            } else {
+                assertThat(report.isClean()).as("slice %s: nothing found, nothing done: %s", k, report).isTrue();
+            }
+        }
     }
 
     @Then("the reconciliation finds nothing wrong with {product}")

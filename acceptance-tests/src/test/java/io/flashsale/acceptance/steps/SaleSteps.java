@@ -55,6 +55,11 @@ public class SaleSteps {
         world.open(startedSale(limit, products(offer)));
     }
 
+    @Given("a sale that has started with a limit of {int} per buyer, split into {int} slices, offering:")
+    public void aStartedSaleInSlices(int limit, int slices, DataTable offer) {
+        world.open(startedSale(limit, products(offer)).inSlices(slices));
+    }
+
     @Given("a sale that has started with a limit of {int} per buyer and {int} second(s) to pay, offering:")
     public void aStartedSaleWithPaymentTimeLimit(int limit, int seconds, DataTable offer) {
         world.open(startedSale(limit, products(offer)).withPaymentTimeout(seconds));
