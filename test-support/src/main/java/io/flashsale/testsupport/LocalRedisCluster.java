@@ -59,8 +59,10 @@ final class LocalRedisCluster {
                 connections.add(client.connect(RedisURI.create("127.0.0.1", node.port())));
             }
             for (int i = 0; i < MASTERS; i++) {
-                int from = SLOTS * i / MASTERS;
-                int to = SLOTS * (i + 1) / MASTERS;
+                // Rounded, as redis-cli --cluster create cuts them (0-5460, 5461-10922, 10923-16383) and as SliceTags
+                // expects: slot 10922 belongs to the second master.
+                int from = (int) Math.round((double) SLOTS * i / MASTERS);
+                int to = (int) Math.round((double) SLOTS * (i + 1) / MASTERS);
                 connections.get(i).sync().clusterAddSlots(IntStream.range(from, to).toArray());
             }
             RedisCommands<String, String> first = connections.getFirst().sync();

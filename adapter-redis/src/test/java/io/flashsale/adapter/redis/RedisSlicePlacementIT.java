@@ -127,9 +127,8 @@ class RedisSlicePlacementIT {
         List<ClusterNode> nodes = ClusterNode.parse(cluster.sync().clusterNodes());
         List<ClusterNode> masters = nodes.stream().filter(ClusterNode::servesSlots).toList();
         assertThat(masters).hasSize(3);
-        // Random sales, and one whose slice 2 of 3 hashes to slot 10922: the last of the second range of SliceTags'
-        // cut (the third starts at round(2 * 16384 / 3) = 10923, as with redis-cli), but this cluster's third master
-        // starts at 10922 (floor), so here its slices 0 and 2 share that master: (3, 2, 3).
+        // Random sales, and one whose slice 2 of 3 hashes to slot 10922: the last of the second range, where SliceTags'
+        // cut and redis-cli's (and this cluster's) agree that the third master starts at 10923.
         List<ActivityId> sales = new ArrayList<>(IntStream.range(0, 5).mapToObj(i -> newSale()).toList());
         sales.add(new ActivityId("placement-2782"));
 
