@@ -390,15 +390,21 @@ final class ScheduleRunner {
         boolean reconciledSinceDrained = false;
         Map<String, HotLedger> previous = null;
         Books.Snapshot previousBooks = null;
+        String waitingFor = "";
         while (System.nanoTime() < deadline) {
             Map<String, HotLedger> hot = hotLedgers(client, saleId);
             Books.Snapshot snapshot = books.read(saleId);
-            boolean drained = System.nanoTime() > settled
-                    && hot.values().stream().allMatch(ledger -> ledger.reserved() == 0)
-                    && (sale.paymentTimeoutSeconds() > 10
-                    || snapshot.orders().stream().noneMatch(order -> "ORDERED".equals(order.status())))
-                    && books.restoresOwed(saleId) == 0
-                    && pipelineEmpty(client);
+            boolean reserved = hot.values().stream().anyMatch(ledger -> ledger.reserved() != 0);
+            boolean unpaid = sale.paymentTimeoutSeconds() <= 10
+                    && snapshot.orders().stream().anyMatch(order -> "ORDERED".equals(order.status()));
+            long restoresOwed = books.restoresOwed(saleId);
+            String pipeline = pipelineWaiting(client);
+            boolean drained = System.nanoTime() > settled && !reserved && !unpaid && restoresOwed == 0
+                    && pipeline.isEmpty();
+            // What held the last look back, said when the patience runs out: a round that waits it out names it.
+            waitingFor = (reserved ? " units reserved in Redis " + hot + ";" : "")
+                    + (unpaid ? " unpaid orders left to expire;" : "")
+                    + (restoresOwed > 0 ? " " + restoresOwed + " restores owed;" : "") + pipeline;
             if (drained && !reconciledSinceDrained) {
                 admin(client, "POST", "/api/v1/activities/" + saleId + "/reconciliation", null, 200);
                 reconciledSinceDrained = true;
@@ -417,22 +423,27 @@ final class ScheduleRunner {
             sleep(Duration.ofMillis(drained ? 500 : 250));
         }
         // Not quiet in time: the checker judges what is there (an undrained pipeline shows as disagreeing ledgers).
+        System.out.println("[chaos] sale " + saleId + " not quiet within " + QUIESCENCE_PATIENCE.toSeconds()
+                + " s; the last look waited for:" + (waitingFor.isEmpty() ? " two equal looks" : waitingFor));
         return hotLedgers(client, saleId);
     }
 
     /**
-     * Nothing waits in an outbox (every instance reads the same Redis, so one answers for all) and the order
-     * consumers' group has committed past every record of the topic. Redis holding nothing RESERVED is not the same:
-     * a Redis that lost a reservation's record still has its event in Kafka (defect 16).
+     * What the pipeline still holds, empty when nothing: nothing waits in an outbox (every instance reads the same
+     * Redis, so one answers for all) and the order consumers' group has committed past every record of the topic.
+     * Redis holding nothing RESERVED is not the same: a Redis that lost a reservation's record still has its event in
+     * Kafka (defect 16).
      */
-    private boolean pipelineEmpty(Client client) {
+    private String pipelineWaiting(Client client) {
         Client.Answer depth = operator(client, "/actuator/metrics/flashsale.outbox.depth", 200);
-        boolean outboxesEmpty = false;
+        double waiting = -1;
         for (JsonNode measurement : depth.json().path("measurements")) {
-            outboxesEmpty = "VALUE".equals(measurement.path("statistic").asString())
-                    && measurement.path("value").asDouble(-1) == 0;
+            if ("VALUE".equals(measurement.path("statistic").asString())) {
+                waiting = measurement.path("value").asDouble(-1);
+            }
         }
-        return outboxesEmpty && system.consumerLag().behind().orElse(-1) == 0;
+        long behind = system.consumerLag().behind().orElse(-1);
+        return (waiting == 0 ? "" : " outbox depth " + waiting + ";") + (behind == 0 ? "" : " consumer lag " + behind + ";");
     }
 
     private static String summary(Books.Snapshot snapshot) {
