@@ -309,6 +309,60 @@ class SlicedReconciliationTest {
     }
 
     @Test
+    void anApprovalRepairsTheSkuInEverySliceInTheOperatorsName_andClosesTheReviewOnceNoneIsDeferred() {
+        openSale();
+        ReconciliationReport open = new ReconciliationReport(SALE, SKU, NOW.minusSeconds(60),
+                ReconciliationClassification.REDIS_AHEAD, ReconciliationAction.NEEDS_REVIEW,
+                new LedgerFigures(3, 0, 0, 3), new LedgerFigures(3, 0, 3, 0), new LedgerFigures(3, 0, 3, 0),
+                List.of(), List.of(), List.of(), List.of(), "slice 1 of 3: REDIS_AHEAD/NEEDS_REVIEW");
+        when(reports.awaitingReview(SALE)).thenReturn(List.of(open));
+        hotSlice(S0, 4, 0, Map.of());
+        // Slice 1 still counts all its 3 units sold to bob, above the limit of 2: the operator's approval repairs it.
+        when(sliceStore.snapshot(S1)).thenReturn(hot(new LedgerFigures(3, 0, 3, 0), Map.of(BOB, 3L), List.of(),
+                "v1"));
+        hotSlice(S2, 3, 0, Map.of());
+        recordedSlice(S0, 0, Map.of());
+        recordedSlice(S1, 0, Map.of());
+        recordedSlice(S2, 0, Map.of());
+        when(sliceStore.repair(eq(S1), any())).thenReturn(LedgerRepairResult.REPAIRED);
+        RepairApprovalService approvals = new RepairApprovalService(activities, reconciling(), CLOCK, settings());
+
+        ReconciliationReport answer = approvals.approveRepair(SALE, SKU, "alice");
+
+        assertThat(answer.action()).isEqualTo(ReconciliationAction.REPAIRED);
+        assertThat(answer.detail()).contains("slice 1 of 3").contains("repair approved by alice");
+        assertThat(repairOf(S1).figures()).isEqualTo(new LedgerFigures(3, 0, 0, 3));
+        verify(sliceStore, never()).repair(eq(S0), any());
+        verify(sliceStore, never()).repair(eq(S2), any());
+        verify(reports).closeReviews(SALE, SKU, "alice", NOW);
+    }
+
+    @Test
+    void anApprovalWithASliceDeferredLeavesTheReviewOpen() {
+        openSale();
+        ReconciliationReport open = new ReconciliationReport(SALE, SKU, NOW.minusSeconds(60),
+                ReconciliationClassification.REDIS_AHEAD, ReconciliationAction.NEEDS_REVIEW,
+                new LedgerFigures(3, 0, 0, 3), new LedgerFigures(3, 0, 3, 0), new LedgerFigures(3, 0, 3, 0),
+                List.of(), List.of(), List.of(), List.of(), "slice 1 of 3: REDIS_AHEAD/NEEDS_REVIEW");
+        when(reports.awaitingReview(SALE)).thenReturn(List.of(open));
+        // A transfer from 0 to 2 the hot store took but the database still shows REQUESTED: neither is judged.
+        when(transfers.findByActivity(SALE)).thenReturn(List.of(transfer(1, 0, 2, 3)));
+        hotSlice(S0, 1, 0, Map.of());
+        hotSlice(S1, 3, 0, Map.of());
+        hotSlice(S2, 6, 0, Map.of());
+        recordedSlice(S0, 0, Map.of());
+        recordedSlice(S1, 0, Map.of());
+        recordedSlice(S2, 0, Map.of());
+        RepairApprovalService approvals = new RepairApprovalService(activities, reconciling(), CLOCK, settings());
+
+        ReconciliationReport answer = approvals.approveRepair(SALE, SKU, "alice");
+
+        assertThat(answer.action()).isEqualTo(ReconciliationAction.DEFERRED);
+        verify(sliceStore, never()).repair(any(), any());
+        verify(reports, never()).closeReviews(any(), any(), any(), any());
+    }
+
+    @Test
     void theScheduleReconcilesEverySliceOfASaleInSlices_andRebuildsNone() {
         ReconciliationScheduleService schedule = new ReconciliationScheduleService(activities, reconciling(),
                 rebuilding(hotStoreRebuild, settlement, recordedStock, recordedOrders, metrics), CLOCK, settings());
