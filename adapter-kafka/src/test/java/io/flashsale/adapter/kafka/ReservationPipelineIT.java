@@ -199,7 +199,11 @@ class ReservationPipelineIT {
         await().atMost(WITHIN).until(() -> orders.placementsOf(reservation.id()) == 1);
         assertThat(orders.deliveriesOf(reservation.id())).isEqualTo(3);
         List<RecordingRetryListener.FailedDelivery> failures = retries.failuresOf(reservation.id().value());
-        assertThat(failures).extracting(RecordingRetryListener.FailedDelivery::attempt).containsExactly(1, 2);
+        // [1, 2] on one consumer thread. A rebalance between the two failures (a consumer thread late with its
+        // heartbeat on a loaded machine, after the group had settled) hands the partition to a thread whose failure
+        // tracker starts again: [1, 1]. The record is still retried in place, never skipped or dead-lettered.
+        List<Integer> attempts = failures.stream().map(RecordingRetryListener.FailedDelivery::attempt).toList();
+        assertThat(attempts).as("the failed deliveries' attempt numbers").isIn(List.of(1, 2), List.of(1, 1));
         var failed = failures.getFirst();
         await().atMost(WITHIN).until(() -> committedOffset(failed.partition()) > failed.offset());
         assertThat(retries.deadLetteredCount(reservation.id().value())).isZero();
