@@ -71,6 +71,13 @@ interface OrderDao {
     List<String> selectOrderIdsAfter(@Param("activityId") String activityId, @Param("after") String after,
                                      @Param("before") String before, @Param("max") int max);
 
+    /**
+     * Ids of the orders in [from, to) after {@code after} (from {@code from} when null), ascending, at most max: one
+     * range of the primary key.
+     */
+    List<String> selectOrderIdsInRange(@Param("from") String from, @Param("to") String to,
+                                       @Param("after") String after, @Param("max") int max);
+
     /** Ids of the activity's orders closed from ORDERED (CANCELLED, EXPIRED) whose last change is at or after since. */
     List<String> selectClosedOrderIdsSince(@Param("activityId") String activityId, @Param("since") Instant since);
 

@@ -27,6 +27,11 @@ record ReservationRange(String from, String to) {
         return startingWith(madeInTheSlice.substring(0, madeInTheSlice.length() - token.length()));
     }
 
+    /** Whether the id lies in the range: it starts with the prefix, which is {@code from}. */
+    boolean holds(ReservationId id) {
+        return id.value().startsWith(from);
+    }
+
     private static ReservationRange startingWith(String prefix) {
         return new ReservationRange(prefix, prefix.substring(0, prefix.length() - 1) + '/');
     }

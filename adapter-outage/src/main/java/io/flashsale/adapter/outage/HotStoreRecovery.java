@@ -184,7 +184,7 @@ public final class HotStoreRecovery implements Runnable {
         } catch (ActivityNotFoundException | ActivityArchivedException gone) {
             failover.forget(activityId);
         } catch (SaleInSlicesException notRebuiltWhole) {
-            // Its slices are rebuilt slice by slice, which is not built yet (ADR 109): never loaded as one ledger.
+            // The stores have no slices to rebuild it by (ADR 111): never loaded as one ledger.
             LOG.warn("sale {} is in slices and is not rebuilt after the outage: {}", activityId,
                     notRebuiltWhole.getMessage());
             failover.forget(activityId);

@@ -2,7 +2,6 @@ package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.port.in.RebuildLedgerUseCase;
-import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityArchivesPort;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
@@ -13,7 +12,8 @@ import java.time.Clock;
 
 /**
  * Loads a sale the hot store lost from the database of record again before it sells another unit, once what was in
- * flight has landed there (ADR 30); a sale that has ended is left alone.
+ * flight has landed there (ADR 30); a sale that has ended is left alone. Of a sale in slices, each slice the hot store
+ * lost is rebuilt alone (ADR 111).
  */
 public final class LedgerRebuildService implements RebuildLedgerUseCase {
 
@@ -32,10 +32,6 @@ public final class LedgerRebuildService implements RebuildLedgerUseCase {
     @Override
     public RebuildOutcome rebuild(ActivityId activityId) {
         Activity activity = sales.get(activityId);
-        if (activity.slices().sliced()) {
-            // One lost slice is rebuilt from the database's truth for that slice: not built yet (ADR 109).
-            throw new SaleInSlicesException(activityId, activity.slices().count(), "a rebuild");
-        }
         if (activity.phaseAt(clock.instant()) == SalePhase.ENDED) {
             return RebuildOutcome.ENDED;
         }

@@ -9,6 +9,7 @@ import io.flashsale.domain.activity.ActivityId;
 import java.lang.System.Logger.Level;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 
 /**
  * Decides when a sale the hot store lost may be rebuilt from the database of record (ADR 30): only once everything
@@ -38,10 +39,18 @@ final class PipelineGate {
 
     /** True when the activity's rebuild may run now. */
     boolean landed(ActivityId activityId) {
+        return landed(activityId, () -> relayed.outboxDrained(activityId));
+    }
+
+    /**
+     * As {@link #landed(ActivityId)}, with the outbox that must have drained told by the caller: a rebuild of some
+     * slices of a sale waits for theirs alone (ADR 111), the others go on selling.
+     */
+    boolean landed(ActivityId activityId, BooleanSupplier outboxDrained) {
         if (relayed == RelayedEventsPort.NONE || marks == RecoveryMarkPort.NONE) {
             return true;
         }
-        if (!relayed.outboxDrained(activityId)) {
+        if (!outboxDrained.getAsBoolean()) {
             LOG.log(Level.WARNING, "Activity {0} lost by the hot store waits for its surviving outbox entries to be"
                     + " relayed before it is rebuilt; it answers NOT_READY meanwhile", activityId.value());
             return false;

@@ -133,7 +133,7 @@ public final class RebuildRetryService implements RetryRebuildsUseCase {
                 case IN_PROGRESS, AWAITING_PIPELINE -> false;
             };
         } catch (ActivityNotFoundException | ActivityArchivedException | SaleInSlicesException notRebuilt) {
-            // Gone, or a sale in slices, whose slices are not rebuilt whole (ADR 109): retrying changes nothing.
+            // Gone, or a sale in slices where the stores have no slices to rebuild: retrying changes nothing.
             return true;
         } catch (RuntimeException notNow) {
             return false;

@@ -27,8 +27,8 @@ import java.util.Optional;
  * Reconciles a whole sale or one SKU on demand: an open sale the hot store lost is loaded from the database of record
  * again first, then each SKU is reconciled. The rules are the domain's
  * ({@link io.flashsale.domain.reconciliation.StockReconciliation}). A sale in slices is reconciled slice by slice, each
- * against its allotment (ADR 110); a slice the hot store lost is not rebuilt (ADR 110 says why), and one SKU's answer
- * is the first of its slices' reports that is not clean, every one of them kept.
+ * against its allotment (ADR 110); the slices the hot store lost are rebuilt first, each alone (ADR 111), and one SKU's
+ * answer is the first of its slices' reports that is not clean, every one of them kept.
  */
 public final class ReconcileService implements ReconcileActivityUseCase, ReconcileSkuUseCase {
 
@@ -55,10 +55,7 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
     public ActivityReconciliation reconcile(ActivityId activityId) {
         Activity activity = sales.get(activityId);
         if (activity.slices().sliced()) {
-            SlicesReconciled reconciled = reconciler.everySlice(activity, activity.items(),
-                    reconciling.slicesFor(activity, "reconciliation"));
-            return new ActivityReconciliation(activityId, reconciled.notLoaded().isEmpty() ? HotStoreState.LOADED
-                    : HotStoreState.NOT_LOADED, reconciled.reports());
+            return reconcileSlices(activity);
         }
         Optional<HotStoreSnapshot> snapshot = hotStore.snapshot(activityId);
         HotStoreState state = HotStoreState.LOADED;
@@ -75,6 +72,27 @@ public final class ReconcileService implements ReconcileActivityUseCase, Reconci
             state = rebuiltNow ? HotStoreState.REBUILT : HotStoreState.LOADED;
         }
         return new ActivityReconciliation(activityId, state, reconciler.everySku(activity, snapshot));
+    }
+
+    /**
+     * Each slice against its allotment; while the sale is open, the slices the hot store lost are rebuilt first (ADR
+     * 111), and the pass is made again once they are, so the rebuilt slices are reconciled too.
+     */
+    private ActivityReconciliation reconcileSlices(Activity activity) {
+        SliceReconcilingPorts slices = reconciling.slicesFor(activity, "reconciliation");
+        SlicesReconciled reconciled = reconciler.everySlice(activity, activity.items(), slices);
+        if (reconciled.notLoaded().isEmpty()) {
+            return new ActivityReconciliation(activity.id(), HotStoreState.LOADED, reconciled.reports());
+        }
+        RebuildOutcome outcome = activity.phaseAt(clock.instant()) == SalePhase.OPEN && rebuild.rebuildsSlices()
+                ? rebuild.run(activity) : RebuildOutcome.ENDED;
+        if (outcome != RebuildOutcome.REBUILT) {
+            return new ActivityReconciliation(activity.id(), outcome == RebuildOutcome.AWAITING_PIPELINE
+                    ? HotStoreState.AWAITING_PIPELINE : HotStoreState.NOT_LOADED, reconciled.reports());
+        }
+        SlicesReconciled again = reconciler.everySlice(activity, activity.items(), slices);
+        return new ActivityReconciliation(activity.id(), again.notLoaded().isEmpty() ? HotStoreState.REBUILT
+                : HotStoreState.NOT_LOADED, again.reports());
     }
 
     @Override

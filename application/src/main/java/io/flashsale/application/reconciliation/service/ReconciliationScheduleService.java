@@ -72,7 +72,7 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
         for (Activity activity : due.values()) {
             try {
                 if (activity.slices().sliced()) {
-                    passOverSlices(activity, reconciled, findings);
+                    passOverSlices(activity, now, reconciled, rebuilt, findings);
                 } else {
                     passOver(activity, now, reconciled, rebuilt, findings);
                 }
@@ -91,10 +91,12 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
     }
 
     /**
-     * Reconciles each slice the hot store holds against its allotment (ADR 110); a lost slice is left alone, never
-     * rebuilt whole. A store without slices leaves the sale alone.
+     * Reconciles each slice the hot store holds against its allotment (ADR 110); while the sale is open, the slices it
+     * lost are rebuilt, each alone, and reconciled in the next pass (ADR 111). A store without slices leaves the sale
+     * alone.
      */
-    private void passOverSlices(Activity activity, List<ActivityId> reconciled, List<ReconciliationReport> findings) {
+    private void passOverSlices(Activity activity, Instant now, List<ActivityId> reconciled,
+                                List<ActivityId> rebuilt, List<ReconciliationReport> findings) {
         if (slices.isEmpty()) {
             return;
         }
@@ -103,6 +105,10 @@ public final class ReconciliationScheduleService implements ScheduleReconciliati
             reconciled.add(activity.id());
         }
         pass.reports().stream().filter(report -> !report.isClean()).forEach(findings::add);
+        if (!pass.notLoaded().isEmpty() && activity.phaseAt(now) == SalePhase.OPEN && rebuild.rebuildsSlices()
+                && rebuild.run(activity) == RebuildOutcome.REBUILT) {
+            rebuilt.add(activity.id());
+        }
     }
 
     /** Reconciles an activity the hot store holds; an open sale it lost is rebuilt first, anything else left alone. */

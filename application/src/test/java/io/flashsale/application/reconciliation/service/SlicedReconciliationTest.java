@@ -9,11 +9,15 @@ import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.LedgerRepairResult;
 import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
+import io.flashsale.application.reconciliation.port.out.RebuildStart;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedSliceOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedSliceStockPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.slice.port.out.StockTransfersPort;
@@ -97,6 +101,10 @@ class SlicedReconciliationTest {
     private OrderTransitionsPort transitions;
     @Mock
     private ReconciliationReportsPort reports;
+    @Mock
+    private SliceRebuildPort sliceRebuild;
+    @Mock
+    private RecordedSliceOrdersPort sliceOrders;
 
     private final RecordingReconciliationMetrics metrics = new RecordingReconciliationMetrics();
 
@@ -383,5 +391,63 @@ class SlicedReconciliationTest {
                 assertThat(finding.detail()).contains("slice 1 of 3"));
         verifyNoInteractions(hotStoreRebuild);
         verify(hotStore, never()).snapshot(any());
+    }
+
+    /** Rebuilds that reach the slices (ADR 111), waiting for nothing in the pipeline. */
+    private RebuildPorts rebuildingSlices() {
+        return new RebuildPorts(hotStoreRebuild, settlement, RelayedEventsPort.NONE, RecoveryMarkPort.NONE,
+                PipelinePositionPort.NONE, recordedStock, recordedOrders, metrics,
+                Optional.of(new SliceRebuildPorts(sliceRebuild, sliceOrders, recordedSlices, transfers)));
+    }
+
+    /** Slice 2 is lost and rebuilt empty by this caller: its share of 3. */
+    private void sliceTwoRebuildable() {
+        when(sliceRebuild.loaded(S0)).thenReturn(true);
+        when(sliceRebuild.loaded(S1)).thenReturn(true);
+        when(sliceRebuild.loaded(S2)).thenReturn(false);
+        when(sliceRebuild.beginRebuild(S2, NOW)).thenReturn(new RebuildStart.Started("r1", Optional.empty(), NOW));
+        when(sliceOrders.ordersAfter(S2, Optional.empty(), LedgerRebuild.PAGE)).thenReturn(List.of());
+        when(sliceRebuild.finishRebuild(eq(SLICED), eq(S2), eq("r1"), any(), any())).thenReturn(true);
+        recordedSlice(S2, 0, Map.of());
+    }
+
+    @Test
+    void givenASliceLostWhileTheSaleIsOpen_thenItIsRebuilt_andEverySliceReconciledAgain() {
+        openSale();
+        hotSlice(S0, 4, 0, Map.of());
+        hotSlice(S1, 3, 0, Map.of());
+        when(sliceStore.snapshot(S2)).thenReturn(Optional.empty(),
+                hot(new LedgerFigures(3, 0, 0, 3), Map.of(), List.of(), "v2"));
+        recordedSlice(S0, 0, Map.of());
+        recordedSlice(S1, 0, Map.of());
+        sliceTwoRebuildable();
+
+        ActivityReconciliation reconciliation = new ReconcileService(activities, reconciling(), rebuildingSlices(),
+                CLOCK, settings()).reconcile(SALE);
+
+        assertThat(reconciliation.hotStore()).isEqualTo(HotStoreState.REBUILT);
+        assertThat(reconciliation.reports()).hasSize(3).allMatch(ReconciliationReport::isClean);
+        verify(sliceRebuild, never()).beginRebuild(eq(S0), any());
+        verifyNoInteractions(hotStoreRebuild);
+    }
+
+    @Test
+    void theScheduleRebuildsTheSlicesAnOpenSaleLost() {
+        ReconciliationScheduleService schedule = new ReconciliationScheduleService(activities, reconciling(),
+                rebuildingSlices(), CLOCK, settings());
+        when(activities.findUnarchivedOverlapping(NOW, NOW.plusSeconds(60))).thenReturn(List.of(SLICED));
+        when(activities.findEndedUnarchived(NOW)).thenReturn(List.of());
+        hotSlice(S0, 4, 0, Map.of());
+        hotSlice(S1, 3, 0, Map.of());
+        when(sliceStore.snapshot(S2)).thenReturn(Optional.empty());
+        recordedSlice(S0, 0, Map.of());
+        recordedSlice(S1, 0, Map.of());
+        sliceTwoRebuildable();
+
+        ReconciliationPass pass = schedule.reconcileLive();
+
+        assertThat(pass.reconciled()).containsExactly(SALE);
+        assertThat(pass.rebuilt()).containsExactly(SALE);
+        verify(sliceRebuild).finishRebuild(eq(SLICED), eq(S2), eq("r1"), any(), any());
     }
 }
