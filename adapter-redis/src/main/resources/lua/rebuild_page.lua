@@ -10,7 +10,8 @@
 --
 -- KEYS: 1 meta, 2 stock, 3 holdings, 4 reservations, 5 requests (the request index's base key: the entries go to the
 --       buckets meta's requestBuckets names, ADR 0100), 6 the filter of accepted request keys, 7 the drop marker
--- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor, 4 activityId,
+-- ARGV: 1 rebuildId, 2 the cursor this page follows ('' for the first), 3 this page's cursor, 4 the prefix of the
+--       slice's reservation ids, up to their last dot: the activity id, or '<a>.<k>of<n>' (ADR 109, fs_request_value),
 --       then per order 6 values: reservationId, buyer, requestId, status, reservedAt (ISO-8601), lines "sku:q,sku:q"
 -- Reply: 1 when written, 0 when the rebuild was taken over or its drop is unfinished (nothing written); error
 --        FS_REFUSED on malformed lines.

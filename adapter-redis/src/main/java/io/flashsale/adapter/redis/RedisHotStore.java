@@ -11,6 +11,7 @@ import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
@@ -440,15 +441,16 @@ public final class RedisHotStore implements AutoCloseable {
     public ReconciliationRoles reconciliationRoles(double readPace) {
         ReadPace pace = new ReadPace(readPace);
         RedisHotStoreReconciliation reconciliation = new RedisHotStoreReconciliation(redis, returns::announce, pace);
+        RedisHotStoreRebuild rebuild = new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce);
         return new ReconciliationRoles(
                 HotStoreOutages.translating(HotStoreReconciliationPort.class, reconciliation),
-                HotStoreOutages.translating(HotStoreRebuildPort.class,
-                        new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce)),
+                HotStoreOutages.translating(HotStoreRebuildPort.class, rebuild),
                 HotStoreOutages.translating(HotStoreAdjustmentPort.class,
                         new RedisStockAdjustments(redis, returns::announce)),
                 HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace, sliceCounts)),
                 HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)),
-                HotStoreOutages.translating(SliceReconciliationPort.class, reconciliation));
+                HotStoreOutages.translating(SliceReconciliationPort.class, reconciliation),
+                HotStoreOutages.translating(SliceRebuildPort.class, rebuild));
     }
 
     /**
@@ -460,10 +462,13 @@ public final class RedisHotStore implements AutoCloseable {
      * @param sliceReconciliation the look and the repair of one slice of a sale in slices, over its keys alone (ADR
      *                       110): the same adapter as {@code reconciliation}, whose activity forms are slice 0 of a
      *                       sale of one slice
+     * @param sliceRebuild   loading one lost slice of a sale in slices again, over its keys alone (ADR 111): the same
+     *                       adapter as {@code rebuild}
      */
     public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, HotStoreRebuildPort rebuild,
                                       HotStoreAdjustmentPort adjustments, RelayedEventsPort relayedEvents,
-                                      RecoveryMarkPort recoveryMarks, SliceReconciliationPort sliceReconciliation) {
+                                      RecoveryMarkPort recoveryMarks, SliceReconciliationPort sliceReconciliation,
+                                      SliceRebuildPort sliceRebuild) {
     }
 
     /**

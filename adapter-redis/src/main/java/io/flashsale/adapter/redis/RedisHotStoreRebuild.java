@@ -1,10 +1,12 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReservationLines;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.RebuildStart;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.ActivityItem;
@@ -12,6 +14,8 @@ import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.StockTransfer;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
@@ -30,8 +34,12 @@ import java.util.stream.Collectors;
  * ADR 0102), {@code rebuild_page.lua} writes a page of orders with the cursor, {@code rebuild_finish.lua} writes
  * the totals and makes the sale ready. Each step runs only while its rebuild holds the lease, so a runner that took over
  * makes the others' writes refused. Thread-safe: many threads may share the one connection.
+ *
+ * <p>One slice of a sale in slices is rebuilt the same way over its own keys alone (ADR 111), while the other slices
+ * go on selling: the scripts take every key they touch in {@code KEYS}, and a whole sale is slice 0 of a sale of one
+ * slice, so both ports run the one code path.
  */
-public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
+public final class RedisHotStoreRebuild implements HotStoreRebuildPort, SliceRebuildPort {
 
     private final RedisClusterCommands<String, String> redis;
     private final String outboxRegistry;
@@ -39,6 +47,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
     private final LuaScript rebuildPage;
     private final LuaScript rebuildFinish;
     private final RequestIndexDrop drop;
+    private final PagedReads outboxes;
     private final Consumer<ActivityId> returns;
 
     /** @param outboxRegistry the set key the relays' {@link RedisReservationOutbox} reads, as the stock adapter's */
@@ -56,6 +65,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
         this.rebuildPage = LuaScript.load(redis, "rebuild_page");
         this.rebuildFinish = LuaScript.load(redis, "rebuild_finish");
         this.drop = new RequestIndexDrop(redis);
+        this.outboxes = new PagedReads(redis);
     }
 
     /** A rebuild whose runner has not written a page for this long is taken over by the next caller. */
@@ -63,7 +73,12 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
 
     @Override
     public RebuildStart beginRebuild(ActivityId activityId, Instant since) {
-        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, beginKeys(activityId),
+        return beginRebuild(RedisKeys.sliceZero(activityId), since);
+    }
+
+    @Override
+    public RebuildStart beginRebuild(SaleSlice slice, Instant since) {
+        List<Object> reply = rebuildBegin.run(redis, ScriptOutputType.MULTI, beginKeys(slice),
                 RedisKeys.OUTBOX_GROUP,
                 Long.toString(REBUILD_LEASE_SECONDS), Long.toString(since.toEpochMilli()));
         return switch (ScriptReplies.text(reply, 0)) {
@@ -72,7 +87,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
                     : new RebuildStart.OutboxPending();
             case "STARTED" -> {
                 // Also a drop a runner taken over left unfinished: its pages refuse until the drop is done.
-                drop.finish(activityId);
+                drop.finish(slice);
                 String cursor = ScriptReplies.text(reply, 2);
                 yield new RebuildStart.Started(ScriptReplies.text(reply, 1),
                         cursor.isEmpty() ? Optional.empty() : Optional.of(new ReservationId(cursor)),
@@ -82,22 +97,32 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
         };
     }
 
-    /** The KEYS of {@code rebuild_begin.lua}. */
+    /** The KEYS of {@code rebuild_begin.lua} for a whole sale. */
     static String[] beginKeys(ActivityId activityId) {
-        return new String[] {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId), RedisKeys.outbox(activityId),
-                RedisKeys.inFlight(activityId), RedisKeys.acceptedRequests(activityId),
-                RedisKeys.requestsDrop(activityId)};
+        return beginKeys(RedisKeys.sliceZero(activityId));
+    }
+
+    /** The KEYS of {@code rebuild_begin.lua}: the slice's own. */
+    static String[] beginKeys(SaleSlice slice) {
+        return new String[] {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.holdings(slice),
+                RedisKeys.reservations(slice), RedisKeys.requests(slice), RedisKeys.outbox(slice),
+                RedisKeys.inFlight(slice), RedisKeys.acceptedRequests(slice), RedisKeys.requestsDrop(slice)};
     }
 
     @Override
     public boolean rebuildPage(ActivityId activityId, String rebuildId, Optional<ReservationId> after,
                                ReservationId last, List<Order> orders) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId), RedisKeys.holdings(activityId),
-                RedisKeys.reservations(activityId), RedisKeys.requests(activityId),
-                RedisKeys.acceptedRequests(activityId), RedisKeys.requestsDrop(activityId)};
+        return rebuildPage(RedisKeys.sliceZero(activityId), rebuildId, after, last, orders);
+    }
+
+    @Override
+    public boolean rebuildPage(SaleSlice slice, String rebuildId, Optional<ReservationId> after, ReservationId last,
+                               List<Order> orders) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.holdings(slice),
+                RedisKeys.reservations(slice), RedisKeys.requests(slice), RedisKeys.acceptedRequests(slice),
+                RedisKeys.requestsDrop(slice)};
         List<String> args = new ArrayList<>(List.of(rebuildId, after.map(ReservationId::value).orElse(""),
-                last.value(), activityId.value()));
+                last.value(), idPrefix(slice)));
         for (Order order : orders) {
             args.add(order.id().value());
             args.add(order.buyerId().value());
@@ -110,23 +135,61 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
         return written == 1L;
     }
 
+    /**
+     * What every reservation id made in the slice starts with, up to its last dot (the activity id, or
+     * {@code <a>.<k>of<n>} in a sale of slices): the request index keeps only what follows it (ADR 71).
+     */
+    private static String idPrefix(SaleSlice slice) {
+        String id = ReservationId.of(slice, "0").value();
+        return id.substring(0, id.lastIndexOf('.'));
+    }
+
+    /** Slice 0 of the sale's own count, so that a sale of slices rebuilt this way still names its count. */
     @Override
     public boolean finishRebuild(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+        return finishRebuild(activity, new SaleSlice(activity.id(), 0, activity.slices()), rebuildId, skus,
+                List.of());
+    }
+
+    @Override
+    public boolean loaded(SaleSlice slice) {
+        return "1".equals(redis.hget(RedisKeys.meta(slice), RedisKeys.META_READY));
+    }
+
+    @Override
+    public boolean outboxDrained(SaleSlice slice) {
+        return outboxes.unacknowledged(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP).isEmpty();
+    }
+
+    @Override
+    public boolean finishRebuild(Activity activity, SaleSlice slice, String rebuildId, List<SkuRebuild> skus,
+                                 List<StockTransfer> transfers) {
+        if (!slice.activityId().equals(activity.id()) || !slice.slices().equals(activity.slices())) {
+            throw new IllegalArgumentException("slice " + slice + " is not one of the sale " + activity.id()
+                    + " of " + activity.slices().count() + " slices");
+        }
         ActivityId activityId = activity.id();
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId),
-                RedisKeys.acceptedRequests(activityId), RedisKeys.requestsDrop(activityId)};
-        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, keys, finishArguments(activity, rebuildId,
-                                       skus));
+        List<String> args = finishArguments(activity, rebuildId, skus);
+        args.addAll(TransferSteps.madeBy(slice, transfers));
+        Long ready = rebuildFinish.run(redis, ScriptOutputType.INTEGER, finishKeys(slice),
+                args.toArray(String[]::new));
         if (ready != 1L) {
             return false;
         }
-        // As a warm-up does: the relays read the activity's outbox again.
+        // As a warm-up does: the relays read the activity's outbox again (every slice's, under its one id).
         redis.sadd(outboxRegistry, activityId.value());
         returns.accept(activityId);
         return true;
     }
 
-    private static String[] finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
+    /** The KEYS of {@code rebuild_finish.lua}: the slice's own. */
+    static String[] finishKeys(SaleSlice slice) {
+        return new String[] {RedisKeys.meta(slice), RedisKeys.stock(slice), RedisKeys.acceptedRequests(slice),
+                RedisKeys.requestsDrop(slice)};
+    }
+
+    /** The ARGV of {@code rebuild_finish.lua} up to the sale's slice count: the transfer marks follow. */
+    static List<String> finishArguments(Activity activity, String rebuildId, List<SkuRebuild> skus) {
         Map<SkuId, SkuRebuild> bySku = skus.stream().collect(Collectors.toMap(SkuRebuild::skuId, sku -> sku));
         List<String> args = new ArrayList<>(List.of(rebuildId,
                 Long.toString(activity.startsAt().getEpochSecond()), Integer.toString(activity.startsAt().getNano()),
@@ -146,6 +209,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort {
             args.add(sku.adjustmentsApplied().stream().sorted().map(String::valueOf).collect(Collectors.joining(",")));
         }
         args.add(activity.paused() ? "1" : "0");
-        return args.toArray(String[]::new);
+        args.add(Integer.toString(activity.slices().count()));
+        return args;
     }
 }

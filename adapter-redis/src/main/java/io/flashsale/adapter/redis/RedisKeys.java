@@ -40,9 +40,10 @@ import java.util.List;
  *                              tracksInFlight "1" when loaded by scripts that keep &lt;sku&gt;:held and the in-flight
  *                                            index (reconciliation then reads those instead of every record)
  *                              slices        n, the sale's slice count (ADR 109), written by warm_up.lua with the
- *                                            rest of meta in each slice of a sale of n &gt; 1 slices; absent: 1 (a
- *                                            sale of one slice is loaded as before slices). reserve.lua compares it
- *                                            with the count the attempts' ids name
+ *                                            rest of meta in each slice of a sale of n &gt; 1 slices (and by
+ *                                            rebuild_finish.lua in a slice rebuilt, ADR 111); absent: 1 (a sale of
+ *                                            one slice is loaded as before slices). reserve.lua compares it with the
+ *                                            count the attempts' ids name
  * fs:{a}:stock         hash    &lt;sku&gt;:total, &lt;sku&gt;:reserved, &lt;sku&gt;:sold
  *                              &lt;sku&gt;:limit       effective per-user limit (item override, else activity's)
  *                              &lt;sku&gt;:segments    number of available counters, 1..16
