@@ -17,8 +17,10 @@ import io.flashsale.application.reconciliation.port.out.PipelinePositionPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationMetricsPort;
 import io.flashsale.application.reconciliation.port.out.ReconciliationReportsPort;
 import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
+import io.flashsale.application.reconciliation.port.out.RecordedSliceOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedSliceStockPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.slice.port.out.StockTransfersPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
@@ -32,6 +34,7 @@ import io.flashsale.application.reconciliation.service.ReconciliationReportsServ
 import io.flashsale.application.reconciliation.service.ReconciliationScheduleService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.ReconcilingPorts;
+import io.flashsale.application.reconciliation.service.SliceRebuildPorts;
 import io.flashsale.application.reconciliation.service.SliceReconcilingPorts;
 import io.flashsale.application.reconciliation.service.RepairApprovalService;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
@@ -90,17 +93,24 @@ public class ReconciliationConfiguration {
 
     /**
      * A hot store that keeps recovery marks has a lost sale's rebuild wait for the pipeline (ADR 30); without them,
-     * their null objects.
+     * their null objects. A sale in slices is rebuilt slice by slice, only the slices the hot store lost (ADR 111).
      */
     @Bean
     RebuildPorts rebuildPorts(HotStoreRebuildPort hotStore, HotStoreSettlementPort settlement,
                               RecordedStockPort recorded, RecordedOrdersPort recordedOrders,
                               ReconciliationMetricsPort metrics, ObjectProvider<RelayedEventsPort> relayed,
                               ObjectProvider<RecoveryMarkPort> recoveryMarks,
-                              ObjectProvider<PipelinePositionPort> pipeline) {
+                              ObjectProvider<PipelinePositionPort> pipeline, SliceRebuildPorts slices) {
         return new RebuildPorts(hotStore, settlement, relayed.getIfAvailable(() -> RelayedEventsPort.NONE),
                 recoveryMarks.getIfAvailable(() -> RecoveryMarkPort.NONE),
-                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, metrics);
+                pipeline.getIfAvailable(() -> PipelinePositionPort.NONE), recorded, recordedOrders, metrics,
+                Optional.of(slices));
+    }
+
+    @Bean
+    SliceRebuildPorts sliceRebuildPorts(SliceRebuildPort hotStore, RecordedSliceOrdersPort orders,
+                                        RecordedSliceStockPort recorded, StockTransfersPort transfers) {
+        return new SliceRebuildPorts(hotStore, orders, recorded, transfers);
     }
 
     @Bean

@@ -9,6 +9,7 @@ import io.flashsale.application.order.port.out.ReservationOutboxPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
@@ -149,6 +150,11 @@ public class RedisConfiguration {
     @Bean
     SliceReconciliationPort sliceReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
         return roles.sliceReconciliation();
+    }
+
+    @Bean
+    SliceRebuildPort sliceRebuildPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.sliceRebuild();
     }
 
     @Bean

@@ -356,6 +356,31 @@ abstract class PipelineTestBase {
         return id;
     }
 
+    /** The jobs that move stock between slices: the transfer sweep and the rebalancer. */
+    private static final List<String> TRANSFER_JOBS = List.of("transfer-sweep", "slice-rebalance");
+
+    /**
+     * Holds off the jobs that move stock between slices (their job locks taken in {@code by}'s name), so only the test
+     * moves stock; a pass that took its lock before ends within milliseconds.
+     */
+    void holdOffTransferJobs(String by) throws InterruptedException {
+        JdbcTemplate jdbc = new JdbcTemplate(database);
+        for (String job : TRANSFER_JOBS) {
+            jdbc.update("INSERT INTO job_lock (name, lock_until, locked_at, locked_by) VALUES (?, UTC_TIMESTAMP(3)"
+                    + " + INTERVAL 10 MINUTE, UTC_TIMESTAMP(3), ?) ON DUPLICATE KEY UPDATE"
+                    + " lock_until = VALUES(lock_until), locked_by = VALUES(locked_by)", job, by);
+        }
+        Thread.sleep(500);
+    }
+
+    /** Gives the jobs {@link #holdOffTransferJobs} held off back. */
+    void releaseTransferJobs(String by) {
+        for (String job : TRANSFER_JOBS) {
+            new JdbcTemplate(database).update("UPDATE job_lock SET lock_until = UTC_TIMESTAMP(3) WHERE name = ?"
+                    + " AND locked_by = ?", job, by);
+        }
+    }
+
     /** The buyer's attempt, sent again after the wait it names while units are on their way (503 TRY_AGAIN). */
     ServiceClient.Reply reserveUntilDecided(String activityId, String buyer, String requestId)
             throws InterruptedException {

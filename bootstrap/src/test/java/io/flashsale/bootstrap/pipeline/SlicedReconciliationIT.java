@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Instant;
@@ -48,7 +47,6 @@ class SlicedReconciliationIT extends PipelineTestBase {
     private static final long UNITS = 30;
     private static final int LIMIT = 2;
     private static final SkuId SKU_ID = new SkuId(SKU);
-    private static final List<String> TRANSFER_JOBS = List.of("transfer-sweep", "slice-rebalance");
 
     final StatefulRedisConnection<String, String> redis = TestRedis.connection();
 
@@ -63,22 +61,12 @@ class SlicedReconciliationIT extends PipelineTestBase {
 
     @BeforeEach
     void holdOffTheTransferJobs() throws InterruptedException {
-        JdbcTemplate jdbc = new JdbcTemplate(database);
-        for (String job : TRANSFER_JOBS) {
-            jdbc.update("INSERT INTO job_lock (name, lock_until, locked_at, locked_by) VALUES (?, UTC_TIMESTAMP(3)"
-                    + " + INTERVAL 10 MINUTE, UTC_TIMESTAMP(3), 'SlicedReconciliationIT') ON DUPLICATE KEY UPDATE"
-                    + " lock_until = VALUES(lock_until), locked_by = VALUES(locked_by)", job);
-        }
-        // A pass that took its lock before this one ends within milliseconds.
-        Thread.sleep(500);
+        holdOffTransferJobs("SlicedReconciliationIT");
     }
 
     @AfterEach
     void releaseTheTransferJobs() {
-        for (String job : TRANSFER_JOBS) {
-            new JdbcTemplate(database).update("UPDATE job_lock SET lock_until = UTC_TIMESTAMP(3) WHERE name = ?"
-                    + " AND locked_by = 'SlicedReconciliationIT'", job);
-        }
+        releaseTransferJobs("SlicedReconciliationIT");
     }
 
     @Test
