@@ -11,6 +11,7 @@ import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.SliceAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
@@ -442,15 +443,16 @@ public final class RedisHotStore implements AutoCloseable {
         ReadPace pace = new ReadPace(readPace);
         RedisHotStoreReconciliation reconciliation = new RedisHotStoreReconciliation(redis, returns::announce, pace);
         RedisHotStoreRebuild rebuild = new RedisHotStoreRebuild(redis, outboxRegistry, returns::announce);
+        RedisStockAdjustments adjustments = new RedisStockAdjustments(redis, returns::announce);
         return new ReconciliationRoles(
                 HotStoreOutages.translating(HotStoreReconciliationPort.class, reconciliation),
                 HotStoreOutages.translating(HotStoreRebuildPort.class, rebuild),
-                HotStoreOutages.translating(HotStoreAdjustmentPort.class,
-                        new RedisStockAdjustments(redis, returns::announce)),
+                HotStoreOutages.translating(HotStoreAdjustmentPort.class, adjustments),
                 HotStoreOutages.translating(RelayedEventsPort.class, new RedisRelayedEvents(redis, pace, sliceCounts)),
                 HotStoreOutages.translating(RecoveryMarkPort.class, new RedisRecoveryMarks(redis)),
                 HotStoreOutages.translating(SliceReconciliationPort.class, reconciliation),
-                HotStoreOutages.translating(SliceRebuildPort.class, rebuild));
+                HotStoreOutages.translating(SliceRebuildPort.class, rebuild),
+                HotStoreOutages.translating(SliceAdjustmentPort.class, adjustments));
     }
 
     /**
@@ -464,11 +466,13 @@ public final class RedisHotStore implements AutoCloseable {
      *                       sale of one slice
      * @param sliceRebuild   loading one lost slice of a sale in slices again, over its keys alone (ADR 111): the same
      *                       adapter as {@code rebuild}
+     * @param sliceAdjustments each slice's part of an audited stock adjustment of a sale in slices (ADR 112): the same
+     *                       adapter as {@code adjustments}
      */
     public record ReconciliationRoles(HotStoreReconciliationPort reconciliation, HotStoreRebuildPort rebuild,
                                       HotStoreAdjustmentPort adjustments, RelayedEventsPort relayedEvents,
                                       RecoveryMarkPort recoveryMarks, SliceReconciliationPort sliceReconciliation,
-                                      SliceRebuildPort sliceRebuild) {
+                                      SliceRebuildPort sliceRebuild, SliceAdjustmentPort sliceAdjustments) {
     }
 
     /**

@@ -3,8 +3,10 @@ package io.flashsale.adapter.redis;
 import io.flashsale.adapter.redis.internal.LuaScript;
 import io.flashsale.adapter.redis.internal.ScriptReplies;
 import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.SliceAdjustmentPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.slice.SaleSlice;
 import io.flashsale.domain.stock.LedgerAdjustment;
 import io.flashsale.domain.stock.StockLedger;
 import io.lettuce.core.ScriptOutputType;
@@ -14,8 +16,11 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.List;
 import java.util.function.Consumer;
 
-/** Audited stock adjustments on Redis: {@code adjust.lua}, once per adjustment id, never partly. Thread-safe. */
-public final class RedisStockAdjustments implements HotStoreAdjustmentPort {
+/**
+ * Audited stock adjustments on Redis: {@code adjust.lua}, once per adjustment id, never partly; of a sale in slices,
+ * each slice's part on that slice's keys, once per adjustment id and slice (ADR 112). Thread-safe.
+ */
+public final class RedisStockAdjustments implements HotStoreAdjustmentPort, SliceAdjustmentPort {
 
     private final RedisClusterCommands<String, String> redis;
     private final LuaScript adjust;
@@ -34,10 +39,15 @@ public final class RedisStockAdjustments implements HotStoreAdjustmentPort {
 
     @Override
     public LedgerAdjustment adjust(ActivityId activityId, SkuId skuId, long delta, long adjustmentId) {
-        String[] keys = {RedisKeys.meta(activityId), RedisKeys.stock(activityId)};
-        List<Object> reply = adjust.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(delta),
+        return adjust(RedisKeys.sliceZero(activityId), skuId, delta, adjustmentId);
+    }
+
+    @Override
+    public LedgerAdjustment adjust(SaleSlice slice, SkuId skuId, long part, long adjustmentId) {
+        String[] keys = {RedisKeys.meta(slice), RedisKeys.stock(slice)};
+        List<Object> reply = adjust.run(redis, ScriptOutputType.MULTI, keys, skuId.value(), Long.toString(part),
                 Long.toString(adjustmentId));
-        returns.accept(activityId);
+        returns.accept(slice.activityId());
         return switch (ScriptReplies.text(reply, 0)) {
             case "APPLIED" -> new LedgerAdjustment.Applied(new StockLedger(ScriptReplies.number(reply, 1),
                     ScriptReplies.number(reply, 2), ScriptReplies.number(reply, 3)));

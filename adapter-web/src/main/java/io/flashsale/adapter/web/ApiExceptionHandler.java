@@ -106,8 +106,8 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     @ExceptionHandler(SaleInSlicesException.class)
     ResponseEntity<ProblemDetail> saleInSlices(SaleInSlicesException e) {
         ProblemDetail problem = Problems.of(ProblemCode.SALE_IN_SLICES,
-                "the sale is in slices, and " + e.operation() + " of a sale in slices is not done slice by slice yet;"
-                        + " nothing was read or written");
+                "the sale is in slices, and " + e.operation() + " of a sale in slices is not done slice by slice on"
+                        + " this hot store; nothing was read or written");
         problem.setProperty("activityId", e.activityId().value());
         problem.setProperty("operation", e.operation());
         return Problems.response(problem);

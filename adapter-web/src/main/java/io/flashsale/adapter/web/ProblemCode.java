@@ -85,8 +85,9 @@ public enum ProblemCode {
     /** The sale was archived: it is never loaded into Redis again. */
     ACTIVITY_ARCHIVED(HttpStatus.CONFLICT),
     /**
-     * The sale is in slices ({@code slices} on its creation) and the operation ({@code operation}) is not done slice by
-     * slice yet (ADR 109): refused whole, nothing read or written.
+     * The sale is in slices ({@code slices} on its creation) and the operation ({@code operation}) cannot be done slice
+     * by slice on the hot store the service runs on (one without slices): refused whole, nothing read or written. The
+     * service on Redis reconciles, rebuilds and adjusts a sale in slices slice by slice (ADR 110, 111, 112).
      */
     SALE_IN_SLICES(HttpStatus.CONFLICT),
     /**

@@ -20,11 +20,11 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedSliceOrdersPort;
 import io.flashsale.application.reconciliation.port.out.RecordedSliceStockPort;
 import io.flashsale.application.reconciliation.port.out.RecordedStockPort;
-import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
-import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
-import io.flashsale.application.slice.port.out.StockTransfersPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
+import io.flashsale.application.reconciliation.port.out.SliceAdjustmentPort;
+import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
+import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.StockAdjustmentsPort;
 import io.flashsale.application.reconciliation.service.AdjustmentApprovalService;
 import io.flashsale.application.reconciliation.service.LedgerRebuildService;
@@ -34,12 +34,16 @@ import io.flashsale.application.reconciliation.service.ReconciliationReportsServ
 import io.flashsale.application.reconciliation.service.ReconciliationScheduleService;
 import io.flashsale.application.reconciliation.service.ReconciliationSettings;
 import io.flashsale.application.reconciliation.service.ReconcilingPorts;
+import io.flashsale.application.reconciliation.service.RepairApprovalService;
 import io.flashsale.application.reconciliation.service.SliceRebuildPorts;
 import io.flashsale.application.reconciliation.service.SliceReconcilingPorts;
-import io.flashsale.application.reconciliation.service.RepairApprovalService;
+import io.flashsale.application.reconciliation.service.SlicedAdjustmentPorts;
 import io.flashsale.application.reconciliation.service.StockAdjustmentService;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
 import io.flashsale.application.sale.port.out.SaleChangesPort;
+import io.flashsale.application.slice.port.in.TransferStockUseCase;
+import io.flashsale.application.slice.port.out.SliceStockPort;
+import io.flashsale.application.slice.port.out.StockTransfersPort;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -154,11 +158,19 @@ public class ReconciliationConfiguration {
                                                   OrderTransitionsPort transitions,
                                                   ReconciliationReportsPort reports,
                                                   ReconciliationMetricsPort metrics, Clock clock,
-                                                  ReconciliationSettings settings, SaleChangesPort changes) {
+                                                  ReconciliationSettings settings, SaleChangesPort changes,
+                                                  SlicedAdjustmentPorts slices) {
         return new StockAdjustmentService(new StockAdjustmentService.Ports(activities, activities,
                 adjustments, moves, hotStore, hotStoreAdjustments,
                 relayed.getIfAvailable(() -> RelayedEventsPort.NONE), recorded, recordedOrders, transitions, reports,
-                metrics, changes), clock, settings);
+                metrics, changes, Optional.of(slices)), clock, settings);
+    }
+
+    /** A sale in slices is adjusted slice by slice, each taking its part (ADR 112). */
+    @Bean
+    SlicedAdjustmentPorts slicedAdjustmentPorts(SliceAdjustmentPort hotStore, SliceStockPort stock,
+                                                TransferStockUseCase transfers, SliceReconcilingPorts reconciling) {
+        return new SlicedAdjustmentPorts(hotStore, stock, transfers, reconciling);
     }
 
     @Bean

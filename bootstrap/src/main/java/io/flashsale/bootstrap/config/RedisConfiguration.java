@@ -9,6 +9,7 @@ import io.flashsale.application.order.port.out.ReservationOutboxPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
+import io.flashsale.application.reconciliation.port.out.SliceAdjustmentPort;
 import io.flashsale.application.reconciliation.port.out.SliceRebuildPort;
 import io.flashsale.application.reconciliation.port.out.SliceReconciliationPort;
 import io.flashsale.application.reconciliation.port.out.RecoveryMarkPort;
@@ -150,6 +151,11 @@ public class RedisConfiguration {
     @Bean
     SliceReconciliationPort sliceReconciliationPort(RedisHotStore.ReconciliationRoles roles) {
         return roles.sliceReconciliation();
+    }
+
+    @Bean
+    SliceAdjustmentPort sliceAdjustmentPort(RedisHotStore.ReconciliationRoles roles) {
+        return roles.sliceAdjustments();
     }
 
     @Bean

@@ -59,19 +59,17 @@ class SlicedSaleApiIT extends ApiTestBase {
     }
 
     @Test
-    void givenASaleInSlices_whenReconciled_thenEachSliceIsReported_butAnAdjustmentIsRefusedNamingTheOperation() {
+    void givenASaleInSlices_whenReconciledAndAdjusted_thenEachSliceIsReported_andEachTakesItsPart() {
         String id = slicedSale(3, 1, 30);
         assertThat(asAdmin("POST", "/api/v1/activities/" + id + "/warm-up", null).status()).isEqualTo(200);
 
         Reply reconciled = asAdmin("POST", "/api/v1/activities/" + id + "/reconciliation", null);
-        Reply adjusted = asAdmin("POST", "/api/v1/activities/" + id + "/stock-adjustments",
-                "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"more from the supplier\"}");
+        Reply adjusted = proposeAndApprove(id, "{\"skuId\":\"sku-a\",\"delta\":5,\"reason\":\"more from the supplier\"}");
 
         assertThat(reconciled.status()).as(reconciled.body()).isEqualTo(200);
         assertThat(reconciled.json().path("reports").valueStream().map(report -> report.path("action").asString())
                 .toList()).as("one report a slice (ADR 110)").containsExactly("NONE", "NONE", "NONE");
-        assertProblem(adjusted, 409, "SALE_IN_SLICES");
-        assertThat(adjusted.json().path("operation").asString()).isEqualTo("a stock adjustment");
-        assertThat(ledger(id, "sku-a")).as("available, reserved, sold").containsExactly(30, 0, 0);
+        assertThat(adjusted.status()).as("adjusted slice by slice (ADR 112): " + adjusted.body()).isEqualTo(200);
+        assertThat(ledger(id, "sku-a")).as("available, reserved, sold").containsExactly(35, 0, 0);
     }
 }

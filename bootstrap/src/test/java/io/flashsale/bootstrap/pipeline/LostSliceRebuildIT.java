@@ -6,7 +6,6 @@ import io.flashsale.application.slice.port.out.StockTransfersPort;
 import io.flashsale.bootstrap.testing.TestRedis;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
-import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.slice.SaleSlice;
 import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.slice.StockTransfer;
@@ -31,7 +30,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -74,7 +72,7 @@ class LostSliceRebuildIT extends PipelineTestBase {
         String id = slicedSale(UNITS, LIMIT, SLICES);
         Map<String, String> accepted = new LinkedHashMap<>();
         for (int k = 0; k < SLICES; k++) {
-            accepted.putAll(buyOneEach(id, buyersHomedIn(id, k, 4, 0)));
+            accepted.putAll(buyOneEach(id, buyersHomedIn(SLICES, k, 4, 0)));
         }
         awaitExactlyOneOrderEach(id, UNITS, accepted);
         int lost = 1;
@@ -82,13 +80,13 @@ class LostSliceRebuildIT extends PipelineTestBase {
 
         loseSlice(slice(id, lost));
 
-        String lostBuyer = buyersHomedIn(id, lost, 1, 0).getFirst();
+        String lostBuyer = buyersHomedIn(SLICES, lost, 1, 0).getFirst();
         ServiceClient.Reply refused = reserve(id, lostBuyer, "k1", 1);
         assertThat(refused.status()).as(refused.body()).isEqualTo(503);
         assertThat(refused.json().path("code").asString()).isEqualTo("NOT_READY");
-        ServiceClient.Reply elsewhere = reserve(id, buyersHomedIn(id, 0, 1, 4).getFirst(), "k0", 1);
+        ServiceClient.Reply elsewhere = reserve(id, buyersHomedIn(SLICES, 0, 1, 4).getFirst(), "k0", 1);
         assertThat(elsewhere.status()).as("the other slices sell on: " + elsewhere.body()).isEqualTo(202);
-        accepted.put(elsewhere.json().path("reservationId").asString(), buyersHomedIn(id, 0, 1, 4).getFirst());
+        accepted.put(elsewhere.json().path("reservationId").asString(), buyersHomedIn(SLICES, 0, 1, 4).getFirst());
 
         // The rebuild waits until what the broker held when it was asked has become orders (ADR 30).
         JsonNode reconciliation = rebuiltByReconciliation(id);
@@ -105,9 +103,9 @@ class LostSliceRebuildIT extends PipelineTestBase {
                 .isEqualTo("LIMIT_EXCEEDED");
 
         for (int k = 0; k < SLICES; k++) {
-            accepted.putAll(buyOneEach(id, buyersHomedIn(id, k, (int) ledger(id, k).available(), 10)));
+            accepted.putAll(buyOneEach(id, buyersHomedIn(SLICES, k, (int) ledger(id, k).available(), 10)));
         }
-        ServiceClient.Reply soldOut = reserve(id, buyersHomedIn(id, lost, 1, 40).getFirst(), "k0", 1);
+        ServiceClient.Reply soldOut = reserve(id, buyersHomedIn(SLICES, lost, 1, 40).getFirst(), "k0", 1);
         assertThat(soldOut.json().path("code").asString()).as(soldOut.body()).isEqualTo("SOLD_OUT");
         assertThat(accepted).hasSize((int) UNITS);
         awaitExactlyOneOrderEach(id, UNITS, accepted);
@@ -172,29 +170,6 @@ class LostSliceRebuildIT extends PipelineTestBase {
         List<String> keys = commands().keys("fs:\\{" + RedisKeys.tag(slice) + "\\}:*");
         assertThat(keys).as("the slice's keys").isNotEmpty();
         commands().del(keys.toArray(String[]::new));
-    }
-
-    /** {@code count} buyers whose home is slice {@code k}, skipping the first {@code skip} of them. */
-    private static List<String> buyersHomedIn(String id, int k, int count, int skip) {
-        SaleSlices of = new SaleSlices(SLICES);
-        return IntStream.iterate(0, i -> i + 1).mapToObj(PipelineTestBase::buyer)
-                .filter(buyer -> of.homeOf(new BuyerId(buyer)) == k).skip(skip).limit(count).toList();
-    }
-
-    private Map<String, String> buyOneEach(String id, List<String> buyers) {
-        Map<String, String> accepted = new LinkedHashMap<>();
-        for (String buyer : buyers) {
-            ServiceClient.Reply answer = reserve(id, buyer, "k0", 1);
-            assertThat(answer.status()).as(answer.body()).isEqualTo(202);
-            accepted.put(answer.json().path("reservationId").asString(), buyer);
-        }
-        return accepted;
-    }
-
-    private ServiceClient.Reply reserve(String id, String buyer, String requestId, int quantity) {
-        String body = "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":"
-                + quantity + "}]}";
-        return send("POST", "/api/v1/activities/" + id + "/reservations", body, "Authorization", bearerOf(buyer));
     }
 
     private static String reservationOf(Map<String, String> accepted, String buyer) {

@@ -15,9 +15,11 @@ import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.RequestId;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
+import io.flashsale.domain.slice.SaleSlices;
 import io.flashsale.domain.stock.SkuStock;
 import io.flashsale.testsupport.MariaDbEndpoint;
 import io.flashsale.testsupport.RedisEndpoint;
@@ -52,6 +54,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 
 import static io.flashsale.testsupport.TestBuyerTokens.bearerOf;
@@ -379,6 +382,42 @@ abstract class PipelineTestBase {
             new JdbcTemplate(database).update("UPDATE job_lock SET lock_until = UTC_TIMESTAMP(3) WHERE name = ?"
                     + " AND locked_by = ?", job, by);
         }
+    }
+
+    /** {@code count} buyers whose home is slice {@code k} of {@code slices}, skipping the first {@code skip} of them. */
+    static List<String> buyersHomedIn(int slices, int k, int count, int skip) {
+        SaleSlices of = new SaleSlices(slices);
+        return IntStream.iterate(0, i -> i + 1).mapToObj(PipelineTestBase::buyer)
+                .filter(buyer -> of.homeOf(new BuyerId(buyer)) == k).skip(skip).limit(count).toList();
+    }
+
+    /** One attempt of {@code quantity} units of the sale's SKU, keyed by {@code requestId}. */
+    ServiceClient.Reply reserve(String activityId, String buyer, String requestId, int quantity) {
+        String body = "{\"requestId\":\"" + requestId + "\",\"items\":[{\"skuId\":\"" + SKU + "\",\"quantity\":"
+                + quantity + "}]}";
+        return send("POST", "/api/v1/activities/" + activityId + "/reservations", body, "Authorization",
+                bearerOf(buyer));
+    }
+
+    /** One unit for each buyer, each accepted at once; returns reservation id -> buyer. */
+    Map<String, String> buyOneEach(String activityId, List<String> buyers) {
+        Map<String, String> accepted = new LinkedHashMap<>();
+        for (String buyer : buyers) {
+            ServiceClient.Reply answer = reserve(activityId, buyer, "k0", 1);
+            assertThat(answer.status()).as(answer.body()).isEqualTo(202);
+            accepted.put(answer.json().path("reservationId").asString(), buyer);
+        }
+        return accepted;
+    }
+
+    /** A stock adjustment proposed by "admin" and approved by "peter" (ADR 84): the approval's answer. */
+    ServiceClient.Reply adjustStock(String activityId, long delta, String reason) {
+        String adjustments = "/api/v1/activities/" + activityId + "/stock-adjustments";
+        ServiceClient.Reply proposed = asAdmin("POST", adjustments,
+                "{\"skuId\":\"" + SKU + "\",\"delta\":" + delta + ",\"reason\":\"" + reason + "\"}");
+        assertThat(proposed.status()).as(proposed.body()).isEqualTo(202);
+        return new ServiceClient(port, PETER_TOKEN).asAdmin("POST",
+                adjustments + "/proposals/" + proposed.json().path("id").asLong() + "/approval", null);
     }
 
     /** The buyer's attempt, sent again after the wait it names while units are on their way (503 TRY_AGAIN). */

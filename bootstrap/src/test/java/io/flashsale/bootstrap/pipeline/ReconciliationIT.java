@@ -240,14 +240,14 @@ class ReconciliationIT extends PipelineTestBase {
         String id = openSale(10);
         Map<String, String> accepted = reserveOneEach(id, 2);
 
-        ServiceClient.Reply up = adjust(id, 5, "found a pallet");
+        ServiceClient.Reply up = adjustStock(id, 5, "found a pallet");
         Map<String, String> more = new LinkedHashMap<>();
         for (int i = 10; i < 13; i++) {
             ServiceClient.Reply reply = reserveAsync(id, buyer(i)).join();
             assertThat(reply.status()).as(reply.body()).isEqualTo(202);
             more.put(reply.json().path("reservationId").asString(), buyer(i));
         }
-        ServiceClient.Reply down = adjust(id, -3, "damaged");
+        ServiceClient.Reply down = adjustStock(id, -3, "damaged");
         accepted.putAll(more);
 
         assertThat(up.status()).as(up.body()).isEqualTo(200);
@@ -341,16 +341,6 @@ class ReconciliationIT extends PipelineTestBase {
 
     private static ActivityId activity(String id) {
         return new ActivityId(id);
-    }
-
-    /** Proposed by "admin", approved by "peter" (ADR 84): the approval's answer. */
-    private ServiceClient.Reply adjust(String activityId, long delta, String reason) {
-        String adjustments = "/api/v1/activities/" + activityId + "/stock-adjustments";
-        ServiceClient.Reply proposed = asAdmin("POST", adjustments,
-                "{\"skuId\":\"" + SKU + "\",\"delta\":" + delta + ",\"reason\":\"" + reason + "\"}");
-        assertThat(proposed.status()).as(proposed.body()).isEqualTo(202);
-        return new ServiceClient(port, PETER_TOKEN).asAdmin("POST",
-                adjustments + "/proposals/" + proposed.json().path("id").asLong() + "/approval", null);
     }
 
     /** Redis total, sold and holdings are MySQL's; {@code reserved} units are still on their way. */

@@ -11,6 +11,7 @@ import io.flashsale.application.reconciliation.port.out.RecordedOrdersPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.order.Order;
+import io.flashsale.domain.reconciliation.RecordedAdjustment;
 import io.flashsale.domain.reconciliation.RecordedSku;
 import io.flashsale.domain.reconciliation.SkuRebuild;
 import io.flashsale.domain.reservation.ReservationId;
@@ -25,7 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Rebuilds the slices of a sale in slices that the hot store lost, each alone from the database of record while the
@@ -151,7 +152,9 @@ final class LostSliceRebuild {
                     + recorded.sold() + " units of " + item.skuId() + " by the database, more than its allotment of "
                     + allotment.units() + ": not rebuilt");
         }
-        return new SkuRebuild(item.skuId(), allotment.units(), recorded.sold(), Map.of(), Set.of());
+        // Its allotment includes every adjustment's part in it (ADR 112): marked applied, so none lands twice.
+        return new SkuRebuild(item.skuId(), allotment.units(), recorded.sold(), Map.of(),
+                recorded.adjustments().stream().map(RecordedAdjustment::id).collect(Collectors.toSet()));
     }
 
     /** The slice's orders closed since its rebuild began: restored unless their record shows it already. */

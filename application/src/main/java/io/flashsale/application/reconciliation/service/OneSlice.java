@@ -10,6 +10,7 @@ import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.RecordedSku;
 import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SliceAdjustments;
 import io.flashsale.domain.slice.SliceAllotment;
 import io.flashsale.domain.slice.StockTransfer;
 
@@ -77,8 +78,10 @@ final class OneSlice implements ReconciledPart {
         RecordedSku figures = read.get();
         SliceAllotment allotment = SliceAllotment.of(slice, skuId, figures.stock(), now);
         heldStill.put(skuId, !allotment.inTransfer() && ofSku(skuId, beforeLook).equals(ofSku(skuId, now)));
+        // Each adjustment as the slice took it: its part, so one on its way counts what reaches this slice (ADR 112).
         return Optional.of(new RecordedSku(skuId, allotment.units(), figures.sold(), figures.purchases(),
-                figures.orders(), figures.restoresOwed(), figures.adjustments()));
+                figures.orders(), figures.restoresOwed(),
+                SliceAdjustments.asSeenBy(slice, figures.stock(), figures.adjustments())));
     }
 
     @Override

@@ -53,6 +53,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
     private final StockAdjustmentsPort adjustments;
     private final HotStoreAdjustmentPort hotStoreAdjustments;
     private final SkuReconciler reconciler;
+    private final Optional<SlicedAdjustment> sliced;
     private final Clock clock;
     private final SaleChangesPort changes;
 
@@ -62,17 +63,30 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
      *
      * @param relayed the hot store's outbox and the broker positions it recorded
      * @param changes told of each recorded adjustment: the sale's stock on record changed
+     * @param slices  what adjusting a sale in slices needs besides (ADR 112); without it such a sale is refused
      */
     public record Ports(ActivityLookupPort activities, ActivityArchivesPort archives, StockAdjustmentsPort adjustments,
                         ReservationTransitionsPort reservations,
                         HotStoreReconciliationPort hotStore, HotStoreAdjustmentPort hotStoreAdjustments,
                         RelayedEventsPort relayed, RecordedStockPort recorded,
                         RecordedOrdersPort orders, OrderTransitionsPort transitions,
-                        ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes) {
+                        ReconciliationReportsPort reports, ReconciliationMetricsPort metrics, SaleChangesPort changes,
+                        Optional<SlicedAdjustmentPorts> slices) {
 
         public Ports {
             Objects.requireNonNull(relayed, "relayed");
             Objects.requireNonNull(changes, "changes");
+            Objects.requireNonNull(slices, "slices");
+        }
+
+        /** For stores without sales in slices: a sale in slices is refused ({@link SaleInSlicesException}). */
+        public Ports(ActivityLookupPort activities, ActivityArchivesPort archives, StockAdjustmentsPort adjustments,
+                     ReservationTransitionsPort reservations, HotStoreReconciliationPort hotStore,
+                     HotStoreAdjustmentPort hotStoreAdjustments, RelayedEventsPort relayed, RecordedStockPort recorded,
+                     RecordedOrdersPort orders, OrderTransitionsPort transitions, ReconciliationReportsPort reports,
+                     ReconciliationMetricsPort metrics, SaleChangesPort changes) {
+            this(activities, archives, adjustments, reservations, hotStore, hotStoreAdjustments, relayed, recorded,
+                    orders, transitions, reports, metrics, changes, Optional.empty());
         }
     }
 
@@ -87,6 +101,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         this.reconciler = new SkuReconciler(ports.hotStore(), ports.reservations(), ports.recorded(), ports.orders(),
                 ports.transitions(), ports.reports(), ports.metrics(), clock, settings, ports.relayed(),
                 PipelinePositionPort.NONE);
+        this.sliced = ports.slices().map(slices -> new SlicedAdjustment(slices, reconciler));
         this.clock = clock;
     }
 
@@ -114,8 +129,7 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         Activity activity = activities.findById(activityId)
                 .orElseThrow(() -> new ActivityNotFoundException(activityId));
         ActivityItem item = activity.item(skuId).orElseThrow(() -> new SkuNotFoundException(activityId, skuId));
-        if (activity.slices().sliced()) {
-            // Split over the slices, each part recorded for that slice's allotment: not built yet (ADR 109).
+        if (activity.slices().sliced() && sliced.isEmpty()) {
             throw new SaleInSlicesException(activityId, activity.slices().count(), "a stock adjustment");
         }
         if (archives.archivedAt(activityId).isPresent()) {
@@ -130,7 +144,9 @@ public class StockAdjustmentService implements ListStockAdjustmentsUseCase {
         return switch (recording) {
             case AdjustmentRecording.Recorded recorded -> {
                 try {
-                    yield applyToHotStore(target.activity(), target.item(), recorded.adjustment());
+                    yield target.activity().slices().sliced()
+                            ? sliced.orElseThrow().apply(target.activity(), target.item(), recorded.adjustment())
+                            : applyToHotStore(target.activity(), target.item(), recorded.adjustment());
                 } finally {
                     // The database's total moved whatever the hot store did.
                     changes.announce(activityId);

@@ -29,6 +29,7 @@ import io.flashsale.domain.reconciliation.LedgerRepair;
 import io.flashsale.domain.reconciliation.ReconciliationAction;
 import io.flashsale.domain.reconciliation.ReconciliationClassification;
 import io.flashsale.domain.reconciliation.ReconciliationReport;
+import io.flashsale.domain.reconciliation.RecordedAdjustment;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.slice.SaleSlice;
 import io.flashsale.domain.slice.StockTransfer;
@@ -391,6 +392,25 @@ class SlicedReconciliationTest {
                 assertThat(finding.detail()).contains("slice 1 of 3"));
         verifyNoInteractions(hotStoreRebuild);
         verify(hotStore, never()).snapshot(any());
+    }
+
+    @Test
+    void givenAnAdjustmentOnItsWayToTheSlices_thenEachSliceExpectsItsOwnPartOfIt_notTheWholeDelta() {
+        openSale();
+        // 10 units (4, 3, 3) became 15 (5, 5, 5) a moment ago: parts 1, 2, 2, none applied in the hot store yet.
+        hotSlice(S0, 4, 0, Map.of());
+        hotSlice(S1, 3, 0, Map.of());
+        hotSlice(S2, 3, 0, Map.of());
+        List<RecordedAdjustment> added = List.of(new RecordedAdjustment(41, 5, NOW.minusSeconds(1)));
+        for (SaleSlice slice : List.of(S0, S1, S2)) {
+            when(recordedSlices.recordedSlice(eq(slice), eq(SKU), any(), any())).thenReturn(recorded(15, 0, Map.of(),
+                    added));
+        }
+
+        ActivityReconciliation reconciliation = service().reconcile(SALE);
+
+        assertThat(reconciliation.reports()).hasSize(3).allMatch(ReconciliationReport::isClean);
+        verify(sliceStore, never()).repair(any(), any());
     }
 
     /** Rebuilds that reach the slices (ADR 111), waiting for nothing in the pipeline. */

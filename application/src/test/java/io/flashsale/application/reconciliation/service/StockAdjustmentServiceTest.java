@@ -111,7 +111,7 @@ class StockAdjustmentServiceTest {
     }
 
     @Test
-    void givenASaleInSlices_whenAnAdjustmentIsAsked_thenRefusedBeforeAnythingIsRecorded() {
+    void givenASaleInSlicesAndStoresWithoutSlices_whenAnAdjustmentIsAsked_thenRefusedBeforeAnythingIsRecorded() {
         when(activities.findById(SALE)).thenReturn(Optional.of(inThreeSlices(OPEN_SALE)));
         lenient().when(activities.archivedAt(SALE)).thenReturn(Optional.empty());
 
