@@ -58,6 +58,38 @@ Feature: The fast store is reconciled with the shop's books
     And the shop's books show 10 tickets sold out of 10
     And the shop's books and the fast store agree
 
+  Scenario: A sale split into slices loses one slice mid-sale: only its buyers wait, it is rebuilt from the shop's books, and the sale sells exactly its stock
+    Given a sale that has started with a limit of 1 per buyer, split into 3 slices, offering:
+      | product | units |
+      | ticket  | 30    |
+    And the sale is ready to sell
+    And Alice's home is slice 1 of the sale
+    And Bob's home is slice 0 of the sale
+    And Erin's home is slice 1 of the sale
+    And Alice holds 1 ticket
+    When 12 buyers each send 1 reservation request at the same moment
+    Then exactly 12 reservations are accepted
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop has stopped loading sales into the fast store by itself
+    When the fast store loses everything it held of slice 1 of the sale
+    And Erin reserves 1 ticket
+    Then Erin is asked to come back in a moment
+    When Bob reserves 1 ticket
+    Then the reservation is accepted
+    When within 30 seconds a reconciliation of the sale rebuilds the fast store from the shop's books
+    Then 16 tickets are still available
+    When Alice reserves 1 ticket
+    Then Alice is refused as over the limit of 1 ticket, already holding 1
+    When Erin sends the same request again
+    Then the reservation is accepted
+    And 15 tickets are still available
+    When 40 buyers each send 1 reservation request at the same moment
+    Then exactly 15 reservations are accepted
+    And the other 25 are refused as sold out or over the limit
+    And within 30 seconds every accepted reservation is settled in the shop's books
+    And the shop's books show 30 tickets sold out of 30
+    And the shop's books and the fast store agree
+
   Scenario: A reservation whose announcement never reached the order pipeline is sent again and becomes an order
     Given a sale that has started with a limit of 1 per buyer, offering:
       | product | units |

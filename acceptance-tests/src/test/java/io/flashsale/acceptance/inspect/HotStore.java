@@ -33,7 +33,7 @@ import java.util.TreeMap;
 /**
  * The Redis hot store as the checks read it: which reservations it accepted and in which status they are now, what
  * each buyer holds, and which keys of a sale it still keeps; and the damage Redis can suffer (lost figures, a lost
- * sale, a lost outbox entry, a lost confirmation), which reconciliation must find and repair.
+ * sale or a lost slice of one, a lost outbox entry, a lost confirmation), which reconciliation must find and repair.
  */
 public final class HotStore implements AutoCloseable {
 
@@ -124,7 +124,26 @@ public final class HotStore implements AutoCloseable {
 
     /** Every key of the sale, found by its hash tag, not by the names the adapter knows of (ids hold no glob). */
     public List<String> keysOf(String activityId) {
-        ScanArgs pattern = ScanArgs.Builder.matches("fs:{" + activityId + "}:*").limit(1000);
+        return scan("fs:{" + activityId + "}:*");
+    }
+
+    /**
+     * Every key of one slice of a sale in slices, found by the slice's hash tag (ADR 109): slice 0's are the sale's
+     * own ({@link #keysOf(String)}), slice k's carry a tag of their own ({@link RedisKeys#tag(SaleSlice)}). The braces
+     * are escaped, so the pattern matches them as they are.
+     */
+    public List<String> keysOf(SaleSlice slice) {
+        return scan("fs:\\{" + RedisKeys.tag(slice) + "\\}:*");
+    }
+
+    /** Deletes every key of one slice of a sale in slices: what a master restarted without its data shows of it. */
+    public long wipe(SaleSlice slice) {
+        List<String> keys = keysOf(slice);
+        return keys.isEmpty() ? 0 : connection.sync().del(keys.toArray(String[]::new));
+    }
+
+    private List<String> scan(String match) {
+        ScanArgs pattern = ScanArgs.Builder.matches(match).limit(1000);
         List<String> keys = new ArrayList<>();
         ScanCursor cursor = ScanCursor.INITIAL;
         do {

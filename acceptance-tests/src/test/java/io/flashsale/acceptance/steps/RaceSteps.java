@@ -20,20 +20,28 @@ public class RaceSteps {
     private static final Set<String> LOSING_CODES = Set.of("SOLD_OUT", "LIMIT_EXCEEDED");
 
     private final SaleWorld world;
+    /** The crowds the scenario has sent so far. */
+    private int crowds;
 
     public RaceSteps(SaleWorld world) {
         this.world = world;
     }
 
+    /**
+     * A later crowd of the same scenario is the same buyers trying again, with new requests: not their earlier
+     * requests repeated, which would only be answered as they were.
+     */
     @When("{int} buyers each send {int} reservation request(s) at the same moment")
     public void buyersRace(int buyers, int requestsEach) {
         String saleId = world.sale().id();
         String product = world.sale().onlyProduct();
+        crowds++;
+        String requestIds = crowds == 1 ? "attempt-" : "crowd" + crowds + "-attempt-";
         List<ApiCall> calls = new ArrayList<>();
         // Round by round, so that one buyer's requests sit far apart and leave from different clients.
         for (int round = 1; round <= requestsEach; round++) {
             for (int buyer = 1; buyer <= buyers; buyer++) {
-                Map<String, Object> request = Map.of("requestId", "attempt-" + round,
+                Map<String, Object> request = Map.of("requestId", requestIds + round,
                         "items", List.of(Map.of("skuId", product, "quantity", 1)));
                 calls.add(world.api().reserve(saleId, world.buyerId("Buyer" + buyer), request));
             }

@@ -82,6 +82,21 @@ public class ReconciliationSteps {
         assertThat(hotStore.keysOf(saleId)).as("keys of the sale left").isEmpty();
     }
 
+    /** As a master of a cluster that came back empty: every key of the slice gone, the other slices untouched. */
+    @When("the fast store loses everything it held of slice {int} of the sale")
+    public void losesEverythingOfASlice(int slice) {
+        SaleSlices slices = new SaleSlices(world.sale().slices().orElseThrow());
+        SaleSlice lost = new SaleSlice(new ActivityId(world.sale().id()), slice, slices);
+        assertThat(hotStore.wipe(lost)).as("keys of slice %s deleted", slice).isPositive();
+        assertThat(hotStore.keysOf(lost)).as("keys of slice %s left", slice).isEmpty();
+        for (int k = 0; k < slices.count(); k++) {
+            if (k != slice) {
+                assertThat(hotStore.keysOf(new SaleSlice(lost.activityId(), k, slices)))
+                        .as("keys of slice %s, kept", k).isNotEmpty();
+            }
+        }
+    }
+
     @Given("the announcement of {buyer}'s reservation is lost before it leaves the fast store")
     public void announcementLost(String buyer) {
         world.reservationOf(buyer);

@@ -35,6 +35,12 @@ public class ReservationSteps {
         world.reserveAs(buyer, basket.request());
     }
 
+    /** A sale in slices decides each buyer's attempts in the buyer's home slice (ADR 109). */
+    @Given("{buyer}'s home is slice {int} of the sale")
+    public void homeIsSlice(String buyer, int slice) {
+        world.homeIn(buyer, slice);
+    }
+
     @Given("{buyer} holds {basket}")
     public void holds(String buyer, Basket basket) {
         assertAccepted(world.reserveAs(buyer, basket.request()), world.sale().id());

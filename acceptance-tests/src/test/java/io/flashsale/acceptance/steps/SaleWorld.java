@@ -8,6 +8,8 @@ import io.flashsale.acceptance.api.FlashsaleApi;
 import io.flashsale.acceptance.api.PaymentProvider;
 import io.flashsale.acceptance.api.SaleSpec;
 import io.flashsale.acceptance.time.ScenarioClock;
+import io.flashsale.domain.reservation.BuyerId;
+import io.flashsale.domain.slice.SaleSlices;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
@@ -40,6 +42,8 @@ public class SaleWorld {
     private final Map<String, ApiAnswer> lastAnswerOfBuyer = new LinkedHashMap<>();
     private final Map<String, String> reservationOfBuyer = new LinkedHashMap<>();
     private final Map<String, String> paymentOfBuyer = new LinkedHashMap<>();
+    /** Buyers given an identity the scenario chose, e.g. one whose home is a given slice of the sale. */
+    private final Map<String, String> chosenBuyerIds = new LinkedHashMap<>();
     private int payments;
     private List<ApiAnswer> crowdAnswers = List.of();
     private SaleSpec sale;
@@ -90,7 +94,28 @@ public class SaleWorld {
     }
 
     public String buyerId(String name) {
-        return name.toLowerCase(Locale.ROOT) + "-" + token;
+        return chosenBuyerIds.getOrDefault(name, name.toLowerCase(Locale.ROOT) + "-" + token);
+    }
+
+    /**
+     * Gives the named buyer, before they send anything, an identity whose home is slice {@code slice} of the
+     * scenario's sale in slices: the first of their name's identities, then {@code <name>-1}, {@code <name>-2} and
+     * so on, that the sale homes there (ADR 109).
+     */
+    public void homeIn(String name, int slice) {
+        assertThat(lastAnswerOfBuyer).as("%s has sent nothing yet", name).doesNotContainKey(name);
+        SaleSlices slices = new SaleSlices(sale().slices().orElseThrow(
+                () -> new AssertionError("the scenario's sale is not split into slices")));
+        slices.requireSlice(slice, "slice");
+        String base = name.toLowerCase(Locale.ROOT) + "-" + token;
+        for (int n = 0; n < 10_000; n++) {
+            String candidate = n == 0 ? base : base + "-" + n;
+            if (slices.homeOf(new BuyerId(candidate)) == slice) {
+                chosenBuyerIds.put(name, candidate);
+                return;
+            }
+        }
+        throw new AssertionError("no identity of " + name + " found whose home is slice " + slice);
     }
 
     public void open(SaleSpec spec) {
