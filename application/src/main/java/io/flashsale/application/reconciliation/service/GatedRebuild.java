@@ -3,7 +3,6 @@ package io.flashsale.application.reconciliation.service;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.domain.activity.Activity;
-
 import io.flashsale.domain.slice.SaleSlice;
 
 import java.time.Clock;
@@ -37,11 +36,9 @@ final class GatedRebuild {
 
     /** @throws SaleInSlicesException for a sale in slices when the stores have no slices to rebuild */
     RebuildOutcome run(Activity activity) {
-        if (activity.slices().sliced() && slices.isEmpty()) {
-            throw new SaleInSlicesException(activity.id(), activity.slices().count(), "a rebuild");
-        }
         if (activity.slices().sliced()) {
-            return runSlices(activity, slices.get());
+            return runSlices(activity, slices.orElseThrow(() -> new SaleInSlicesException(activity.id(),
+                    activity.slices().count(), "a rebuild")));
         }
         if (!gate.landed(activity.id())) {
             return RebuildOutcome.AWAITING_PIPELINE;
