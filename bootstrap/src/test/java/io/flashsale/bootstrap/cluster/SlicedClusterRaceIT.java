@@ -3,7 +3,8 @@ package io.flashsale.bootstrap.cluster;
 import io.flashsale.bootstrap.FlashsaleApplication;
 import io.flashsale.testsupport.RedisClusterEndpoint;
 import io.flashsale.testsupport.TestServices;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -37,8 +38,9 @@ import static org.awaitility.Awaitility.await;
  * One sale in 3 slices on a 3-master Redis Cluster, sold through two service instances that share one broker and one
  * database (ADR 109): 2,000 buyers send 3 attempts each, alternately to either instance, for 3,000 units with a limit
  * of 2. Exactly 3,000 units are reserved, nobody holds more than 2, each accepted reservation becomes exactly one
- * order, and the slices sit on three masters. Attempts told to try again while units move between slices are sent
- * again after the wait they name, as a client does.
+ * order, and the slices sit on three masters. A unit a buyer cancels through one instance is bought through the other.
+ * Attempts told to try again while units move between slices are sent again after the wait they name, as a client
+ * does.
  */
 @Timeout(value = 6, unit = TimeUnit.MINUTES)
 class SlicedClusterRaceIT {
@@ -54,32 +56,26 @@ class SlicedClusterRaceIT {
     private static final String RUN = UUID.randomUUID().toString().replace("-", "");
     private static final String DATABASE = TestServices.mariadb().freshDatabase("flashsale_it_cluster_race");
 
-    private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+    private static final List<ConfigurableApplicationContext> INSTANCES = new ArrayList<>();
+    private static List<Integer> ports;
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
 
-    @AfterEach
-    void stopInstances() {
-        instances.forEach(ConfigurableApplicationContext::close);
+    @BeforeAll
+    static void startTwoInstances() {
+        ports = List.of(port(start("first")), port(start("second")));
+    }
+
+    @AfterAll
+    static void stopInstances() {
+        INSTANCES.forEach(ConfigurableApplicationContext::close);
     }
 
     @Test
     void givenASaleInThreeSlicesOnThreeMasters_whenTwoThousandBuyersRaceThroughTwoInstances_thenExactlyItsStockIsSold()
             throws Exception {
-        List<Integer> ports = List.of(port(start("first")), port(start("second")));
-        String id = "cluster-race-" + RUN.substring(0, 12);
-        Instant now = Instant.now();
-        Reply created = send(ports.getFirst(), "POST", "/api/v1/activities", "{\"id\":\"" + id
-                + "\",\"name\":\"Cluster race\",\"startsAt\":\"" + now.minusSeconds(60) + "\",\"endsAt\":\""
-                + now.plusSeconds(3600) + "\",\"perUserLimit\":" + LIMIT + ",\"slices\":" + SLICES
-                + ",\"items\":[{\"skuId\":\"" + SKU + "\",\"stock\":" + UNITS + "}]}", "Authorization",
-                "Bearer " + ADMIN_TOKEN);
-        assertThat(created.status()).as(created.body()).isEqualTo(201);
-        Reply warmed = send(ports.getFirst(), "POST", "/api/v1/activities/" + id + "/warm-up", null,
-                "Authorization", "Bearer " + ADMIN_TOKEN);
-        assertThat(warmed.status()).as(warmed.body()).isEqualTo(200);
-        assertThat(warmed.json().path("placement").path("masters").asInt()).as("each slice on a master of its own: "
-                + warmed.body()).isEqualTo(SLICES);
+        String id = openSale("cluster-race-", UNITS, LIMIT);
 
         Map<String, String> accepted = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> heldBy = new ConcurrentHashMap<>();
@@ -113,7 +109,7 @@ class SlicedClusterRaceIT {
         assertThat(heldBy.values()).as("nobody over the limit").allMatch(held -> held.get() <= LIMIT);
         assertThat(refusals.keySet()).as("the only refusals: sold out and the limit")
                 .isSubsetOf("409 SOLD_OUT", "409 LIMIT_EXCEEDED");
-        JdbcTemplate database = new JdbcTemplate(instances.getFirst().getBean(DataSource.class));
+        JdbcTemplate database = database();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(database.queryForObject("SELECT COUNT(*) FROM purchase_order WHERE activity_id = ?",
                         Long.class, id)).as("every accepted reservation an order").isEqualTo(UNITS));
@@ -123,6 +119,60 @@ class SlicedClusterRaceIT {
                 .containsExactlyInAnyOrderElementsOf(accepted.keySet());
         assertThat(database.queryForObject("SELECT sold FROM activity_item WHERE activity_id = ? AND sku_id = ?",
                 Long.class, id, SKU)).as("the database's sold units").isEqualTo(UNITS);
+    }
+
+    @Test
+    void givenASoldOutSaleInSlices_whenABuyerCancelsThroughOneInstance_thenTheUnitIsBoughtThroughTheOther()
+            throws Exception {
+        String id = openSale("cluster-cancel-", 6, 1);
+        int first = ports.getFirst();
+        int second = ports.get(1);
+        Map<String, String> accepted = new ConcurrentHashMap<>();
+        for (int b = 0; accepted.size() < 6; b++) {
+            Reply answer = reserveUntilDecided(first, id, "early-" + b, "k");
+            assertThat(answer.status()).as(answer.body()).isEqualTo(202);
+            accepted.put(answer.json().path("reservationId").asString(), "early-" + b);
+        }
+        Reply soldOut = reserveUntilDecided(second, id, "late-0", "k");
+        assertThat(soldOut.json().path("code").asString()).as(soldOut.body()).isEqualTo("SOLD_OUT");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+                assertThat(database().queryForObject("SELECT COUNT(*) FROM purchase_order WHERE activity_id = ?"
+                        + " AND status = 'ORDERED'", Long.class, id)).isEqualTo(6));
+        Map.Entry<String, String> cancelled = accepted.entrySet().iterator().next();
+
+        Reply cancel = send(first, "POST", "/api/v1/reservations/" + cancelled.getKey() + "/cancellation", null,
+                "X-User-Id", cancelled.getValue());
+
+        assertThat(cancel.status()).as(cancel.body()).isBetween(200, 299);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            Reply bought = reserveUntilDecided(second, id, "late-1", "k");
+            assertThat(bought.status()).as("the unit given back, bought through the other instance: "
+                    + bought.body()).isEqualTo(202);
+        });
+        assertThat(reserveUntilDecided(first, id, "late-2", "k").json().path("code").asString())
+                .as("then sold out again").isEqualTo("SOLD_OUT");
+    }
+
+    /** A sale of {@code units} units of one SKU in {@link #SLICES} slices, created and warmed through the first. */
+    private String openSale(String prefix, int units, int limit) throws Exception {
+        String id = prefix + RUN.substring(0, 12);
+        Instant now = Instant.now();
+        Reply created = send(ports.getFirst(), "POST", "/api/v1/activities", "{\"id\":\"" + id
+                + "\",\"name\":\"Cluster sale\",\"startsAt\":\"" + now.minusSeconds(60) + "\",\"endsAt\":\""
+                + now.plusSeconds(3600) + "\",\"perUserLimit\":" + limit + ",\"slices\":" + SLICES
+                + ",\"items\":[{\"skuId\":\"" + SKU + "\",\"stock\":" + units + "}]}", "Authorization",
+                "Bearer " + ADMIN_TOKEN);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Reply warmed = send(ports.getFirst(), "POST", "/api/v1/activities/" + id + "/warm-up", null,
+                "Authorization", "Bearer " + ADMIN_TOKEN);
+        assertThat(warmed.status()).as(warmed.body()).isEqualTo(200);
+        assertThat(warmed.json().path("placement").path("masters").asInt()).as("each slice on a master of its own: "
+                + warmed.body()).isEqualTo(SLICES);
+        return id;
+    }
+
+    private static JdbcTemplate database() {
+        return new JdbcTemplate(INSTANCES.getFirst().getBean(DataSource.class));
     }
 
     /** The attempt, sent again after the wait it names while units are on their way between slices. */
@@ -147,7 +197,7 @@ class SlicedClusterRaceIT {
         return new Reply(response.statusCode(), response.body(), json);
     }
 
-    private ConfigurableApplicationContext start(String instance) {
+    private static ConfigurableApplicationContext start(String instance) {
         RedisClusterEndpoint cluster = TestServices.redisCluster();
         // As arguments: they win over application.yaml, as they do for an operator's command line.
         List<String> arguments = new ArrayList<>(List.of(
@@ -168,7 +218,7 @@ class SlicedClusterRaceIT {
         arguments.addAll(TestServices.mariadb().springDatasource(DATABASE).arguments());
         ConfigurableApplicationContext context = new SpringApplicationBuilder(FlashsaleApplication.class)
                 .run(arguments.toArray(String[]::new));
-        instances.add(context);
+        INSTANCES.add(context);
         return context;
     }
 
