@@ -170,6 +170,15 @@ public final class HotStore implements AutoCloseable {
                 RedisKeys.stockField(new SkuId(skuId), "total")));
     }
 
+    /** The SKU's units one slice still offers: its total less what it holds as reserved and as sold. */
+    public long availableOf(SaleSlice slice, String skuId) {
+        SkuId sku = new SkuId(skuId);
+        List<Long> figures = connection.sync().hmget(RedisKeys.stock(slice), RedisKeys.stockField(sku, "total"),
+                        RedisKeys.stockField(sku, "reserved"), RedisKeys.stockField(sku, "sold")).stream()
+                .map(figure -> Long.parseLong(figure.getValue())).toList();
+        return figures.get(0) - figures.get(1) - figures.get(2);
+    }
+
     /** As {@link #loseFiguresOf(String, String)}, in one slice of a sale in slices (ADR 109). */
     public long loseFiguresOf(SaleSlice slice, String skuId) {
         String stock = RedisKeys.stock(slice);

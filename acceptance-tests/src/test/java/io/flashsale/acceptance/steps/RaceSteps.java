@@ -1,5 +1,6 @@
 package io.flashsale.acceptance.steps;
 
+import io.cucumber.java.en.Given;
 import io.cucumber.java.en.Then;
 import io.cucumber.java.en.When;
 import io.flashsale.acceptance.api.ApiAnswer;
@@ -18,6 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 public class RaceSteps {
 
     private static final Set<String> LOSING_CODES = Set.of("SOLD_OUT", "LIMIT_EXCEEDED");
+    /** The crowd's buyers are Buyer1, Buyer2 and so on, in every crowd of a scenario. */
+    private static final String CROWD = "Buyer";
 
     private final SaleWorld world;
     /** The crowds the scenario has sent so far. */
@@ -43,10 +46,24 @@ public class RaceSteps {
             for (int buyer = 1; buyer <= buyers; buyer++) {
                 Map<String, Object> request = Map.of("requestId", requestIds + round,
                         "items", List.of(Map.of("skuId", product, "quantity", 1)));
-                calls.add(world.api().reserve(saleId, world.buyerId("Buyer" + buyer), request));
+                calls.add(world.api().reserve(saleId, world.buyerId(CROWD + buyer), request));
             }
         }
         world.crowdAnswered(world.api().sendTogether(calls));
+    }
+
+    /**
+     * The first buyers of the scenario's crowd, each given an identity whose home is that slice of the sale in slices
+     * (ADR 109), reserve one after the other and are each accepted. A later crowd counts them among its buyers.
+     */
+    @Given("{int} buyers whose home is slice {int} of the sale each hold {basket}")
+    public void buyersHomedInASliceHold(int buyers, int slice, Basket basket) {
+        for (int buyer = 1; buyer <= buyers; buyer++) {
+            world.homeIn(CROWD + buyer, slice);
+        }
+        for (int buyer = 1; buyer <= buyers; buyer++) {
+            assertAccepted(world.reserveAs(CROWD + buyer, basket.request()), world.sale().id());
+        }
     }
 
     @Then("exactly {int} reservation(s) is/are accepted")

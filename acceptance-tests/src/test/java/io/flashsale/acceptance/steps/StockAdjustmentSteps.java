@@ -126,9 +126,15 @@ public class StockAdjustmentSteps {
         assertThat(adjustment.path("createdAt").asString("")).as("when: %s", answer.describe()).isNotBlank();
         assertThat(applied.path("hotStore").asString("")).as("the fast store: %s", answer.describe())
                 .isEqualTo("APPLIED");
-        SkuReport report = SkuReport.from(applied.path("report"));
-        assertThat(report.isClean()).as("the reconciliation after the change finds nothing wrong: %s",
-                answer.describe()).isTrue();
+        JsonNode report = applied.path("report");
+        // A sale in slices reconciles a slice here only when it could not take its part (ADR 112); every slice is
+        // reconciled with the whole sale right after the change.
+        boolean everySliceTookItsPart = world.sale().slices().isPresent()
+                && (report.isNull() || report.isMissingNode());
+        if (!everySliceTookItsPart) {
+            assertThat(SkuReport.from(report).isClean()).as("the reconciliation after the change finds nothing wrong: %s",
+                    answer.describe()).isTrue();
+        }
         recorded.add(adjustment);
     }
 
@@ -139,8 +145,9 @@ public class StockAdjustmentSteps {
                 lastChange.describe()).isEqualTo("LOADED");
         List<JsonNode> reports = new ArrayList<>();
         reconciliation.path("reports").forEach(reports::add);
-        assertThat(reports).as("one report per product: %s", lastChange.describe())
-                .hasSize(world.sale().products().size());
+        // A sale in slices is reconciled slice by slice: one report per product and slice (ADR 110).
+        assertThat(reports).as("one report per product and slice: %s", lastChange.describe())
+                .hasSize(world.sale().products().size() * world.sale().slices().orElse(1));
         reports.forEach(report -> assertThat(SkuReport.from(report).isClean())
                 .as("nothing wrong with %s", report).isTrue());
     }
@@ -186,6 +193,7 @@ public class StockAdjustmentSteps {
         assertThat(listed).as("the proposals: %s", answer.describe()).isEqualTo(expected);
     }
 
+    /** Over every slice of a sale in slices: the admin's stock view sums the slices' ledgers. */
     @Then("the fast store offers {int} {product} out of {int}")
     public void offers(long available, String skuId, long total) {
         StockLine stock = world.stockOf(skuId);
