@@ -183,6 +183,16 @@ class RedisSliceStockIT {
     }
 
     @Test
+    void givenASkuWhoseFiguresTheSliceLost_thenItsLedgersAreReportedAsDisagreeing_notAsAScriptError() {
+        redis.hdel(RedisKeys.stock(one), RedisKeys.stockField(PLAIN, "total"), RedisKeys.stockField(PLAIN, "sold"),
+                RedisKeys.segmentField(PLAIN, 1));
+
+        assertThatThrownBy(() -> port.stock(one)).isInstanceOf(HotStoreFiguresDisagreeException.class)
+                .hasMessageContaining(PLAIN.value());
+        assertThat(port.stock(two)).as("another slice").isPresent();
+    }
+
+    @Test
     void givenASliceNotLoaded_thenTheTakeIsEmptyTheCreditIsFalse_andNothingIsWritten() {
         Activity unloaded = sale("sl-" + UUID.randomUUID().toString().substring(0, 12));
         SaleSlice notWarmed = new SaleSlice(unloaded.id(), 2, THREE);

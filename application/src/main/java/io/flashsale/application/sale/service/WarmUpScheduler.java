@@ -6,6 +6,7 @@ import io.flashsale.application.sale.port.in.ScheduleWarmUpsUseCase;
 import io.flashsale.application.sale.port.out.ActivityLoadsPort;
 import io.flashsale.application.sale.port.out.ActivityWindowsPort;
 import io.flashsale.application.sale.port.out.RecordedLedgersPort;
+import io.flashsale.application.shared.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.stock.SkuStock;
@@ -104,7 +105,7 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
     }
 
     private Result warmUp(Activity activity) {
-        boolean loadedBefore = stock.stock(activity.id()).isPresent();
+        boolean loadedBefore = loaded(activity.id());
         if (!loadedBefore && mayHaveReservations(loads, ledgers, activity.id())) {
             if (!LoadInFlight.landsWithin(stock, activity.id(), loadGrace)) {
                 return Result.AWAITING_REBUILD;
@@ -114,6 +115,18 @@ public class WarmUpScheduler implements ScheduleWarmUpsUseCase {
         loads.recordLoad(activity.id());
         stock.warmUp(activity);
         return loadedBefore ? Result.LOADED_BEFORE : Result.LOADED_NOW;
+    }
+
+    /**
+     * Whether the hot store holds the sale. One whose figures of a SKU were lost or disagree is held: reconciliation
+     * repairs them from the database, and a warm-up must neither fail the pass over it nor load totals over it.
+     */
+    private boolean loaded(ActivityId activityId) {
+        try {
+            return stock.stock(activityId).isPresent();
+        } catch (HotStoreFiguresDisagreeException damaged) {
+            return true;
+        }
     }
 
     /**

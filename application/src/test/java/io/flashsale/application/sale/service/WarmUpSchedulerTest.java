@@ -2,6 +2,7 @@ package io.flashsale.application.sale.service;
 
 import io.flashsale.application.reservation.port.out.StockReservationPort;
 import io.flashsale.application.sale.model.WarmUpPass;
+import io.flashsale.application.shared.port.out.HotStoreFiguresDisagreeException;
 import io.flashsale.application.testing.ActivityStore;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -110,6 +111,20 @@ class WarmUpSchedulerTest {
         verify(stock).warmUp(loadedBefore);
         verify(activities, never()).recordedStock(any());
         assertThat(pass.warmedUp()).isEmpty();
+    }
+
+    @Test
+    void givenADueActivityWhoseFiguresOfASkuWereLost_whenThePassRuns_thenItCountsAsLoaded_andThePassDoesNotFail() {
+        Activity damaged = sale("damaged");
+        when(activities.findUnarchivedOverlapping(any(), any())).thenReturn(List.of(damaged));
+        when(stock.stock(damaged.id())).thenThrow(new HotStoreFiguresDisagreeException("the ledger of a is impossible"));
+
+        WarmUpPass pass = scheduler().warmUpDue();
+
+        verify(stock).warmUp(damaged);
+        verify(activities, never()).recordedStock(any());
+        assertThat(pass.warmedUp()).isEmpty();
+        assertThat(pass.awaitingRebuild()).isEmpty();
     }
 
     @Test
