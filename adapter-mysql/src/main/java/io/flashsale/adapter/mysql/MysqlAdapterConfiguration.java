@@ -7,7 +7,6 @@ import io.flashsale.adapter.mysql.replica.RoutedReconciliationReports;
 import io.flashsale.adapter.mysql.replica.RoutedRecordedStock;
 import io.flashsale.adapter.mysql.replica.RoutedStockAdjustments;
 import net.javacrumbs.shedlock.core.LockProvider;
-import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.apache.ibatis.annotations.Mapper;
 import org.mapstruct.factory.Mappers;
 import org.mybatis.spring.annotation.MapperScan;
@@ -19,16 +18,11 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
-import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import javax.sql.DataSource;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The MySQL adapter's beans. Relies on Boot's DataSource, transaction manager, MyBatis and Flyway
@@ -224,28 +218,11 @@ public class MysqlAdapterConfiguration {
 
     /**
      * The scheduled jobs' locks (ShedLock) in {@code job_lock}, timed by the database's clock so that instances whose
-     * clocks disagree still never hold one job at once. The holder is named by host, process and a random part, so
-     * two instances on one host are told apart in the table.
+     * clocks disagree still never hold one job at once; a taking whose answer was lost is not left to hold the job for
+     * minutes ({@link JobLockProvider}).
      */
     @Bean
     LockProvider jobLockProvider(DataSource dataSource) {
-        return new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
-                .withJdbcTemplate(new JdbcTemplate(dataSource))
-                .withTableName("job_lock")
-                .withLockedByValue(jobLockHolder())
-                .usingDbTime()
-                .build());
-    }
-
-    private static String jobLockHolder() {
-        String host = System.getenv().getOrDefault("HOSTNAME", "host");
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException | SecurityException unknown) {
-            // the environment's name will do
-        }
-        String holder = host + "/" + ProcessHandle.current().pid() + "/"
-                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
-        return holder.length() <= 255 ? holder : holder.substring(holder.length() - 255);
+        return JobLockProvider.on(dataSource);
     }
 }
