@@ -1,7 +1,6 @@
 package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
-import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
@@ -17,8 +16,6 @@ import io.flashsale.domain.reservation.ReservationId;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -40,7 +37,7 @@ final class LedgerRebuild {
     static final Duration CLOCK_MARGIN = Duration.ofSeconds(5);
 
     private final HotStoreRebuildPort hotStore;
-    private final HotStoreSettlementPort settlement;
+    private final ClosedOrdersCatchUp catchUp;
     private final RecordedStockPort recorded;
     private final RecordedOrdersPort orders;
     private final ReconciliationMetricsPort metrics;
@@ -53,7 +50,7 @@ final class LedgerRebuild {
             throw new IllegalArgumentException("page must be positive, was " + page);
         }
         this.hotStore = hotStore;
-        this.settlement = settlement;
+        this.catchUp = new ClosedOrdersCatchUp(orders, settlement, page);
         this.recorded = recorded;
         this.orders = orders;
         this.metrics = metrics;
@@ -89,23 +86,8 @@ final class LedgerRebuild {
         if (!hotStore.finishRebuild(activity, started.rebuildId(), figures)) {
             return RebuildOutcome.IN_PROGRESS;
         }
-        catchUp(activity, started.since().minus(CLOCK_MARGIN));
+        catchUp.restore(activity.id(), started.since().minus(CLOCK_MARGIN), order -> true);
         metrics.rebuilt(activity.id(), figures);
         return RebuildOutcome.REBUILT;
-    }
-
-    /** Orders closed since the rebuild began: restored in the hot store unless their record shows it already. */
-    private void catchUp(Activity activity, Instant since) {
-        List<PendingRestore> closed = new ArrayList<>();
-        for (Order order : orders.closedSince(activity.id(), since)) {
-            closed.add(PendingRestore.of(order));
-            if (closed.size() == page) {
-                settlement.restore(activity.id(), List.copyOf(closed));
-                closed.clear();
-            }
-        }
-        if (!closed.isEmpty()) {
-            settlement.restore(activity.id(), closed);
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.flashsale.application.reconciliation.service;
 
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
-import io.flashsale.application.order.port.out.PendingRestore;
 import io.flashsale.application.reconciliation.model.RebuildOutcome;
 import io.flashsale.application.reconciliation.model.SkuNotFoundException;
 import io.flashsale.application.reconciliation.port.out.PurchaseScope;
@@ -21,7 +20,6 @@ import io.flashsale.domain.slice.StockTransfer;
 import io.flashsale.domain.slice.TransferState;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +42,7 @@ import java.util.stream.Collectors;
 final class LostSliceRebuild {
 
     private final SliceRebuildPorts ports;
-    private final HotStoreSettlementPort settlement;
-    private final RecordedOrdersPort orders;
+    private final ClosedOrdersCatchUp catchUp;
     private final ReconciliationMetricsPort metrics;
     private final Clock clock;
     private final int page;
@@ -56,8 +53,7 @@ final class LostSliceRebuild {
             throw new IllegalArgumentException("page must be positive, was " + page);
         }
         this.ports = ports;
-        this.settlement = settlement;
-        this.orders = orders;
+        this.catchUp = new ClosedOrdersCatchUp(orders, settlement, page);
         this.metrics = metrics;
         this.clock = clock;
         this.page = page;
@@ -124,7 +120,9 @@ final class LostSliceRebuild {
         if (!ports.hotStore().finishRebuild(activity, slice, started.rebuildId(), figures, transfers)) {
             return RebuildOutcome.IN_PROGRESS;
         }
-        catchUp(slice, started.since().minus(LedgerRebuild.CLOCK_MARGIN));
+        // The slice's orders only: the other slices' hot stores were never lost.
+        catchUp.restore(slice.activityId(), started.since().minus(LedgerRebuild.CLOCK_MARGIN),
+                order -> order.id().slice().index() == slice.index());
         metrics.rebuilt(activity.id(), figures);
         return RebuildOutcome.REBUILT;
     }
@@ -155,23 +153,5 @@ final class LostSliceRebuild {
         // Its allotment includes every adjustment's part in it (ADR 112): marked applied, so none lands twice.
         return new SkuRebuild(item.skuId(), allotment.units(), recorded.sold(), Map.of(),
                 recorded.adjustments().stream().map(RecordedAdjustment::id).collect(Collectors.toSet()));
-    }
-
-    /** The slice's orders closed since its rebuild began: restored unless their record shows it already. */
-    private void catchUp(SaleSlice slice, Instant since) {
-        List<PendingRestore> closed = new ArrayList<>();
-        for (Order order : orders.closedSince(slice.activityId(), since)) {
-            if (order.id().slice().index() != slice.index()) {
-                continue;
-            }
-            closed.add(PendingRestore.of(order));
-            if (closed.size() == page) {
-                settlement.restore(slice.activityId(), List.copyOf(closed));
-                closed.clear();
-            }
-        }
-        if (!closed.isEmpty()) {
-            settlement.restore(slice.activityId(), closed);
-        }
     }
 }
