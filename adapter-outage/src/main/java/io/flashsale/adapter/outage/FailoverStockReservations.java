@@ -6,6 +6,7 @@ import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.StockReservationPort;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The hot store behind a circuit breaker. While the breaker is CLOSED every attempt goes to Redis and its failures
  * count; an attempt Redis failed on is answered 503 {@code DEGRADED} (it may or may not have been taken there, so it
  * is never tried again on the database). While it is not CLOSED the database decides, by the application's rules
- * ({@link ReserveOnDatabaseUseCase}), at most {@code bulkhead} attempts at once, the rest 503 {@code DEGRADED}.
+ * ({@link ReserveOnDatabaseUseCase}), at most {@code bulkhead} attempts at once, the rest 503 {@code DEGRADED}; a
+ * sale in slices is answered 503 {@code DEGRADED} until the hot store is back (ADR 113).
  * <p>
  * The switch back is {@link HotStoreRecovery}'s: it {@link #pause()}s the database path, waits for the attempts in it
  * to finish, rebuilds the ledgers from the database and closes the breaker before it {@link #resume()}s. An attempt
@@ -113,7 +115,12 @@ public final class FailoverStockReservations implements StockReservationPort, He
                     // Redis accepted this request moments before it went out; that reservation stands.
                     return new ReservationOutcome.Replayed(onRedis.get());
                 }
-                ReservationOutcome outcome = database.reserve(request);
+                ReservationOutcome outcome;
+                try {
+                    outcome = database.reserve(request);
+                } catch (SaleInSlicesException onlyItsSlicesSellIt) {
+                    throw new DegradedException("a sale in slices waits for its hot store", retryAfter);
+                }
                 remember(databaseAnswers, outcome);
                 return outcome;
             } finally {

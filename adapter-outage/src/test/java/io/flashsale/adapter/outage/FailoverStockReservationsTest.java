@@ -7,6 +7,7 @@ import io.flashsale.application.reconciliation.port.in.RetryRebuildsUseCase;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsPort;
 import io.flashsale.application.reservation.port.out.AcceptedRequestsSnapshotPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
 import io.flashsale.domain.reservation.BuyerId;
@@ -50,6 +51,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FailoverStockReservationsTest {
 
     private static final ActivityId SALE = new ActivityId("sale-1");
+    /** A sale the database path does not decide (ADR 113). */
+    private static final ActivityId SALE_IN_SLICES = new ActivityId("sale-in-slices");
     private static final SkuId SKU = new SkuId("sku-1");
     private static final Instant NOW = Instant.parse("2026-12-01T11:00:00Z");
 
@@ -68,6 +71,9 @@ class FailoverStockReservationsTest {
     private final FailoverStockReservations failover = new FailoverStockReservations(redis(), redisRecords(),
             request -> {
                 databaseCalls.incrementAndGet();
+                if (request.activityId().equals(SALE_IN_SLICES)) {
+                    throw new SaleInSlicesException(SALE_IN_SLICES, 3, "a reservation decided by the database");
+                }
                 await(databaseGate);
                 events.add("database decided");
                 return new ReservationOutcome.Reserved(request.toReservation());
@@ -139,6 +145,17 @@ class FailoverStockReservationsTest {
         assertThat(read.mayHold(new BuyerId("buyer"), new RequestId("never-sent"))).isFalse();
         assertThat(read.mayHold(new BuyerId("someone-else"), new RequestId("decided-by-the-database"))).isFalse();
         assertThat(keys.read(new ActivityId("no-keys-in-redis"))).isEmpty();
+    }
+
+    @Test
+    void givenTheBreakerOpen_whenASaleInSlicesIsAttempted_thenDegradedWhileTheDatabaseDecidesTheOthers() {
+        breaker.transitionToOpenState();
+
+        assertDegraded(attempt(SALE_IN_SLICES, "r-sliced"));
+        assertThat(attempt(SALE, "r-whole")).isInstanceOf(ReservationOutcome.Reserved.class);
+        assertThat(databaseCalls).hasValue(2);
+        assertThat(redisCalls).hasValue(0);
+        assertThat(failover.inDatabasePath()).isZero();
     }
 
     @Test

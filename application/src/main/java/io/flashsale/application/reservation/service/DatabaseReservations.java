@@ -6,6 +6,7 @@ import io.flashsale.application.reservation.port.out.BucketKey;
 import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.application.reservation.port.out.RateLimitBucketsPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityItem;
@@ -28,6 +29,9 @@ import java.util.Optional;
  * instance ({@code buyerBuckets}) with the same figures, before anything else is read (ADR 0081): a buyer's hammering
  * costs the one store still standing nothing. Only a keyed attempt is first looked up by its key (one indexed read),
  * so that a retry is replayed without taking a token, as the reserve script replays before its bucket.
+ * <p>
+ * A sale in slices is not decided here ({@link SaleInSlicesException}, ADR 113): only its slices sell it. A keyed
+ * retry of one of its reservations whose order the database holds is still replayed.
  */
 public class DatabaseReservations implements ReserveOnDatabaseUseCase {
 
@@ -66,6 +70,13 @@ public class DatabaseReservations implements ReserveOnDatabaseUseCase {
         }
         Activity activity = activities.findById(request.activityId())
                 .orElseThrow(() -> new ActivityNotFoundException(request.activityId()));
+        if (activity.slices().count() > 1) {
+            // Its slices keep each a share of the stock, and its orders are counted slice by slice by their ids: an
+            // order decided here, for the sale as a whole, would be in no slice's figures, and the slices would sell
+            // its units again once the hot store is back (ADR 113).
+            throw new SaleInSlicesException(activity.id(), activity.slices().count(),
+                    "a reservation decided by the database");
+        }
         Optional<ReservationOutcome> refusal = beforeStock(activity, request);
         return refusal.orElseGet(() -> database.reserve(request));
     }

@@ -2,6 +2,7 @@ package io.flashsale.application.reservation.service;
 
 import io.flashsale.application.reservation.port.out.FallbackReservationPort;
 import io.flashsale.application.sale.model.ActivityNotFoundException;
+import io.flashsale.application.sale.model.SaleInSlicesException;
 import io.flashsale.application.sale.port.out.ActivityLookupPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
@@ -17,6 +18,7 @@ import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationLine;
 import io.flashsale.domain.reservation.ReservationOutcome;
 import io.flashsale.domain.reservation.ReservationRequest;
+import io.flashsale.domain.slice.SaleSlices;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -84,6 +86,17 @@ class DatabaseReservationsTest {
                 .isEqualTo(new ReservationOutcome.UnknownSku(new SkuId("other")));
         assertThat(reservations.reserve(request(SKU, 3, STARTS.plusSeconds(1))))
                 .isEqualTo(new ReservationOutcome.LimitExceeded(SKU, 2, 0));
+        verify(database, never()).reserve(any());
+    }
+
+    @Test
+    void givenASaleInSlices_whenReservingWhileRedisIsOut_thenRefusedWithoutTheDatabase() {
+        when(activities.findById(SALE)).thenReturn(Optional.of(new Activity(SALE, "Sale", STARTS, ENDS,
+                new PurchaseLimit(2), Duration.ofMinutes(15), List.of(new ActivityItem(SKU, 10, null, 1)), false,
+                new SaleSlices(3))));
+
+        assertThatThrownBy(() -> reservations.reserve(request(SKU, 1, STARTS.plusSeconds(1))))
+                .isInstanceOf(SaleInSlicesException.class);
         verify(database, never()).reserve(any());
     }
 
