@@ -23,7 +23,7 @@ class FailoverCampaignIT {
 
     /**
      * Seeds that run on every build: 1 (a failover and a BROKER_PAUSE, 2 s payment windows), 2 (a failover alone) and
-     * 4 (a failover while a service instance is paused).
+     * 4 (a failover while a service instance is paused); 2 and 4 sell in 3 slices, one a master, and lose slice 0's.
      */
     static final List<Long> FIXED_SEEDS = List.of(1L, 2L, 4L);
 

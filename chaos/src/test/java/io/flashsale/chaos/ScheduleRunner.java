@@ -175,6 +175,9 @@ final class ScheduleRunner {
         body.put("endsAt", startsAt.plus(Duration.ofHours(2)).toString());
         body.put("perUserLimit", sale.perUserLimit());
         body.put("paymentTimeoutSeconds", sale.paymentTimeoutSeconds());
+        if (sale.slices() > 1) {
+            body.put("slices", sale.slices());
+        }
         body.put("items", items);
         String json = Client.json(body);
         admin(client, "POST", "/api/v1/activities", json, 201, 409);
@@ -335,9 +338,10 @@ final class ScheduleRunner {
     }
 
     /**
-     * SIGKILLs the master of the sale's slot, waits for its replica's takeover, keeps the killed node down this much
-     * longer and starts it again as a replica. Returns when the master was dead: anything sent before then may have
-     * run on it alone, so that is where the fault's loss window ends.
+     * SIGKILLs the master of the sale's slot (of its slice 0 when the sale is in slices: the other slices sell on),
+     * waits for its replica's takeover, keeps the killed node down this much longer and starts it again as a replica.
+     * Returns when the master was dead: anything sent before then may have run on it alone, so that is where the
+     * fault's loss window ends.
      */
     private long failOver(String saleId, History history, Duration down) {
         ReplicatedRedisCluster.Failover failover = null;
@@ -424,7 +428,8 @@ final class ScheduleRunner {
         }
         // Not quiet in time: the checker judges what is there (an undrained pipeline shows as disagreeing ledgers).
         System.out.println("[chaos] sale " + saleId + " not quiet within " + QUIESCENCE_PATIENCE.toSeconds()
-                + " s; the last look waited for:" + (waitingFor.isEmpty() ? " two equal looks" : waitingFor));
+                + " s; the last look waited for:" + (waitingFor.isEmpty() ? " two equal looks" : waitingFor)
+                + (waitingFor.contains("consumer lag") ? " (" + system.consumerLag().explained().trim() + ")" : ""));
         return hotLedgers(client, saleId);
     }
 

@@ -36,8 +36,9 @@ public final class Checker {
     static final long REPLICATION_LOSS_WINDOW_MILLIS = 5_000;
 
     private static final Map<String, Set<String>> DOCUMENTED_REFUSALS = Map.of(
+            // TRY_AGAIN: a sale in slices whose buyer's home slice is empty while a transfer brings it units.
             "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE", "RATE_LIMITED",
-                    "DEGRADED", "BUSY"),
+                    "DEGRADED", "BUSY", "TRY_AGAIN"),
             "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
             "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
             // ACTIVITY_EXISTS: a sale's creation repeated after its first answer was lost (the opener wants 201 or 409).

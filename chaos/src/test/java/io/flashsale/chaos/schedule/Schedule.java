@@ -23,11 +23,11 @@ public record Schedule(long seed, SaleShape sale, int buyers, List<Operation> wo
     }
 
     public String describe() {
-        return "seed %d (replay: -D%s=%d): %d SKUs %s, limit %d, %d buyers, %d steps over %d ms; faults %s"
+        return "seed %d (replay: -D%s=%d): %d SKUs %s%s, limit %d, %d buyers, %d steps over %d ms; faults %s"
                 .formatted(seed, replayProperty(), seed, sale.skus().size(),
                         sale.skus().stream().map(sku -> sku.id() + "=" + sku.stock()
                                 + (sku.ownLimit() > 0 ? "/limit " + sku.ownLimit() : ""))
                                 .collect(Collectors.joining(", ", "[", "]")),
-                        sale.perUserLimit(), buyers, workload.size(), workloadMillis, faults);
+                        sale.slices() == 1 ? "" : " in " + sale.slices() + " slices", sale.perUserLimit(), buyers, workload.size(), workloadMillis, faults);
     }
 }

@@ -39,6 +39,9 @@ public final class ScheduleGenerator {
             FaultKind.BROKER_PAUSE, FaultKind.SERVICE_PAUSE, FaultKind.DB_CUT, FaultKind.DB_DELAY,
             FaultKind.DB_BLACK_HOLE);
 
+    /** Slices of a sale sold on a Redis Cluster of 3 masters: one a master. */
+    private static final int CLUSTER_SLICES = 3;
+
     private record Weighted(FaultKind kind, int weight) {
     }
 
@@ -46,26 +49,37 @@ public final class ScheduleGenerator {
     /** The fault every schedule starts with, or null when each is drawn. */
     private final FaultKind first;
     private final List<Weighted> weights;
+    /** Whether the system's Redis is a cluster of {@link #CLUSTER_SLICES} masters, where sales may sell in slices. */
+    private final boolean onCluster;
 
     public ScheduleGenerator(int instances) {
-        this(instances, null, FAULT_WEIGHTS);
+        this(instances, null, FAULT_WEIGHTS, false);
     }
 
-    private ScheduleGenerator(int instances, FaultKind first, List<Weighted> weights) {
+    private ScheduleGenerator(int instances, FaultKind first, List<Weighted> weights, boolean onCluster) {
         this.instances = instances;
         this.first = first;
         this.weights = weights;
+        this.onCluster = onCluster;
     }
 
-    /** Schedules for a system on a Redis Cluster: a {@link FaultKind#MASTER_FAILOVER}, now and then with a companion. */
+    /**
+     * Schedules for a system on a Redis Cluster: a {@link FaultKind#MASTER_FAILOVER}, now and then with a companion.
+     * The sales of even seeds are sold in slices, one on each master, so the failover takes one slice while the others
+     * sell on; odd seeds sell in one slot, so the failover takes the whole sale.
+     */
     public static ScheduleGenerator failovers(int instances) {
         return new ScheduleGenerator(instances, FaultKind.MASTER_FAILOVER, FAULT_WEIGHTS.stream()
-                .filter(weighted -> FAILOVER_COMPANIONS.contains(weighted.kind())).toList());
+                .filter(weighted -> FAILOVER_COMPANIONS.contains(weighted.kind())).toList(), true);
     }
 
     public Schedule generate(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         SaleShape sale = sale(random);
+        // Decided by the seed, not drawn: every other schedule's draws stay as they were before slices.
+        if (onCluster && seed % 2 == 0) {
+            sale = sale.inSlices(CLUSTER_SLICES);
+        }
         long workloadMillis = 2_000 + random.nextLong(2_000);
         int buyers = 6 + random.nextInt(15);
         List<Operation> workload = workload(random, seed, sale, buyers, workloadMillis);
