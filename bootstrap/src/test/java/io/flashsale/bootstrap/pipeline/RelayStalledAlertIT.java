@@ -27,36 +27,49 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the rule's condition holds past its {@code for:}; then the relay runs again and the backlog drains. The recorded
  * samples become promtool's input series, evaluated against docs/ops/alerts.yml as it is: the alert is silent before
  * the oldest reservation has waited long enough, firing while the relay is stopped, and silent again once relayed.
+ * The outbox's age runs {@value #FASTER} times as fast as the wall clock meanwhile ({@link OutboxAgeClock}), and the
+ * scrapes come as often: the rule's two minutes pass in 24 seconds, each scrape {@value #SCRAPE_SECONDS} s of the
+ * series.
  */
 class RelayStalledAlertIT extends PipelineTestBase {
 
     private static final String ALERT = "FlashsaleRelayStalled";
     private static final int SCRAPE_SECONDS = 5;
-    /** More than 30 s (the threshold) plus 1 min (the rule's for:) plus an evaluation's slack. */
+    /** How many times as fast as the wall clock the outbox's age and the scrapes run. */
+    private static final int FASTER = 5;
+    /** In the series' time: more than 30 s (the threshold) plus 1 min (the rule's for:) plus an evaluation's slack. */
     private static final Duration STOPPED = Duration.ofSeconds(115);
-    private static final Duration RUNNING_AGAIN = Duration.ofSeconds(20);
+    private static final Duration RUNNING_AGAIN = Duration.ofSeconds(30);
     private static final List<String> RECORDED = List.of("flashsale_outbox_oldest_age_seconds",
             "flashsale_outbox_depth", "flashsale_relay_relayed_total");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})?\\s+(\\S+)$");
 
     @Test
-    @Timeout(300)
+    @Timeout(120)
     void givenTheRelayStopped_whenReservationsWait_thenTheStalledRelayAlertFiresOnTheScrapedSeriesAndClearsAfter()
             throws IOException {
         Promtool promtool = Promtool.requiredInCiElseSkip("RelayStalledAlertIT");
         String sale = openSale(20);
         Recording recording = new Recording();
         relayLoop.stop();
+        OutboxAgeClock.INSTANCE.runFaster(FASTER);
         try {
-            recording.scrape();
-            reserveOneEach(sale, 5);
-            recording.scrapeFor(STOPPED);
+            try {
+                recording.scrape();
+                reserveOneEach(sale, 5);
+                recording.scrapeFor(STOPPED);
+            } finally {
+                relayLoop.start();
+            }
+            int stoppedUntil = recording.samples();
+            recording.scrapeFor(RUNNING_AGAIN);
+            judge(promtool, recording, stoppedUntil);
         } finally {
-            relayLoop.start();
+            OutboxAgeClock.INSTANCE.runAtWallSpeed();
         }
-        int stoppedUntil = recording.samples();
-        recording.scrapeFor(RUNNING_AGAIN);
+    }
 
+    private static void judge(Promtool promtool, Recording recording, int stoppedUntil) throws IOException {
         assertThat(recording.last("flashsale_outbox_oldest_age_seconds")).as("age once relayed again").isZero();
         Path tests = recording.writeRuleTest(List.of(
                 expectation(Duration.ofSeconds(25), false),
@@ -77,15 +90,19 @@ class RelayStalledAlertIT extends PipelineTestBase {
         return check;
     }
 
-    /** Scrapes of the actuator, one every {@value #SCRAPE_SECONDS} s, kept as promtool's input series. */
+    /**
+     * Scrapes of the actuator, one every {@value #SCRAPE_SECONDS} s of the series ({@value #FASTER} times as often on
+     * the wall clock), kept as promtool's input series.
+     */
     private final class Recording {
 
         private final Map<String, List<String>> series = new LinkedHashMap<>();
         private int samples;
         private long nextAt = System.nanoTime();
 
+        /** Scrapes for this long of the series' time. */
         void scrapeFor(Duration duration) {
-            long until = System.nanoTime() + duration.toNanos();
+            long until = System.nanoTime() + duration.toNanos() / FASTER;
             while (nextAt < until) {
                 scrape();
             }
@@ -99,7 +116,7 @@ class RelayStalledAlertIT extends PipelineTestBase {
                     throw new IllegalStateException("interrupted while waiting to scrape");
                 }
             }
-            nextAt += Duration.ofSeconds(SCRAPE_SECONDS).toNanos();
+            nextAt += Duration.ofSeconds(SCRAPE_SECONDS).toNanos() / FASTER;
             ServiceClient.Reply reply = operator().asAdmin("GET", "/actuator/prometheus", null);
             assertThat(reply.status()).as(reply.body()).isEqualTo(200);
             reply.body().lines().map(SAMPLE::matcher).filter(Matcher::matches)
