@@ -98,6 +98,11 @@ public class KafkaPipelineConfiguration {
     }
 
     @Bean
+    IdleOffsetRecommit idleOffsetRecommit() {
+        return new IdleOffsetRecommit(ReservationOrderListener.LISTENER_ID);
+    }
+
+    @Bean
     KafkaDeadLetters kafkaDeadLetters(ConsumerFactory<?, ?> consumerFactory, KafkaTemplate<String, String> kafkaTemplate,
                                       @Value(TOPIC) String topic, @Value(DEAD_LETTER_TOPIC) String deadLetterTopic,
                                       @Value("${flashsale.kafka.dead-letters.timeout:10s}") Duration timeout) {

@@ -41,6 +41,8 @@ import java.util.List;
  *   (so the dead-letter topic may have fewer partitions than the main one). An event that cannot be decoded
  *   ({@link MalformedReservationMessageException}) is dead-lettered at once. If the dead-letter topic does not
  *   take it, the event is not committed and is tried again.</li>
+ *   <li>A consumer idle for {@link IdleOffsetRecommit#IDLE_AFTER} commits its position where the group's offset is
+ *   behind it: a batch commit that failed is not tried again by the container.</li>
  *   <li>Every dead-lettered event is reported to the application's {@link OrderPipelineMetricsPort}, so operators
  *   count dead letters without seeing Kafka.</li>
  * </ul>
@@ -87,6 +89,8 @@ public class ReservationListenerContainerSetup
     @Override
     public void postProcess(AbstractMessageListenerContainer<Object, Object> container) {
         container.getContainerProperties().setAckMode(AckMode.BATCH);
+        // Idle events for IdleOffsetRecommit: a batch's lost commit is made good once the partition is quiet.
+        container.getContainerProperties().setIdleEventInterval(IdleOffsetRecommit.IDLE_AFTER.toMillis());
         container.setCommonErrorHandler(errorHandler);
     }
 
