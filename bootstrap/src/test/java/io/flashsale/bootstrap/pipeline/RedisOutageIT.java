@@ -43,7 +43,8 @@ import static org.awaitility.Awaitility.await;
  * SIGKILL and start again empty; Kafka and MariaDB are the shared ones. The service starts while its Redis is down.
  * During the outage MySQL decides reservations (ORDERED at once), payments and cancellations keep working; when Redis
  * is back the ledger is rebuilt from MySQL before the breaker closes and Redis sells what is left. At the end exactly
- * the sale's units are sold, no buyer above the limit, and no request was answered 500.
+ * the sale's units are sold, no buyer above the limit, and no request was answered 500. A sale in slices is not decided
+ * by the database (ADR 113).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -210,6 +211,48 @@ class RedisOutageIT {
         assertThat(STATUSES).doesNotContainKey(500);
     }
 
+    /**
+     * ADR 113: the database path does not decide a sale in slices. While Redis is out its buyers are answered 503
+     * DEGRADED and MySQL sells nothing of it; Redis back (empty: every slice lost and rebuilt), the slices sell exactly
+     * what is left, and every accepted reservation is an order.
+     */
+    @Test
+    @Order(4)
+    void aSaleInSlicesIsAnsweredDegradedWhileRedisIsOutAndItsSlicesSellExactlyTheRestAfter() throws Exception {
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        String sale = api().openSaleInSlices(30, 3);
+        ActivityId activity = new ActivityId(sale);
+        SkuId sku = new SkuId(ServiceClient.SKU);
+        for (int i = 0; i < 6; i++) {
+            ServiceClient.Reply reserved = reserve(sale, "sliced-redis-buyer-" + i + "-" + RUN.substring(0, 6));
+            assertThat(reserved.status()).as(reserved.body()).isEqualTo(202);
+        }
+        await().atMost(WITHIN).until(() -> ordered(activity) == 6);
+
+        REDIS.kill();
+        await().atMost(WITHIN).until(() -> {
+            count(reserve(sale, "sliced-probe-" + UUID.randomUUID()));
+            return breakerState() == 1;
+        });
+        for (int i = 0; i < 5; i++) {
+            ServiceClient.Reply refused = reserve(sale, "sliced-outage-buyer-" + i + "-" + RUN.substring(0, 6));
+            assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.json().path("code").asString()).as(refused.body()).isEqualTo("DEGRADED");
+        }
+        assertThat(figures.soldBySku(activity)).as("sold by the database path").containsEntry(sku, 6L);
+
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        List<String> afterRecovery = sellUntilSoldOut(sale, "sliced-after-buyer-", "RESERVED");
+        assertThat(afterRecovery).hasSize(24);
+
+        await().atMost(WITHIN).until(() -> ordered(activity) == 30);
+        assertThat(figures.soldBySku(activity)).containsEntry(sku, 30L);
+        assertThat(figures.orderCountByStatus(activity)).isEqualTo(Map.of(ReservationStatus.ORDERED, 30L));
+        assertThat(STATUSES).doesNotContainKey(500);
+    }
+
     private String reservationStatus(String reservationId) {
         return new JdbcTemplate(database).query("SELECT status FROM purchase_order WHERE reservation_id = ?",
                 rs -> rs.next() ? rs.getString(1) : null, reservationId);
@@ -247,7 +290,8 @@ class RedisOutageIT {
                     soldOut = true;
                 } else {
                     assertThat(reply.status()).as(reply.body()).isEqualTo(503);
-                    assertThat(reply.json().path("code").asString()).isIn("DEGRADED", "NOT_READY");
+                    // TRY_AGAIN: a sale in slices whose buyer's home slice waits for a transfer (ADR 109).
+                    assertThat(reply.json().path("code").asString()).isIn("DEGRADED", "NOT_READY", "TRY_AGAIN");
                     Thread.sleep(50);
                 }
             }

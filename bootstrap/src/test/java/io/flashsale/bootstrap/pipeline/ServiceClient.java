@@ -77,10 +77,24 @@ record ServiceClient(int port, String adminToken) {
         return createSale(startsAt, endsAt, units, paymentTimeoutSeconds, 1);
     }
 
+    /** As {@link #openSale(long)}, sold in {@code slices} slices (ADR 109). */
+    String openSaleInSlices(long units, int slices) {
+        Instant now = Instant.now();
+        String id = createSale(now.minusSeconds(60), now.plusSeconds(3600), units, null, 1, slices);
+        warmUp(id);
+        return id;
+    }
+
     String createSale(Instant startsAt, Instant endsAt, long units, Long paymentTimeoutSeconds, int segments) {
+        return createSale(startsAt, endsAt, units, paymentTimeoutSeconds, segments, 1);
+    }
+
+    private String createSale(Instant startsAt, Instant endsAt, long units, Long paymentTimeoutSeconds, int segments,
+                              int slices) {
         String id = "it-" + UUID.randomUUID().toString().replace("-", "");
         String body = "{\"id\":\"" + id + "\",\"name\":\"Pipeline sale\",\"startsAt\":\"" + startsAt
                 + "\",\"endsAt\":\"" + endsAt + "\",\"perUserLimit\":1,"
+                + (slices == 1 ? "" : "\"slices\":" + slices + ",")
                 + (paymentTimeoutSeconds == null ? "" : "\"paymentTimeoutSeconds\":" + paymentTimeoutSeconds + ",")
                 + "\"items\":[{\"skuId\":\"" + SKU + "\",\"stock\":" + units + ",\"segments\":" + segments + "}]}";
         Reply created = asAdmin("POST", "/api/v1/activities", body);
