@@ -6,8 +6,7 @@ import java.util.List;
  * The sale a schedule sells: a few SKUs with small stock (so sell-outs and limits are reached), one limit each.
  *
  * @param paymentTimeoutSeconds short in some schedules, so that unpaid orders expire and give units back during the run
- * @param slices                the sale's slices (ADR 109); more than one only on a Redis Cluster, where each slice
- *                              sits on its own master
+ * @param slices                the sale's slices (ADR 109); on a Redis Cluster each slice sits on its own master
  */
 public record SaleShape(int perUserLimit, int paymentTimeoutSeconds, List<Sku> skus, int slices) {
 

@@ -6,6 +6,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongPredicate;
 
 /**
  * From a seed, one schedule, always the same one: the sale, the buyers' steps and the faults. Kept short (a few
@@ -39,8 +40,8 @@ public final class ScheduleGenerator {
             FaultKind.BROKER_PAUSE, FaultKind.SERVICE_PAUSE, FaultKind.DB_CUT, FaultKind.DB_DELAY,
             FaultKind.DB_BLACK_HOLE);
 
-    /** Slices of a sale sold on a Redis Cluster of 3 masters: one a master. */
-    private static final int CLUSTER_SLICES = 3;
+    /** Slices of a sale sold in slices: on a Redis Cluster of 3 masters, one a master. */
+    private static final int SLICES = 3;
 
     private record Weighted(FaultKind kind, int weight) {
     }
@@ -49,18 +50,22 @@ public final class ScheduleGenerator {
     /** The fault every schedule starts with, or null when each is drawn. */
     private final FaultKind first;
     private final List<Weighted> weights;
-    /** Whether the system's Redis is a cluster of {@link #CLUSTER_SLICES} masters, where sales may sell in slices. */
-    private final boolean onCluster;
+    /** The seeds whose sale is sold in {@link #SLICES} slices. */
+    private final LongPredicate inSlices;
 
+    /**
+     * Schedules for a system on one Redis; a seed whose remainder by 3 is 2 sells its sale in slices (fixed seeds 2, 5,
+     * 17, 20 and 38: a broker kill, a Redis kill, service pauses, a slow Redis link, a wiped Redis).
+     */
     public ScheduleGenerator(int instances) {
-        this(instances, null, FAULT_WEIGHTS, false);
+        this(instances, null, FAULT_WEIGHTS, seed -> Math.floorMod(seed, 3) == 2);
     }
 
-    private ScheduleGenerator(int instances, FaultKind first, List<Weighted> weights, boolean onCluster) {
+    private ScheduleGenerator(int instances, FaultKind first, List<Weighted> weights, LongPredicate inSlices) {
         this.instances = instances;
         this.first = first;
         this.weights = weights;
-        this.onCluster = onCluster;
+        this.inSlices = inSlices;
     }
 
     /**
@@ -70,15 +75,16 @@ public final class ScheduleGenerator {
      */
     public static ScheduleGenerator failovers(int instances) {
         return new ScheduleGenerator(instances, FaultKind.MASTER_FAILOVER, FAULT_WEIGHTS.stream()
-                .filter(weighted -> FAILOVER_COMPANIONS.contains(weighted.kind())).toList(), true);
+                .filter(weighted -> FAILOVER_COMPANIONS.contains(weighted.kind())).toList(),
+                seed -> Math.floorMod(seed, 2) == 0);
     }
 
     public Schedule generate(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         SaleShape sale = sale(random);
         // Decided by the seed, not drawn: every other schedule's draws stay as they were before slices.
-        if (onCluster && seed % 2 == 0) {
-            sale = sale.inSlices(CLUSTER_SLICES);
+        if (inSlices.test(seed)) {
+            sale = sale.inSlices(SLICES);
         }
         long workloadMillis = 2_000 + random.nextLong(2_000);
         int buyers = 6 + random.nextInt(15);
