@@ -18,14 +18,14 @@ import java.util.Set;
 /**
  * While a consumer of the order listener is idle, commits each assigned partition's position where it is past the
  * group's committed offset. The container clears the offsets of a batch before committing them, so a commit that
- * failed (the group rebalanced under it after a broker restart: "the coordinator is not aware of this member") is not
- * tried again, and the committed offset stays behind the placed records until the partition's next record. A sale the
- * hot store lost is rebuilt only once the committed offsets reach the records it sold (ADR 30), so on a quiet
+ * failed (the group rebalanced under it after a broker restart and no longer knew the member: UNKNOWN_MEMBER_ID) is
+ * not tried again, and the committed offset stays behind the placed records until the partition's next record. A sale
+ * the hot store lost is rebuilt only once the committed offsets reach the records it sold (ADR 30), so on a quiet
  * partition its rebuild would wait for ever (docs/reliability.md, defect 22).
  * <p>
  * Idle, the position is what was placed: the container asks for records only after the batch before was committed or
- * sought back by the error handler, and a consumer paused (waiting for its stores) is left alone. Runs on the consumer's
- * own thread, where the container publishes the event.
+ * sought back by the error handler, and a consumer paused (waiting for its stores) is left alone. Runs on the
+ * consumer's own thread, where the container publishes the event.
  */
 public final class IdleOffsetRecommit implements ApplicationListener<ListenerContainerIdleEvent> {
 
