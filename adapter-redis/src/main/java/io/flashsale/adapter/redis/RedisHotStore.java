@@ -2,6 +2,7 @@ package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.adapter.redis.internal.ReplicaWait;
+import io.flashsale.adapter.redis.internal.ReserveBatcher;
 import io.flashsale.application.blocklist.port.out.BlocklistChangesPort;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
 import io.flashsale.application.order.port.out.OutboxNewsPort;
@@ -50,6 +51,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -131,6 +133,8 @@ public final class RedisHotStore implements AutoCloseable {
     private final List<StatefulConnection<?, ?>> extraConnections = new ArrayList<>();
     /** The reserve path's WAIT, when it waits for replicas (ADR 0097). */
     private final AtomicReference<ReplicaWait> replicaWait = new AtomicReference<>();
+    /** The reserve path's adapters made so far, whose calls {@link #reserveCalls()} sums. */
+    private final List<RedisStockReservationAdapter> reserveAdapters = new CopyOnWriteArrayList<>();
     /** Each sale's slice count (ADR 109), one memory for every adapter here, so a warm-up's forget reaches them all. */
     private final SliceCounts sliceCounts;
 
@@ -347,6 +351,7 @@ public final class RedisHotStore implements AutoCloseable {
         }
         RedisStockReservationAdapter adapter = new RedisStockReservationAdapter(commands, outboxRegistry,
                 returns::announce, news::announce, windowByRedisTime, maxBatch, wait, sliceCounts);
+        reserveAdapters.add(adapter);
         return new ReservationRoles(HotStoreOutages.translating(StockReservationPort.class, adapter),
                 HotStoreOutages.translating(HeldReservationsPort.class, adapter),
                 HotStoreOutages.translating(ReservationTransitionsPort.class, adapter));
@@ -359,6 +364,25 @@ public final class RedisHotStore implements AutoCloseable {
      */
     public record ReservationRoles(StockReservationPort hotPath, HeldReservationsPort held,
                                    ReservationTransitionsPort transitions) {
+    }
+
+    /**
+     * The reserve script calls this store's hot path sent and the attempts they carried (ADR 0068's group commit):
+     * attempts / calls is the size of a call, which sets Redis's cost of a reservation (docs/scale.md).
+     */
+    public ReserveCalls reserveCalls() {
+        long calls = 0;
+        long attempts = 0;
+        for (RedisStockReservationAdapter adapter : reserveAdapters) {
+            ReserveBatcher.Figures figures = adapter.reserveCalls();
+            calls += figures.calls();
+            attempts += figures.attempts();
+        }
+        return new ReserveCalls(calls, attempts);
+    }
+
+    /** Reserve script calls sent, and the attempts they carried. */
+    public record ReserveCalls(long calls, long attempts) {
     }
 
     /** Reserve calls whose WAIT saw the replicas asked for, and calls it returned short; zeros when none waits. */

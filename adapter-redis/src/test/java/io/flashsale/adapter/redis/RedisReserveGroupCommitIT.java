@@ -590,6 +590,47 @@ class RedisReserveGroupCommitIT {
         }
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void givenTheStoresHotPath_whenBuyersReserveAloneAndTogether_thenItsFiguresCountEveryCallAndEveryAttempt()
+            throws Exception {
+        String registry = SharedRedis.newRegistry();
+        RedisHotStore store = RedisHotStore.connect(SharedRedis.settings(Duration.ofSeconds(5)), registry);
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            StockReservationPort hotPath = store.reservationRoles().hotPath();
+            hotPath.warmUp(sale(new ActivityItem(B, 10_000, null, 1)));
+            for (int i = 0; i < 3; i++) {
+                assertThat(hotPath.reserve(request("alone-" + i, "k", new ReservationLine(B, 1))))
+                        .isInstanceOf(ReservationOutcome.Reserved.class);
+            }
+            assertThat(store.reserveCalls()).as("nothing else in flight: each attempt a call of its own")
+                    .isEqualTo(new RedisHotStore.ReserveCalls(3, 3));
+
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<ReservationOutcome>> together = new ArrayList<>();
+            for (int i = 0; i < THREADS * 10; i++) {
+                ReservationRequest request = request("together-" + i, "k", new ReservationLine(B, 1));
+                together.add(threads.submit(() -> {
+                    start.await();
+                    return hotPath.reserve(request);
+                }));
+            }
+            start.countDown();
+            for (Future<ReservationOutcome> attempt : together) {
+                assertThat(attempt.get(30, TimeUnit.SECONDS)).isInstanceOf(ReservationOutcome.Reserved.class);
+            }
+            RedisHotStore.ReserveCalls figures = store.reserveCalls();
+            assertThat(figures.attempts()).isEqualTo(3 + THREADS * 10L);
+            assertThat(figures.calls()).as("attempts that queued behind a call went together")
+                    .isGreaterThan(3).isLessThan(figures.attempts());
+        } finally {
+            threads.shutdownNow();
+            store.close();
+            SharedRedis.forgetRegistry(registry);
+        }
+    }
+
     private static void waitFor(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {

@@ -61,8 +61,17 @@ public class RedisConfiguration {
         FunctionCounter.builder(REPLICA_ACKNOWLEDGEMENTS, redis, hot -> hot.replicaAcknowledgements().shortCalls())
                 .tag("result", "short").description("reserve calls answered after WAIT's timeout with fewer replicas")
                 .register(meters);
+        FunctionCounter.builder(RESERVE_CALLS, redis, hot -> hot.reserveCalls().calls())
+                .description("reserve script calls sent (ADR 0068: a call carries the attempts queued meanwhile)")
+                .register(meters);
+        FunctionCounter.builder(RESERVE_CALL_ATTEMPTS, redis, hot -> hot.reserveCalls().attempts())
+                .description("reserve attempts those calls carried; per call, the size that sets Redis's cost")
+                .register(meters);
         return roles;
     }
+
+    static final String RESERVE_CALLS = "flashsale.redis.reserve.calls";
+    static final String RESERVE_CALL_ATTEMPTS = "flashsale.redis.reserve.attempts";
 
     /** Redis's hot path; the failover router wraps it (OutageConfiguration). */
     @Bean

@@ -57,6 +57,17 @@ class PrometheusScrapeIT extends ApiTestBase {
                 .as("reserve latency buckets").isGreaterThan(5);
         assertThat(scrape.lines().filter(line -> line.startsWith("flashsale_orders_reservation_to_order_seconds_bucket{")).count())
                 .as("order latency buckets").isGreaterThan(5);
+        assertThat(sample(scrape, "flashsale_redis_reserve_attempts_total")).as("the attempt went in a reserve call")
+                .isGreaterThanOrEqualTo(1.0)
+                .isGreaterThanOrEqualTo(sample(scrape, "flashsale_redis_reserve_calls_total"));
+        assertThat(sample(scrape, "flashsale_redis_reserve_calls_total")).isGreaterThanOrEqualTo(1.0);
+    }
+
+    /** The value of a meter with no tags in a scrape. */
+    private static double sample(String scrape, String name) {
+        return scrape.lines().filter(line -> line.startsWith(name + " ")).findFirst()
+                .map(line -> Double.parseDouble(line.substring(name.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError(name + " is not in the scrape"));
     }
 
     @Test
