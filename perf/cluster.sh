@@ -21,6 +21,12 @@
 # reservation on the replica (flashsale.redis.acknowledge-replicas).
 #   UNITS=1000000 RACE_SECONDS=30 KILL_MASTER_AT=10 ACKNOWLEDGE_REPLICAS=0 perf/cluster.sh
 #
+# Redis as the bottleneck on a small machine: REDIS_CPU=<percent of one core> gives every Redis node a CPU cgroup of its
+# own capped at that share (a scaled-down core each, as taskset would give a master a whole core on a larger machine),
+# so that one sale on 1 slice and on 3 slices can be compared where Redis, not the service, sets the pace. Needs root
+# and the cgroup cpu controller (v1 or v2); the cgroups are removed on exit.
+#   UNITS=1000000 CONNECTIONS=32 REDIS_CPU=6 SLICES=1 perf/cluster.sh    # then SLICES=3
+#
 # Needs redis-server and redis-cli (6.2+), wrk, curl, a JDK 21+ and the mariadb (or mysql) client on the PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +42,7 @@ KILL_MASTER_AT=${KILL_MASTER_AT:-}
 ACKNOWLEDGE_REPLICAS=${ACKNOWLEDGE_REPLICAS:-0}
 ACKNOWLEDGE_TIMEOUT=${ACKNOWLEDGE_TIMEOUT:-100ms}
 SLICES=${SLICES:-1}
+REDIS_CPU=${REDIS_CPU:-}
 INSTANCES=3
 DB_HOST=${DB_HOST:-127.0.0.1}
 DB_PORT=${DB_PORT:-3306}
@@ -49,6 +56,7 @@ SCHEMA=flashsale_$RUN
 ADMIN_TOKEN=cluster-demo-admin-token-$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/flashsale-cluster.XXXXXX")
 PIDS=()         # the servers: Redis nodes and the broker
+CGROUPS=()      # REDIS_CPU's cgroups, removed once their processes are gone
 SERVICE_PIDS=() # the instances and the crowds, stopped first
 
 log() { printf '[cluster] %s\n' "$*"; }
@@ -60,12 +68,14 @@ for tool in redis-server redis-cli wrk curl; do
 done
 
 stop() { # stop <pid...>: SIGTERM, up to 30 s, then SIGKILL
-  [ $# = 0 ] && return
+  # "return 0", not "return": in the exit trap a bare return gives the failed script's status, and set -e ends the
+  # cleanup there, leaving every server running.
+  [ $# = 0 ] && return 0
   for pid in "$@"; do kill "$pid" 2>/dev/null || true; done
   for _ in $(seq 1 60); do
     local alive=0
     for pid in "$@"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ $alive = 0 ] && return
+    [ $alive = 0 ] && return 0
     sleep 0.5
   done
   for pid in "$@"; do kill -9 "$pid" 2>/dev/null || true; done
@@ -76,6 +86,7 @@ cleanup() {
   log "stopping $((${#SERVICE_PIDS[@]} + ${#PIDS[@]})) processes"
   stop "${SERVICE_PIDS[@]}"
   stop "${PIDS[@]}"
+  for group in "${CGROUPS[@]}"; do rmdir "$group" 2>/dev/null || true; done
   if [ "${KEEP:-0}" != 1 ]; then sql -e "DROP DATABASE IF EXISTS \`$SCHEMA\`" 2>/dev/null || true; fi
   log "logs in $WORK"
   exit $status
@@ -114,6 +125,28 @@ for port in "${REDIS_PORTS[@]}"; do
   PIDS+=($!); REDIS_PID[$port]=$!
 done
 for port in "${REDIS_PORTS[@]}"; do await "redis $port" 10 redis-cli -p "$port" ping; done
+# REDIS_CPU: each node in a cgroup of its own, capped at that share of a core over the shortest period from 10 ms up
+# whose share is the kernel's least quota, 1 ms (short periods keep a throttled node's pauses short).
+cap_cpu() { # cap_cpu <pid> <name>
+  local period=10000 quota group
+  while [ $((period * REDIS_CPU / 100)) -lt 1000 ]; do period=$((period * 2)); done
+  quota=$((period * REDIS_CPU / 100))
+  if [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+    group=/sys/fs/cgroup/cpu/$2
+    mkdir "$group" && echo "$period" > "$group/cpu.cfs_period_us" && echo "$quota" > "$group/cpu.cfs_quota_us"
+  elif grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+    group=/sys/fs/cgroup/$2
+    mkdir "$group" && echo "$quota $period" > "$group/cpu.max"
+  else
+    log "REDIS_CPU needs the cgroup cpu controller (v1 or v2), which this machine does not offer"; return 1
+  fi
+  CGROUPS+=("$group")
+  echo "$1" > "$group/cgroup.procs"
+}
+if [ -n "$REDIS_CPU" ]; then
+  for port in "${REDIS_PORTS[@]}"; do cap_cpu "${REDIS_PID[$port]}" "flashsale-$RUN-redis-$port"; done
+  log "every Redis node capped at ${REDIS_CPU}% of a core"
+fi
 NODES=$(printf '127.0.0.1:%s ' "${REDIS_PORTS[@]}")
 # shellcheck disable=SC2086
 redis-cli --cluster create $NODES --cluster-replicas 1 --cluster-yes > "$WORK/cluster-create.log"
@@ -210,9 +243,18 @@ race() { # race <sale> <seconds> <output prefix>: a crowd at every instance at o
 # Accepted as each instance counted it (its flashsale.reservations timer, outcome Reserved): wrk does not see the
 # answers to the requests in flight when it stops, the service does.
 reserved_by() { metric_count "$1" flashsale.reservations outcome:Reserved; }
-metric_count() { # metric_count <instance> <meter> <tag>: its COUNT, 0 while the meter does not exist
-  admin "http://127.0.0.1:${MANAGEMENT_PORTS[$1 - 1]}/actuator/metrics/$2?tag=$3" \
+metric_count() { # metric_count <instance> <meter> [tag]: its COUNT, 0 while the meter does not exist
+  admin "http://127.0.0.1:${MANAGEMENT_PORTS[$1 - 1]}/actuator/metrics/$2${3:+?tag=$3}" \
     2>/dev/null | grep -o '"statistic":"COUNT","value":[0-9.]*' | sed 's/.*://; s/\..*//' || echo 0
+}
+# "calls attempts": the reserve script calls of every instance so far and the attempts they carried (ADR 0068).
+reserve_calls() {
+  local calls=0 attempts=0
+  for i in $(seq 1 $INSTANCES); do
+    calls=$((calls + $(metric_count "$i" flashsale.redis.reserve.calls)))
+    attempts=$((attempts + $(metric_count "$i" flashsale.redis.reserve.attempts)))
+  done
+  echo "$calls $attempts"
 }
 
 # A few seconds of a sale of its own first, so that the race meets compiled code rather than three cold JVMs.
@@ -221,11 +263,15 @@ if [ "$WARM_SECONDS" -gt 0 ]; then
   log "warming the instances: ${WARM_SECONDS}s of buyers at a sale of its own"
   race "$RUN-warm" "$WARM_SECONDS" warm
 fi
-# The counts once the warm-up's last answers are in: two readings a second apart that agree.
+# Each instance's reservations accepted so far, in order.
 counts() { for i in $(seq 1 $INSTANCES); do printf '%s ' "$(reserved_by "$i")"; done; }
-now=$(counts)
-for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
-read -r -a BEFORE <<<"0 $now"
+settled_counts() { # the counts once the answers in flight are in: two readings a second apart that agree
+  local now again
+  now=$(counts)
+  for _ in $(seq 1 15); do sleep 1; again=$(counts); [ "$again" = "$now" ] && break; now=$again; done
+  echo "$now"
+}
+read -r -a BEFORE <<<"0 $(settled_counts)" # once the warm-up's last answers are in
 if [ "$WARM_SECONDS" -gt 0 ]; then # and its orders, so that its settlement is not counted in the race's Redis CPU
   warm_orders() { sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$RUN-warm'"; }
   was=$(warm_orders)
@@ -267,20 +313,26 @@ failover() { # SIGKILLs the sale's master KILL_MASTER_AT s into the race; waits 
 masters_cpu() {
   for port in "${REDIS_PORTS[@]}"; do
     redis-cli -p "$port" info replication 2>/dev/null | grep -q '^role:master' || continue
-    echo "$port $(redis-cli -p "$port" info | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ {s += $2}
-      /^total_commands_processed:/ {c = $2} END {printf "%.3f %d", s, c}')"
+    echo "$port $(redis-cli -p "$port" info all | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ {s += $2}
+      /^total_commands_processed:/ {c = $2}
+      /^cmdstat_evalsha:/ {split($2, f, /[=,]/); e = f[2]} END {printf "%.3f %d %d", s, c, e}')"
     redis-cli -p "$port" info commandstats | tr -d '\r' > "$WORK/commandstats-$port-$(date +%s%N).txt"
   done | sort
 }
 masters_cpu > "$WORK/cpu-before.txt"
+CPU_FROM=$(date +%s%N)
+read -r CALLS_BEFORE ATTEMPTS_BEFORE < <(reserve_calls)
 if [ -n "$KILL_MASTER_AT" ]; then failover & FAILOVER_PID=$!; fi
 race "$SALE" "$RACE_SECONDS" race
 if [ -n "$KILL_MASTER_AT" ]; then wait "$FAILOVER_PID"; fi
 
+# The attempts in flight when wrk stopped are still decided (a throttled Redis holds them longest).
+read -r -a AFTER <<<"0 $(settled_counts)"
+read -r CALLS_AFTER ATTEMPTS_AFTER < <(reserve_calls)
 ACCEPTED=0
 for i in $(seq 1 $INSTANCES); do
   line=$(grep '^RESULT' "$WORK/race-$i.txt") || { log "wrk at instance $i printed no result: $WORK/race-$i.txt"; exit 1; }
-  accepted=$(($(reserved_by "$i") - BEFORE[i]))
+  accepted=$((AFTER[i] - BEFORE[i]))
   ACCEPTED=$((ACCEPTED + accepted))
   printf '  instance %d (port %s): %s reservations accepted; its crowd saw %s\n' "$i" "${PORTS[i - 1]}" "$accepted" \
     "${line#RESULT }"
@@ -313,6 +365,7 @@ else
 fi
 ORDERS=$(orders)
 masters_cpu > "$WORK/cpu-after.txt"
+CPU_SECONDS=$(( ($(date +%s%N) - CPU_FROM) / 1000000000 ))
 FAILED=$(sql -e "SELECT COUNT(*) FROM \`$SCHEMA\`.purchase_order WHERE activity_id='$SALE' AND status = 'FAILED'")
 UNITS_ORDERED=$(sql -e "SELECT COALESCE(SUM(l.quantity), 0) FROM \`$SCHEMA\`.purchase_order o JOIN
   \`$SCHEMA\`.purchase_order_line l ON l.reservation_id = o.reservation_id
@@ -329,14 +382,18 @@ MASTER=$(redis-cli -p "$LIVE" cluster nodes | awk -v slot="$SLOT" '$3 ~ /master/
 
 echo "=== cluster demo $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores ==="
 echo "reservations accepted: $ACCEPTED of $UNITS units (per instance above)$([ "$ACCEPTED" = "$UNITS" ] && echo ', sold out')"
+echo "reserve rate: $((ACCEPTED / RACE_SECONDS)) reservations/s over the ${RACE_SECONDS}s race, $CONNECTIONS connections at each instance$([ -n "$REDIS_CPU" ] && echo ", every Redis node capped at ${REDIS_CPU}% of a core")"
 echo "orders in MySQL: $ORDERS placed ($UNITS_ORDERED units), $FAILED failed"
 echo "stock in MySQL: stock $MYSQL_STOCK, sold $MYSQL_SOLD, left $((MYSQL_STOCK - MYSQL_SOLD))"
 echo "stock in Redis ($SLICES slice(s), slice 0 on master ${MASTER%@*}, placement $(grep -o '"placement":{[^}]*}' "$WORK/stock.json" | sed 's/"placement"://')): total $(redis_figure total), reserved $(redis_figure reserved), sold $(redis_figure sold), available $REDIS_AVAILABLE"
 # Redis CPU per master over the race and its orders, per accepted reservation: the busiest master bounds the sale.
-CPU_LINE=$(join "$WORK/cpu-before.txt" "$WORK/cpu-after.txt" | awk -v n="$ACCEPTED" '{d = $4 - $2; c = $5 - $3;
-  if (d > max) max = d; printf "%s %.2f s, %d commands (%.0f us, %.1f commands a reservation); ", $1, d, c,
-  (n > 0 ? d * 1e6 / n : 0), (n > 0 ? c / n : 0)} END {printf "busiest %.0f us a reservation", (n > 0 ? max * 1e6 / n : 0)}')
-echo "redis cpu by master (port: race and its orders): $CPU_LINE"
+CPU_LINE=$(join "$WORK/cpu-before.txt" "$WORK/cpu-after.txt" | awk -v n="$ACCEPTED" '{d = $5 - $2; c = $6 - $3;
+  e += $7 - $4; if (d > max) max = d; printf "%s %.2f s, %d commands (%.0f us, %.1f commands a reservation); ", $1, d, c,
+  (n > 0 ? d * 1e6 / n : 0), (n > 0 ? c / n : 0)} END {printf "busiest %.0f us a reservation; %.2f script calls a reservation",
+  (n > 0 ? max * 1e6 / n : 0), (n > 0 ? e / n : 0)}')
+echo "redis cpu by master (port: race and its orders, ${CPU_SECONDS}s): $CPU_LINE"
+CALLS=$((CALLS_AFTER - CALLS_BEFORE)); ATTEMPTS=$((ATTEMPTS_AFTER - ATTEMPTS_BEFORE))
+echo "reserve calls: $CALLS carrying $ATTEMPTS attempts ($(awk -v a="$ATTEMPTS" -v c="$CALLS" 'BEGIN {printf "%.1f", (c > 0 ? a / c : 0)}') a call)"
 if [ -n "$KILL_MASTER_AT" ]; then
   read -r killed promoted took < "$WORK/failover.txt" || { echo "NO FAILOVER"; exit 1; }
   read -r -a AT_KILL < <(cat "$WORK/before-kill.txt")
