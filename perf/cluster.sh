@@ -95,10 +95,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 free() { ! (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-# A free port below 55536 whose +10000 (a Redis node's cluster bus) is free too.
+# The kernel's ephemeral ports start here: a port of this range may be taken by a client's connection between the check
+# and the bind (a Redis node's cluster bus once failed so), so every port drawn, and its +10000, stays below it.
+EPHEMERAL_FROM=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+# A free port from 10000 whose +10000 (a Redis node's cluster bus) is free too.
 free_port() {
   while true; do
-    local port=$((20000 + RANDOM % 25000))
+    local port=$((10000 + RANDOM % (EPHEMERAL_FROM - 20000)))
     if free "$port" && free $((port + 10000)) && [[ " ${TAKEN:-} " != *" $port "* ]]; then
       TAKEN="${TAKEN:-} $port"; echo "$port"; return
     fi

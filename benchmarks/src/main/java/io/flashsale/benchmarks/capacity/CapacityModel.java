@@ -110,6 +110,18 @@ public final class CapacityModel {
             return instructions.perReservation(attemptsPerCall) / instructionsPerMicro;
         }
 
+        /**
+         * One sale in {@code slices} slices, one a master, each master held to {@code coreShare} of a core of which
+         * it spends {@code idleMicrosPerSecond} with no sale (the cluster bus, the instances' background reads): the
+         * reservations a second the masters carry where Redis sets the pace (perf/cluster.sh with REDIS_CPU). Each
+         * slice takes an equal share of the buyers, so each master the same share of the sale.
+         */
+        public double saleRateOnMasters(int slices, double coreShare, double idleMicrosPerSecond,
+                                        double attemptsPerCall) {
+            return slices * (MICROS_PER_SECOND * coreShare - idleMicrosPerSecond)
+                    / microsPerReservation(attemptsPerCall);
+        }
+
         /** One sale in one slice: the reservations a second one Redis core carries at the utilisation. */
         public double saleCapPerCore(double attemptsPerCall, double utilisation) {
             return MICROS_PER_SECOND * utilisation / microsPerReservation(attemptsPerCall);
@@ -154,6 +166,50 @@ public final class CapacityModel {
      */
     public static RedisCost redisMeasuredHere() {
         return RedisCost.calibrated(RedisInstructions.fit(546_633, 16, 193_484), 64.8, HARNESS_ATTEMPTS_PER_CALL);
+    }
+
+    /**
+     * Redis's cost on the masters of perf/cluster.sh held to 3% of a core each (ADR 115; 2026-12-07 13:37-13:50 UTC,
+     * the jar of {@code 4d94f55}): the same instructions, at the instructions a µs the sale's master ran in the four
+     * runs of one slice, each its CPU less an idle master's over the run's reservations, averaged. A throttled master
+     * runs in bursts on a core nothing else uses meanwhile, so it runs more instructions a µs than the harness's Redis,
+     * which shares its cores with the service all the time.
+     */
+    public static RedisCost redisOnHeldMasters() {
+        RedisInstructions instructions = RedisInstructions.fit(546_633, 16, 193_484);
+        double[][] runs = HeldMasterRuns.ONE_SLICE;
+        double sum = 0;
+        for (double[] run : runs) {
+            double micros = (run[HeldMasterRuns.CPU_SECONDS] - HeldMasterRuns.IDLE_MICROS_PER_SECOND
+                    * run[HeldMasterRuns.WINDOW_SECONDS] / MICROS_PER_SECOND) * MICROS_PER_SECOND
+                    / run[HeldMasterRuns.RESERVATIONS];
+            sum += instructions.perReservation(run[HeldMasterRuns.ATTEMPTS_PER_CALL]) / micros;
+        }
+        return new RedisCost(instructions, sum / runs.length);
+    }
+
+    /** The runs of one slice {@link #redisOnHeldMasters()} is calibrated on, as perf/cluster.sh printed them. */
+    static final class HeldMasterRuns {
+        static final int CPU_SECONDS = 0;
+        static final int WINDOW_SECONDS = 1;
+        static final int RESERVATIONS = 2;
+        static final int ATTEMPTS_PER_CALL = 3;
+        /** The share of a core each master was held to. */
+        static final double CORE_SHARE = 0.03;
+        /**
+         * A master holding no sale: the quietest of each one-slice run, 0.08, 0.07, 0.05 and 0.05 s over 17 s
+         * (the cluster bus, the instances' topology and relay reads), averaged.
+         */
+        static final double IDLE_MICROS_PER_SECOND = 3_700;
+        /** The sale's master: CPU seconds, over the window's seconds, the reservations, attempts a reserve call. */
+        static final double[][] ONE_SLICE = {
+                {0.49, 17, 9_354, 46.8},
+                {0.48, 17, 10_611, 46.1},
+                {0.51, 17, 10_582, 61.5},
+                {0.52, 17, 11_918, 62.1}};
+
+        private HeldMasterRuns() {
+        }
     }
 
     /**
