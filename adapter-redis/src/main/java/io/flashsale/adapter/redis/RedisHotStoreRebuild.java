@@ -158,7 +158,7 @@ public final class RedisHotStoreRebuild implements HotStoreRebuildPort, SliceReb
 
     @Override
     public boolean outboxDrained(SaleSlice slice) {
-        return outboxes.unacknowledged(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP).isEmpty();
+        return outboxes.drained(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP);
     }
 
     @Override

@@ -91,7 +91,7 @@ public final class RedisRelayedEvents implements RelayedEventsPort {
     @Override
     public boolean outboxDrained(ActivityId activityId) {
         for (SaleSlice slice : sliceCounts.slicesOf(activityId)) {
-            if (!pages.unacknowledged(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP).isEmpty()) {
+            if (!pages.drained(RedisKeys.outbox(slice), RedisKeys.OUTBOX_GROUP)) {
                 return false;
             }
         }

@@ -1,12 +1,16 @@
 package io.flashsale.adapter.redis;
 
 import io.flashsale.adapter.redis.internal.LuaScript;
+import io.flashsale.adapter.redis.internal.PagedReads;
 import io.flashsale.adapter.redis.internal.ReadPace;
 import io.flashsale.application.order.port.out.OutboxEntry;
 import io.flashsale.application.reconciliation.port.out.RelayedEventsPort;
 import io.flashsale.domain.activity.Activity;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.Reservation;
+import io.flashsale.domain.slice.SaleSlice;
+import io.flashsale.domain.slice.SaleSlices;
+import io.flashsale.testsupport.CommandStats;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScriptOutputType;
@@ -42,6 +46,7 @@ class RedisActivityArchiveIT {
     private final RedisActivityArchive archive = new RedisActivityArchive(SharedRedis.commands(), fixture.registry);
     /** Where the application asks whether an outbox is drained; the archive's delete checks the same in its script. */
     private final RelayedEventsPort relayed = new RedisRelayedEvents(SharedRedis.commands(), ReadPace.NONE);
+    private final RedisHotStoreRebuild rebuild = SharedRedis.rebuild();
     private final List<ActivityId> extraActivities = new ArrayList<>();
 
     @AfterEach
@@ -92,26 +97,62 @@ class RedisActivityArchiveIT {
     @Test
     void theOutboxIsDrainedOnlyWhenNoEntryIsUnreadOrPending() {
         Activity sale = fixture.warmedUpSale("drain", 10);
-        assertThat(relayed.outboxDrained(sale.id())).as("no stream yet").isTrue();
+        assertThat(drained(sale)).as("no stream yet").isTrue();
 
         fixture.reserveEach(sale.id(), 3);
-        assertThat(relayed.outboxDrained(sale.id())).as("unread, no relay group yet").isFalse();
+        assertThat(drained(sale)).as("unread, no relay group yet").isFalse();
 
         List<OutboxEntry> firstTwo = fixture.outbox.readNew(sale.id(), "r1", 2);
-        assertThat(relayed.outboxDrained(sale.id())).as("two pending, one unread").isFalse();
+        assertThat(drained(sale)).as("two pending, one unread").isFalse();
 
         fixture.outbox.acknowledge(sale.id(), firstTwo);
         assertThat(fixture.pending(sale.id())).isZero();
-        assertThat(relayed.outboxDrained(sale.id())).as("one unread").isFalse();
+        assertThat(drained(sale)).as("one unread").isFalse();
 
         List<OutboxEntry> last = fixture.outbox.readNew(sale.id(), "r1", 10);
-        assertThat(relayed.outboxDrained(sale.id())).as("one pending").isFalse();
+        assertThat(drained(sale)).as("one pending").isFalse();
 
         fixture.outbox.acknowledge(sale.id(), last);
-        assertThat(relayed.outboxDrained(sale.id())).as("everything acknowledged").isTrue();
+        assertThat(drained(sale)).as("everything acknowledged").isTrue();
 
         fixture.reserve(sale.id(), "late-buyer");
-        assertThat(relayed.outboxDrained(sale.id())).as("a new entry").isFalse();
+        assertThat(drained(sale)).as("a new entry").isFalse();
+    }
+
+    /**
+     * The relay's answer and the rebuild gate's for the sale's one slice, which read the outbox alike (a few commands,
+     * not the backlog): one answer.
+     */
+    private boolean drained(Activity sale) {
+        boolean relayedSays = relayed.outboxDrained(sale.id());
+        assertThat(rebuild.outboxDrained(new SaleSlice(sale.id(), 0, SaleSlices.ONE)))
+                .as("the rebuild gate's answer").isEqualTo(relayedSays);
+        return relayedSays;
+    }
+
+    @Test
+    void givenABacklogOfSeveralPages_whenAskedWhetherTheOutboxIsDrained_thenAFewCommandsAnswerWhateverItsLength() {
+        Activity sale = fixture.warmedUpSale("backlog", 1_000);
+        fixture.reserveEach(sale.id(), 3 * PagedReads.PAGE);
+        List<OutboxEntry> firstPage = fixture.outbox.readNew(sale.id(), "r1", PagedReads.PAGE);
+        fixture.outbox.acknowledge(sale.id(), firstPage.subList(0, PagedReads.PAGE - 1));
+
+        Map<String, Long> pending = commandsFor(sale, () -> assertThat(drained(sale)).as("one pending").isFalse());
+        fixture.outbox.acknowledge(sale.id(), firstPage.subList(PagedReads.PAGE - 1, PagedReads.PAGE));
+        Map<String, Long> unread = commandsFor(sale, () -> assertThat(drained(sale)).as("two pages unread").isFalse());
+
+        // the relay's and the rebuild gate's answers each: EXISTS, XINFO GROUPS, XPENDING's summary, one XRANGE of one
+        assertThat(pending).as("one pending: the summary answers").containsEntry("xpending", 2L)
+                .doesNotContainKey("xrange");
+        assertThat(unread).as("none pending: the first entry after the last delivered answers")
+                .containsEntry("xpending", 2L).containsEntry("xrange", 2L);
+        assertThat(unread.values().stream().mapToLong(Long::longValue).sum()).as(unread.toString()).isEqualTo(8);
+    }
+
+    private Map<String, Long> commandsFor(Activity sale, Runnable asked) {
+        Map<String, Long> before = CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.outbox(sale.id())));
+        asked.run();
+        return CommandStats.between(before, CommandStats.calls(SharedRedis.commandStatsOf(RedisKeys.outbox(sale.id()))));
     }
 
     @Test

@@ -114,6 +114,27 @@ public final class PagedReads {
     }
 
     /**
+     * Whether the group acknowledged every entry of the outbox: none pending and none after its last-delivered id (none
+     * at all while the group does not exist yet). The check of the scripts' {@code fs_outbox_drained} in at most four
+     * short commands, however long the backlog: an entry added before the check is either delivered by the time the
+     * group's last-delivered id is read (then pending, or acknowledged) or after that id, where the range finds it.
+     */
+    public boolean drained(String outbox, String group) {
+        if (redis.exists(outbox) == 0) {
+            return true;
+        }
+        String lastDelivered = lastDelivered(outbox, group);
+        if (lastDelivered == null) {
+            return redis.xlen(outbox) == 0;
+        }
+        if (redis.xpending(outbox, group).getCount() > 0) {
+            return false;
+        }
+        return redis.xrange(outbox, Range.from(Range.Boundary.excluding(lastDelivered), Range.Boundary.unbounded()),
+                Limit.from(1)).isEmpty();
+    }
+
+    /**
      * Reservation ids of the outbox entries that the group has not acknowledged: pending ones and ones after its
      * last-delivered id (every entry when the group does not exist yet).
      */
