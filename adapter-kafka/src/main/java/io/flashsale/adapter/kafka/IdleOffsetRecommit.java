@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * While a consumer of the order listener is idle, commits each assigned partition's position where it is past the
@@ -37,6 +38,11 @@ public final class IdleOffsetRecommit implements ApplicationListener<ListenerCon
     private static final Duration PATIENCE = Duration.ofSeconds(2);
 
     private final String listenerId;
+    /**
+     * Set from a failed ask until one succeeds: a broker that is down fails every idle consumer's ask every interval,
+     * so the first failure is a warning and the rest until the broker answers again are debug lines.
+     */
+    private final AtomicBoolean failing = new AtomicBoolean();
 
     /** @param listenerId the listener whose consumers are watched (each of its child containers adds a suffix) */
     public IdleOffsetRecommit(String listenerId) {
@@ -54,11 +60,19 @@ public final class IdleOffsetRecommit implements ApplicationListener<ListenerCon
                 event.getConsumer().commitSync(behind, PATIENCE);
                 LOG.info("committed the positions of idle partitions the group's offsets were behind: {}", behind);
             }
+            if (failing.getAndSet(false)) {
+                LOG.info("idle partitions' committed offsets are read again");
+            }
         } catch (WakeupException stopping) {
             throw stopping;
         } catch (KafkaException notNow) {
             // The next idle event asks again; a record on the partition commits past it anyway.
-            LOG.warn("idle partitions' positions not committed this time: {}", notNow.toString());
+            if (failing.compareAndSet(false, true)) {
+                LOG.warn("idle partitions' positions not committed this time (said once until an ask succeeds): {}",
+                        notNow.toString());
+            } else {
+                LOG.debug("idle partitions' positions not committed this time: {}", notNow.toString());
+            }
         }
     }
 

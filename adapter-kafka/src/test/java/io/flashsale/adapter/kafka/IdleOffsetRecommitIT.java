@@ -1,9 +1,13 @@
 package io.flashsale.adapter.kafka;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.flashsale.testsupport.LogCapture;
 import io.flashsale.testsupport.TestServices;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -18,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.kafka.event.ListenerContainerIdleEvent;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -83,10 +89,44 @@ class IdleOffsetRecommitIT {
         }
     }
 
-    /** A consumer of a group of its own, on the topic's one partition, that never commits by itself. */
+    @Test
+    void givenABrokerThatDoesNotAnswer_whenIdleAgainAndAgain_thenOneWarningUntilAnAskSucceeds() throws IOException {
+        KafkaConsumer<String, String> unanswered = consumer(nobodyListening());
+        try (LogCapture log = LogCapture.of(IdleOffsetRecommit.class);
+             KafkaConsumer<String, String> answered = consumer()) {
+            recommit.onApplicationEvent(idle(unanswered, LISTENER + "-0", false));
+            recommit.onApplicationEvent(idle(unanswered, LISTENER + "-0", false));
+            assertThat(levels(log)).as("the second failure is not a warning").containsExactly(Level.WARN);
+
+            recommit.onApplicationEvent(idle(answered, LISTENER + "-0", false));
+            recommit.onApplicationEvent(idle(unanswered, LISTENER + "-0", false));
+
+            assertThat(levels(log)).as("read again, then a new failure warns once more")
+                    .containsExactly(Level.WARN, Level.INFO, Level.WARN);
+        } finally {
+            unanswered.close(CloseOptions.timeout(Duration.ZERO)); // no broker to leave the group at
+        }
+    }
+
+    private static List<Level> levels(LogCapture log) {
+        return log.events().stream().map(ILoggingEvent::getLevel).filter(level -> level.isGreaterOrEqual(Level.INFO)).toList();
+    }
+
+    /** A loopback address with a port nothing listens on: every ask of a consumer there times out. */
+    private static String nobodyListening() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return "127.0.0.1:" + socket.getLocalPort();
+        }
+    }
+
     private static KafkaConsumer<String, String> consumer() {
+        return consumer(bootstrapServers());
+    }
+
+    /** A consumer of a group of its own, on the topic's one partition, that never commits by itself. */
+    private static KafkaConsumer<String, String> consumer(String bootstrapServers) {
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "idle-recommit-" + UUID.randomUUID(),
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
