@@ -1,5 +1,6 @@
 package io.flashsale.benchmarks.capacity;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -29,6 +30,9 @@ public final class CapacityModel {
      * attempts or somewhat more.
      */
     static final double HARNESS_ATTEMPTS_PER_CALL = 1 / 0.22;
+
+    /** Redis's instructions a reservation, fitted through the counts in calls of 1 and 16 ({@code 56fdc26}, ADR 108). */
+    private static final RedisInstructions COUNTED_HERE = RedisInstructions.fit(546_633, 16, 193_484);
 
     private CapacityModel() {
     }
@@ -165,7 +169,7 @@ public final class CapacityModel {
      * calls of 1 and 16, calibrated on the harness's 64.8 µs per reservation of 2026-12-06 14:09 UTC.
      */
     public static RedisCost redisMeasuredHere() {
-        return RedisCost.calibrated(RedisInstructions.fit(546_633, 16, 193_484), 64.8, HARNESS_ATTEMPTS_PER_CALL);
+        return RedisCost.calibrated(COUNTED_HERE, 64.8, HARNESS_ATTEMPTS_PER_CALL);
     }
 
     /**
@@ -176,24 +180,19 @@ public final class CapacityModel {
      * which shares its cores with the service all the time.
      */
     public static RedisCost redisOnHeldMasters() {
-        RedisInstructions instructions = RedisInstructions.fit(546_633, 16, 193_484);
-        double[][] runs = HeldMasterRuns.ONE_SLICE;
         double sum = 0;
-        for (double[] run : runs) {
-            double micros = (run[HeldMasterRuns.CPU_SECONDS] - HeldMasterRuns.IDLE_MICROS_PER_SECOND
-                    * run[HeldMasterRuns.WINDOW_SECONDS] / MICROS_PER_SECOND) * MICROS_PER_SECOND
-                    / run[HeldMasterRuns.RESERVATIONS];
-            sum += instructions.perReservation(run[HeldMasterRuns.ATTEMPTS_PER_CALL]) / micros;
+        for (HeldMasterRun run : HeldMasterRun.ONE_SLICE) {
+            sum += COUNTED_HERE.perReservation(run.attemptsPerCall()) / run.saleMicrosPerReservation();
         }
-        return new RedisCost(instructions, sum / runs.length);
+        return new RedisCost(COUNTED_HERE, sum / HeldMasterRun.ONE_SLICE.size());
     }
 
-    /** The runs of one slice {@link #redisOnHeldMasters()} is calibrated on, as perf/cluster.sh printed them. */
-    static final class HeldMasterRuns {
-        static final int CPU_SECONDS = 0;
-        static final int WINDOW_SECONDS = 1;
-        static final int RESERVATIONS = 2;
-        static final int ATTEMPTS_PER_CALL = 3;
+    /**
+     * A one-slice run {@link #redisOnHeldMasters()} is calibrated on, as perf/cluster.sh printed it: the sale's master's
+     * CPU seconds over the window's seconds, the reservations, and the attempts a reserve call.
+     */
+    record HeldMasterRun(double cpuSeconds, double windowSeconds, double reservations, double attemptsPerCall) {
+
         /** The share of a core each master was held to. */
         static final double CORE_SHARE = 0.03;
         /**
@@ -201,15 +200,16 @@ public final class CapacityModel {
          * (the cluster bus, the instances' topology and relay reads), averaged.
          */
         static final double IDLE_MICROS_PER_SECOND = 3_900;
-        /** The sale's master: CPU seconds, over the window's seconds, the reservations, attempts a reserve call. */
-        static final double[][] ONE_SLICE = {
-                {0.49, 17, 9_354, 46.8},
-                {0.48, 17, 10_611, 46.1},
-                {0.51, 17, 10_582, 61.5},
-                {0.52, 17, 11_918, 62.1},
-                {0.52, 17, 8_996, 60.0}};
+        static final List<HeldMasterRun> ONE_SLICE = List.of(
+                new HeldMasterRun(0.49, 17, 9_354, 46.8),
+                new HeldMasterRun(0.48, 17, 10_611, 46.1),
+                new HeldMasterRun(0.51, 17, 10_582, 61.5),
+                new HeldMasterRun(0.52, 17, 11_918, 62.1),
+                new HeldMasterRun(0.52, 17, 8_996, 60.0));
 
-        private HeldMasterRuns() {
+        /** The master's CPU less an idle master's over the window, per reservation. */
+        double saleMicrosPerReservation() {
+            return (cpuSeconds * MICROS_PER_SECOND - IDLE_MICROS_PER_SECOND * windowSeconds) / reservations;
         }
     }
 

@@ -107,7 +107,7 @@ class CapacityModelTest {
     void givenMastersHeldToAShareOfACore_whenTheModelPredictsASalesRate_thenItIsTheMeasuredRateWithin20Percent(
             String setting, int slices, double attemptsPerCall, double measuredRate) {
         double predicted = CapacityModel.redisOnHeldMasters().saleRateOnMasters(slices,
-                CapacityModel.HeldMasterRuns.CORE_SHARE, CapacityModel.HeldMasterRuns.IDLE_MICROS_PER_SECOND,
+                CapacityModel.HeldMasterRun.CORE_SHARE, CapacityModel.HeldMasterRun.IDLE_MICROS_PER_SECOND,
                 attemptsPerCall);
 
         assertThat(predicted).as(setting).isCloseTo(measuredRate, withinPercentage(20));
