@@ -51,7 +51,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * Reads the application makes of the hot store while it is out (the reservation a payment or a cancellation looks
  * for) answer "the hot store holds nothing": the database of record knows every order, those of the database path
- * included. A reservation's moves ({@link io.flashsale.application.reservation.port.out.ReservationTransitionsPort})
+ * included. So a payment here can pay an order whose reservation Redis released to the buyer's cancel; the paid order
+ * stands and reconciliation puts its units back under sold in Redis (ADR 32, amended). A reservation's moves ({@link io.flashsale.application.reservation.port.out.ReservationTransitionsPort})
  * do not pass here: they go to Redis, whose failures the order pipeline's own tolerance handles.
  */
 public final class FailoverStockReservations implements StockReservationPort, HeldReservationsPort {

@@ -5,7 +5,9 @@ import io.flashsale.adapter.mysql.MysqlActivityRepository;
 import io.flashsale.adapter.redis.RedisKeys;
 import io.flashsale.adapter.redis.RedisRequestIndex;
 import io.flashsale.adapter.scheduling.LifecyclePasses;
+import io.flashsale.domain.order.OrderPlacement;
 import io.flashsale.application.order.port.out.HotStoreSettlementPort;
+import io.flashsale.application.order.port.out.OrderPlacementPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreRebuildPort;
 import io.flashsale.application.reconciliation.port.out.HotStoreReconciliationPort;
@@ -42,6 +44,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +78,8 @@ class ReconciliationIT extends PipelineTestBase {
     RecordedOrdersPort recordedOrders;
     @Autowired
     OrderTransitionsPort transitions;
+    @Autowired
+    OrderPlacementPort placement;
     @Autowired
     HotStoreSettlementPort settlement;
     @Autowired
@@ -233,6 +238,63 @@ class ReconciliationIT extends PipelineTestBase {
         assertThat(texts(report.path("confirmed"))).containsExactly(unconfirmed);
         assertRedisMatchesMysql(id, 0);
         assertExactlyOneOrderEach(id, 10, accepted);
+    }
+
+    /**
+     * Defect 23 of docs/reliability.md, on a sale in slices as the campaign found it: the buyer's cancel released the
+     * units in Redis while an instance whose breaker was open placed the order in MySQL (ADR 39, so nobody told Redis)
+     * and took its payment (the open breaker also kept the payment from asking Redis). A paid order cannot follow the
+     * cancel (ADR 32's repair closes ORDERED orders only), so Redis, which offered the unit again, is repaired to MySQL's
+     * truth, and the unit is not sold twice.
+     */
+    @Test
+    void givenACancelThatWonInRedisWhileItsOrderWasPlacedAndPaidInMysql_whenReconciled_thenRedisCountsThePaidUnitAsSold()
+            throws InterruptedException {
+        String id = slicedSale(10, 2, 3);
+        String buyer = buyersHomedIn(3, 1, 1, 0).getFirst();
+        ReservationId reservationId;
+        relayLoop.stop();
+        try {
+            ServiceClient.Reply reserved = reserve(id, buyer, "k0", 1);
+            assertThat(reserved.status()).as(reserved.body()).isEqualTo(202);
+            reservationId = new ReservationId(reserved.json().path("reservationId").asString());
+            var reservation = heldReservations.findReservation(reservationId).orElseThrow();
+            ServiceClient.Reply cancelled = api().cancel(reservationId.value(), buyer);
+            assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
+            // What the instance with the open breaker did: consumed the event, placed the order, took the payment.
+            String outboxKey = RedisKeys.outbox(reservationId.slice());
+            List<StreamMessage<String, String>> entries = commands().xrange(outboxKey, Range.create("-", "+"));
+            List<String> ids = entries.stream().filter(entry -> entry.getBody().containsKey(reservationId.value()))
+                    .map(StreamMessage::getId).toList();
+            assertThat(ids).hasSize(1);
+            commands().xack(outboxKey, RedisKeys.OUTBOX_GROUP, ids.getFirst());
+            commands().xdel(outboxKey, ids.getFirst());
+            Instant placedAt = Instant.now();
+            assertThat(placement.place(reservation, placedAt)).isInstanceOf(OrderPlacement.Placed.class);
+            assertThat(transitions.markPaid(reservationId, placedAt.plusMillis(10))).isTrue();
+        } finally {
+            relayLoop.start();
+        }
+        assertThat(redisLedger(id).ledger().sold()).as("Redis gave the unit back to the cancel").isZero();
+        Thread.sleep(RECONCILIATION_GRACE.plusMillis(300).toMillis());
+
+        JsonNode reconciliation = reconcile(id);
+
+        List<JsonNode> findings = new ArrayList<>();
+        reconciliation.path("reports").forEach(report -> {
+            if (!"NONE".equals(report.path("classification").asString())) {
+                findings.add(report);
+            }
+        });
+        assertThat(findings).as(reconciliation.toString()).hasSize(1);
+        assertThat(findings.getFirst().path("classification").asString()).isEqualTo("REDIS_AHEAD");
+        assertThat(findings.getFirst().path("action").asString()).isEqualTo("REPAIRED");
+        assertThat(orders.find(reservationId).orElseThrow().status()).isEqualTo(ReservationStatus.PAID);
+        SkuStock redisSku = redisLedger(id);
+        assertThat(redisSku.ledger().sold()).as("sold").isEqualTo(1);
+        assertThat(redisSku.ledger().available()).as("available").isEqualTo(9);
+        assertThat(stock.holdings(activity(id), new BuyerId(buyer))).as("the buyer's holding")
+                .containsEntry(SKU_ID, 1L);
     }
 
     @Test

@@ -18,17 +18,20 @@ public enum ReservationSettlement {
     /** ORDERED, and the database closed the order and owes the hot store its restore: the sweep gives the units back. */
     RESTORE_PENDING,
     /**
-     * CANCELLED by the buyer while RESERVED within the grace period, yet the database still holds its order: the
-     * pipeline cancels the order there shortly.
+     * CANCELLED by the buyer while RESERVED within the grace period, yet the database still holds its order ORDERED:
+     * the pipeline cancels the order there shortly.
      */
     CANCEL_PENDING,
     /**
-     * CANCELLED by the buyer while RESERVED longer ago than the grace period, yet the database still holds its order:
-     * the buyer's cancellation won in the hot store while the order committed, and the pipeline's cancel never came
-     * (ADR 32). Counts as cancelled; reconciliation cancels the order in the database, which gives its units back
-     * there once (the hot store gave them back when the buyer cancelled).
+     * CANCELLED by the buyer while RESERVED longer ago than the grace period, yet the database still holds its order
+     * ORDERED: the buyer's cancellation won in the hot store while the order committed, and the pipeline's cancel
+     * never came (ADR 32). Counts as cancelled; reconciliation cancels the order in the database, which gives its
+     * units back there once (the hot store gave them back when the buyer cancelled).
      */
     CANCEL_OVERDUE,
-    /** Both stores agree on it. */
+    /**
+     * Both stores agree on it, or the database's word on it is final: a buyer's cancel whose order was paid before the
+     * database heard of the cancel counts as the paid order it is, and the hot store is repaired to sell its units.
+     */
     SETTLED
 }

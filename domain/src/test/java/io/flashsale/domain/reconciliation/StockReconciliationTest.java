@@ -4,6 +4,7 @@ import io.flashsale.domain.activity.ActivityItem;
 import io.flashsale.domain.reservation.PurchaseLimit;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -114,6 +115,25 @@ class StockReconciliationTest {
                 .isEqualTo(new LedgerFigures(10, 0, 0, 10));
         assertThat(reckoning.needsRepair()).isFalse();
         assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.MISSING_RESERVATION);
+    }
+
+    @Test
+    void givenTheBuyersCancelWonInTheHotStoreButTheOrderWasPaidMeanwhile_thenThePaymentStandsAndRedisIsAheadByItsUnits() {
+        // Defect 23: an instance whose breaker was open placed the order and took its payment without asking the hot
+        // store, which had released the units to the buyer's cancel. A paid order cannot follow the cancel.
+        for (Instant cancelledAt : List.of(FRESH, STALE)) {
+            SkuReckoning reckoning = new Scenario()
+                    .hot(10, 0, 0, 10)
+                    .cancelledByBuyer("r1", "ann", 1, cancelledAt).order("r1", PAID, true, cancelledAt)
+                    .recorded(10, 1).purchased("ann", 1).reckon();
+
+            assertThat(reckoning.settlements()).as("cancelled at %s", cancelledAt)
+                    .containsEntry(id("r1"), ReservationSettlement.SETTLED);
+            assertThat(reckoning.expected()).isEqualTo(new LedgerFigures(10, 0, 1, 9));
+            assertThat(reckoning.classification()).isEqualTo(ReconciliationClassification.REDIS_AHEAD);
+            assertThat(reckoning.target()).isEqualTo(new LedgerFigures(10, 0, 1, 9));
+            assertThat(reckoning.needsRepair()).isTrue();
+        }
     }
 
     @Test

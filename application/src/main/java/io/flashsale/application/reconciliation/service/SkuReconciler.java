@@ -369,8 +369,9 @@ final class SkuReconciler {
             boolean done = switch (held.status()) {
                 case RESERVED, ORDERED -> false;
                 case FAILED -> true;
+                // Settled once its order left ORDERED: closed (the cancel landed) or paid (the payment stands).
                 case CANCELLED -> held.cancelledAt() == null || held.cancelledAt().isBefore(lately)
-                        || (order != null && !order.holdsStock());
+                        || (order != null && order.status() != ReservationStatus.ORDERED);
                 case PAID, EXPIRED -> true;
             };
             if (done) {
