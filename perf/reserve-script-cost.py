@@ -100,9 +100,11 @@ def figures(redis):
 def header(script, bits, hashes, hashed_here, buckets=0, keep=1000):
     """The arguments before the first attempt's: the sale alone, or since ADR 105 the call's header (Redis TIME judges
     and stamps, a bucket of 10 a 100 ms, the filter's shape when the keys are hashed here)."""
-    if 'HEADER_ARGUMENTS = 6' not in script:
+    if 'HEADER_ARGUMENTS = 6' not in script and 'HEADER_ARGUMENTS = 7' not in script:
         return ['cost']
-    return ['cost', '', 10, 100000, keep, '%d:%d:1:%d' % (bits, hashes, buckets) if hashed_here else '']
+    shared = ['cost', '', 10, 100000, keep, '%d:%d:1:%d' % (bits, hashes, buckets) if hashed_here else '']
+    # Since ADR 109 the header ends with the sale's slice count, 1 for a sale of one slice.
+    return shared + (['1'] if 'HEADER_ARGUMENTS = 7' in script else [])
 
 
 def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets=0, keep=1000):
@@ -111,7 +113,7 @@ def attempt(script, token, buyer, bucket_key, bits, hashes, hashed_here, buckets
     since ADR 100 the request entry's bucket among the sale's `buckets` (meta's requestBuckets, 0 for none); since
     ADR 103 no bucket key index (the script counts the bucket keys); since ADR 105 what every attempt of the call
     shares is in the header instead."""
-    if 'HEADER_ARGUMENTS = 6' in script:
+    if 'HEADER_ARGUMENTS = 6' in script or 'HEADER_ARGUMENTS = 7' in script:
         field = buyer + ':' + token
         hashed = (word(field, bits, hashes) + [request_bucket(field, buckets) if buckets else '']) if hashed_here \
             else ['', '', '']
@@ -146,9 +148,12 @@ def reserved(reply):
 
 def warm_up_arguments(lua, now, units, bits, hashes):
     """warm_up.lua's arguments for a sale of one SKU "unit", limit 1, open for the hour; since ADR 79 a paused flag
-    comes before the items."""
-    paused = ['0'] if '9 paused' in open(lua + '/warm_up.lua').read() else []
-    return [now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes] + paused + ['unit', units, 1, 1]
+    comes before the items, since ADR 109 the slice count after it."""
+    script = open(lua + '/warm_up.lua').read()
+    paused = ['0'] if '9 paused' in script else []
+    # Since ADR 109 the slice count follows: 1, a sale of one slice.
+    slices = ['1'] if "10 the sale's slice count" in script else []
+    return [now - 60, 0, now + 3600, 0, 1, 'unit', bits, hashes] + paused + slices + ['unit', units, 1, 1]
 
 
 def warm_up(redis, lua, key, now, units, bits, hashes):
