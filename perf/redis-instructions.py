@@ -15,6 +15,7 @@ busy machine; `perf/redis-cost.sh` measures the same life in µs with the servic
 
     python3 perf/redis-instructions.py LUA_DIR [RESERVATIONS [SIZE]]
     python3 perf/redis-instructions.py adapter-redis/src/main/resources/lua 3200 16
+    NO_BUCKET=1 python3 perf/redis-instructions.py ...   the same without the buyers' bucket
     LUA_DIR of another commit: git archive <commit> adapter-redis/src/main/resources/lua | tar -x -C /tmp/old
 
 Needs valgrind and redis-server (REDIS_SERVER=<path> for another build, e.g. one with symbols, whose dumps then name
@@ -40,6 +41,10 @@ SETTLE_BATCH = 100
 ACK_BATCH = 100
 WARM_ROUND = 2048
 BUCKET_KEEP_MILLIS = 3_600_000
+# NO_BUCKET=1 counts the life of a reservation without the buyers' bucket (ADR 60): what the bucket costs is the
+# difference.
+BUCKET = os.environ.get('NO_BUCKET', '') == ''
+
 
 
 def key(part):
@@ -129,10 +134,11 @@ def main():
                 # The buckets outlive the run: Redis's active expiry of the buckets would otherwise land in a phase
                 # at a moment that depends on the machine's speed, and the counts would move with the load.
                 keys = list(fixed)
-                args = cost.header(script, bits, hashes, True, request_buckets, BUCKET_KEEP_MILLIS)
+                args = cost.header(script, bits, hashes, True, request_buckets, BUCKET_KEEP_MILLIS, BUCKET)
                 for i in range(size):
                     buyer, token = 'buyer-%s%d-%d' % (round_, batch, i), 't%s%dx%d' % (round_, batch, i)
-                    keys.append(key('rl:' + buyer))
+                    if BUCKET:
+                        keys.append(key('rl:' + buyer))
                     args += cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets,
                                          BUCKET_KEEP_MILLIS)
                     life['ids'].append('cost.' + token)

@@ -97,12 +97,14 @@ def figures(redis):
     return calls, evalsha, cpu
 
 
-def header(script, bits, hashes, hashed_here, buckets=0, keep=1000):
+def header(script, bits, hashes, hashed_here, buckets=0, keep=1000, bucket=True):
     """The arguments before the first attempt's: the sale alone, or since ADR 105 the call's header (Redis TIME judges
     and stamps, a bucket of 10 a 100 ms, the filter's shape when the keys are hashed here)."""
     if 'HEADER_ARGUMENTS = 6' not in script and 'HEADER_ARGUMENTS = 7' not in script:
         return ['cost']
-    shared = ['cost', '', 10, 100000, keep, '%d:%d:1:%d' % (bits, hashes, buckets) if hashed_here else '']
+    # bucket=False: a capacity of '', the buyers' bucket off (the call then carries no bucket keys).
+    shared = ['cost', '', 10 if bucket else '', 100000, keep,
+              '%d:%d:1:%d' % (bits, hashes, buckets) if hashed_here else '']
     # Since ADR 109 the header ends with the sale's slice count, 1 for a sale of one slice.
     return shared + (['1'] if 'HEADER_ARGUMENTS = 7' in script else [])
 
