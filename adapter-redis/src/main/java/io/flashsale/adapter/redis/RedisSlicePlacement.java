@@ -66,8 +66,8 @@ final class RedisSlicePlacement implements SlicePlacementPort {
 
     private static List<String> mastersOf(ActivityId activityId, SaleSlices slices, List<RedisClusterNode> masters) {
         List<String> ids = new ArrayList<>(slices.count());
-        for (int k = 0; k < slices.count(); k++) {
-            String tag = RedisKeys.tag(new SaleSlice(activityId, k, slices));
+        for (SaleSlice slice : slices.of(activityId)) {
+            String tag = RedisKeys.tag(slice);
             int slot = SliceTags.slotOf(tag);
             ids.add(masters.stream().filter(master -> master.hasSlot(slot)).findFirst()
                     .orElseThrow(() -> new RedisConnectionException("no master serves slot " + slot + " of {" + tag

@@ -305,12 +305,12 @@ public final class RedisStockReservationAdapter
     public Optional<List<SkuStock>> stock(ActivityId activityId) {
         SaleSlices slices = slices(activityId);
         List<List<SkuStock>> perSlice = new ArrayList<>(slices.count());
-        for (int k = 0; k < slices.count(); k++) {
-            Optional<List<SkuStock>> slice = stock(new SaleSlice(activityId, k, slices));
-            if (slice.isEmpty()) {
+        for (SaleSlice slice : slices.of(activityId)) {
+            Optional<List<SkuStock>> ledgers = stock(slice);
+            if (ledgers.isEmpty()) {
                 return Optional.empty();
             }
-            perSlice.add(slice.get());
+            perSlice.add(ledgers.get());
         }
         return Optional.of(slices.sliced() ? StockOverSlices.summed(perSlice) : perSlice.getFirst());
     }

@@ -9,7 +9,6 @@ import io.lettuce.core.KeyValue;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -60,12 +59,7 @@ final class SliceCounts {
 
     /** Every slice of the sale, slice 0 first. */
     List<SaleSlice> slicesOf(ActivityId activityId) {
-        SaleSlices slices = ofNow(activityId);
-        List<SaleSlice> all = new ArrayList<>(slices.count());
-        for (int k = 0; k < slices.count(); k++) {
-            all.add(new SaleSlice(activityId, k, slices));
-        }
-        return all;
+        return ofNow(activityId).of(activityId);
     }
 
     private SaleSlices read(ActivityId activityId) {

@@ -1,11 +1,14 @@
 package io.flashsale.domain.slice;
 
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.Require;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * How many slices a sale is cut into (ADR 109): each slice is a hash slot of its own holding a share of every SKU's
@@ -45,6 +48,11 @@ public record SaleSlices(int count) {
     /** {@code slice} if it names one of this sale's slices. */
     public int requireSlice(int slice, String field) {
         return Require.inRange(slice, 0, count - 1, field);
+    }
+
+    /** Every slice of the sale, slice 0 first. */
+    public List<SaleSlice> of(ActivityId activityId) {
+        return IntStream.range(0, count).mapToObj(k -> new SaleSlice(activityId, k, this)).toList();
     }
 
     public boolean sliced() {

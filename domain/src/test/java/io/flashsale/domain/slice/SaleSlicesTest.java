@@ -1,5 +1,6 @@
 package io.flashsale.domain.slice;
 
+import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.shared.InvalidValueException;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,16 @@ class SaleSlicesTest {
     void givenOneSlice_thenEveryBuyerIsAtHomeInSliceZero() {
         assertThat(SaleSlices.ONE.homeOf(new BuyerId("buyer-1"))).isZero();
         assertThat(SaleSlices.ONE.sliced()).isFalse();
+    }
+
+    @Test
+    void theSlicesOfASaleAreEverySliceOfItsCountInIndexOrder() {
+        ActivityId sale = new ActivityId("sale-1");
+        SaleSlices three = new SaleSlices(3);
+
+        assertThat(three.of(sale)).containsExactly(new SaleSlice(sale, 0, three), new SaleSlice(sale, 1, three),
+                new SaleSlice(sale, 2, three));
+        assertThat(SaleSlices.ONE.of(sale)).containsExactly(new SaleSlice(sale, 0, SaleSlices.ONE));
     }
 
     @Test

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * The KEYS and ARGV of {@code warm_up.lua}, one call per slice of the sale (ADR 109): each slice is loaded on its own
@@ -27,8 +26,7 @@ public final class WarmUpScriptCall {
 
     /** Every slice of the sale, slice 0 first. */
     public static List<SaleSlice> slicesOf(Activity activity) {
-        return IntStream.range(0, activity.slices().count())
-                .mapToObj(k -> new SaleSlice(activity.id(), k, activity.slices())).toList();
+        return activity.slices().of(activity.id());
     }
 
     /** Slice 0's keys: the activity's own. */

@@ -88,11 +88,11 @@ final class ActivityReconciler {
         List<Integer> notLoaded = new ArrayList<>();
         Set<ReservationId> actedOn = new HashSet<>();
         Set<SkuId> underReview = underReview(activity.id());
-        for (int k = 0; k < activity.slices().count(); k++) {
-            OneSlice part = new OneSlice(new SaleSlice(activity.id(), k, activity.slices()), ports);
+        for (SaleSlice slice : activity.slices().of(activity.id())) {
+            OneSlice part = new OneSlice(slice, ports);
             Optional<HotStoreSnapshot> snapshot = part.snapshot();
             if (snapshot.isEmpty()) {
-                notLoaded.add(k);
+                notLoaded.add(slice.index());
                 continue;
             }
             for (ActivityItem item : items) {

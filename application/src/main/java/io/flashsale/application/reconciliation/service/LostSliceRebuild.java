@@ -20,7 +20,6 @@ import io.flashsale.domain.slice.StockTransfer;
 import io.flashsale.domain.slice.TransferState;
 
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,14 +60,9 @@ final class LostSliceRebuild {
 
     /** The slices of the sale the hot store does not hold loaded and ready: lost, or being rebuilt. */
     List<SaleSlice> lost(Activity activity) {
-        List<SaleSlice> lost = new ArrayList<>();
-        for (int k = 0; k < activity.slices().count(); k++) {
-            SaleSlice slice = new SaleSlice(activity.id(), k, activity.slices());
-            if (!ports.hotStore().loaded(slice)) {
-                lost.add(slice);
-            }
-        }
-        return lost;
+        return activity.slices().of(activity.id()).stream()
+                .filter(slice -> !ports.hotStore().loaded(slice))
+                .toList();
     }
 
     /** True when none of these slices holds an outbox entry the relays have not acknowledged. */

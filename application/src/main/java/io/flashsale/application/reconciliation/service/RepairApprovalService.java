@@ -74,8 +74,8 @@ public final class RepairApprovalService implements ApproveRepairUseCase {
         SliceReconcilingPorts ports = slices.slicesFor(activity, "an approved repair");
         List<ReconciliationReport> all = new ArrayList<>();
         boolean everySliceDone = true;
-        for (int k = 0; k < activity.slices().count(); k++) {
-            OneSlice part = new OneSlice(new SaleSlice(activity.id(), k, activity.slices()), ports);
+        for (SaleSlice slice : activity.slices().of(activity.id())) {
+            OneSlice part = new OneSlice(slice, ports);
             Optional<ReconciliationReport> report = skus.reconcileApproved(part, activity, item, operator);
             everySliceDone &= report.isPresent() && report.get().action() != ReconciliationAction.DEFERRED;
             report.ifPresent(all::add);

@@ -127,10 +127,6 @@ final class SlicedAdjustment {
     }
 
     private static List<SaleSlice> slicesOf(Activity activity) {
-        List<SaleSlice> slices = new ArrayList<>();
-        for (int k = 0; k < activity.slices().count(); k++) {
-            slices.add(new SaleSlice(activity.id(), k, activity.slices()));
-        }
-        return slices;
+        return activity.slices().of(activity.id());
     }
 }

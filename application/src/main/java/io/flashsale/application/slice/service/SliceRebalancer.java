@@ -76,8 +76,8 @@ public class SliceRebalancer implements RebalanceSlicesUseCase {
 
     private int rebalance(Activity sale) {
         List<Map<SkuId, StockLedger>> perSlice = new ArrayList<>();
-        for (int k = 0; k < sale.slices().count(); k++) {
-            Optional<List<SkuStock>> stock = slices.stock(new SaleSlice(sale.id(), k, sale.slices()));
+        for (SaleSlice slice : sale.slices().of(sale.id())) {
+            Optional<List<SkuStock>> stock = slices.stock(slice);
             if (stock.isEmpty()) {
                 return 0;
             }
