@@ -12,9 +12,11 @@ Feature: The sale goes on while the fast store is down
     Then 15 more buyers can each reserve a unit, taken by the database at once as an order
     And the next buyer is told the sale is sold out
     And a buyer who already has a unit cannot reserve another
+    And a buyer asking after a reservation the shop's database has not recorded is asked to try again, not told it does not exist
     When 3 of the buyers who ordered while the fast store was down cancel
     And the fast store is started again with nothing in it
     Then within 30 seconds the fast store takes the reservations again
+    And the same buyer asking after it again is told there is no such reservation
     And exactly 3 more buyers can each reserve a unit before the sale is sold out again
     And the shop's database has sold exactly 20 units, no buyer more than 1
     And no buyer was ever answered with a server error

@@ -119,6 +119,39 @@ public class RedisOutageSteps {
         assertThat(refused.code()).isIn("LIMIT_EXCEEDED", "SOLD_OUT");
     }
 
+    /**
+     * The fast store may hold a reservation the database has not recorded yet (its order on its way), so while the
+     * fast store is out no instance can say such a reservation does not exist (ADR 116).
+     */
+    @Then("a buyer asking after a reservation the shop's database has not recorded is asked to try again, not told it "
+            + "does not exist")
+    public void anUnrecordedReservationIsTryAgain() {
+        for (ApiAnswer answer : asksAfterAnUnrecordedReservation()) {
+            assertThat(answer.status()).as(answer.describe()).isEqualTo(503);
+            assertThat(answer.code()).as(answer.describe()).isEqualTo("DEGRADED");
+            assertThat(answer.header("Retry-After")).as(answer.describe()).isPresent();
+        }
+    }
+
+    @Then("the same buyer asking after it again is told there is no such reservation")
+    public void anUnrecordedReservationIsNotFoundOnceTheFastStoreIsBack() {
+        for (ApiAnswer answer : asksAfterAnUnrecordedReservation()) {
+            assertThat(answer.status()).as(answer.describe()).isEqualTo(404);
+            assertThat(answer.code()).as(answer.describe()).isEqualTo("RESERVATION_NOT_FOUND");
+        }
+    }
+
+    /**
+     * The buyer's read and cancellation of a reservation id of the sale that no store holds (buyers do not pay here:
+     * the payment provider confirms payments).
+     */
+    private List<ApiAnswer> asksAfterAnUnrecordedReservation() {
+        String buyer = "asker-" + run;
+        String reservation = sale + ".unrecorded" + run;
+        return List.of(keep(api.send(api.reservation(buyer, reservation))),
+                keep(api.send(api.cancel(buyer, reservation))));
+    }
+
     @When("{int} of the buyers who ordered while the fast store was down cancel")
     public void buyersCancel(int count) {
         orderedDuringTheOutage.entrySet().stream().limit(count).forEach(order -> {

@@ -52,7 +52,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Reads the application makes of the hot store while it is out (the reservation a payment or a cancellation looks
  * for) answer "the hot store holds nothing": the database of record knows every order, those of the database path
  * included. So a payment here can pay an order whose reservation Redis released to the buyer's cancel; the paid order
- * stands and reconciliation puts its units back under sold in Redis (ADR 32, amended). A reservation's moves ({@link io.flashsale.application.reservation.port.out.ReservationTransitionsPort})
+ * stands and reconciliation puts its units back under sold in Redis (ADR 32, amended). Where such a read would end
+ * in "not found", {@link #requireReadable()} answers 503 {@code DEGRADED} instead (ADR 116): a reservation Redis
+ * accepted may not be in the database yet. A reservation's moves ({@link io.flashsale.application.reservation.port.out.ReservationTransitionsPort})
  * do not pass here: they go to Redis, whose failures the order pipeline's own tolerance handles.
  */
 public final class FailoverStockReservations implements StockReservationPort, HeldReservationsPort {
@@ -221,6 +223,15 @@ public final class FailoverStockReservations implements StockReservationPort, He
     @Override
     public Optional<Reservation> findReservation(ReservationId reservationId) {
         return hotStoreOut() ? Optional.empty() : redisRecords.findReservation(reservationId);
+    }
+
+    /** While the breaker is not CLOSED Redis is not asked, so a reservation it accepted cannot be ruled out. */
+    @Override
+    public void requireReadable() {
+        if (hotStoreOut()) {
+            throw new DegradedException("the hot store is out; a reservation the database has not placed yet cannot "
+                    + "be read now", retryAfter);
+        }
     }
 
     /**

@@ -6,8 +6,10 @@ import io.flashsale.adapter.metrics.MicrometerOrderPipelineMetrics;
 import io.flashsale.bootstrap.config.OutageConfiguration;
 import io.flashsale.domain.activity.ActivityId;
 import io.flashsale.domain.activity.SkuId;
+import io.flashsale.domain.reservation.ReservationId;
 import io.flashsale.domain.reservation.ReservationStatus;
 import io.flashsale.testsupport.RedisServerProcess;
+import io.flashsale.testsupport.TestBuyerTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -251,6 +253,46 @@ class RedisOutageIT {
         assertThat(figures.soldBySku(activity)).containsEntry(sku, 30L);
         assertThat(figures.orderCountByStatus(activity)).isEqualTo(Map.of(ReservationStatus.ORDERED, 30L));
         assertThat(STATUSES).doesNotContainKey(500);
+    }
+
+    /**
+     * While the breaker is open the service does not ask Redis, so a reservation Redis accepted that the database has
+     * not placed yet cannot be ruled out: its read, payment and cancellation are answered 503 DEGRADED ("try again"),
+     * never 404 (a buyer or a payment provider told "not found" gives up on a reservation that may stand). An id
+     * neither store holds is one such. Once Redis is back the same asks answer 404.
+     */
+    @Test
+    @Order(5)
+    void anIdOnlyRedisCouldHoldIsAnsweredDegradedWhileRedisIsOutAndNotFoundOnceItIsBack() {
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        String sale = api().openSale(50);
+        String unknown = ReservationId.of(new ActivityId(sale), "nevermade" + RUN.substring(0, 6)).value();
+        String buyer = "reader-" + RUN.substring(0, 6);
+
+        REDIS.kill();
+        await().atMost(WITHIN).until(() -> {
+            count(reserve(sale, "probe-" + UUID.randomUUID()));
+            return breakerState() == 1;
+        });
+        for (ServiceClient.Reply reply : asksOf(unknown, buyer)) {
+            assertThat(reply.status()).as(reply.body()).isEqualTo(503);
+            assertThat(reply.json().path("code").asString()).as(reply.body()).isEqualTo("DEGRADED");
+        }
+
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        for (ServiceClient.Reply reply : asksOf(unknown, buyer)) {
+            assertThat(reply.status()).as(reply.body()).isEqualTo(404);
+            assertThat(reply.json().path("code").asString()).as(reply.body()).isEqualTo("RESERVATION_NOT_FOUND");
+        }
+        assertThat(STATUSES).doesNotContainKey(500);
+    }
+
+    /** The buyer's read, payment and cancellation of the reservation, each counted. */
+    private List<ServiceClient.Reply> asksOf(String reservationId, String buyer) {
+        return List.of(count(api().send("GET", "/api/v1/reservations/" + reservationId, null, "Authorization",
+                        TestBuyerTokens.bearerOf(buyer))),
+                count(api().pay(reservationId, buyer)), count(api().cancel(reservationId, buyer)));
     }
 
     private String reservationStatus(String reservationId) {

@@ -81,6 +81,7 @@ public class CancellationService implements CancelReservationUseCase {
                 continue;
             }
             if (held.isEmpty()) {
+                hotStore.requireReadable();
                 return new CancellationResult.NotFound();
             }
             Reservation reservation = held.get();

@@ -74,6 +74,7 @@ public class PaymentService implements PayReservationUseCase {
                 }
             }
             if (held.isEmpty()) {
+                hotStore.requireReadable();
                 return new PaymentResult.NotFound();
             }
             ReservationStatus status = held.get().status();

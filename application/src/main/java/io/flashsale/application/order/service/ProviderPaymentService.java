@@ -66,6 +66,8 @@ public class ProviderPaymentService implements ConfirmPaymentUseCase {
                 }
             }
             if (held.isEmpty()) {
+                // A provider told "not found" stops retrying: while the hot store is out it hears "try again".
+                hotStore.requireReadable();
                 return new ProviderPaymentResult.NotFound();
             }
             ReservationStatus status = held.get().status();

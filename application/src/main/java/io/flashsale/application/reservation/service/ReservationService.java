@@ -208,6 +208,9 @@ public class ReservationService implements ReserveStockUseCase, GetReservationUs
                 : orders.find(reservationId).map(ReservationService::orderView)
                         .or(() -> requestOrder(reservationId, held))
                         .or(() -> held.map(reservation -> hotStoreView(reservation, null)));
+        if (answer.isEmpty()) {
+            hotStore.requireReadable();
+        }
         return answer.filter(view -> view.reservation().isOwnedBy(buyerId));
     }
 

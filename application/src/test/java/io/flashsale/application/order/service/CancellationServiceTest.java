@@ -1,6 +1,7 @@
 package io.flashsale.application.order.service;
 
 import io.flashsale.application.order.model.CancellationResult;
+import io.flashsale.application.outage.model.DegradedException;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.order.port.out.RestoreQueuePort;
@@ -17,6 +18,7 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Optional;
 
@@ -29,8 +31,10 @@ import static io.flashsale.application.order.service.LifecycleFixtures.order;
 import static io.flashsale.application.order.service.LifecycleFixtures.ordered;
 import static io.flashsale.application.order.service.RestoreFixtures.restoring;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -177,6 +181,18 @@ class CancellationServiceTest {
 
         when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.cancel(ALICE, ID)).isEqualTo(new CancellationResult.NotFound());
+
+        verify(transitions, never()).closeWithRestore(any(), any(), any());
+        verify(reservationMoves, never()).release(any(), any());
+    }
+
+    @Test
+    void givenTheHotStoreUnreadableAndNoOrder_whenCancelled_thenTryAgainNotNotFoundAndNothingMoves() {
+        // The breaker is open: a reservation Redis accepted and the database has not placed yet cannot be ruled out.
+        doThrow(new DegradedException("out", Duration.ofSeconds(1))).when(heldReservations).requireReadable();
+        when(orders.find(ID)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service.cancel(ALICE, ID)).isInstanceOf(DegradedException.class);
 
         verify(transitions, never()).closeWithRestore(any(), any(), any());
         verify(reservationMoves, never()).release(any(), any());

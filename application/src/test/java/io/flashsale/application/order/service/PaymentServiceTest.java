@@ -1,6 +1,7 @@
 package io.flashsale.application.order.service;
 
 import io.flashsale.application.order.model.PaymentResult;
+import io.flashsale.application.outage.model.DegradedException;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.OrderTransitionsPort;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
@@ -16,6 +17,7 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.ZoneOffset;
 import java.util.Optional;
 
@@ -27,8 +29,10 @@ import static io.flashsale.application.order.service.LifecycleFixtures.held;
 import static io.flashsale.application.order.service.LifecycleFixtures.order;
 import static io.flashsale.application.order.service.LifecycleFixtures.ordered;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.Mockito.inOrder;
+import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
@@ -170,5 +174,20 @@ class PaymentServiceTest {
         when(heldReservations.findReservation(ID)).thenReturn(Optional.empty());
         assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.NotFound());
         verify(transitions, never()).markPaid(any(), any());
+    }
+
+    @Test
+    void givenTheHotStoreUnreadableAndNoOrder_whenPaid_thenTryAgainNotNotFound_andAnOrderIsStillPaid() {
+        // The breaker is open: a reservation Redis accepted and the database has not placed yet cannot be ruled out.
+        lenient().doThrow(new DegradedException("out", Duration.ofSeconds(1))).when(heldReservations).requireReadable();
+        when(orders.find(ID)).thenReturn(Optional.empty());
+
+        assertThatThrownBy(() -> service.pay(ALICE, ID)).isInstanceOf(DegradedException.class);
+        verify(transitions, never()).markPaid(any(), any());
+
+        // The database knows its orders: one is paid without the hot store (ADR 39).
+        when(orders.find(ID)).thenReturn(Optional.of(ordered()));
+        when(transitions.markPaid(ID, NOW)).thenReturn(true);
+        assertThat(service.pay(ALICE, ID)).isEqualTo(new PaymentResult.Paid(held(ReservationStatus.PAID)));
     }
 }

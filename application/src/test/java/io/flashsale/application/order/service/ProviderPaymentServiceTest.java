@@ -6,6 +6,7 @@ import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.order.port.out.ProviderPaymentsPort.PaymentMark;
 import io.flashsale.application.order.port.out.ProviderPaymentsPort;
 import io.flashsale.application.order.port.out.RefusedPayment;
+import io.flashsale.application.outage.model.DegradedException;
 import io.flashsale.application.reservation.port.out.HeldReservationsPort;
 import io.flashsale.application.reservation.port.out.ReservationAliasPort;
 import io.flashsale.application.reservation.port.out.ReservationTransitionsPort;
@@ -22,6 +23,7 @@ import org.mockito.Mock;
 import org.mockito.junit.jupiter.MockitoExtension;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Optional;
@@ -32,7 +34,9 @@ import static io.flashsale.application.order.service.LifecycleFixtures.held;
 import static io.flashsale.application.order.service.LifecycleFixtures.order;
 import static io.flashsale.application.order.service.LifecycleFixtures.ordered;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.inOrder;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -187,5 +191,14 @@ class ProviderPaymentServiceTest {
 
     private static RefusedPayment refused(RefusedPayment.Reason reason, ReservationStatus status) {
         return new RefusedPayment(ID, REFERENCE, reason, status, PROVIDER_PAID_AT, NOW);
+    }
+
+    @Test
+    void givenTheHotStoreUnreadableAndNoOrder_whenNotified_thenTheProviderIsToldToTryAgainNotNotFound() {
+        // A provider told "not found" stops retrying a payment the buyer made; while Redis is out it is not known.
+        doThrow(new DegradedException("out", Duration.ofSeconds(1))).when(heldReservations).requireReadable();
+
+        assertThatThrownBy(() -> service.confirm(NOTIFICATION)).isInstanceOf(DegradedException.class);
+        verify(payments, never()).recordRefused(any());
     }
 }

@@ -1,5 +1,6 @@
 package io.flashsale.application.reservation.service;
 
+import io.flashsale.application.outage.model.DegradedException;
 import io.flashsale.application.order.port.out.OrderLookupPort;
 import io.flashsale.application.reservation.model.ReservationView;
 import io.flashsale.application.reservation.model.ReserveStockCommand;
@@ -46,6 +47,7 @@ import java.util.Optional;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
@@ -302,6 +304,17 @@ class ReservationServiceTest {
         when(orders.find(id)).thenReturn(Optional.empty());
 
         assertThat(service.find(ALICE, id)).isEmpty();
+    }
+
+    @Test
+    void givenTheHotStoreUnreadableAndNoOrder_whenFinding_thenTryAgainNotNotFound() {
+        // The breaker is open: a reservation Redis accepted and the database has not placed yet cannot be ruled out.
+        ReservationId id = new ReservationId("summer-sale.01JNONE");
+        when(heldReservations.findReservation(id)).thenReturn(Optional.empty());
+        when(orders.find(id)).thenReturn(Optional.empty());
+        doThrow(new DegradedException("out", Duration.ofSeconds(1))).when(heldReservations).requireReadable();
+
+        assertThatThrownBy(() -> service.find(ALICE, id)).isInstanceOf(DegradedException.class);
     }
 
     @Test
