@@ -191,15 +191,7 @@ class ReconciliationIT extends PipelineTestBase {
         try {
             accepted = reserveOneEach(id, 1);
             String lost = accepted.keySet().iterator().next();
-            String outboxKey = RedisKeys.outbox(activity(id));
-            List<StreamMessage<String, String>> entries = commands().xrange(outboxKey,
-                    Range.create("-", "+"));
-            List<String> ids = entries.stream()
-                    .filter(entry -> entry.getBody().containsKey(lost))
-                    .map(StreamMessage::getId).toList();
-            assertThat(ids).hasSize(1);
-            commands().xack(outboxKey, RedisKeys.OUTBOX_GROUP, ids.getFirst());
-            assertThat(commands().xdel(outboxKey, ids.getFirst())).isEqualTo(1);
+            assertThat(takeOutOfTheOutbox(RedisKeys.outbox(activity(id)), lost)).isEqualTo(1);
         } finally {
             relayLoop.start();
         }
@@ -262,13 +254,7 @@ class ReconciliationIT extends PipelineTestBase {
             ServiceClient.Reply cancelled = api().cancel(reservationId.value(), buyer);
             assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
             // What the instance with the open breaker did: consumed the event, placed the order, took the payment.
-            String outboxKey = RedisKeys.outbox(reservationId.slice());
-            List<StreamMessage<String, String>> entries = commands().xrange(outboxKey, Range.create("-", "+"));
-            List<String> ids = entries.stream().filter(entry -> entry.getBody().containsKey(reservationId.value()))
-                    .map(StreamMessage::getId).toList();
-            assertThat(ids).hasSize(1);
-            commands().xack(outboxKey, RedisKeys.OUTBOX_GROUP, ids.getFirst());
-            commands().xdel(outboxKey, ids.getFirst());
+            takeOutOfTheOutbox(RedisKeys.outbox(reservationId.slice()), reservationId.value());
             Instant placedAt = Instant.now();
             assertThat(placement.place(reservation, placedAt)).isInstanceOf(OrderPlacement.Placed.class);
             assertThat(transitions.markPaid(reservationId, placedAt.plusMillis(10))).isTrue();
@@ -399,6 +385,19 @@ class ReconciliationIT extends PipelineTestBase {
 
     private RedisCommands<String, String> commands() {
         return redis.sync();
+    }
+
+    /**
+     * Acknowledges and deletes the one outbox entry that carries the reservation, as a relay that handed it on (or lost
+     * it) would leave the stream; returns what XDEL deleted.
+     */
+    private long takeOutOfTheOutbox(String outboxKey, String reservationId) {
+        List<String> ids = commands().xrange(outboxKey, Range.create("-", "+")).stream()
+                .filter(entry -> entry.getBody().containsKey(reservationId))
+                .map(StreamMessage::getId).toList();
+        assertThat(ids).hasSize(1);
+        commands().xack(outboxKey, RedisKeys.OUTBOX_GROUP, ids.getFirst());
+        return commands().xdel(outboxKey, ids.getFirst());
     }
 
     private static ActivityId activity(String id) {

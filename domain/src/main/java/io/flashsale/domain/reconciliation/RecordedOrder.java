@@ -24,4 +24,12 @@ public record RecordedOrder(ReservationId id, ReservationStatus status, boolean 
     public boolean holdsStock() {
         return status.holdsStock();
     }
+
+    /**
+     * Whether a buyer's cancel the hot store won can still close the order here (ADR 32): an ORDERED one can; a closed
+     * one settled it, and a paid one stands.
+     */
+    public boolean canFollowACancel() {
+        return status == ReservationStatus.ORDERED;
+    }
 }

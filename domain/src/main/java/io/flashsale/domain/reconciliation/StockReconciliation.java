@@ -2,7 +2,6 @@ package io.flashsale.domain.reconciliation;
 
 import io.flashsale.domain.reservation.BuyerId;
 import io.flashsale.domain.reservation.ReservationId;
-import io.flashsale.domain.reservation.ReservationStatus;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -180,7 +179,7 @@ public final class StockReconciliation {
             case CANCELLED -> {
                 // Only an ORDERED order can follow the buyer's cancel (ADR 32); one paid meanwhile, by an instance
                 // whose breaker kept it from asking the hot store, stands: the hot store counts its units as sold.
-                if (held.cancelledAt() == null || order == null || order.status() != ReservationStatus.ORDERED) {
+                if (held.cancelledAt() == null || order == null || !order.canFollowACancel()) {
                     yield SETTLED;
                 }
                 yield held.cancelledAt().isBefore(overdueBefore) ? CANCEL_OVERDUE : CANCEL_PENDING;

@@ -371,7 +371,7 @@ final class SkuReconciler {
                 case FAILED -> true;
                 // Settled once its order left ORDERED: closed (the cancel landed) or paid (the payment stands).
                 case CANCELLED -> held.cancelledAt() == null || held.cancelledAt().isBefore(lately)
-                        || (order != null && order.status() != ReservationStatus.ORDERED);
+                        || (order != null && !order.canFollowACancel());
                 case PAID, EXPIRED -> true;
             };
             if (done) {

@@ -45,7 +45,7 @@ final class SlicedAdjustment {
      */
     StockAdjustmentResult.Adjusted apply(Activity activity, ActivityItem item, StockAdjustment adjustment) {
         Map<SaleSlice, LedgerAdjustment> answers = new LinkedHashMap<>();
-        for (SaleSlice slice : slicesOf(activity)) {
+        for (SaleSlice slice : activity.slices().of(activity.id())) {
             answers.put(slice, ports.hotStore().adjust(slice, item.skuId(), partOf(slice, adjustment),
                     adjustment.id()));
         }
@@ -84,7 +84,7 @@ final class SlicedAdjustment {
         while (missing > 0) {
             SaleSlice donor = null;
             long most = 0;
-            for (SaleSlice slice : slicesOf(activity)) {
+            for (SaleSlice slice : activity.slices().of(activity.id())) {
                 long available = slice.equals(target) ? 0 : ports.stock().available(slice, item.skuId()).orElse(0);
                 if (available > most) {
                     donor = slice;
@@ -124,9 +124,5 @@ final class SlicedAdjustment {
         return new LedgerAdjustment.Applied(new StockLedger(applied.stream().mapToLong(StockLedger::total).sum(),
                 applied.stream().mapToLong(StockLedger::reserved).sum(),
                 applied.stream().mapToLong(StockLedger::sold).sum()));
-    }
-
-    private static List<SaleSlice> slicesOf(Activity activity) {
-        return activity.slices().of(activity.id());
     }
 }
