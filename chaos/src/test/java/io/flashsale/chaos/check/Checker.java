@@ -39,6 +39,7 @@ public final class Checker {
             // TRY_AGAIN: a sale in slices whose buyer's home slice is empty while a transfer brings it units.
             "reserve", Set.of("SOLD_OUT", "INSUFFICIENT_STOCK", "LIMIT_EXCEEDED", "NOT_READY", "UNAVAILABLE", "RATE_LIMITED",
                     "DEGRADED", "BUSY", "TRY_AGAIN"),
+            // RESERVATION_NOT_FOUND: only for a reservation that may have been lost (checkHeldReservationsFound).
             "pay", Set.of("NOT_PAYABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
             "cancel", Set.of("NOT_CANCELLABLE", "NOT_READY", "UNAVAILABLE", "DEGRADED", "BUSY", "RESERVATION_NOT_FOUND"),
             // ACTIVITY_EXISTS: a sale's creation repeated after its first answer was lost (the opener wants 201 or 409).
@@ -68,6 +69,7 @@ public final class Checker {
         int lost = checkAcknowledged(history, entries, books, answeredAnew, violations);
         checkRestores(books, violations);
         checkAnswers(entries, violations);
+        checkHeldReservationsFound(history, entries, violations);
         Set<String> acknowledged = acknowledgedReservations(entries).keySet();
         int unknown = (int) entries.stream().filter(Entry::unknown).count();
         return new Verdict(violations, acknowledged.size(), books.orders().size(), lost, unknown, answeredAnew.size());
@@ -328,6 +330,26 @@ public final class Checker {
         if (!undocumented.isEmpty()) {
             violations.add(new Violation(Invariant.UNDOCUMENTED_REFUSAL, undocumented.size()
                     + " refusals without the code the API documents for that call", undocumented));
+        }
+    }
+
+    /**
+     * A buyer pays and cancels only reservations it was answered 202 for. "Not found" for one of them is a broken
+     * promise unless Redis may have lost it inside a documented loss window: a reservation Redis kept is found in Redis
+     * or, once settled, in MySQL, and while Redis is out the answer is 503 (ADR 116).
+     */
+    private static void checkHeldReservationsFound(History history, List<Entry> entries, List<Violation> violations) {
+        Map<String, Entry> acknowledged = acknowledgedReservations(entries);
+        List<Entry> notFound = entries.stream()
+                .filter(entry -> ("pay".equals(entry.kind()) || "cancel".equals(entry.kind()))
+                        && "RESERVATION_NOT_FOUND".equals(entry.code()))
+                .filter(entry -> acknowledged.containsKey(entry.reservationId())
+                        && !insideLossWindow(history, acknowledged.get(entry.reservationId())))
+                .toList();
+        if (!notFound.isEmpty()) {
+            violations.add(new Violation(Invariant.HELD_RESERVATION_NOT_FOUND, notFound.size()
+                    + " payments or cancellations answered RESERVATION_NOT_FOUND for a reservation its buyer was "
+                    + "answered 202 for, outside every documented loss window", notFound));
         }
     }
 

@@ -92,6 +92,24 @@ class CheckerTest {
         assertThat(violations).extracting(Violation::invariant).containsExactly(Violation.Invariant.LOST_RESERVATION);
     }
 
+    @Test
+    void givenAPaymentOfAReservationTheBuyerHolds_whenItIsAnsweredNotFound_thenThePromiseIsBroken() {
+        History history = history(answer(1, 0, FIRST), notFound(5, "pay", FIRST));
+
+        List<Violation> violations = new Checker().check(SCHEDULE, history, REDIS, books(Map.of())).violations();
+
+        assertThat(violations).extracting(Violation::invariant)
+                .containsExactly(Violation.Invariant.HELD_RESERVATION_NOT_FOUND);
+    }
+
+    @Test
+    void givenACancellationOfAReservationRedisMayHaveLost_whenItIsAnsweredNotFound_thenItIsDocumented() {
+        History history = history(answer(1, 0, FIRST), notFound(5, "cancel", FIRST));
+        history.addFault(new History.FaultEvent("REDIS_WIPE", 300, 4_000));
+
+        assertThat(new Checker().check(SCHEDULE, history, REDIS, books(Map.of())).violations()).isEmpty();
+    }
+
     /** MySQL: the request's one order under {@link #FIRST}, one unit, as its books and Redis agree. */
     private static Books.Snapshot books(Map<String, String> aliases) {
         return new Books.Snapshot(Map.of("sku-0", new Books.Item(10, 1)),
@@ -111,6 +129,12 @@ class CheckerTest {
     private static Entry otherRequest(long id, String reservationId) {
         return new Entry(id, "reserve", 0, "buyer-2", "r-9", reservationId, "{}", id * 100, id * 100 + 50, 202, null,
                 "{}");
+    }
+
+    /** The buyer's payment or cancellation of a reservation, answered 404 RESERVATION_NOT_FOUND. */
+    private static Entry notFound(long id, String kind, String reservationId) {
+        return new Entry(id, kind, 0, "buyer-1", null, reservationId, null, id * 100, id * 100 + 20, 404,
+                "RESERVATION_NOT_FOUND", "{}");
     }
 
     /** Sent, never answered: the client gave up. */

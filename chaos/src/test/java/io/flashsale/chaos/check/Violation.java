@@ -10,6 +10,8 @@ public record Violation(Invariant invariant, String detail, List<Entry> evidence
     public enum Invariant {
         OVERSOLD, LEDGERS_DISAGREE, OVER_LIMIT, DOUBLE_ORDER, LOST_RESERVATION, RESTORE_NOT_ONCE,
         SERVER_ERROR, UNDOCUMENTED_REFUSAL,
+        /** A payment or cancellation of a reservation its buyer holds answered "not found" (ADR 116). */
+        HELD_RESERVATION_NOT_FOUND,
         /** The system did not heal or settle: a server did not come back, an admin call never answered. */
         NOT_QUIET
     }
