@@ -150,8 +150,7 @@ class RedisOutageIT {
         assertThat(figures.soldBySku(activity)).containsEntry(sku, 45L);
 
         // Redis back, empty: rebuilt from MySQL, then the breaker closes and Redis sells the 5 given back.
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         List<String> afterRecovery = sellUntilSoldOut(sale, "after-buyer-", "RESERVED");
         assertThat(afterRecovery).hasSize(5);
 
@@ -169,8 +168,7 @@ class RedisOutageIT {
     @Test
     @Order(3)
     void reservationsInFlightInKafkaWhenRedisDiesBecomeOrdersAndTheSaleStillSellsExactlyItsStock() throws Exception {
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         String sale = api().openSale(30);
         ActivityId activity = new ActivityId(sale);
         MessageListenerContainer consumer = listeners.getListenerContainer(ReservationOrderListener.LISTENER_ID);
@@ -187,11 +185,7 @@ class RedisOutageIT {
             await().atMost(WITHIN).until(() ->
                     meters.get(MicrometerOrderPipelineMetrics.RELAYED).counter().count() >= relayedBefore + 10);
             assertThat(ordered(activity)).isZero();
-            REDIS.kill();
-            await().atMost(WITHIN).until(() -> {
-                count(reserve(sale, "probe-" + UUID.randomUUID()));
-                return breakerState() == 1;
-            });
+            killRedisUntilTheBreakerOpens(sale);
         } finally {
             consumer.resume();
         }
@@ -201,8 +195,7 @@ class RedisOutageIT {
                 "ORDERED".equals(reservationStatus(id))));
         List<String> onTheDatabase = sellUntilSoldOut(sale, "crowd-buyer-", "ORDERED");
 
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         ServiceClient.Reply afterwards = count(reserve(sale, "late-buyer-" + RUN));
         assertThat(afterwards.status()).as(afterwards.body()).isEqualTo(409);
         assertThat(afterwards.json().path("code").asString()).isEqualTo("SOLD_OUT");
@@ -221,8 +214,7 @@ class RedisOutageIT {
     @Test
     @Order(4)
     void aSaleInSlicesIsAnsweredDegradedWhileRedisIsOutAndItsSlicesSellExactlyTheRestAfter() throws Exception {
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         String sale = api().openSaleInSlices(30, 3);
         ActivityId activity = new ActivityId(sale);
         SkuId sku = new SkuId(ServiceClient.SKU);
@@ -232,11 +224,7 @@ class RedisOutageIT {
         }
         await().atMost(WITHIN).until(() -> ordered(activity) == 6);
 
-        REDIS.kill();
-        await().atMost(WITHIN).until(() -> {
-            count(reserve(sale, "sliced-probe-" + UUID.randomUUID()));
-            return breakerState() == 1;
-        });
+        killRedisUntilTheBreakerOpens(sale);
         for (int i = 0; i < 5; i++) {
             ServiceClient.Reply refused = reserve(sale, "sliced-outage-buyer-" + i + "-" + RUN.substring(0, 6));
             assertThat(refused.status()).as(refused.body()).isEqualTo(503);
@@ -244,8 +232,7 @@ class RedisOutageIT {
         }
         assertThat(figures.soldBySku(activity)).as("sold by the database path").containsEntry(sku, 6L);
 
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         List<String> afterRecovery = sellUntilSoldOut(sale, "sliced-after-buyer-", "RESERVED");
         assertThat(afterRecovery).hasSize(24);
 
@@ -269,23 +256,32 @@ class RedisOutageIT {
         String unknown = ReservationId.of(new ActivityId(sale), "nevermade" + RUN.substring(0, 6)).value();
         String buyer = "reader-" + RUN.substring(0, 6);
 
-        REDIS.kill();
-        await().atMost(WITHIN).until(() -> {
-            count(reserve(sale, "probe-" + UUID.randomUUID()));
-            return breakerState() == 1;
-        });
+        killRedisUntilTheBreakerOpens(sale);
         for (ServiceClient.Reply reply : asksOf(unknown, buyer)) {
             assertThat(reply.status()).as(reply.body()).isEqualTo(503);
             assertThat(reply.json().path("code").asString()).as(reply.body()).isEqualTo("DEGRADED");
         }
 
-        REDIS.start();
-        await().atMost(WITHIN).until(() -> breakerState() == 0);
+        startRedisUntilTheBreakerCloses();
         for (ServiceClient.Reply reply : asksOf(unknown, buyer)) {
             assertThat(reply.status()).as(reply.body()).isEqualTo(404);
             assertThat(reply.json().path("code").asString()).as(reply.body()).isEqualTo("RESERVATION_NOT_FOUND");
         }
         assertThat(STATUSES).doesNotContainKey(500);
+    }
+
+    /** Kills Redis and keeps a buyer asking for the sale until this instance's breaker has opened. */
+    private void killRedisUntilTheBreakerOpens(String sale) {
+        REDIS.kill();
+        await().atMost(WITHIN).until(() -> {
+            count(reserve(sale, "probe-" + UUID.randomUUID()));
+            return breakerState() == 1;
+        });
+    }
+
+    private void startRedisUntilTheBreakerCloses() {
+        REDIS.start();
+        await().atMost(WITHIN).until(() -> breakerState() == 0);
     }
 
     /** The buyer's read, payment and cancellation of the reservation, each counted. */
