@@ -190,6 +190,7 @@ class FaultCampaignIT {
             long orders = 0;
             long lost = 0;
             long answeredAnew = 0;
+            long notFound = 0;
             long unknown = 0;
             for (ScheduleRunner.Outcome outcome : outcomes) {
                 for (Fault fault : outcome.schedule().faults()) {
@@ -201,6 +202,7 @@ class FaultCampaignIT {
                 orders += outcome.verdict().orders();
                 lost += outcome.verdict().lostInWindow();
                 answeredAnew += outcome.verdict().answeredAnewInWindow();
+                notFound += outcome.verdict().notFoundInWindow();
                 unknown += outcome.verdict().unknownAnswers();
             }
             return """
@@ -213,11 +215,12 @@ class FaultCampaignIT {
                     | orders in MySQL | %d |
                     | lost inside a documented loss window | %d |
                     | request ids answered anew inside a documented loss window (idempotency record lost) | %d |
+                    | payments and cancellations answered "not found" for a reservation acknowledged inside such a window | %d |
                     | violations by invariant | %s |
                     | known-failing seeds | %s |
                     """.formatted(outcomes.size(), outcomes.size() - knownFailing.size() - unexpected.size(),
                     knownFailing.size(), unexpected.size(), faults, requests, unknown, acknowledged, orders, lost,
-                    answeredAnew,
+                    answeredAnew, notFound,
                     found.isEmpty() ? "none" : found, knownFailing.isEmpty() ? "none" : knownFailing);
         }
     }

@@ -134,7 +134,7 @@ final class ScheduleRunner {
                 } catch (RuntimeException notQuiet) {
                     verdict = new Checker.Verdict(List.of(new Violation(Violation.Invariant.NOT_QUIET,
                             notQuiet.toString(), history.entries().stream().filter(e -> e.status() >= 500).toList())),
-                            0, 0, 0, 0, 0);
+                            0, 0, 0, 0, 0, 0);
                 }
                 long quiet = System.nanoTime();
                 String phases = "open %d ms, run %d ms, heal %d ms, quiesce %d ms, %d together".formatted(
@@ -152,7 +152,7 @@ final class ScheduleRunner {
         List<Violation> violations = new ArrayList<>(verdict.violations());
         violations.add(new Violation(Violation.Invariant.NOT_QUIET, detail, List.of()));
         return new Checker.Verdict(violations, verdict.acknowledged(), verdict.orders(), verdict.lostInWindow(),
-                verdict.unknownAnswers(), verdict.answeredAnewInWindow());
+                verdict.unknownAnswers(), verdict.answeredAnewInWindow(), verdict.notFoundInWindow());
     }
 
     private void openSale(Client client, String saleId, SaleShape sale) {

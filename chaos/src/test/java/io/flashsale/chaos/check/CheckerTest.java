@@ -107,7 +107,10 @@ class CheckerTest {
         History history = history(answer(1, 0, FIRST), notFound(5, "cancel", FIRST));
         history.addFault(new History.FaultEvent("REDIS_WIPE", 300, 4_000));
 
-        assertThat(new Checker().check(SCHEDULE, history, REDIS, books(Map.of())).violations()).isEmpty();
+        Checker.Verdict verdict = new Checker().check(SCHEDULE, history, REDIS, books(Map.of()));
+
+        assertThat(verdict.violations()).isEmpty();
+        assertThat(verdict.notFoundInWindow()).isEqualTo(1);
     }
 
     /** MySQL: the request's one order under {@link #FIRST}, one unit, as its books and Redis agree. */
