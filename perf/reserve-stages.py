@@ -87,7 +87,8 @@ def main():
         fixed = [key(part) for part in
                  ('meta', 'stock', 'holdings', 'reservations', 'requests', 'outbox', 'inflight', 'keys')]
 
-        def reserve(sha, tag, count):
+        def reserve(called, tag, count, command='EVALSHA'):
+            """Fresh attempts in calls of `size`: `called` is a script's SHA for EVALSHA, a function's name for FCALL."""
             for batch in range(count // size):
                 keys, args = list(fixed), cost.header(script, bits, hashes, True, request_buckets,
                                                       BUCKET_KEEP_MILLIS)
@@ -96,7 +97,7 @@ def main():
                     keys.append(key('rl:' + buyer))
                     args += cost.attempt(script, token, buyer, len(keys), bits, hashes, True, request_buckets,
                                          BUCKET_KEEP_MILLIS)
-                redis.call('FCALL' if sha == 'fs_reserve' else 'EVALSHA', sha, len(keys), *keys, *args)
+                redis.call(command, called, len(keys), *keys, *args)
 
         reserve(redis.call('SCRIPT', 'LOAD', whole), 'w', WARM_UP_ATTEMPTS // size * size)
         as_function = None
@@ -104,7 +105,7 @@ def main():
             library = whole[:whole.rindex(script)]
             redis.call('FUNCTION', 'LOAD', 'REPLACE', '#!lua name=fs_stages\n' + library
                        + "\nredis.register_function('fs_reserve', function(KEYS, ARGV)\n" + script + '\nend)\n')
-            as_function = server.measure(lambda: reserve('fs_reserve', 'f-', attempts)) / attempts
+            as_function = server.measure(lambda: reserve('fs_reserve', 'f-', attempts, 'FCALL')) / attempts
         rows, before = [], 0
         for n, (stage, text, returning) in enumerate(STAGES):
             sha = redis.call('SCRIPT', 'LOAD', cut(whole, text, returning))
