@@ -80,6 +80,7 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyCollection;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyList;
+import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.lenient;
 import static org.mockito.Mockito.never;
@@ -534,6 +535,28 @@ class ReconcileServiceTest {
         verify(hotStore, never()).withHoldings(any(), any());
         verify(hotStore, never()).auditHoldings(any(), any(), anyInt());
         verify(recordedStock, never()).recordedSku(any(), any(), any(), eq(PurchaseScope.EVERY));
+    }
+
+    /**
+     * A busy sale's looks all move, and nearly all of its reservations are young and in the pipeline: a moving look
+     * asks the database only about those it could catch up (ADR 118). A steady look asks about every RESERVED one
+     * ({@link #givenStoresInSync_thenNoneNothingWrittenNothingKeptAndTheGaugeReadsZero}).
+     */
+    @Test
+    void givenAMovingLook_thenTheDatabaseIsAskedOnlyAboutReservationsOutOfThePipelineOrPastTheGrace() {
+        openSale();
+        ReservationId young = ReservationId.of(SALE, "young");
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 2, 0, 8), Map.of(ANN, 1L, BOB, 1L),
+                List.of(reserved(young, BOB, 1, FRESH), reserved(R1, ANN, 1, STALE)), HotSkuSnapshot.MOVING));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of(R1)), any()))
+                .thenReturn(recorded(10, 0, Map.of()));
+        when(hotStore.redrive(R1)).thenReturn(true);
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        assertThat(report.redriven()).containsExactly(R1);
+        verify(recordedStock, never()).recordedSku(any(), any(), argThat(asked -> asked.contains(young)), any());
+        verify(hotStore, never()).repair(any(), any());
     }
 
     @Test
