@@ -162,6 +162,9 @@ final class SkuReconciler {
             if (judgement == Judgement.LOOK_AGAIN) {
                 continue;
             }
+            if (judgement == Judgement.BUSY) {
+                break;
+            }
             SkuReckoning reckoning = look.reckoning();
             if (judgement == Judgement.CLEAN) {
                 return Optional.of(run.finish(run.actionSoFar(), reckoning.actual(), ""));
@@ -216,7 +219,12 @@ final class SkuReconciler {
         /** The stores agree: what the look found settled is forgotten. */
         CLEAN,
         /** The stores disagree on a steady look. */
-        DRIFT
+        DRIFT,
+        /**
+         * The SKU moved while it was read and reservations are on their way through the pipeline: the sale is busy, and
+         * a look at once would move too (ADR 118). Judged on a later pass.
+         */
+        BUSY
     }
 
     /** Judges one look; the run keeps its reckoning as the last one. */
@@ -231,7 +239,7 @@ final class SkuReconciler {
             // Read in pages while the SKU moved: its parts need not agree, so a difference is not judged on this
             // look. A moving look that shows no difference is taken as one: the next pass looks again anyway.
             run.moving = true;
-            return Judgement.LOOK_AGAIN;
+            return look.busy() ? Judgement.BUSY : Judgement.LOOK_AGAIN;
         }
         run.judged = true;
         if (!reckoning.needsRepair()) {
@@ -275,7 +283,7 @@ final class SkuReconciler {
      * the SKU moved while the hot store was read.
      */
     private record Look(HotSkuSnapshot hot, RecordedSku recorded, SkuReckoning reckoning, boolean steady,
-                        PipelinePlaces.Placed placed) {
+                        PipelinePlaces.Placed placed, boolean busy) {
     }
 
     /**
@@ -317,7 +325,8 @@ final class SkuReconciler {
             reckoning = StockReconciliation.reckon(hot, figures, now, settings.grace(), landedAdjustments);
         }
         // A slice whose transfers moved between the two stores' reads is not judged either (ADR 110).
-        return new Look(hot, figures, reckoning, hot.steady() && run.part.heldStill(skuId), placed);
+        boolean busy = !hot.steady() && hot.reservations().stream().anyMatch(held -> onItsWay(held, now));
+        return new Look(hot, figures, reckoning, hot.steady() && run.part.heldStill(skuId), placed, busy);
     }
 
     private HotSkuSnapshot readHoldings(ReconciledPart part, HotSkuSnapshot hot) {
@@ -417,21 +426,26 @@ final class SkuReconciler {
      * committed (ADR 32) leaves that order ORDERED at most until it expires, which then settles both stores anyway.
      * <p>
      * A look read while the SKU moved is only caught up, never repaired (ADR 12), and catching up acts on reservations
-     * out of the pipeline or overdue. So such a look leaves out the RESERVED ones younger than the grace whose events
-     * are still in the pipeline (ADR 118): whether their orders landed changes nothing it does, and in a busy sale
-     * they are nearly all of its reservations, which every look asked the database about, in statements of 500 ids.
+     * out of the pipeline or overdue. So such a look leaves out the ones {@linkplain #onItsWay on their way} (ADR 118):
+     * whether their orders landed changes nothing it does, and in a busy sale they are nearly all of its reservations,
+     * which every look asked the database about, in statements of 500 ids.
      */
     private List<ReservationId> askAbout(HotSkuSnapshot hot, Instant now, Duration paymentTimeout) {
         Instant lately = now.minus(settings.grace()).minus(paymentTimeout);
-        Instant young = now.minus(settings.grace());
         boolean moving = !hot.steady();
         return hot.reservations().stream()
                 .filter(held -> held.status() == ReservationStatus.RESERVED
-                        ? !(moving && held.inPipeline() && !held.reservedAt().isBefore(young))
+                        ? !(moving && onItsWay(held, now))
                         : held.status() == ReservationStatus.CANCELLED && held.cancelledAt() != null
                         && !held.cancelledAt().isBefore(lately))
                 .map(HotReservation::id)
                 .toList();
+    }
+
+    /** RESERVED, younger than the grace and placed in the pipeline: its order, landed or not, is not yet overdue. */
+    private boolean onItsWay(HotReservation held, Instant now) {
+        return held.status() == ReservationStatus.RESERVED && held.inPipeline()
+                && !held.reservedAt().isBefore(now.minus(settings.grace()));
     }
 
     /** What one reconciliation of one SKU has found and done so far. */

@@ -507,6 +507,7 @@ class ReconcileServiceTest {
 
         ReconciliationReport report = onlyReport(service().reconcile(SALE));
 
+        verify(hotStore, times(SETTINGS.attempts())).snapshot(SALE);
         verify(hotStore, never()).repair(any(), any());
         assertThat(report.classification()).isEqualTo(ReconciliationClassification.NONE);
         assertThat(report.action()).isEqualTo(ReconciliationAction.DEFERRED);
@@ -557,6 +558,28 @@ class ReconcileServiceTest {
         assertThat(report.redriven()).containsExactly(R1);
         verify(recordedStock, never()).recordedSku(any(), any(), argThat(asked -> asked.contains(young)), any());
         verify(hotStore, never()).repair(any(), any());
+    }
+
+    /**
+     * A look that moved while reservations are on their way is a busy sale's: a look at once would move too, so the
+     * pass leaves the SKU to a later one after a single look (ADR 118), where a SKU that moved with nothing on its way
+     * is looked at again up to the attempts ({@link #givenASkuThatMovesDuringEveryPagedRead_thenNothingIsJudgedOrRepairedAndTheReportSaysSo}).
+     */
+    @Test
+    void givenALookThatMovedWithReservationsOnTheirWay_thenLookedAtOnceAndLeftToALaterPass() {
+        openSale();
+        // The young reservation's order has landed: MySQL counts it sold, the look (which does not ask) in flight.
+        when(hotStore.snapshot(SALE)).thenReturn(hot(new LedgerFigures(10, 1, 0, 9), Map.of(BOB, 1L),
+                List.of(reserved(R1, BOB, 1, FRESH)), HotSkuSnapshot.MOVING));
+        when(recordedStock.recordedSku(eq(SALE), eq(SKU), eq(List.of()), any()))
+                .thenReturn(recorded(10, 1, Map.of(BOB, 1L)));
+
+        ReconciliationReport report = onlyReport(service().reconcile(SALE));
+
+        verify(hotStore, times(1)).snapshot(SALE);
+        verify(hotStore, never()).repair(any(), any());
+        assertThat(report.action()).isEqualTo(ReconciliationAction.DEFERRED);
+        assertThat(report.detail()).contains("moved during every read");
     }
 
     @Test
