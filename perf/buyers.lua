@@ -23,6 +23,13 @@ function init(args)
   items = '"items":[{"skuId":"' .. args[2] .. '","quantity":1}]'
   keyed = args[5] == "keyed"
   pause = tonumber(args[3] or "0")
+  if pause > 0 then
+    -- wrk waits this long before a connection's next request: the half-rate row's pace (lost from 2026-12-05 to
+    -- 2026-12-08, when those rows ran as fast as their 16 connections went)
+    function delay()
+      return pause
+    end
+  end
   prefix = args[4] .. "t" .. index
   local dir, first, n = args[6], tonumber(args[7] or "0"), tonumber(args[8] or "1")
   local header = io.open(dir .. "/buyer-token-header.txt"):read("*l")

@@ -31,6 +31,9 @@
 #                                           says more about Redis than about the cores it shares with the rest
 #   RAW_CEILING=0 perf/harness.sh           skips the reference row: a plain servlet on the first jar's own Tomcat
 #                                           (perf/RawServletCeiling.java), the stack's ceiling without the framework
+#   SIGN_IN_AHEAD=400000 perf/harness.sh    after the ceiling row, the hot rows' buyers are signed in ahead (each
+#                                           next token of the pool shown to the service once) so that the reserve rows
+#                                           meet remembered tokens only: at most this many (default: the rest of the pool)
 #
 # A second table gives the hot store's own figures per jar: Redis's CPU per reservation over its whole life (the
 # reserve row's INFO cpu delta until the pipeline settled it, divided by the reservations), the bytes the sale's keys
@@ -196,6 +199,23 @@ run() { # run LABEL PATH [DELAY_MS [CONNECTIONS [keyed]]]: one wrk run; prints a
 
 rate_of() { grep -o '| [0-9]*/s' <<<"$1" | tr -dc 0-9; }
 
+# The hot rows' buyers signed in ahead: the ceiling endpoint verifies each of the next $1 tokens of the hot sale's pool
+# once, so the reserve and half-rate rows meet remembered tokens only, as a buyer's every attempt after the first does,
+# and two jars' rows measure the same path (before, a row met the tokens its jar's ceiling rows had not reached: a
+# share that differed by jar and by run, 2026-12-07). One wrk thread, so that it leaves no token out between threads;
+# each 10 s run starts where the last one's requests ended, less the ones that may have been in flight.
+sign_in_ahead() { # sign_in_ahead N
+  local covered=0 out furthest started=$SECONDS
+  while [ "$covered" -lt "$1" ]; do
+    out=$(wrk -t1 -c"$CONNECTIONS" -d10s -s perf/buyers.lua "http://127.0.0.1:$PORT" -- /harness/ceiling/reservations \
+      unit 0 "s$RANDOM" "" "$WORK" "$((HOT_NEXT + covered))" 1 2>&1 | grep '^RESULT' || true)
+    furthest=$(grep -o 'furthest=[0-9]*' <<<"$out" | cut -d= -f2 || true)
+    if [ "${furthest:-0}" -le "$CONNECTIONS" ]; then log "signing in ahead: no answers ($out)"; return; fi
+    covered=$((covered + furthest - CONNECTIONS))
+  done
+  log "signed in $covered buyers ahead of the hot rows in $((SECONDS - started)) s"
+}
+
 # The hot store's own figures (the second table): Redis's CPU over a reservation's whole life, the bytes a settled
 # reservation leaves in Redis, the slow log, and what a sale read costs the database.
 redis_cpu() { redis-cli -p "$REDIS_PORT" info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { t += $2 } END { printf "%.6f", t }'; }
@@ -290,6 +310,7 @@ start_service() { # start_service PORT PREFIX ARGS...: one instance of $JAR on t
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$management SPRING_DATA_REDIS_PORT=$REDIS_PORT FLASHSALE_ADMIN_TOKEN=$TOKEN \
   SPRING_DATASOURCE_USERNAME=root SPRING_DATASOURCE_PASSWORD= \
   SPRING_SECURITY_OAUTH2_RESOURCESERVER_JWT_PUBLIC_KEY_LOCATION="file:$WORK/buyer-issuer.pem" \
+  FLASHSALE_SECURITY_TOKEN_CACHE_SIZE=$TOKENS \
   SPRING_DATASOURCE_URL="jdbc:mysql://127.0.0.1:3306/$DB?createDatabaseIfNotExist=true&useSSL=false&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true" \
     $prefix "$JAVA" ${HARNESS_JVM_OPTS:-} ${JAR_JVM_OPTS:-} -jar "$JAR" --flashsale.kafka.embedded.data-dir="$WORK/kafka-$port" \
     --flashsale.harness.ceiling-endpoint=true --logging.level.root=WARN --flashsale.embedded.enabled=true "$@" \
@@ -370,6 +391,12 @@ for SPEC in "${JARS[@]}"; do
     settle; run ceiling /harness/ceiling/reservations
   else
     echo "| $JAR_LABEL | ceiling | (no ceiling endpoint in this jar) | | | | | | |"
+  fi
+  # The rest of the pool, or SIGN_IN_AHEAD tokens: no earlier row tells how many the reserve row will take (the
+  # warm-up's rate is the verifications', 2026-12-08). Nothing to verify with buyers by the gateway's header.
+  if [ -z "${GROWTH:-}" ] && [ -n "$CEILING" ] && [ "${EXTRA#*buyer-auth=trusted-header}" = "$EXTRA" ]; then
+    ahead=$((TOKENS - HOT_NEXT)); [ -n "${SIGN_IN_AHEAD:-}" ] && [ "$SIGN_IN_AHEAD" -lt "$ahead" ] && ahead=$SIGN_IN_AHEAD
+    settle; sign_in_ahead "$ahead"
   fi
   JCMD=$(dirname "$JAVA")/jcmd
   [ -n "${PROFILE:-}" ] && mkdir -p "$PROFILE" && "$JCMD" "$SERVICE_PID" JFR.start name=reserve ${JFR_OPTIONS:-settings=profile} \
